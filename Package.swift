@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CloudMusic",
+    products: [
+        .executable(name: "cloudmusic-server", targets: ["cloudmusic-server"]),
+        .library(name: "MusicCore", targets: ["MusicCore"]),
+    ],
+    targets: [
+        // C libraries from Debian, each wrapped once by the module above it.
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+
+        // Generic layers: they know nothing of music.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "Storage", dependencies: ["CSQLite"]),
+
+        // Pure logic shared by server and clients: no I/O, no C.
+        .target(name: "MusicCore"),
+
+        // The server's features.
+        .target(
+            name: "CloudMusicServer",
+            dependencies: ["HTTPServer", "Storage", "MusicCore", "CSodium"]),
+        .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
+
+        // Test helper: writes through Storage until it is killed (crash-consistency tests).
+        .executableTarget(name: "storage-torture", dependencies: ["Storage"]),
+
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
+        .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
+        .testTarget(
+            name: "CloudMusicServerTests",
+            dependencies: ["CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "cloudmusic-server"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
