@@ -1,0 +1,220 @@
+import Foundation
+
+/// What `cloudmusic-server` was asked to do.
+public enum ServerCommand: Equatable, Sendable {
+    case serve
+    case migrate
+    case backup(destination: String)
+    case version
+    case help(topic: String?)
+}
+
+/// Settings from flags and environment variables; flags win over the environment.
+public struct ServerOptions: Equatable, Sendable {
+    public var dataFolder: String
+    public var musicFolders: [String] = []
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    public var logLevel: String = "info"
+    public var threads: Int = 0
+    public var corsOrigins: [String] = []
+    public var maxBodyBytes: Int = 1 << 20
+    public var maxUploadBytes: Int = 100 << 20
+
+    public init(dataFolder: String) { self.dataFolder = dataFolder }
+
+    /// The default data folder: $CLOUDMUSIC_DATA, else $XDG_DATA_HOME/cloudmusic, else ~/.local/share/cloudmusic.
+    public static func defaultDataFolder(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/cloudmusic" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/cloudmusic"
+    }
+
+    public var databasePath: String { dataFolder + "/cloudmusic.sqlite" }
+}
+
+/// A mistake on the command line, phrased for the person who typed it.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// Parses `cloudmusic-server` arguments; hand-written because no outside package can be fetched.
+public struct CommandLineParser {
+    public static let levels = ["debug", "info", "warning", "error"]
+
+    /// One flag: its names, environment variable, help text and how it changes the options.
+    struct Flag: Sendable {
+        let name: String
+        let environment: String?
+        let valueName: String
+        let help: String
+        let apply: @Sendable (inout ServerOptions, String) throws -> Void
+    }
+
+    static let flags: [Flag] = [
+        Flag(name: "--data", environment: "CLOUDMUSIC_DATA", valueName: "DIR",
+             help: "Folder for the database, caches and uploads (created if missing).") { $0.dataFolder = $1 },
+        Flag(name: "--music", environment: "CLOUDMUSIC_MUSIC", valueName: "DIR",
+             help: "A music folder to serve; repeat the flag for several (environment: colon-separated).") {
+            options, value in
+            options.musicFolders.append(contentsOf: value.split(separator: ":").map(String.init))
+        },
+        Flag(name: "--host", environment: "CLOUDMUSIC_HOST", valueName: "ADDRESS",
+             help: "Address to listen on (0.0.0.0 for every interface).") { $0.host = $1 },
+        Flag(name: "--port", environment: "CLOUDMUSIC_PORT", valueName: "PORT",
+             help: "TCP port to listen on, 1-65535 (0 picks a free one).") {
+            $0.port = try integer($1, flag: "--port", range: 0...65535)
+        },
+        Flag(name: "--log-level", environment: "CLOUDMUSIC_LOG_LEVEL", valueName: "LEVEL",
+             help: "debug, info, warning or error.") { options, value in
+            guard levels.contains(value.lowercased()) else {
+                throw UsageError(message: "--log-level must be one of debug, info, warning, error (got '\(value)').")
+            }
+            options.logLevel = value.lowercased()
+        },
+        Flag(name: "--threads", environment: "CLOUDMUSIC_THREADS", valueName: "N",
+             help: "HTTP worker threads (0 means one per core).") {
+            $0.threads = try integer($1, flag: "--threads", range: 0...512)
+        },
+        Flag(name: "--cors-origin", environment: "CLOUDMUSIC_CORS_ORIGINS", valueName: "ORIGIN",
+             help: "An origin allowed to call the API from a browser, or * for any; repeatable "
+                + "(environment: comma-separated).") { options, value in
+            options.corsOrigins.append(
+                contentsOf: value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        },
+        Flag(name: "--max-body", environment: "CLOUDMUSIC_MAX_BODY", valueName: "BYTES",
+             help: "Largest JSON or form body accepted (suffixes K, M, G).") {
+            $0.maxBodyBytes = try byteCount($1, flag: "--max-body")
+        },
+        Flag(name: "--max-upload", environment: "CLOUDMUSIC_MAX_UPLOAD", valueName: "BYTES",
+             help: "Largest multipart upload accepted (suffixes K, M, G).") {
+            $0.maxUploadBytes = try byteCount($1, flag: "--max-upload")
+        },
+    ]
+
+    /// Parses arguments (without the program name) over the environment's settings.
+    public static func parse(
+        _ arguments: [String], environment: [String: String]
+    ) throws -> (ServerCommand, ServerOptions) {
+        var options = ServerOptions(dataFolder: ServerOptions.defaultDataFolder(environment: environment))
+        for flag in flags {
+            guard let variable = flag.environment, let value = environment[variable], !value.isEmpty else {
+                continue
+            }
+            do { try flag.apply(&options, value) } catch let error as UsageError {
+                throw UsageError(message: "\(variable): \(error.message)")
+            }
+        }
+        var seenList: Set<String> = []
+        var positional: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "-h" || argument == "--help" { return (.help(topic: positional.first), options) }
+            if argument == "--version" { return (.version, options) }
+            guard argument.hasPrefix("-") else {
+                positional.append(argument)
+                continue
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard let flag = flags.first(where: { $0.name == name }) else {
+                throw UsageError(message: "Unknown option '\(name)'. Run 'cloudmusic-server help' for the list.")
+            }
+            if value == nil {
+                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                    throw UsageError(message: "\(name) needs a value (\(flag.valueName)).")
+                }
+                value = arguments[index]
+                index += 1
+            }
+            // Lists given on the command line replace the environment's list rather than add to it.
+            if name == "--music" || name == "--cors-origin", !seenList.contains(name) {
+                seenList.insert(name)
+                if name == "--music" { options.musicFolders = [] } else { options.corsOrigins = [] }
+            }
+            try flag.apply(&options, value!)
+        }
+        let command: ServerCommand
+        switch positional.first {
+        case nil, "serve": command = .serve
+        case "migrate": command = .migrate
+        case "version": command = .version
+        case "help": command = .help(topic: positional.dropFirst().first)
+        case "backup":
+            guard positional.count >= 2 else {
+                throw UsageError(message: "backup needs a destination file: cloudmusic-server backup <file>")
+            }
+            command = .backup(destination: positional[1])
+        case let other?:
+            throw UsageError(
+                message: "Unknown command '\(other)'. Commands: serve, migrate, backup, version, help.")
+        }
+        let allowedExtra = { () -> Int in if case .backup = command { return 2 } else { return 1 } }()
+        if case .help = command {} else if positional.count > allowedExtra {
+            throw UsageError(message: "Unexpected argument '\(positional[allowedExtra])'.")
+        }
+        return (command, options)
+    }
+
+    static func integer(_ text: String, flag: String, range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(
+                message: "\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(text)').")
+        }
+        return value
+    }
+
+    static func byteCount(_ text: String, flag: String) throws -> Int {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = text.uppercased()
+        if digits.hasSuffix("B") { digits.removeLast() }
+        var multiplier = 1
+        if let last = digits.last, let unit = units[last] {
+            multiplier = unit
+            digits.removeLast()
+        }
+        guard let number = Int(digits), number > 0, number <= (1 << 40) / multiplier else {
+            throw UsageError(message: "\(flag) must be a size like 512K, 10M or 1G (got '\(text)').")
+        }
+        return number * multiplier
+    }
+
+    /// The help text, generated from the flags so it never drifts from them.
+    public static func helpText(version: String) -> String {
+        var text = """
+            cloudmusic-server \(version): a self-hosted music server.
+
+            Usage: cloudmusic-server [command] [options]
+
+            Commands:
+              serve            Run the server (the default).
+              migrate          Bring the database schema up to date, then exit.
+              backup <file>    Copy the live database to <file> while the server runs.
+              version          Print the version.
+              help             Print this help.
+
+            Options (each also read from the environment variable shown):
+
+            """
+        for flag in flags {
+            let left = "  \(flag.name) \(flag.valueName)"
+            text += left.padding(toLength: 26, withPad: " ", startingAt: 0) + flag.help
+            if let variable = flag.environment { text += " [\(variable)]" }
+            text += "\n"
+        }
+        text += """
+
+            Restore a backup: stop the server, copy the backup file over <data>/cloudmusic.sqlite
+            (removing cloudmusic.sqlite-wal and cloudmusic.sqlite-shm), then start the server.
+
+            """
+        return text
+    }
+}

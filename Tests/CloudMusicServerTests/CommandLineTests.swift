@@ -1,0 +1,87 @@
+import CloudMusicServer
+import Testing
+
+@Suite struct CommandLineTests {
+    let env = ["HOME": "/home/ann"]
+
+    @Test func defaultsServeWithTheHomeDataFolder() throws {
+        let (command, options) = try CommandLineParser.parse([], environment: env)
+        #expect(command == .serve)
+        #expect(options.dataFolder == "/home/ann/.local/share/cloudmusic")
+        #expect(options.port == 8080)
+        #expect(options.host == "127.0.0.1")
+    }
+
+    @Test func flagsInBothSpellingsAndRepeatedFolders() throws {
+        let (command, options) = try CommandLineParser.parse(
+            ["serve", "--port=9000", "--data", "/srv/cm", "--music", "/a", "--music=/b", "--log-level", "DEBUG",
+             "--max-upload", "20M", "--cors-origin", "https://x.example"],
+            environment: env)
+        #expect(command == .serve)
+        #expect(options.port == 9000)
+        #expect(options.dataFolder == "/srv/cm")
+        #expect(options.musicFolders == ["/a", "/b"])
+        #expect(options.logLevel == "debug")
+        #expect(options.maxUploadBytes == 20 << 20)
+        #expect(options.corsOrigins == ["https://x.example"])
+    }
+
+    @Test func environmentIsReadAndFlagsWin() throws {
+        let environment = env.merging(
+            ["CLOUDMUSIC_PORT": "7000", "CLOUDMUSIC_MUSIC": "/m1:/m2", "CLOUDMUSIC_DATA": "/d"]) { $1 }
+        let (_, fromEnv) = try CommandLineParser.parse([], environment: environment)
+        #expect(fromEnv.port == 7000)
+        #expect(fromEnv.musicFolders == ["/m1", "/m2"])
+        #expect(fromEnv.dataFolder == "/d")
+        let (_, overridden) = try CommandLineParser.parse(["--port", "7001", "--music", "/x"], environment: environment)
+        #expect(overridden.port == 7001)
+        #expect(overridden.musicFolders == ["/x"])
+    }
+
+    @Test func commands() throws {
+        #expect(try CommandLineParser.parse(["migrate"], environment: env).0 == .migrate)
+        #expect(try CommandLineParser.parse(["backup", "/tmp/b.sqlite"], environment: env).0
+            == .backup(destination: "/tmp/b.sqlite"))
+        #expect(try CommandLineParser.parse(["version"], environment: env).0 == .version)
+        #expect(try CommandLineParser.parse(["--version"], environment: env).0 == .version)
+        #expect(try CommandLineParser.parse(["help"], environment: env).0 == .help(topic: nil))
+        #expect(try CommandLineParser.parse(["serve", "-h"], environment: env).0 == .help(topic: "serve"))
+    }
+
+    @Test(arguments: [
+        (["--nope"], "Unknown option '--nope'"),
+        (["--port", "http"], "--port must be a whole number from 0 to 65535 (got 'http')."),
+        (["--port", "70000"], "--port must be a whole number"),
+        (["--port"], "--port needs a value (PORT)."),
+        (["--log-level", "loud"], "--log-level must be one of"),
+        (["--max-body", "12Q"], "--max-body must be a size like"),
+        (["--max-body", "-5"], "--max-body must be a size like"),
+        (["dance"], "Unknown command 'dance'"),
+        (["backup"], "backup needs a destination file"),
+        (["migrate", "extra"], "Unexpected argument 'extra'."),
+    ])
+    func mistakesGetMessagesAPersonCanActOn(arguments: [String], message: String) {
+        #expect {
+            _ = try CommandLineParser.parse(arguments, environment: env)
+        } throws: { error in
+            (error as? UsageError)?.message.hasPrefix(message) == true
+        }
+    }
+
+    @Test func badEnvironmentNamesTheVariable() {
+        #expect {
+            _ = try CommandLineParser.parse([], environment: ["CLOUDMUSIC_PORT": "x"])
+        } throws: { error in
+            (error as? UsageError)?.message.hasPrefix("CLOUDMUSIC_PORT: --port must be") == true
+        }
+    }
+
+    @Test func helpListsEveryFlagAndRestore() {
+        let help = CommandLineParser.helpText(version: "1.2.3")
+        for flag in ["--data", "--music", "--host", "--port", "--log-level", "--threads", "--cors-origin",
+                     "--max-body", "--max-upload"] {
+            #expect(help.contains(flag))
+        }
+        #expect(help.contains("Restore a backup"))
+    }
+}
