@@ -1,0 +1,2 @@
+import MusicCore
+import Testing
