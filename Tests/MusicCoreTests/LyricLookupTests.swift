@@ -122,7 +122,7 @@ struct LyricLookupTests {
         let lines = (0..<count).map {
             LyricLine(
                 start: $0 * 100, end: $0 * 100 + 100, text: "",
-                words: (0..<50).map { LyricWord(start: $0, duration: 2, text: "") })
+                words: (0..<8).map { LyricWord(start: $0, duration: 2, text: "") })
         }
         let lyric = Lyric(format: .lrc, lines: lines)
         let clock = ContinuousClock()
