@@ -15,11 +15,14 @@ struct APIEnvelopeTests {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    @Test("pages and next", arguments: [
-        // total, page, size, pages, next
-        (0, 1, 10, 0, nil), (1, 1, 10, 1, nil), (10, 1, 10, 1, nil), (11, 1, 10, 2, 2), (11, 2, 10, 2, nil),
-        (25, 2, 10, 3, 3), (25, 3, 10, 3, nil), (25, 4, 10, 3, nil), (5, 1, 0, 0, nil), (3, 1, 1, 3, 2),
-    ] as [(Int, Int, Int, Int, Int?)])
+    @Test(
+        "pages and next",
+        arguments: [
+            // total, page, size, pages, next
+            (0, 1, 10, 0, nil), (1, 1, 10, 1, nil), (10, 1, 10, 1, nil), (11, 1, 10, 2, 2),
+            (11, 2, 10, 2, nil),
+            (25, 2, 10, 3, 3), (25, 3, 10, 3, nil), (25, 4, 10, 3, nil), (5, 1, 0, 0, nil), (3, 1, 1, 3, 2),
+        ] as [(Int, Int, Int, Int, Int?)])
     func pageArithmetic(total: Int, page: Int, size: Int, pages: Int, next: Int?) {
         let result = Page<Int>(items: [], total: total, page: page, size: size)
         #expect(result.pages == pages)
@@ -46,7 +49,8 @@ struct APIEnvelopeTests {
     }
 
     @Test func decodeSuccessWithPage() throws {
-        let body = #"{"status":0,"data":{"total":1,"pages":1,"size":10,"page":1,"next":null,"data":[{"id":"s1","title":"t"}]}}"#
+        let body =
+            #"{"status":0,"data":{"total":1,"pages":1,"size":10,"page":1,"next":null,"data":[{"id":"s1","title":"t"}]}}"#
         let response = try JSONDecoder().decode(APIResponse<Page<Song>>.self, from: Data(body.utf8))
         #expect(response.isSuccess)
         #expect(response.message == nil)
@@ -69,8 +73,12 @@ struct APIEnvelopeTests {
     }
 
     @Test func encodeLeavesOutMissingFields() throws {
-        #expect(try json(APIResponse(data: Song(id: "1", title: "a"))) == #"{"data":{"id":"1","title":"a"},"status":0}"#)
-        #expect(try json(APIResponse<Song>(status: 404, message: "No such song.")) == #"{"message":"No such song.","status":404}"#)
+        #expect(
+            try json(APIResponse(data: Song(id: "1", title: "a")))
+                == #"{"data":{"id":"1","title":"a"},"status":0}"#)
+        #expect(
+            try json(APIResponse<Song>(status: 404, message: "No such song."))
+                == #"{"message":"No such song.","status":404}"#)
     }
 
     @Test func lyricInsideTheEnvelope() throws {

@@ -5,7 +5,8 @@ import Testing
 struct LyricFuzzTests {
     /// Pieces that reach the parsers' corners when strung together at random.
     static let pieces: [String] = [
-        "[", "]", "<", ">", ":", ".", ",", "'", "\"", "\\", "(", ")", ";", "//", " ", "\t", "\n", "\r", "\r\n",
+        "[", "]", "<", ">", ":", ".", ",", "'", "\"", "\\", "(", ")", ";", "//", " ", "\t", "\n", "\r",
+        "\r\n",
         "0", "1", "5", "9", "00", "59", "60", "999999999999", "-", "+", "ti", "offset", "ar:", "karaoke",
         "karaoke.add(", "karaoke.tag(", ".add", "karaoke.rows", ":=", "[00:01.00]", "<00:01.50>", "[1:2:3:4]",
         "'00:01.000'", "'1,2,3'", "一", "时", "さ", "사", "é", "e\u{301}", "🎵", "👩‍👩‍👧", "\u{FEFF}", "\u{0}",
@@ -14,7 +15,8 @@ struct LyricFuzzTests {
 
     static func check(_ lyric: Lyric, source: String) {
         #expect(zip(lyric.lines, lyric.lines.dropFirst()).allSatisfy { $0.start <= $1.start })
-        let sourceLineCount = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+        let sourceLineCount = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .count
         for issue in lyric.issues {
             #expect(issue.line >= 1 && issue.line <= max(1, sourceLineCount))
         }
@@ -26,7 +28,9 @@ struct LyricFuzzTests {
             if !line.words.isEmpty { #expect(line.words.map(\.text).joined() == line.text) }
         }
         var probes = [Int.min, -1, 0, 1, Int.max]
-        for line in lyric.lines.prefix(20) { probes += [line.start - 1, line.start, line.start + 1, line.end] }
+        for line in lyric.lines.prefix(20) {
+            probes += [line.start - 1, line.start, line.start + 1, line.end]
+        }
         for ms in probes {
             if let position = lyric.position(at: ms) {
                 #expect((0...1).contains(position.lineProgress))

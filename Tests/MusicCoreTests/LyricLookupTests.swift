@@ -36,31 +36,47 @@ struct LyricLookupTests {
     }
 
     @Test func positionInLineWithoutWords() {
-        #expect(lyric.position(at: 1000) == LyricPosition(lineIndex: 0, wordIndex: nil, wordProgress: 0, lineProgress: 0))
-        #expect(lyric.position(at: 2000) == LyricPosition(lineIndex: 0, wordIndex: nil, wordProgress: 0.5, lineProgress: 0.5))
+        #expect(
+            lyric.position(at: 1000)
+                == LyricPosition(lineIndex: 0, wordIndex: nil, wordProgress: 0, lineProgress: 0))
+        #expect(
+            lyric.position(at: 2000)
+                == LyricPosition(lineIndex: 0, wordIndex: nil, wordProgress: 0.5, lineProgress: 0.5))
     }
 
     @Test func wordProgress() {
-        #expect(lyric.position(at: 3000) == LyricPosition(lineIndex: 1, wordIndex: 0, wordProgress: 0, lineProgress: 0))
-        #expect(lyric.position(at: 3250) == LyricPosition(lineIndex: 1, wordIndex: 0, wordProgress: 0.5, lineProgress: 250.0 / 3000))
+        #expect(
+            lyric.position(at: 3000)
+                == LyricPosition(lineIndex: 1, wordIndex: 0, wordProgress: 0, lineProgress: 0))
+        #expect(
+            lyric.position(at: 3250)
+                == LyricPosition(lineIndex: 1, wordIndex: 0, wordProgress: 0.5, lineProgress: 250.0 / 3000))
         #expect(lyric.position(at: 3500)?.wordIndex == 1)
         #expect(lyric.position(at: 3500)?.wordProgress == 0)
         #expect(lyric.position(at: 3875)?.wordProgress == 0.75)
         // the gap between y (ends 4.0 s) and z (starts 4.5 s): y stays current, fully sung
-        #expect(lyric.position(at: 4200) == LyricPosition(lineIndex: 1, wordIndex: 1, wordProgress: 1, lineProgress: 0.4))
+        #expect(
+            lyric.position(at: 4200)
+                == LyricPosition(lineIndex: 1, wordIndex: 1, wordProgress: 1, lineProgress: 0.4))
         #expect(lyric.position(at: 4500)?.wordIndex == 2)
         #expect(lyric.position(at: 4999)?.wordProgress == 0.998)
         // after the last word, before the next line
-        #expect(lyric.position(at: 5500) == LyricPosition(lineIndex: 1, wordIndex: 2, wordProgress: 1, lineProgress: 2500.0 / 3000))
+        #expect(
+            lyric.position(at: 5500)
+                == LyricPosition(lineIndex: 1, wordIndex: 2, wordProgress: 1, lineProgress: 2500.0 / 3000))
     }
 
     @Test func positionBeforeTheFirstWord() {
         let lyric = LyricParser.parseLRC("[00:01.00]<00:02.00>late<00:03.00>\n[00:05.00]x")
-        #expect(lyric.position(at: 1500) == LyricPosition(lineIndex: 0, wordIndex: nil, wordProgress: 0, lineProgress: 0.125))
+        #expect(
+            lyric.position(at: 1500)
+                == LyricPosition(lineIndex: 0, wordIndex: nil, wordProgress: 0, lineProgress: 0.125))
     }
 
     @Test func positionAfterTheLastLine() {
-        #expect(lyric.position(at: 13_000) == LyricPosition(lineIndex: 4, wordIndex: nil, wordProgress: 1, lineProgress: 1))
+        #expect(
+            lyric.position(at: 13_000)
+                == LyricPosition(lineIndex: 4, wordIndex: nil, wordProgress: 1, lineProgress: 1))
         #expect(lyric.position(at: 99_000)?.lineProgress == 1)
     }
 
@@ -70,19 +86,32 @@ struct LyricLookupTests {
             karaoke.add('00:01.000', '00:02.000', '一二', '500,500');
             karaoke.add('00:04.000', '00:05.000', '三', '1000');
             """)
-        #expect(lyric.position(at: 1750) == LyricPosition(lineIndex: 0, wordIndex: 1, wordProgress: 0.5, lineProgress: 0.75))
-        #expect(lyric.position(at: 3000) == LyricPosition(lineIndex: 0, wordIndex: 1, wordProgress: 1, lineProgress: 1))
+        #expect(
+            lyric.position(at: 1750)
+                == LyricPosition(lineIndex: 0, wordIndex: 1, wordProgress: 0.5, lineProgress: 0.75))
+        #expect(
+            lyric.position(at: 3000)
+                == LyricPosition(lineIndex: 0, wordIndex: 1, wordProgress: 1, lineProgress: 1))
         #expect(lyric.position(at: 4000)?.lineIndex == 1)
     }
 
     @Test func zeroLengthLinesAndWords() {
         let lyric = Lyric(
             format: .ksc,
-            lines: [LyricLine(start: 10, end: 10, text: "a", words: [LyricWord(start: 10, duration: 0, text: "a")])])
-        #expect(lyric.position(at: 10) == LyricPosition(lineIndex: 0, wordIndex: 0, wordProgress: 1, lineProgress: 1))
+            lines: [
+                LyricLine(
+                    start: 10, end: 10, text: "a", words: [LyricWord(start: 10, duration: 0, text: "a")])
+            ])
+        #expect(
+            lyric.position(at: 10)
+                == LyricPosition(lineIndex: 0, wordIndex: 0, wordProgress: 1, lineProgress: 1))
         let huge = Lyric(
             format: .ksc,
-            lines: [LyricLine(start: 0, end: Int.max, text: "a", words: [LyricWord(start: 0, duration: Int.max, text: "a")])])
+            lines: [
+                LyricLine(
+                    start: 0, end: Int.max, text: "a",
+                    words: [LyricWord(start: 0, duration: Int.max, text: "a")])
+            ])
         #expect(huge.position(at: Int.max)?.wordProgress == 1)
     }
 
