@@ -18,23 +18,27 @@ struct KSCParserTests {
     }
 
     @Test func bracketedLatinWords() {
-        let lyric = LyricParser.parseKSC("karaoke.add('00:01.000', '00:03.000', '[Hello][world]', '500,1500');")
+        let lyric = LyricParser.parseKSC(
+            "karaoke.add('00:01.000', '00:03.000', '[Hello][world]', '500,1500');")
         #expect(lyric.lines[0].text == "Hello world")
-        #expect(lyric.lines[0].words == [
-            LyricWord(start: 1000, duration: 500, text: "Hello "),
-            LyricWord(start: 1500, duration: 1500, text: "world"),
-        ])
+        #expect(
+            lyric.lines[0].words == [
+                LyricWord(start: 1000, duration: 500, text: "Hello "),
+                LyricWord(start: 1500, duration: 1500, text: "world"),
+            ])
     }
 
     @Test func bracketedWordsWithSpaces() {
-        let lyric = LyricParser.parseKSC("karaoke.add('00:01.000', '00:03.000', '[I] [love] [you]', '1,2,3');")
+        let lyric = LyricParser.parseKSC(
+            "karaoke.add('00:01.000', '00:03.000', '[I] [love] [you]', '1,2,3');")
         #expect(lyric.lines[0].text == "I love you")
         #expect(lyric.lines[0].words.map(\.text) == ["I ", "love ", "you"])
     }
 
     @Test func mixedScripts() {
         let lyric = LyricParser.parseKSC(
-            "karaoke.add('00:01.000', '00:05.000', '[Baby]我爱你 forever 1000次 さくら 사랑', '1,1,1,1,1,1,1,1,1,1,1,1');")
+            "karaoke.add('00:01.000', '00:05.000', '[Baby]我爱你 forever 1000次 さくら 사랑', '1,1,1,1,1,1,1,1,1,1,1,1');"
+        )
         #expect(lyric.issues.isEmpty)
         #expect(
             lyric.lines[0].words.map(\.text) == [
@@ -45,18 +49,20 @@ struct KSCParserTests {
 
     @Test func mismatchedDurationsSpreadWordsEvenly() {
         let lyric = LyricParser.parseKSC("karaoke.add('00:01.000', '00:04.000', '一二三', '100,200');")
-        #expect(lyric.lines[0].words == [
-            LyricWord(start: 1000, duration: 1000, text: "一"),
-            LyricWord(start: 2000, duration: 1000, text: "二"),
-            LyricWord(start: 3000, duration: 1000, text: "三"),
-        ])
+        #expect(
+            lyric.lines[0].words == [
+                LyricWord(start: 1000, duration: 1000, text: "一"),
+                LyricWord(start: 2000, duration: 1000, text: "二"),
+                LyricWord(start: 3000, duration: 1000, text: "三"),
+            ])
         #expect(lyric.issues.map(\.line) == [1])
         #expect(lyric.issues[0].reason.contains("2 word durations for 3 words"))
     }
 
     @Test func missingOrBadDurationsSpreadWordsEvenly() {
         let lyric = LyricParser.parseKSC(
-            "karaoke.add('00:01.000', '00:02.000', '一二');\nkaraoke.add('00:03.000', '00:04.000', '一二', '1,x');")
+            "karaoke.add('00:01.000', '00:02.000', '一二');\nkaraoke.add('00:03.000', '00:04.000', '一二', '1,x');"
+        )
         #expect(lyric.lines.map { $0.words.map(\.duration) } == [[500, 500], [500, 500]])
         #expect(lyric.issues.map(\.line) == [1, 2])
     }
@@ -72,10 +78,12 @@ struct KSCParserTests {
         #expect(lyric.lines.map(\.text) == ["Don't stop", "say \"hi\"", "it's"])
     }
 
-    @Test("time forms", arguments: [
-        ("00:27.487", 27_487), ("0:27.48", 27_480), ("0:27.4", 27_400), ("01:00:27.487", 3_627_487),
-        ("75:00.000", 4_500_000), ("00:27", 27_000),
-    ])
+    @Test(
+        "time forms",
+        arguments: [
+            ("00:27.487", 27_487), ("0:27.48", 27_480), ("0:27.4", 27_400), ("01:00:27.487", 3_627_487),
+            ("75:00.000", 4_500_000), ("00:27", 27_000),
+        ])
     func timeForms(time: String, expected: Int) {
         let lyric = LyricParser.parseKSC("karaoke.add('\(time)', '99:00.000', '', '');")
         #expect(lyric.issues.isEmpty)
@@ -153,7 +161,9 @@ struct LyricFormatTests {
     }
 
     @Test func detection() {
-        #expect(LyricParser.detectFormat("karaoke.rows := 2;\nkaraoke.add('00:01.000', '00:02.000', 'a', '1');") == .ksc)
+        #expect(
+            LyricParser.detectFormat("karaoke.rows := 2;\nkaraoke.add('00:01.000', '00:02.000', 'a', '1');")
+                == .ksc)
         #expect(LyricParser.detectFormat("Karaoke.Add ('00:01.000'") == .ksc)
         #expect(LyricParser.detectFormat("[00:01.00]karaoke.added to the party") == .lrc)
         #expect(LyricParser.detectFormat("") == .lrc)
@@ -161,6 +171,8 @@ struct LyricFormatTests {
 
     @Test func parseDispatches() {
         #expect(LyricParser.parse("[00:01.00]a", format: .lrc).lines.count == 1)
-        #expect(LyricParser.parse("karaoke.add('00:01.000', '00:02.000', 'a', '1000');", format: .ksc).lines.count == 1)
+        #expect(
+            LyricParser.parse("karaoke.add('00:01.000', '00:02.000', 'a', '1000');", format: .ksc).lines.count
+                == 1)
     }
 }

@@ -3,10 +3,12 @@ import Testing
 
 @Suite("LRC parsing")
 struct LRCParserTests {
-    @Test("fractions of 1, 2 and 3 digits are decimal fractions of a second", arguments: [
-        ("[00:01.5]a", 1500), ("[00:01.50]a", 1500), ("[00:01.500]a", 1500),
-        ("[00:01.05]a", 1050), ("[00:01.005]a", 1005), ("[00:01.1234]a", 1123),
-    ])
+    @Test(
+        "fractions of 1, 2 and 3 digits are decimal fractions of a second",
+        arguments: [
+            ("[00:01.5]a", 1500), ("[00:01.50]a", 1500), ("[00:01.500]a", 1500),
+            ("[00:01.05]a", 1050), ("[00:01.005]a", 1005), ("[00:01.1234]a", 1123),
+        ])
     func fractionWidths(source: String, expected: Int) {
         let lyric = LyricParser.parseLRC(source)
         #expect(lyric.issues.isEmpty)
@@ -84,7 +86,8 @@ struct LRCParserTests {
 
     @Test func tags() {
         let lyric = LyricParser.parseLRC(
-            "[ti:Title]\n[ar: Artist ]\n[al:Album]\n[by:Me]\n[length: 03:45]\n[TI:Upper]\n[ti2:x]\n[00:01.00]a")
+            "[ti:Title]\n[ar: Artist ]\n[al:Album]\n[by:Me]\n[length: 03:45]\n[TI:Upper]\n[ti2:x]\n[00:01.00]a"
+        )
         #expect(lyric.tags["ar"] == "Artist")
         #expect(lyric.tags["al"] == "Album")
         #expect(lyric.tags["by"] == "Me")
@@ -116,11 +119,13 @@ struct LRCParserTests {
         #expect(lyric.lines.map(\.end) == [4000, 4000, 9000])
     }
 
-    @Test("line endings and byte order mark", arguments: [
-        "\u{FEFF}[ti:T]\r\n[00:01.00]a\r\n[00:02.00]b\r\n",
-        "[ti:T]\r[00:01.00]a\r[00:02.00]b",
-        "[ti:T]\n[00:01.00]a\n\n[00:02.00]b\n",
-    ])
+    @Test(
+        "line endings and byte order mark",
+        arguments: [
+            "\u{FEFF}[ti:T]\r\n[00:01.00]a\r\n[00:02.00]b\r\n",
+            "[ti:T]\r[00:01.00]a\r[00:02.00]b",
+            "[ti:T]\n[00:01.00]a\n\n[00:02.00]b\n",
+        ])
     func lineEndings(source: String) {
         let lyric = LyricParser.parseLRC(source)
         #expect(lyric.tags == ["ti": "T"])
@@ -165,7 +170,8 @@ struct LRCParserTests {
 @Suite("Enhanced LRC word times")
 struct EnhancedLRCTests {
     @Test func wordsWithClosingTag() {
-        let lyric = LyricParser.parseLRC("[00:01.00]<00:01.00>Hello <00:01.50>big <00:02.00>world<00:03.00>\n[00:05.00]x")
+        let lyric = LyricParser.parseLRC(
+            "[00:01.00]<00:01.00>Hello <00:01.50>big <00:02.00>world<00:03.00>\n[00:05.00]x")
         let line = lyric.lines[0]
         #expect(line.text == "Hello big world")
         #expect(
@@ -193,10 +199,11 @@ struct EnhancedLRCTests {
 
     @Test func textBeforeTheFirstTagStartsAtTheLine() {
         let lyric = LyricParser.parseLRC("[00:01.00]Hi <00:01.40>there<00:02.00>")
-        #expect(lyric.lines[0].words == [
-            LyricWord(start: 1000, duration: 400, text: "Hi "),
-            LyricWord(start: 1400, duration: 600, text: "there"),
-        ])
+        #expect(
+            lyric.lines[0].words == [
+                LyricWord(start: 1000, duration: 400, text: "Hi "),
+                LyricWord(start: 1400, duration: 600, text: "there"),
+            ])
     }
 
     @Test func spacesBetweenTagsBelongToThePreviousWord() {

@@ -52,7 +52,8 @@ public struct Page<T: Codable & Sendable>: Codable, Sendable {
     public init(items: [T], total: Int, page: Int, size: Int) {
         let pages = (total <= 0 || size <= 0) ? 0 : (total - 1) / size + 1
         self.init(
-            total: total, pages: pages, size: size, page: page, next: page < pages ? page + 1 : nil, data: items)
+            total: total, pages: pages, size: size, page: page, next: page < pages ? page + 1 : nil,
+            data: items)
     }
 
     /// The same page with each item transformed.

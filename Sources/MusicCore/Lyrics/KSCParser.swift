@@ -113,11 +113,14 @@ enum KSCParser {
             var scanner = Scanner(chars: Array(content))
             guard scanner.consume("karaoke") else {
                 issues.append(
-                    LyricIssue(line: number, reason: "Not a KSC statement; expected karaoke.add(...) or karaoke.tag(...)."))
+                    LyricIssue(
+                        line: number,
+                        reason: "Not a KSC statement; expected karaoke.add(...) or karaoke.tag(...)."))
                 continue
             }
             scanner.skipSpaces()
-            if scanner.current == ":" || scanner.current == "=" { continue }  // karaoke := CreateKaraokeObject;
+            // karaoke := CreateKaraokeObject;
+            if scanner.current == ":" || scanner.current == "=" { continue }
             guard scanner.current == "." else {
                 issues.append(LyricIssue(line: number, reason: "Expected '.' after 'karaoke'."))
                 continue
@@ -157,7 +160,8 @@ enum KSCParser {
                 }
                 if !scanner.restIsEmpty() {
                     issues.append(
-                        LyricIssue(line: number, reason: "Unexpected text after the statement; it was ignored."))
+                        LyricIssue(
+                            line: number, reason: "Unexpected text after the statement; it was ignored."))
                 }
             } catch {
                 issues.append(LyricIssue(line: number, reason: error.reason))
@@ -185,7 +189,8 @@ enum KSCParser {
         }
         let (texts, unclosed) = splitWords(arguments[2])
         if unclosed {
-            issues.append(LyricIssue(line: number, reason: "A '[' in the text is not closed; the rest is one word."))
+            issues.append(
+                LyricIssue(line: number, reason: "A '[' in the text is not closed; the rest is one word."))
         }
         let durations = arguments.count == 4 ? parseDurations(arguments[3]) : nil
         var words: [LyricWord] = []

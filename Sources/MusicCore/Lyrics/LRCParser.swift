@@ -34,7 +34,8 @@ enum LRCParser {
             while index < chars.count, chars[index] == "[" {
                 guard let close = chars[(index + 1)...].firstIndex(of: "]") else {
                     if stamps.isEmpty {
-                        issues.append(LyricIssue(line: number, reason: "Unclosed '[' at the start of the line."))
+                        issues.append(
+                            LyricIssue(line: number, reason: "Unclosed '[' at the start of the line."))
                         skip = true
                     }
                     break
@@ -46,7 +47,9 @@ enum LRCParser {
                         issues.append(
                             LyricIssue(
                                 line: number,
-                                reason: "Malformed timestamp \(stamp); expected [mm:ss], [mm:ss.xx] or [mm:ss:xx]."))
+                                reason:
+                                    "Malformed timestamp \(stamp); expected [mm:ss], [mm:ss.xx] or [mm:ss:xx]."
+                            ))
                         skip = true
                         break
                     }
@@ -67,7 +70,8 @@ enum LRCParser {
             let (text, words, backwards) = splitWords(body, lineStart: stamps[0])
             if backwards {
                 issues.append(
-                    LyricIssue(line: number, reason: "Word times go backwards; later words were moved forward."))
+                    LyricIssue(
+                        line: number, reason: "Word times go backwards; later words were moved forward."))
             }
             for stamp in stamps {
                 let shift = stamp - stamps[0]
@@ -140,7 +144,8 @@ enum LRCParser {
                 digits = digits.dropFirst()
             }
             guard let amount = decimal(digits, maxDigits: 9) else {
-                return "Offset '\(value)' is not a whole number of milliseconds such as +500 or -250; ignored."
+                return
+                    "Offset '\(value)' is not a whole number of milliseconds such as +500 or -250; ignored."
             }
             offset = sign * amount
         }
@@ -159,7 +164,8 @@ enum LRCParser {
         var sawTag = false
         var index = 0
         while index < chars.count {
-            if chars[index] == "<", index + 1 < chars.count, chars[index + 1].isASCII, chars[index + 1].isNumber,
+            if chars[index] == "<", index + 1 < chars.count, chars[index + 1].isASCII,
+                chars[index + 1].isNumber,
                 let close = chars[(index + 1)..<min(chars.count, index + 32)].firstIndex(of: ">"),
                 let time = clockMilliseconds(chars[(index + 1)..<close], colonFraction: true)
             {

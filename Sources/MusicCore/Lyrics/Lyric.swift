@@ -121,11 +121,13 @@ public struct Lyric: Codable, Sendable, Equatable {
         }
         let after = firstIndex(in: line.words, where: { $0.start > ms })
         guard after > 0 else {
-            return LyricPosition(lineIndex: index, wordIndex: nil, wordProgress: 0, lineProgress: lineProgress)
+            return LyricPosition(
+                lineIndex: index, wordIndex: nil, wordProgress: 0, lineProgress: lineProgress)
         }
         let word = line.words[after - 1]
         return LyricPosition(
-            lineIndex: index, wordIndex: after - 1, wordProgress: progress(ms, from: word.start, to: word.end),
+            lineIndex: index, wordIndex: after - 1,
+            wordProgress: progress(ms, from: word.start, to: word.end),
             lineProgress: lineProgress)
     }
 }
