@@ -18,10 +18,14 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CTagLib", pkgConfig: "taglib_c",
+            providers: [.apt(["libtagc0-dev"])]),
 
         // Generic layers: they know nothing of music.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "Storage", dependencies: ["CSQLite"]),
+        .target(name: "AudioMetadata", dependencies: ["CTagLib"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
@@ -29,7 +33,7 @@ let package = Package(
         // The server's features.
         .target(
             name: "CloudMusicServer",
-            dependencies: ["HTTPServer", "Storage", "MusicCore", "CSodium"]),
+            dependencies: ["HTTPServer", "Storage", "MusicCore", "AudioMetadata", "CSodium"]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 
         // Test helper: writes through Storage until it is killed (crash-consistency tests).
@@ -38,6 +42,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
+        .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata"]),
         .testTarget(
             name: "CloudMusicServerTests",
             dependencies: ["CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "cloudmusic-server"]),

@@ -88,6 +88,12 @@ public final class Connection {
     public func queryOne<T>(
         _ sql: String, _ arguments: any SQLBindable..., decode: (Row) throws -> T
     ) throws -> T? {
+        try queryOne(sql, arguments: arguments, decode: decode)
+    }
+
+    public func queryOne<T>(
+        _ sql: String, arguments: [any SQLBindable], decode: (Row) throws -> T
+    ) throws -> T? {
         let statement = try prepare(sql, arguments)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         let rc = sqlite3_step(statement)

@@ -4,6 +4,8 @@ import Foundation
 public enum ServerCommand: Equatable, Sendable {
     case serve
     case migrate
+    case scan
+    case demo(destination: String?)
     case backup(destination: String)
     case version
     case help(topic: String?)
@@ -20,6 +22,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var corsOrigins: [String] = []
     public var maxBodyBytes: Int = 1 << 20
     public var maxUploadBytes: Int = 100 << 20
+    public var maxTranscodes: Int = 4
+    public var watchFolders: Bool = false
 
     public init(dataFolder: String) { self.dataFolder = dataFolder }
 
@@ -36,6 +40,7 @@ public struct ServerOptions: Equatable, Sendable {
 /// A mistake on the command line, phrased for the person who typed it.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
 
@@ -86,6 +91,19 @@ public struct CommandLineParser {
         Flag(name: "--max-body", environment: "CLOUDMUSIC_MAX_BODY", valueName: "BYTES",
              help: "Largest JSON or form body accepted (suffixes K, M, G).") {
             $0.maxBodyBytes = try byteCount($1, flag: "--max-body")
+        },
+        Flag(name: "--watch", environment: "CLOUDMUSIC_WATCH", valueName: "on|off",
+             help: "Rescan by itself a few seconds after files in the music folders change (inotify).") {
+            options, value in
+            switch value.lowercased() {
+            case "on", "yes", "true", "1": options.watchFolders = true
+            case "off", "no", "false", "0": options.watchFolders = false
+            default: throw UsageError(message: "--watch must be on or off (got '\(value)').")
+            }
+        },
+        Flag(name: "--max-transcodes", environment: "CLOUDMUSIC_MAX_TRANSCODES", valueName: "N",
+             help: "Most songs converted at once (format, bit rate or offset asked); more get 429.") {
+            $0.maxTranscodes = try integer($1, flag: "--max-transcodes", range: 1...64)
         },
         Flag(name: "--max-upload", environment: "CLOUDMUSIC_MAX_UPLOAD", valueName: "BYTES",
              help: "Largest multipart upload accepted (suffixes K, M, G).") {
@@ -145,6 +163,8 @@ public struct CommandLineParser {
         switch positional.first {
         case nil, "serve": command = .serve
         case "migrate": command = .migrate
+        case "scan": command = .scan
+        case "demo": command = .demo(destination: positional.count > 1 ? positional[1] : nil)
         case "version": command = .version
         case "help": command = .help(topic: positional.dropFirst().first)
         case "backup":
@@ -154,9 +174,13 @@ public struct CommandLineParser {
             command = .backup(destination: positional[1])
         case let other?:
             throw UsageError(
-                message: "Unknown command '\(other)'. Commands: serve, migrate, backup, version, help.")
+                message: "Unknown command '\(other)'. Commands: serve, scan, demo, migrate, backup, version, help.")
         }
-        let allowedExtra = { () -> Int in if case .backup = command { return 2 } else { return 1 } }()
+        let allowedExtra: Int
+        switch command {
+        case .backup, .demo: allowedExtra = 2
+        default: allowedExtra = 1
+        }
         if case .help = command {} else if positional.count > allowedExtra {
             throw UsageError(message: "Unexpected argument '\(positional[allowedExtra])'.")
         }
@@ -195,10 +219,15 @@ public struct CommandLineParser {
 
             Commands:
               serve            Run the server (the default).
+              scan             Scan the music folders now, with a progress bar, then exit.
+              demo [folder]    Generate the demo library (about 30 real tracks) into folder,
+                               default <data>/demo-library.
               migrate          Bring the database schema up to date, then exit.
               backup <file>    Copy the live database to <file> while the server runs.
               version          Print the version.
               help             Print this help.
+
+            With no --music folder, serve uses the demo library, generating it on first start.
 
             Options (each also read from the environment variable shown):
 

@@ -1,0 +1,1760 @@
+/// The OpenAPI 3 description of every route. Add each new route here (a test fails when one is missing).
+public enum OpenAPIDocument {
+    public static let json = #"""
+        {
+          "openapi": "3.0.3",
+          "info": {
+            "title": "CloudMusic API",
+            "version": "0.1.0",
+            "description": "The v1 REST API of a CloudMusic server. Successes are {\"status\":0,\"data\":...}; lists are pages {total,pages,size,page,next,data}; failures carry a non-2xx HTTP status and {\"status\":<code>,\"message\":<sentence>}. Media paths (uri, icon) are relative to the server root."
+          },
+          "paths": {
+            "/health": {
+              "get": {
+                "summary": "Liveness check",
+                "responses": {
+                  "200": {
+                    "description": "The server is up",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "type": "object",
+                              "properties": {
+                                "status": {
+                                  "type": "string",
+                                  "enum": [
+                                    "ok"
+                                  ]
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "/metrics": {
+              "get": {
+                "summary": "Metrics in the Prometheus text format",
+                "responses": {
+                  "200": {
+                    "description": "Counters, a latency histogram and gauges",
+                    "content": {
+                      "text/plain": {
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "/v1/server": {
+              "get": {
+                "summary": "What this server is",
+                "responses": {
+                  "200": {
+                    "description": "Name and versions",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/ServerInfo"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "/v1/openapi.json": {
+              "get": {
+                "summary": "This document",
+                "responses": {
+                  "200": {
+                    "description": "OpenAPI 3 JSON",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "/v1/songs": {
+              "get": {
+                "summary": "Songs, paged and sorted",
+                "responses": {
+                  "200": {
+                    "description": "A page of songs",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "type": "object",
+                              "required": [
+                                "total",
+                                "pages",
+                                "size",
+                                "page",
+                                "data"
+                              ],
+                              "properties": {
+                                "total": {
+                                  "type": "integer"
+                                },
+                                "pages": {
+                                  "type": "integer"
+                                },
+                                "size": {
+                                  "type": "integer"
+                                },
+                                "page": {
+                                  "type": "integer"
+                                },
+                                "next": {
+                                  "type": "integer",
+                                  "nullable": true
+                                },
+                                "data": {
+                                  "type": "array",
+                                  "items": {
+                                    "$ref": "#/components/schemas/Song"
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "page",
+                    "in": "query",
+                    "required": false,
+                    "description": "Page number from 1",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "default": 1
+                    }
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Items per page",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 100,
+                      "default": 20
+                    }
+                  },
+                  {
+                    "name": "sort",
+                    "in": "query",
+                    "required": false,
+                    "description": "Order",
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "name",
+                        "year",
+                        "recent",
+                        "plays"
+                      ],
+                      "default": "name"
+                    }
+                  },
+                  {
+                    "name": "artist",
+                    "in": "query",
+                    "required": false,
+                    "description": "Only this artist's songs",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "album",
+                    "in": "query",
+                    "required": false,
+                    "description": "Only this album's songs, in disc and track order",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "genre",
+                    "in": "query",
+                    "required": false,
+                    "description": "Only this genre's songs",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/songs/{id}": {
+              "get": {
+                "summary": "A song, with its raw lyric text",
+                "responses": {
+                  "200": {
+                    "description": "The song",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/Song"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "The id"
+                  }
+                ]
+              }
+            },
+            "/v1/songs/{id}/lyric": {
+              "get": {
+                "summary": "A song's lyric: raw text and parsed lines with word timings",
+                "responses": {
+                  "200": {
+                    "description": "The lyric",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/Lyric"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "The id"
+                  }
+                ]
+              }
+            },
+            "/v1/songs/{id}/stream": {
+              "get": {
+                "summary": "The song's audio: the original file (Range, ETag, 304) or a live transcode",
+                "responses": {
+                  "200": {
+                    "description": "Audio bytes (chunked when transcoding)",
+                    "content": {
+                      "audio/*": {
+                        "schema": {
+                          "type": "string",
+                          "format": "binary"
+                        }
+                      }
+                    }
+                  },
+                  "206": {
+                    "description": "The requested byte range of the original file"
+                  },
+                  "304": {
+                    "description": "Not modified"
+                  },
+                  "416": {
+                    "description": "The range is outside the file"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/TooMany"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "The id"
+                  },
+                  {
+                    "name": "format",
+                    "in": "query",
+                    "required": false,
+                    "description": "Transcode to this format (raw = the original)",
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "raw",
+                        "mp3",
+                        "opus",
+                        "aac"
+                      ]
+                    }
+                  },
+                  {
+                    "name": "maxBitRate",
+                    "in": "query",
+                    "required": false,
+                    "description": "Transcode at most at this many kbit/s (32-320)",
+                    "schema": {
+                      "type": "integer"
+                    }
+                  },
+                  {
+                    "name": "timeOffset",
+                    "in": "query",
+                    "required": false,
+                    "description": "Start this many seconds into the song (transcodes)",
+                    "schema": {
+                      "type": "number",
+                      "minimum": 0
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/songs/{id}/cover": {
+              "get": {
+                "summary": "The song's cover: its embedded picture, else its album's",
+                "responses": {
+                  "200": {
+                    "description": "JPEG image",
+                    "content": {
+                      "image/jpeg": {
+                        "schema": {
+                          "type": "string",
+                          "format": "binary"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "The id"
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Longest side in pixels; snaps up to 64, 128, 256, 512 or 1024; 0 or absent for the original",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/albums": {
+              "get": {
+                "summary": "Albums, paged and sorted",
+                "responses": {
+                  "200": {
+                    "description": "A page of albums",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "type": "object",
+                              "required": [
+                                "total",
+                                "pages",
+                                "size",
+                                "page",
+                                "data"
+                              ],
+                              "properties": {
+                                "total": {
+                                  "type": "integer"
+                                },
+                                "pages": {
+                                  "type": "integer"
+                                },
+                                "size": {
+                                  "type": "integer"
+                                },
+                                "page": {
+                                  "type": "integer"
+                                },
+                                "next": {
+                                  "type": "integer",
+                                  "nullable": true
+                                },
+                                "data": {
+                                  "type": "array",
+                                  "items": {
+                                    "$ref": "#/components/schemas/Album"
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "page",
+                    "in": "query",
+                    "required": false,
+                    "description": "Page number from 1",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "default": 1
+                    }
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Items per page",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 100,
+                      "default": 20
+                    }
+                  },
+                  {
+                    "name": "sort",
+                    "in": "query",
+                    "required": false,
+                    "description": "Order",
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "name",
+                        "year",
+                        "recent",
+                        "plays"
+                      ],
+                      "default": "name"
+                    }
+                  },
+                  {
+                    "name": "artist",
+                    "in": "query",
+                    "required": false,
+                    "description": "Only this album artist's albums",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/albums/{id}": {
+              "get": {
+                "summary": "An album with its songs in disc and track order",
+                "responses": {
+                  "200": {
+                    "description": "The album",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/Album"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "The id"
+                  }
+                ]
+              }
+            },
+            "/v1/albums/{id}/cover": {
+              "get": {
+                "summary": "The album's cover: the folder image, else an embedded picture",
+                "responses": {
+                  "200": {
+                    "description": "Image",
+                    "content": {
+                      "image/*": {
+                        "schema": {
+                          "type": "string",
+                          "format": "binary"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "The id"
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Longest side in pixels; snaps up to 64, 128, 256, 512 or 1024",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/artists": {
+              "get": {
+                "summary": "Artists, paged and sorted",
+                "responses": {
+                  "200": {
+                    "description": "A page of artists",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "type": "object",
+                              "required": [
+                                "total",
+                                "pages",
+                                "size",
+                                "page",
+                                "data"
+                              ],
+                              "properties": {
+                                "total": {
+                                  "type": "integer"
+                                },
+                                "pages": {
+                                  "type": "integer"
+                                },
+                                "size": {
+                                  "type": "integer"
+                                },
+                                "page": {
+                                  "type": "integer"
+                                },
+                                "next": {
+                                  "type": "integer",
+                                  "nullable": true
+                                },
+                                "data": {
+                                  "type": "array",
+                                  "items": {
+                                    "$ref": "#/components/schemas/Artist"
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "page",
+                    "in": "query",
+                    "required": false,
+                    "description": "Page number from 1",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "default": 1
+                    }
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Items per page",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 100,
+                      "default": 20
+                    }
+                  },
+                  {
+                    "name": "sort",
+                    "in": "query",
+                    "required": false,
+                    "description": "Order",
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "name",
+                        "year",
+                        "recent",
+                        "plays"
+                      ],
+                      "default": "name"
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/artists/{id}": {
+              "get": {
+                "summary": "An artist with albums and most played songs",
+                "responses": {
+                  "200": {
+                    "description": "The artist",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/Artist"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "id",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "The id"
+                  }
+                ]
+              }
+            },
+            "/v1/genres": {
+              "get": {
+                "summary": "Genres by number of songs",
+                "responses": {
+                  "200": {
+                    "description": "A page of genres",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "type": "object",
+                              "required": [
+                                "total",
+                                "pages",
+                                "size",
+                                "page",
+                                "data"
+                              ],
+                              "properties": {
+                                "total": {
+                                  "type": "integer"
+                                },
+                                "pages": {
+                                  "type": "integer"
+                                },
+                                "size": {
+                                  "type": "integer"
+                                },
+                                "page": {
+                                  "type": "integer"
+                                },
+                                "next": {
+                                  "type": "integer",
+                                  "nullable": true
+                                },
+                                "data": {
+                                  "type": "array",
+                                  "items": {
+                                    "$ref": "#/components/schemas/Genre"
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "page",
+                    "in": "query",
+                    "required": false,
+                    "description": "Page number from 1",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "default": 1
+                    }
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Items per page",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 100,
+                      "default": 20
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/searches": {
+              "get": {
+                "summary": "Search songs, albums and artists: CJK text by any substring, Latin words by prefix",
+                "responses": {
+                  "200": {
+                    "description": "Matches, best first",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/SearchResults"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "q",
+                    "in": "query",
+                    "required": false,
+                    "description": "What to search for (1-100 characters)",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Most results of each kind",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 100,
+                      "default": 20
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/searches/suggests": {
+              "get": {
+                "summary": "Completions while typing",
+                "responses": {
+                  "200": {
+                    "description": "Suggestions, best first",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "type": "array",
+                              "items": {
+                                "$ref": "#/components/schemas/Suggestion"
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                },
+                "parameters": [
+                  {
+                    "name": "q",
+                    "in": "query",
+                    "required": false,
+                    "description": "What has been typed so far",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "description": "Most suggestions",
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 50,
+                      "default": 10
+                    }
+                  }
+                ]
+              }
+            },
+            "/v1/library/scan": {
+              "get": {
+                "summary": "The library scan: whether one runs, its progress and the last report with skipped files",
+                "responses": {
+                  "200": {
+                    "description": "Scan status",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/ScanStatus"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              },
+              "post": {
+                "summary": "Start a library scan in the background (administrators only)",
+                "responses": {
+                  "202": {
+                    "description": "Scan status",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": [
+                            "status",
+                            "data"
+                          ],
+                          "properties": {
+                            "status": {
+                              "type": "integer",
+                              "enum": [
+                                0
+                              ]
+                            },
+                            "data": {
+                              "$ref": "#/components/schemas/ScanStatus"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  }
+                }
+              }
+            }
+          },
+          "components": {
+            "securitySchemes": {
+              "session": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "Authorization",
+                "description": "The session token from POST /v1/sessions, alone or after 'Bearer '."
+              }
+            },
+            "responses": {
+              "BadRequest": {
+                "description": "The request is malformed; the message says what to change",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "NotFound": {
+                "description": "No such thing",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "Forbidden": {
+                "description": "Not allowed",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              },
+              "TooMany": {
+                "description": "Too many at once; try again later",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Error"
+                    }
+                  }
+                }
+              }
+            },
+            "schemas": {
+              "Error": {
+                "type": "object",
+                "required": [
+                  "status",
+                  "message"
+                ],
+                "properties": {
+                  "status": {
+                    "type": "integer",
+                    "description": "Non-zero API status code"
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "A sentence a person can act on"
+                  }
+                }
+              },
+              "ServerInfo": {
+                "type": "object",
+                "required": [
+                  "name",
+                  "version",
+                  "apiVersion"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "version": {
+                    "type": "string"
+                  },
+                  "apiVersion": {
+                    "type": "string"
+                  }
+                }
+              },
+              "ArtistSummary": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "name"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  }
+                }
+              },
+              "Song": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "title",
+                  "uri",
+                  "style",
+                  "artists",
+                  "genres",
+                  "duration",
+                  "format",
+                  "bitRate",
+                  "sampleRate",
+                  "channels",
+                  "clicksCount",
+                  "commentsCount",
+                  "playsCount",
+                  "createdAt",
+                  "updatedAt"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "icon": {
+                    "type": "string",
+                    "nullable": true,
+                    "description": "Cover path relative to the server root"
+                  },
+                  "uri": {
+                    "type": "string",
+                    "description": "Stream path relative to the server root"
+                  },
+                  "style": {
+                    "type": "integer",
+                    "description": "Lyric format: 10 KSC, otherwise LRC"
+                  },
+                  "lyric": {
+                    "type": "string",
+                    "nullable": true,
+                    "description": "Raw lyric text (song detail only)"
+                  },
+                  "singer": {
+                    "type": "object",
+                    "nullable": true,
+                    "properties": {
+                      "id": {
+                        "type": "string"
+                      },
+                      "nickname": {
+                        "type": "string"
+                      },
+                      "icon": {
+                        "type": "string",
+                        "nullable": true
+                      }
+                    }
+                  },
+                  "artists": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/ArtistSummary"
+                    }
+                  },
+                  "album": {
+                    "type": "object",
+                    "nullable": true,
+                    "properties": {
+                      "id": {
+                        "type": "string"
+                      },
+                      "title": {
+                        "type": "string"
+                      },
+                      "icon": {
+                        "type": "string",
+                        "nullable": true
+                      }
+                    }
+                  },
+                  "genres": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "trackNumber": {
+                    "type": "integer",
+                    "nullable": true
+                  },
+                  "discNumber": {
+                    "type": "integer",
+                    "nullable": true
+                  },
+                  "year": {
+                    "type": "integer",
+                    "nullable": true
+                  },
+                  "duration": {
+                    "type": "integer",
+                    "description": "Milliseconds"
+                  },
+                  "format": {
+                    "type": "string"
+                  },
+                  "bitRate": {
+                    "type": "integer",
+                    "description": "kbit/s"
+                  },
+                  "sampleRate": {
+                    "type": "integer"
+                  },
+                  "channels": {
+                    "type": "integer"
+                  },
+                  "clicksCount": {
+                    "type": "integer"
+                  },
+                  "commentsCount": {
+                    "type": "integer"
+                  },
+                  "playsCount": {
+                    "type": "integer"
+                  },
+                  "createdAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "updatedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
+              "Album": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "title",
+                  "isCompilation",
+                  "songsCount",
+                  "duration",
+                  "createdAt",
+                  "updatedAt"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "icon": {
+                    "type": "string",
+                    "nullable": true
+                  },
+                  "artist": {
+                    "allOf": [
+                      {
+                        "$ref": "#/components/schemas/ArtistSummary"
+                      }
+                    ],
+                    "nullable": true
+                  },
+                  "year": {
+                    "type": "integer",
+                    "nullable": true
+                  },
+                  "isCompilation": {
+                    "type": "boolean"
+                  },
+                  "songsCount": {
+                    "type": "integer"
+                  },
+                  "duration": {
+                    "type": "integer"
+                  },
+                  "createdAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "updatedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "songs": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Song"
+                    }
+                  }
+                }
+              },
+              "Artist": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "name",
+                  "songsCount",
+                  "albumsCount",
+                  "createdAt",
+                  "updatedAt"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "icon": {
+                    "type": "string",
+                    "nullable": true
+                  },
+                  "songsCount": {
+                    "type": "integer"
+                  },
+                  "albumsCount": {
+                    "type": "integer"
+                  },
+                  "createdAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "updatedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "albums": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Album"
+                    }
+                  },
+                  "songs": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Song"
+                    }
+                  }
+                }
+              },
+              "Genre": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "name",
+                  "songsCount"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "songsCount": {
+                    "type": "integer"
+                  }
+                }
+              },
+              "LyricWord": {
+                "type": "object",
+                "required": [
+                  "start",
+                  "duration",
+                  "text"
+                ],
+                "properties": {
+                  "start": {
+                    "type": "integer",
+                    "description": "ms"
+                  },
+                  "duration": {
+                    "type": "integer",
+                    "description": "ms"
+                  },
+                  "text": {
+                    "type": "string"
+                  }
+                }
+              },
+              "LyricLine": {
+                "type": "object",
+                "required": [
+                  "start",
+                  "end",
+                  "text",
+                  "words"
+                ],
+                "properties": {
+                  "start": {
+                    "type": "integer"
+                  },
+                  "end": {
+                    "type": "integer"
+                  },
+                  "text": {
+                    "type": "string"
+                  },
+                  "words": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/LyricWord"
+                    }
+                  }
+                }
+              },
+              "Lyric": {
+                "type": "object",
+                "required": [
+                  "songId",
+                  "style",
+                  "format",
+                  "raw",
+                  "tags",
+                  "lines",
+                  "issues"
+                ],
+                "properties": {
+                  "songId": {
+                    "type": "string"
+                  },
+                  "style": {
+                    "type": "integer"
+                  },
+                  "format": {
+                    "type": "string",
+                    "enum": [
+                      "lrc",
+                      "ksc"
+                    ]
+                  },
+                  "raw": {
+                    "type": "string"
+                  },
+                  "tags": {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "string"
+                    }
+                  },
+                  "lines": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/LyricLine"
+                    }
+                  },
+                  "issues": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "line": {
+                          "type": "integer"
+                        },
+                        "reason": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
+                }
+              },
+              "SearchResults": {
+                "type": "object",
+                "required": [
+                  "songs",
+                  "albums",
+                  "artists"
+                ],
+                "properties": {
+                  "songs": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Song"
+                    }
+                  },
+                  "albums": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Album"
+                    }
+                  },
+                  "artists": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Artist"
+                    }
+                  }
+                }
+              },
+              "Suggestion": {
+                "type": "object",
+                "required": [
+                  "title",
+                  "type",
+                  "id"
+                ],
+                "properties": {
+                  "title": {
+                    "type": "string"
+                  },
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "song",
+                      "album",
+                      "artist"
+                    ]
+                  },
+                  "id": {
+                    "type": "string"
+                  }
+                }
+              },
+              "ScanReport": {
+                "type": "object",
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "state": {
+                    "type": "string"
+                  },
+                  "startedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "finishedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "filesSeen": {
+                    "type": "integer"
+                  },
+                  "added": {
+                    "type": "integer"
+                  },
+                  "updated": {
+                    "type": "integer"
+                  },
+                  "moved": {
+                    "type": "integer"
+                  },
+                  "removed": {
+                    "type": "integer"
+                  },
+                  "unchanged": {
+                    "type": "integer"
+                  },
+                  "failed": {
+                    "type": "integer"
+                  },
+                  "issues": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": {
+                        "path": {
+                          "type": "string"
+                        },
+                        "reason": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  }
+                }
+              },
+              "ScanStatus": {
+                "type": "object",
+                "required": [
+                  "running",
+                  "folders"
+                ],
+                "properties": {
+                  "running": {
+                    "type": "boolean"
+                  },
+                  "folders": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "progress": {
+                    "type": "object",
+                    "nullable": true,
+                    "properties": {
+                      "phase": {
+                        "type": "string"
+                      },
+                      "filesSeen": {
+                        "type": "integer"
+                      },
+                      "toRead": {
+                        "type": "integer"
+                      },
+                      "read": {
+                        "type": "integer"
+                      }
+                    }
+                  },
+                  "lastReport": {
+                    "allOf": [
+                      {
+                        "$ref": "#/components/schemas/ScanReport"
+                      }
+                    ],
+                    "nullable": true
+                  }
+                }
+              }
+            }
+          }
+        }
+        """#
+}

@@ -1,0 +1,44 @@
+import HTTPServer
+
+/// Reading ids, paging and enums from requests, with messages a person can act on.
+extension Request {
+    /// A numeric id from the path; a malformed one is the same 404 as a missing one.
+    func id(_ name: String = "id", thing: String) throws -> Int64 {
+        guard let text = pathParameters[name], let id = Int64(text), id > 0 else {
+            throw HTTPError.notFound("That \(thing) does not exist.")
+        }
+        return id
+    }
+
+    /// `page` (from 1) and `size` (1...maxSize, default 20).
+    func paging(defaultSize: Int = 20, maxSize: Int = 100) throws -> (page: Int, size: Int) {
+        let page = try integerQuery("page", default: 1, range: 1...1_000_000)
+        let size = try integerQuery("size", default: defaultSize, range: 1...maxSize)
+        return (page, size)
+    }
+
+    func integerQuery(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = query[name], !text.isEmpty else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw HTTPError.badRequest(
+                "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return number
+    }
+
+    func optionalIDQuery(_ name: String) throws -> Int64? {
+        guard let text = query[name], !text.isEmpty else { return nil }
+        guard let id = Int64(text), id > 0 else { throw HTTPError.badRequest("'\(name)' must be an id.") }
+        return id
+    }
+
+    func enumQuery<T: RawRepresentable & CaseIterable>(_ name: String, default value: T) throws -> T
+    where T.RawValue == String {
+        guard let text = query[name], !text.isEmpty else { return value }
+        guard let parsed = T(rawValue: text) else {
+            let choices = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw HTTPError.badRequest("'\(name)' must be one of: \(choices).")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,17 @@
+import Storage
+
+/// The server's schema, one forward-only migration per change. Never edit a shipped migration: add one.
+enum Schema {
+    static let migrator = Migrator([
+        LibrarySchema.migration,
+        Migration(
+            version: 1, name: "server metadata",
+            sql: """
+                CREATE TABLE server_meta (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO server_meta(key, value) VALUES ('created_at', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
+                """)
+    ])
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HTTPServer
+import Storage
+
+/// The running server: its data folder, database and routes.
+public final class ServerApp: Sendable {
+    public let options: ServerOptions
+    public let database: Database
+    public let logger: Logger
+    let catalog: CatalogStore
+    let media: MediaService
+    let scans: ScanService
+
+    /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
+    public init(options: ServerOptions, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        do {
+            try FileManager.default.createDirectory(
+                atPath: options.dataFolder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw UsageError(
+                message: "Cannot create the data folder \(options.dataFolder): \(error.localizedDescription)")
+        }
+        database = try Database(path: options.databasePath)
+        let applied = try Schema.migrator.migrate(database)
+        if !applied.isEmpty { logger.info("migrated schema to version \(applied.last!)") }
+        catalog = CatalogStore(database: database)
+        media = try MediaService(cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes)
+        scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
+    }
+
+    /// Every route of the v1 API, plus the server's own.
+    public func makeRouter() -> Router {
+        let router = Router()
+        ServerInfoRoutes.register(on: router)
+        OpenAPIRoutes.register(on: router)
+        LibraryRoutes(catalog: catalog, media: media, scans: scans).register(on: router)
+        return router
+    }
+
+    public func httpConfiguration() -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = options.host
+        configuration.port = options.port
+        configuration.threads = options.threads
+        configuration.corsOrigins = options.corsOrigins
+        configuration.maxBodyBytes = options.maxBodyBytes
+        configuration.maxUploadBytes = options.maxUploadBytes
+        configuration.logger = logger
+        return configuration
+    }
+
+    /// Runs until SIGINT or SIGTERM, then finishes in-flight requests and returns.
+    public func serve(onStart: (Int) -> Void = { _ in }) throws {
+        let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter())
+        try server.start()
+        if !options.musicFolders.isEmpty { try scans.start() }
+        if options.watchFolders {
+            let scans = self.scans
+            LibraryWatcher(folders: options.musicFolders, logger: logger) { _ = try? scans.start() }?.start()
+        }
+        onStart(server.port)
+        server.runUntilSignalled()
+    }
+}

@@ -1,0 +1,111 @@
+import AudioMetadata
+import Foundation
+import HTTPServer
+import Storage
+
+/// The `cloudmusic-server` program: parses its arguments and runs one command; returns the exit code.
+public enum ServerMain {
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        let command: ServerCommand
+        var options: ServerOptions
+        do {
+            (command, options) = try CommandLineParser.parse(arguments, environment: environment)
+        } catch {
+            printError("cloudmusic-server: \(error)")
+            return 64  // EX_USAGE
+        }
+        let logger = Logger(level: logLevel(options.logLevel))
+        do {
+            switch command {
+            case .help:
+                print(CommandLineParser.helpText(version: CloudMusicVersion.current), terminator: "")
+            case .version:
+                print("cloudmusic-server \(CloudMusicVersion.current) (API \(CloudMusicVersion.apiVersion))")
+            case .migrate:
+                let app = try ServerApp(options: options, logger: logger)
+                let versions = try Schema.migrator.appliedVersions(in: app.database)
+                print("Database \(options.databasePath) is at schema version \(versions.last ?? 0).")
+            case .backup(let destination):
+                let app = try ServerApp(options: options, logger: logger)
+                try app.database.backup(to: destination)
+                print("Backed up \(options.databasePath) to \(destination).")
+            case .scan:
+                guard !options.musicFolders.isEmpty else {
+                    throw UsageError(message: "scan needs a music folder: cloudmusic-server scan --music <folder>")
+                }
+                let app = try ServerApp(options: options, logger: logger)
+                let bar = ProgressBar()
+                let started = Date()
+                let report = try LibraryScanner(database: app.database, folders: options.musicFolders).scan {
+                    bar.show($0)
+                }
+                bar.finish()
+                let seconds = Date().timeIntervalSince(started)
+                print(
+                    "Scanned \(report.filesSeen) files in \(String(format: "%.3f", seconds)) s "
+                        + "(\(Int(Double(report.filesSeen) / max(seconds, 0.000_001))) files/s): \(report.added) added, \(report.updated) updated, "
+                        + "\(report.moved) moved, \(report.removed) removed, \(report.unchanged) unchanged, "
+                        + "\(report.failed) skipped.")
+                for issue in report.issues.prefix(20) { print("  skipped \(issue.path): \(issue.reason)") }
+                if report.issues.count > 20 { print("  ... and \(report.issues.count - 20) more (GET /v1/library/scan)") }
+            case .demo(let destination):
+                let folder = destination ?? options.dataFolder + "/demo-library"
+                try generateDemoLibrary(at: folder)
+                print("Demo library ready in \(folder). Serve it with: cloudmusic-server serve --music \(folder)")
+            case .serve:
+                if options.musicFolders.isEmpty {
+                    let folder = options.dataFolder + "/demo-library"
+                    if !FileManager.default.fileExists(atPath: folder + "/.complete") {
+                        print("No music folder given: generating a demo library in \(folder) (needs ffmpeg)...")
+                        try generateDemoLibrary(at: folder)
+                    }
+                    options.musicFolders = [folder]
+                }
+                let app = try ServerApp(options: options, logger: logger)
+                try app.serve { port in
+                    let shownHost = options.host == "0.0.0.0" ? "127.0.0.1" : options.host
+                    print("CloudMusic \(CloudMusicVersion.current) is running: open http://\(shownHost):\(port)/v1/server")
+                    print("Data folder: \(options.dataFolder). Stop with Ctrl-C.")
+                    fflushStdout()
+                }
+            }
+            return 0
+        } catch let error as UsageError {
+            printError("cloudmusic-server: \(error.message)")
+            return 64
+        } catch let error as DatabaseError {
+            printError("cloudmusic-server: database problem at \(options.databasePath): \(error)")
+            return 1
+        } catch {
+            printError("cloudmusic-server: \(error)")
+            return 1
+        }
+    }
+
+    /// Generates the demo library, marking it complete only at the end so an interrupted run starts over.
+    static func generateDemoLibrary(at folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        unlink(folder + "/.complete")
+        let bar = ProgressBar()
+        try LibraryGenerator.makeDemoLibrary(at: folder) { done, total in
+            bar.show(ScanProgress(phase: "generating", filesSeen: done, toRead: total, read: done))
+        }
+        bar.finish()
+        FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
+    }
+
+    static func logLevel(_ name: String) -> LogLevel {
+        switch name {
+        case "debug": return .debug
+        case "warning": return .warning
+        case "error": return .error
+        default: return .info
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    static func fflushStdout() { fflush(nil) }
+}

@@ -1,0 +1,218 @@
+import AudioMetadata
+import HTTPServer
+import Foundation
+import Storage
+
+/// What a scan did, as stored in `scan_reports` and shown by the API and the command line.
+public struct ScanReport: Codable, Sendable, Equatable {
+    public struct Issue: Codable, Sendable, Equatable {
+        public var path: String
+        public var reason: String
+    }
+    public var id: String
+    public var state: String
+    public var startedAt: String
+    public var finishedAt: String?
+    public var filesSeen: Int
+    public var added: Int
+    public var updated: Int
+    public var moved: Int
+    public var removed: Int
+    public var unchanged: Int
+    public var failed: Int
+    public var issues: [Issue]
+}
+
+/// Where a running scan is.
+public struct ScanProgress: Sendable, Equatable, Codable {
+    public var phase: String
+    public var filesSeen: Int
+    public var toRead: Int
+    public var read: Int
+}
+
+/// Turns music folders into catalog rows, incrementally.
+///
+/// Unchanged files (same size and mtime) cost one stat. New and changed files are read in parallel
+/// and written in small transactions, so a scan killed halfway leaves a usable library and the next
+/// scan starts where it stopped. Files gone from disk are removed only after a complete walk, and a
+/// new file whose content fingerprint matches a vanished one takes over its id (a move or rename).
+final class LibraryScanner: Sendable {
+    let database: Database
+    let folders: [String]
+    let logger: Logger?
+    let batchSize = 200
+    let maxIssues = 1_000
+
+    init(database: Database, folders: [String], logger: Logger? = nil) {
+        self.database = database
+        self.folders = folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        self.logger = logger
+    }
+
+    func scan(progress: @Sendable (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
+        let startedAt = Int64(Date().timeIntervalSince1970)
+        let scanID: Int64 = try database.write { db in
+            try db.execute("UPDATE scan_reports SET state = 'interrupted' WHERE state = 'running'")
+            try db.execute("INSERT INTO scan_reports(started_at, state) VALUES (?, 'running')", startedAt)
+            return db.lastInsertRowID
+        }
+        var counts = (seen: 0, added: 0, updated: 0, moved: 0, removed: 0, unchanged: 0, failed: 0)
+        var issues: [ScanReport.Issue] = []
+        func note(_ path: String, _ reason: String) {
+            counts.failed += 1
+            if issues.count < maxIssues { issues.append(.init(path: path, reason: reason)) }
+        }
+
+        // 1. Walk: stat only.
+        var folderIDs: [(root: String, id: Int64, available: Bool)] = []
+        for root in folders {
+            let id = try database.write { try LibraryStore.folderID(db: $0, path: root) }
+            var isDirectory: ObjCBool = false
+            let available = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) && isDirectory.boolValue
+            if !available { note(root, "music folder is missing or not a folder; its songs are kept until it is back") }
+            folderIDs.append((root, id, available))
+        }
+        let existing = try database.read { try LibraryStore.existingSongs(db: $0, folderIDs: folderIDs.map(\.id)) }
+        var seen = Set<String>(minimumCapacity: existing.count)
+        var toRead: [(FoundFile, root: String, existingID: Int64?)] = []
+        var lyricChanges: [(Int64, String?)] = []
+        let walker = LibraryWalker(audioExtensions: AudioFileReader.supportedExtensions)
+        for folder in folderIDs where folder.available {
+            walker.walk(
+                root: folder.root, folderID: folder.id,
+                found: { file in
+                    counts.seen += 1
+                    seen.insert(file.path)
+                    if let old = existing[file.path] {
+                        if old.size == file.size && old.mtimeNanoseconds == file.mtimeNanoseconds {
+                            counts.unchanged += 1
+                            if old.lyricPath != file.lyricPath { lyricChanges.append((old.id, file.lyricPath)) }
+                        } else {
+                            toRead.append((file, folder.root, old.id))
+                        }
+                    } else {
+                        toRead.append((file, folder.root, nil))
+                    }
+                    if counts.seen % 5_000 == 0 {
+                        progress(ScanProgress(phase: "walking", filesSeen: counts.seen, toRead: toRead.count, read: 0))
+                    }
+                },
+                unreadable: { note($0, $1) })
+        }
+        if !lyricChanges.isEmpty {
+            try database.write { db in
+                for (id, path) in lyricChanges { try LibraryStore.updateLyricPath(db: db, songID: id, lyricPath: path) }
+            }
+        }
+
+        // 2. Vanished songs, by fingerprint, so a moved file can take over its old id.
+        let availableFolders = Set(folderIDs.filter(\.available).map(\.root))
+        var vanished: [String: [Int64]] = [:]
+        var vanishedIDs = Set<Int64>()
+        for (path, song) in existing where !seen.contains(path) && availableFolders.contains(where: { path.hasPrefix($0 + "/") }) {
+            vanished[song.fingerprint, default: []].append(song.id)
+            vanishedIDs.insert(song.id)
+        }
+
+        // 3. Read new and changed files in parallel; write each batch in one transaction.
+        toRead.sort { $0.0.path < $1.0.path }
+        var store: LibraryStore? = nil
+        var done = 0
+        for start in stride(from: 0, to: toRead.count, by: batchSize) {
+            let batch = Array(toRead[start..<min(start + batchSize, toRead.count)])
+            let results = Self.readInParallel(batch.map { ($0.0, $0.root) })
+            try database.write { db in
+                if store == nil { store = try LibraryStore(db: db) }
+                for (index, result) in results.enumerated() {
+                    switch result {
+                    case .failure(let reason):
+                        note(batch[index].0.path, reason)
+                    case .success(let song):
+                        if let id = batch[index].existingID {
+                            try store!.save(db: db, song: song, existingID: id)
+                            counts.updated += 1
+                        } else if var candidates = vanished[song.fingerprint], let id = candidates.popLast() {
+                            vanished[song.fingerprint] = candidates
+                            vanishedIDs.remove(id)
+                            try store!.save(db: db, song: song, existingID: id)
+                            counts.moved += 1
+                        } else {
+                            try store!.save(db: db, song: song, existingID: nil)
+                            counts.added += 1
+                        }
+                    }
+                }
+            }
+            done += batch.count
+            progress(ScanProgress(phase: "reading", filesSeen: counts.seen, toRead: toRead.count, read: done))
+        }
+
+        // 4. Remove what is gone, recount, and close the report.
+        progress(ScanProgress(phase: "finishing", filesSeen: counts.seen, toRead: toRead.count, read: done))
+        let removedIDs = Array(vanishedIDs)
+        for start in stride(from: 0, to: removedIDs.count, by: 500) {
+            let slice = Array(removedIDs[start..<min(start + 500, removedIDs.count)])
+            try database.write { try LibraryStore.deleteSongs(db: $0, ids: slice) }
+        }
+        counts.removed = removedIDs.count
+        let finishedAt = Int64(Date().timeIntervalSince1970)
+        let changed = counts.added + counts.updated + counts.moved + counts.removed > 0
+        try database.write { db in
+            if changed { try LibraryStore.refreshCountsAndOrphans(db: db) }
+            try db.execute(
+                """
+                UPDATE scan_reports SET state = 'finished', finished_at = ?, files_seen = ?, added = ?, updated = ?,
+                    moved = ?, removed = ?, unchanged = ?, failed = ? WHERE id = ?
+                """, finishedAt, counts.seen, counts.added, counts.updated, counts.moved, counts.removed,
+                counts.unchanged, counts.failed, scanID)
+            for issue in issues {
+                try db.execute(
+                    "INSERT INTO scan_issues(scan_id, path, reason) VALUES (?, ?, ?)", scanID, issue.path, issue.reason)
+            }
+        }
+        logger?.info(
+            "scan finished: seen=\(counts.seen) added=\(counts.added) updated=\(counts.updated) moved=\(counts.moved) "
+                + "removed=\(counts.removed) unchanged=\(counts.unchanged) failed=\(counts.failed)")
+        return ScanReport(
+            id: String(scanID), state: "finished", startedAt: APIDate.string(startedAt),
+            finishedAt: APIDate.string(finishedAt), filesSeen: counts.seen, added: counts.added,
+            updated: counts.updated, moved: counts.moved, removed: counts.removed, unchanged: counts.unchanged,
+            failed: counts.failed, issues: issues)
+    }
+
+    enum ReadResult: Sendable {
+        case success(ScannedSong)
+        case failure(String)
+    }
+
+    /// Reads tags on every core; one bad file becomes a failure, never a stop.
+    static func readInParallel(_ files: [(FoundFile, String)]) -> [ReadResult] {
+        let results = LockedArray<ReadResult>(repeating: .failure("not read"), count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let (file, root) = files[index]
+            let result: ReadResult
+            do {
+                result = .success(try ScannedSong.read(file, root: root))
+            } catch let error as AudioMetadataError {
+                result = .failure(error.reason)
+            } catch {
+                result = .failure("\(error)")
+            }
+            results[index] = result
+        }
+        return results.values
+    }
+}
+
+/// A fixed-size array that several threads fill, each at its own index.
+final class LockedArray<Element>: @unchecked Sendable {
+    private var storage: [Element]
+    private let lock = NSLock()
+    init(repeating value: Element, count: Int) { storage = Array(repeating: value, count: count) }
+    subscript(index: Int) -> Element {
+        get { lock.withLock { storage[index] } }
+        set { lock.withLock { storage[index] = newValue } }
+    }
+    var values: [Element] { lock.withLock { storage } }
+}

@@ -1,0 +1,132 @@
+@testable import CloudMusicServer
+import Foundation
+import MusicCore
+import Storage
+import Testing
+
+/// Makes a real audio file with ffmpeg: a sine tone with the given tags.
+func makeTrack(
+    _ path: String, title: String? = nil, artist: String? = nil, album: String? = nil, track: Int? = nil,
+    seconds: Double = 1, frequency: Int = 440, extra: [String] = []
+) throws {
+    try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                     "sine=frequency=\(frequency):duration=\(seconds)"]
+    if let title { arguments += ["-metadata", "title=\(title)"] }
+    if let artist { arguments += ["-metadata", "artist=\(artist)"] }
+    if let album { arguments += ["-metadata", "album=\(album)"] }
+    if let track { arguments += ["-metadata", "track=\(track)"] }
+    arguments += extra + [path]
+    try ChildProcess.run(ChildProcess.ffmpeg!, arguments)
+}
+
+/// A database with the server's schema, in a temporary folder.
+func makeLibraryDatabase() throws -> Database {
+    let database = try Database(path: temporaryFolder() + "/library.sqlite")
+    try Schema.migrator.migrate(database)
+    return database
+}
+
+@Suite(.serialized) struct LibraryScanTests {
+    @Test func firstScanReadsTagsAndFallsBackToNames() throws {
+        let root = temporaryFolder()
+        try makeTrack(root + "/林晓/夜空/01 一时失志.mp3", title: "一时失志不免怨叹", artist: "林晓; 陈默", album: "夜空", track: 1)
+        try makeTrack(root + "/Band/Live/02 - Untagged Song.flac")
+        try makeTrack(root + "/Band/Live/03.ogg", title: "Three", artist: "Band", album: "Live", frequency: 660)
+        FileManager.default.createFile(atPath: root + "/Band/Live/broken.mp3", contents: Data(repeating: 7, count: 5000))
+        FileManager.default.createFile(atPath: root + "/林晓/夜空/01 一时失志.lrc", contents: Data("[00:00.50]一时失志\n".utf8))
+        let database = try makeLibraryDatabase()
+        let report = try LibraryScanner(database: database, folders: [root]).scan()
+        #expect(report.filesSeen == 4)
+        #expect(report.added == 3)
+        #expect(report.failed == 1)
+        #expect(report.issues.first?.path.hasSuffix("broken.mp3") == true)
+
+        let catalog = CatalogStore(database: database)
+        let songs = try catalog.songs(filter: .init(), sort: .name, page: 1, size: 10)
+        #expect(songs.total == 3)
+        let cjk = try #require(songs.data.first { $0.title == "一时失志不免怨叹" })
+        #expect(cjk.artists.map(\.name) == ["林晓", "陈默"])
+        #expect(cjk.album?.title == "夜空")
+        #expect(cjk.singer?.nickname == "林晓 / 陈默")
+        #expect(cjk.uri == "v1/songs/\(cjk.id)/stream")
+        let untagged = try #require(songs.data.first { $0.title == "Untagged Song" })
+        #expect(untagged.album?.title == "Live")
+        #expect(untagged.artists.map(\.name) == ["Band"])
+        #expect(untagged.trackNumber == 2)
+        let detail = try #require(try catalog.song(id: Int64(cjk.id)!))
+        #expect(detail.lyric == "[00:00.50]一时失志\n")
+        let artists = try catalog.artists(sort: .name, page: 1, size: 10)
+        #expect(Set(artists.data.map(\.name)) == ["林晓", "陈默", "Band"])
+        let album = try #require(try catalog.albums(artistID: nil, sort: .name, page: 1, size: 10).data.first { $0.title == "Live" })
+        #expect(album.songsCount == 2)
+    }
+
+    @Test func rescansAreIncrementalAndMovesKeepTheirIDs() throws {
+        let root = temporaryFolder()
+        try makeTrack(root + "/A/one.mp3", title: "One", artist: "A", album: "X", frequency: 300)
+        try makeTrack(root + "/A/two.mp3", title: "Two", artist: "A", album: "X", frequency: 400)
+        try makeTrack(root + "/A/three.mp3", title: "Three", artist: "A", album: "X", frequency: 500)
+        let database = try makeLibraryDatabase()
+        let scanner = LibraryScanner(database: database, folders: [root])
+        #expect(try scanner.scan().added == 3)
+
+        let unchanged = try scanner.scan()
+        #expect(unchanged.unchanged == 3)
+        #expect(unchanged.added + unchanged.updated + unchanged.removed + unchanged.moved == 0)
+
+        let catalog = CatalogStore(database: database)
+        let before = try catalog.songs(filter: .init(), sort: .name, page: 1, size: 10).data
+        let oneID = try #require(before.first { $0.title == "One" }?.id)
+        try database.write { try $0.execute("UPDATE songs SET plays_count = 7 WHERE id = ?", Int64(oneID)!) }
+
+        // Move one, remove two, add four, retag three.
+        try FileManager.default.createDirectory(atPath: root + "/B", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: root + "/A/one.mp3", toPath: root + "/B/renamed.mp3")
+        try FileManager.default.removeItem(atPath: root + "/A/two.mp3")
+        try makeTrack(root + "/A/four.mp3", title: "Four", artist: "A", album: "X", frequency: 600)
+        try makeTrack(root + "/A/three.mp3", title: "Three (Remaster)", artist: "A", album: "X", seconds: 1.5, frequency: 500)
+        let report = try scanner.scan()
+        #expect(report.moved == 1)
+        #expect(report.removed == 1)
+        #expect(report.added == 1)
+        #expect(report.updated == 1)
+        let after = try catalog.songs(filter: .init(), sort: .name, page: 1, size: 10).data
+        #expect(Set(after.map(\.title)) == ["One", "Three (Remaster)", "Four"])
+        let moved = try #require(after.first { $0.title == "One" })
+        #expect(moved.id == oneID)
+        #expect(moved.playsCount == 7)
+    }
+
+    @Test func aMissingMusicFolderKeepsItsSongs() throws {
+        let root = temporaryFolder()
+        try makeTrack(root + "/song.mp3", title: "Kept", artist: "A", album: "X")
+        let database = try makeLibraryDatabase()
+        #expect(try LibraryScanner(database: database, folders: [root]).scan().added == 1)
+        try FileManager.default.moveItem(atPath: root, toPath: root + "-unmounted")
+        let report = try LibraryScanner(database: database, folders: [root]).scan()
+        #expect(report.removed == 0)
+        #expect(report.failed == 1)
+        #expect(try CatalogStore(database: database).songs(filter: .init(), sort: .name, page: 1, size: 5).total == 1)
+    }
+
+    @Test func searchFindsCJKSubstringsAndLatinPrefixes() throws {
+        let root = temporaryFolder()
+        try makeTrack(root + "/1.mp3", title: "一时失志不免怨叹", artist: "林晓", album: "夜空")
+        try makeTrack(root + "/2.mp3", title: "Hello Beautiful World", artist: "The Beatles", album: "Abbey Road")
+        let database = try makeLibraryDatabase()
+        try LibraryScanner(database: database, folders: [root]).scan()
+        let catalog = CatalogStore(database: database)
+        #expect(try catalog.search("失志", limit: 5).songs.map(\.title) == ["一时失志不免怨叹"])
+        #expect(try catalog.search("怨", limit: 5).songs.count == 1)
+        #expect(try catalog.search("林", limit: 5).artists.map(\.name) == ["林晓"])
+        #expect(try catalog.search("beau", limit: 5).songs.map(\.title) == ["Hello Beautiful World"])
+        #expect(try catalog.search("beat", limit: 5).artists.map(\.name) == ["The Beatles"])
+        #expect(try catalog.search("abbey", limit: 5).albums.map(\.title) == ["Abbey Road"])
+        #expect(try catalog.search("eautiful", limit: 5).songs.isEmpty)  // Latin matches by word prefix
+        #expect(try catalog.search("志失", limit: 5).songs.isEmpty)  // CJK must be a real substring
+        #expect(try catalog.suggestions("hel", limit: 5).map(\.title) == ["Hello Beautiful World"])
+        #expect(try catalog.search("\" OR 1=1 --", limit: 5).songs.isEmpty)
+    }
+}

@@ -1,0 +1,156 @@
+import CloudMusicServer
+import Foundation
+import Storage
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The built `cloudmusic-server` binary, beside the test bundle.
+func serverBinary() -> URL {
+    var folder = Bundle.main.bundleURL
+    for _ in 0..<4
+    where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("cloudmusic-server").path) {
+        folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent("cloudmusic-server")
+}
+
+func temporaryFolder() -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-\(UUID().uuidString)").path
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Runs the server binary to completion and returns its exit code, stdout and stderr.
+func runServerCommand(_ arguments: [String]) throws -> (Int32, String, String) {
+    let process = Process()
+    process.executableURL = serverBinary()
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+}
+
+/// A `cloudmusic-server serve` child process on a free loopback port.
+final class RunningServer {
+    let process = Process()
+    let dataFolder: String
+    let port: Int
+    private let stdout = Pipe()
+
+    init(extraArguments: [String] = []) throws {
+        dataFolder = temporaryFolder()
+        process.executableURL = serverBinary()
+        process.arguments = ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + extraArguments
+        process.standardOutput = stdout
+        try process.run()
+        var seen = ""
+        let reader = stdout.fileHandleForReading
+        while !seen.contains("\n") {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
+            process.terminate()
+            throw UsageError(message: "server did not print its address: \(seen)")
+        }
+        port = Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!
+    }
+
+    func get(_ path: String) async throws -> (Int, Data) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        return ((response as! HTTPURLResponse).statusCode, data)
+    }
+
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+@Suite struct ServerProcessTests {
+    @Test func servesItsInfoAndStopsCleanlyOnSIGTERM() async throws {
+        let server = try RunningServer()
+        let (status, body) = try await server.get("/v1/server")
+        #expect(status == 200)
+        let json = try JSONSerialization.jsonObject(with: body) as! [String: Any]
+        #expect(json["status"] as? Int == 0)
+        let data = json["data"] as! [String: Any]
+        #expect(data["name"] as? String == "CloudMusic")
+        #expect(data["version"] as? String == CloudMusicVersion.current)
+        let (healthStatus, _) = try await server.get("/health")
+        #expect(healthStatus == 200)
+        #expect(server.stop() == 0)
+        #expect(FileManager.default.fileExists(atPath: server.dataFolder + "/cloudmusic.sqlite"))
+    }
+
+    @Test func backupWhileServingIsARestorableDatabase() throws {
+        let server = try RunningServer()
+        let destination = server.dataFolder + "/backup.sqlite"
+        let (code, output, errors) = try runServerCommand(["backup", destination, "--data", server.dataFolder])
+        #expect(code == 0, "\(errors)")
+        #expect(output.contains("Backed up"))
+        #expect(server.stop() == 0)
+        let restored = try Database(path: destination)
+        let check = try restored.read { try $0.queryOne("PRAGMA integrity_check") { try $0.string(0) } }
+        #expect(check == "ok")
+        let versions = try restored.read {
+            try $0.query("SELECT version FROM schema_migrations") { try $0.int(0) }
+        }
+        #expect(!versions.isEmpty)
+    }
+
+    @Test func migrateReportsTheSchemaVersion() throws {
+        let folder = temporaryFolder()
+        let (code, output, _) = try runServerCommand(["migrate", "--data", folder])
+        #expect(code == 0)
+        #expect(output.contains("schema version"))
+    }
+
+    @Test func mistakesExitWithUsageAndAMessage() throws {
+        let (code, _, errors) = try runServerCommand(["serve", "--prot", "80"])
+        #expect(code == 64)
+        #expect(errors.contains("Unknown option '--prot'"))
+        let (helpCode, help, _) = try runServerCommand(["help"])
+        #expect(helpCode == 0)
+        #expect(help.contains("--music"))
+    }
+
+    @Test func aTakenPortIsAClearError() throws {
+        let server = try RunningServer()
+        let (code, _, errors) = try runServerCommand(
+            ["serve", "--port", String(server.port), "--data", temporaryFolder()])
+        #expect(code != 0)
+        #expect(errors.contains(String(server.port)))
+        _ = server.stop()
+    }
+}
+
+@Suite struct OpenAPITests {
+    @Test func everyRouteIsDescribed() throws {
+        let app = try ServerApp(
+            options: ServerOptions(dataFolder: temporaryFolder()), logger: .init(level: .error))
+        let document = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as! [String: Any]
+        let paths = document["paths"] as! [String: [String: Any]]
+        for route in app.makeRouter().routes {
+            let path = route.pattern.split(separator: "/", omittingEmptySubsequences: false).map {
+                $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0)
+            }.joined(separator: "/")
+            #expect(
+                paths[path]?[route.method.rawValue.lowercased()] != nil,
+                "\(route.method.rawValue) \(route.pattern) is missing from the OpenAPI document")
+        }
+    }
+}
