@@ -1,0 +1,181 @@
+import Foundation
+
+/// The request methods the server routes.
+public enum HTTPMethod: String, Sendable, CaseIterable {
+    case GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
+
+    init?(cString p: UnsafePointer<CChar>) {
+        // Fast path without allocating a String.
+        switch (p[0], p[1], p[2]) {
+        case (0x47, 0x45, 0x54) where p[3] == 0: self = .GET
+        case (0x50, 0x4F, 0x53) where p[3] == 0x54 && p[4] == 0: self = .POST
+        case (0x50, 0x55, 0x54) where p[3] == 0: self = .PUT
+        default:
+            guard let m = HTTPMethod(rawValue: String(cString: p)) else { return nil }
+            self = m
+        }
+    }
+}
+
+/// Header fields in arrival order, looked up without regard to case.
+public struct HTTPHeaders: Sendable, Sequence {
+    public typealias Element = (name: String, value: String)
+    @usableFromInline var pairs: [(name: String, value: String)]
+
+    public init(_ pairs: [(String, String)] = []) {
+        self.pairs = pairs.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of the field `name`.
+    public subscript(name: String) -> String? {
+        for p in pairs where asciiCaseInsensitiveEqual(p.name, name) { return p.value }
+        return nil
+    }
+
+    /// Every value of the field `name`, in order.
+    public func values(_ name: String) -> [String] {
+        pairs.filter { asciiCaseInsensitiveEqual($0.name, name) }.map(\.value)
+    }
+
+    public mutating func add(_ name: String, _ value: String) {
+        pairs.append((name: name, value: value))
+    }
+
+    /// Removes every field called `name` and adds one with `value`.
+    public mutating func replace(_ name: String, _ value: String) {
+        remove(name)
+        pairs.append((name: name, value: value))
+    }
+
+    public mutating func remove(_ name: String) {
+        pairs.removeAll { asciiCaseInsensitiveEqual($0.name, name) }
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    public var count: Int { pairs.count }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        pairs.makeIterator()
+    }
+}
+
+@inline(__always)
+func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { ua in
+        b.withUTF8 { ub in
+            guard ua.count == ub.count else { return false }
+            for i in 0..<ua.count {
+                let x = ua[i], y = ub[i]
+                if x == y { continue }
+                let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
+                let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
+                if lx != ly { return false }
+            }
+            return true
+        }
+    }
+}
+
+/// A file part of a multipart upload, stored in a temporary file for the length of the request.
+public struct UploadedFile: Sendable {
+    public let fieldName: String
+    public let fileName: String?
+    public let contentType: String?
+    /// A temporary file, deleted when the request ends: move or copy it to keep it.
+    public let path: String
+    public let size: Int
+
+    public init(fieldName: String, fileName: String?, contentType: String?, path: String, size: Int) {
+        self.fieldName = fieldName
+        self.fileName = fileName
+        self.contentType = contentType
+        self.path = path
+        self.size = size
+    }
+}
+
+/// The fields and files of a `multipart/form-data` body.
+public struct MultipartForm: Sendable {
+    public let fields: [String: String]
+    public let files: [UploadedFile]
+
+    public init(fields: [String: String], files: [UploadedFile]) {
+        self.fields = fields
+        self.files = files
+    }
+}
+
+/// A request's body, parsed by content type.
+public enum RequestBody: Sendable {
+    case empty
+    case data(Data, contentType: String?)
+    case form([String: String])
+    case multipart(MultipartForm)
+}
+
+/// An error a handler throws to answer with a status and a message a person can act on.
+///
+/// It renders itself as `{"status":code,"message":message}`.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public let status: Int
+    public let code: Int
+    public let message: String
+    public var headers: [(String, String)]
+
+    public init(status: Int, code: Int? = nil, message: String, headers: [(String, String)] = []) {
+        self.status = status
+        self.code = code ?? status
+        self.message = message
+        self.headers = headers
+    }
+
+    public static func badRequest(_ message: String) -> HTTPError { HTTPError(status: 400, message: message) }
+    public static func unauthorized(_ message: String) -> HTTPError { HTTPError(status: 401, message: message) }
+    public static func forbidden(_ message: String) -> HTTPError { HTTPError(status: 403, message: message) }
+    public static func notFound(_ message: String) -> HTTPError { HTTPError(status: 404, message: message) }
+    public static func conflict(_ message: String) -> HTTPError { HTTPError(status: 409, message: message) }
+    public static func tooLarge(_ message: String) -> HTTPError { HTTPError(status: 413, message: message) }
+    public static func unsupportedMediaType(_ message: String) -> HTTPError {
+        HTTPError(status: 415, message: message)
+    }
+    public static func tooManyRequests(_ message: String, retryAfter: Int? = nil) -> HTTPError {
+        HTTPError(status: 429, message: message, headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
+    }
+
+    public var description: String { "HTTPError(\(status), \(code)): \(message)" }
+
+    /// The error as a response in the API envelope.
+    public var response: Response {
+        var body = Data()
+        body.reserveCapacity(message.utf8.count + 32)
+        body.append(contentsOf: #"{"status":"#.utf8)
+        body.append(contentsOf: String(code).utf8)
+        body.append(contentsOf: #","message":"#.utf8)
+        appendJSONString(message, to: &body)
+        body.append(contentsOf: "}".utf8)
+        var h = HTTPHeaders()
+        h.add("Content-Type", "application/json; charset=utf-8")
+        for (n, v) in headers { h.add(n, v) }
+        return Response(status: status, headers: h, body: body)
+    }
+}
+
+func appendJSONString(_ s: String, to out: inout Data) {
+    out.append(0x22)
+    for b in s.utf8 {
+        switch b {
+        case 0x22: out.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+        case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+        case 0x09: out.append(contentsOf: [0x5C, 0x74])
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
+        default: out.append(b)
+        }
+    }
+    out.append(0x22)
+}

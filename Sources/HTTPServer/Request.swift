@@ -1,0 +1,183 @@
+import Foundation
+
+/// One HTTP request, as a handler sees it.
+public struct Request: Sendable {
+    public let method: HTTPMethod
+    /// The percent-decoded path, without the query.
+    public let path: String
+    /// The pattern that matched, such as `/v1/sheets/:id`.
+    public let route: String
+    public let pathParameters: [String: String]
+    /// Query parameters; when a name repeats, the last value wins.
+    public let query: [String: String]
+    public let queryItems: [(name: String, value: String)]
+    public let headers: HTTPHeaders
+    public let remoteAddress: String
+    public let body: RequestBody
+
+    public init(
+        method: HTTPMethod, path: String, route: String = "", pathParameters: [String: String] = [:],
+        queryItems: [(name: String, value: String)] = [], headers: HTTPHeaders = HTTPHeaders(),
+        remoteAddress: String = "127.0.0.1", body: RequestBody = .empty
+    ) {
+        self.method = method
+        self.path = path
+        self.route = route
+        self.pathParameters = pathParameters
+        self.queryItems = queryItems
+        var q: [String: String] = [:]
+        if !queryItems.isEmpty {
+            q.reserveCapacity(queryItems.count)
+            for item in queryItems { q[item.name] = item.value }
+        }
+        self.query = q
+        self.headers = headers
+        self.remoteAddress = remoteAddress
+        self.body = body
+    }
+
+    /// The path parameter `name`; throws 400 when the route has none of that name.
+    public func parameter(_ name: String) throws -> String {
+        guard let v = pathParameters[name] else {
+            throw HTTPError.badRequest("The address is missing its \(name).")
+        }
+        return v
+    }
+
+    /// Decodes the JSON body as `T`.
+    ///
+    /// Throws 400 naming the missing or mistyped field, or 415 when the body isn't JSON.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let data: Data
+        switch body {
+        case .empty:
+            throw HTTPError.badRequest("The request needs a JSON body.")
+        case .data(let d, let contentType):
+            if let ct = contentType, !isJSONContentType(ct) {
+                throw HTTPError.unsupportedMediaType("Send the body as JSON (Content-Type: application/json).")
+            }
+            data = d
+        case .form, .multipart:
+            throw HTTPError.unsupportedMediaType("Send the body as JSON (Content-Type: application/json).")
+        }
+        do {
+            return try sharedJSONDecoder.decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw HTTPError.badRequest(describe(error))
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw HTTPError.badRequest("The request body is not valid JSON.")
+        }
+    }
+}
+
+func isJSONContentType(_ ct: String) -> Bool {
+    let base = ct.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    return base == "application/json" || base.hasSuffix("+json")
+}
+
+nonisolated(unsafe) let sharedJSONDecoder: JSONDecoder = {
+    let d = JSONDecoder()
+    d.dateDecodingStrategy = .iso8601
+    return d
+}()
+
+nonisolated(unsafe) let sharedJSONEncoder: JSONEncoder = {
+    let e = JSONEncoder()
+    e.dateEncodingStrategy = .iso8601
+    e.outputFormatting = [.withoutEscapingSlashes]
+    return e
+}()
+
+func fieldPath(_ path: [CodingKey], plus key: CodingKey? = nil) -> String {
+    var parts: [String] = []
+    for k in path + (key.map { [$0] } ?? []) {
+        if let i = k.intValue { parts.append("[\(i)]") } else {
+            parts.append(parts.isEmpty ? k.stringValue : "." + k.stringValue)
+        }
+    }
+    return parts.joined()
+}
+
+func typeName(_ t: Any.Type) -> String {
+    switch t {
+    case is String.Type, is Substring.Type: return "a string"
+    case is Bool.Type: return "true or false"
+    case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type, is Int16.Type, is UInt32.Type:
+        return "a whole number"
+    case is Double.Type, is Float.Type: return "a number"
+    case is Date.Type: return "a date"
+    default:
+        let n = String(describing: t)
+        if n.hasPrefix("Array") || n.hasPrefix("[") { return "a list" }
+        if n.hasPrefix("Dictionary") { return "an object" }
+        return "an object"
+    }
+}
+
+func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .keyNotFound(let key, let ctx):
+        return "The field '\(fieldPath(ctx.codingPath, plus: key))' is missing."
+    case .typeMismatch(let type, let ctx):
+        let p = fieldPath(ctx.codingPath)
+        return p.isEmpty
+            ? "The request body should be \(typeName(type))."
+            : "The field '\(p)' should be \(typeName(type))."
+    case .valueNotFound(let type, let ctx):
+        let p = fieldPath(ctx.codingPath)
+        return p.isEmpty ? "The request body is empty." : "The field '\(p)' should be \(typeName(type)), not null."
+    case .dataCorrupted(let ctx):
+        let p = fieldPath(ctx.codingPath)
+        if p.isEmpty { return "The request body is not valid JSON." }
+        return "The field '\(p)' has a value that is not allowed."
+    @unknown default:
+        return "The request body could not be read."
+    }
+}
+
+// MARK: - Percent decoding and query parsing
+
+/// Decodes %XX escapes; nil when an escape is malformed or the result isn't UTF-8.
+func percentDecode<S: StringProtocol>(_ s: S, plusAsSpace: Bool = false) -> String? {
+    var needs = false
+    for b in s.utf8 where b == 0x25 || (plusAsSpace && b == 0x2B) { needs = true; break }
+    if !needs { return String(s) }
+    var out: [UInt8] = []
+    out.reserveCapacity(s.utf8.count)
+    var it = s.utf8.makeIterator()
+    while let b = it.next() {
+        if b == 0x25 {
+            guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
+            out.append(hv << 4 | lv)
+        } else if plusAsSpace && b == 0x2B {
+            out.append(0x20)
+        } else {
+            out.append(b)
+        }
+    }
+    return String(validating: out, as: UTF8.self)
+}
+
+@inline(__always) func hexValue(_ c: UInt8) -> UInt8? {
+    switch c {
+    case 0x30...0x39: return c - 0x30
+    case 0x41...0x46: return c - 0x41 + 10
+    case 0x61...0x66: return c - 0x61 + 10
+    default: return nil
+    }
+}
+
+/// Parses `a=1&b=2` (application/x-www-form-urlencoded); nil on bad escapes.
+func parseURLEncoded(_ s: Substring) -> [(name: String, value: String)]? {
+    var items: [(name: String, value: String)] = []
+    for pair in s.split(separator: "&", omittingEmptySubsequences: true) {
+        let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let k = percentDecode(kv[0], plusAsSpace: true) else { return nil }
+        let v = kv.count > 1 ? percentDecode(kv[1], plusAsSpace: true) : ""
+        guard let v else { return nil }
+        items.append((name: k, value: v))
+    }
+    return items
+}

@@ -1,0 +1,627 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// One open connection, for the header deadline and the client address.
+final class ConnectionEntry: Sendable {
+    let fd: Int32
+    let address: String
+    /// Monotonic ns since the connection has been waiting for a request's headers; 0 while a request runs.
+    let waitingSince: Atomic<UInt64>
+
+    init(fd: Int32, address: String, since: UInt64) {
+        self.fd = fd
+        self.address = address
+        self.waitingSince = Atomic(since)
+    }
+}
+
+/// What one request collects between MHD's calls.
+final class RequestState {
+    enum BodyKind { case none, buffered, urlencoded, multipart }
+
+    let start: UInt64
+    var method: HTTPMethod = .GET
+    var rawPath = ""
+    var address = ""
+    var route = ""
+    var kind = BodyKind.none
+    var contentType: String?
+    var limit = 0
+    var received = 0
+    var buffer = Data()
+    var rejected: HTTPError?
+    var multipart: MultipartState?
+    var queued = false
+    var status = 0
+    var bytes = 0
+    var writer: StreamWriter?
+
+    init(start: UInt64) { self.start = start }
+}
+
+/// Streams multipart parts: fields into memory, files into temporary files.
+final class MultipartState {
+    var processor: OpaquePointer?
+    var fields: [String: [UInt8]] = [:]
+    var fieldOrder: [String] = []
+    var files: [UploadedFile] = []
+    var tempPaths: [String] = []
+    var total = 0
+    let limit: Int
+    var failure: HTTPError?
+
+    // The part being written.
+    var currentKey: String?
+    var currentFileName: String?
+    var currentContentType: String?
+    var currentFD: Int32 = -1
+    var currentPath = ""
+    var currentSize = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    func part(
+        key: UnsafePointer<CChar>?, filename: UnsafePointer<CChar>?, contentType: UnsafePointer<CChar>?,
+        data: UnsafePointer<CChar>?, offset: UInt64, size: Int
+    ) -> Bool {
+        total += size
+        if total > limit {
+            failure = HTTPError.tooLarge("The upload is larger than the \(formatBytes(limit)) allowed.")
+            return false
+        }
+        let k = key.map { String(cString: $0) } ?? ""
+        if let filename {
+            let name = String(cString: filename)
+            if offset == 0 || currentFD < 0 || currentKey != k || currentFileName != name {
+                finishFile()
+                let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+                var template = Array("\(dir)/cloudmusic-upload-XXXXXX".utf8CString)
+                let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                guard fd >= 0 else {
+                    failure = HTTPError(status: 500, message: "The server could not store the upload. Please tell the administrator.")
+                    return false
+                }
+                currentFD = fd
+                currentPath = String(cString: template)
+                tempPaths.append(currentPath)
+                currentKey = k
+                currentFileName = name
+                currentContentType = contentType.map { String(cString: $0) }
+                currentSize = 0
+            }
+            if size > 0, let data {
+                var off = 0
+                while off < size {
+                    let n = Foundation.write(currentFD, data + off, size - off)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = HTTPError(status: 500, message: "The server could not store the upload. Please tell the administrator.")
+                        return false
+                    }
+                    off += n
+                }
+                currentSize += size
+            }
+        } else {
+            finishFile()
+            if fields[k] == nil { fieldOrder.append(k) }
+            if offset == 0 { fields[k] = [] }
+            if size > 0, let data {
+                data.withMemoryRebound(to: UInt8.self, capacity: size) {
+                    fields[k, default: []].append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                }
+            }
+        }
+        return true
+    }
+
+    func finishFile() {
+        guard currentFD >= 0 else { return }
+        Foundation.close(currentFD)
+        currentFD = -1
+        files.append(
+            UploadedFile(
+                fieldName: currentKey ?? "", fileName: currentFileName, contentType: currentContentType,
+                path: currentPath, size: currentSize))
+    }
+
+    func form() -> MultipartForm {
+        finishFile()
+        var f: [String: String] = [:]
+        for (k, v) in fields { f[k] = String(decoding: v, as: UTF8.self) }
+        return MultipartForm(fields: f, files: files)
+    }
+
+    /// Closes and deletes everything; safe to call twice.
+    func cleanup() {
+        if let p = processor {
+            MHD_destroy_post_processor(p)
+            processor = nil
+        }
+        if currentFD >= 0 {
+            Foundation.close(currentFD)
+            currentFD = -1
+        }
+        for p in tempPaths { unlink(p) }
+        tempPaths.removeAll()
+    }
+}
+
+func formatBytes(_ n: Int) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MB" }
+    if n >= 1 << 10 && n % (1 << 10) == 0 { return "\(n >> 10) KB" }
+    return "\(n) bytes"
+}
+
+/// The state shared by MHD's callbacks; lives from `start` to the end of `shutdown`.
+final class ServerCore: @unchecked Sendable {
+    let config: ServerConfiguration
+    let table: RouteTable
+    let metrics: Metrics
+    let logger: Logger
+    let inFlight = Atomic<Int>(0)
+    let shuttingDown = Atomic<Bool>(false)
+    let corsAny: Bool
+    let corsOrigins: Set<String>
+    let connections = Mutex<[Int32: ConnectionEntry]>([:])
+    let streams = Mutex<[ObjectIdentifier: StreamWriter]>([:])
+    let reaperStop = Atomic<Bool>(false)
+    let reaperDone = DispatchSemaphore(value: 0)
+    let logAccess: Bool
+
+    init(configuration: ServerConfiguration, table: RouteTable, metrics: Metrics) {
+        config = configuration
+        self.table = table
+        self.metrics = metrics
+        logger = configuration.logger
+        corsAny = configuration.corsOrigins.contains("*")
+        corsOrigins = Set(configuration.corsOrigins)
+        logAccess = configuration.logger.isEnabled(.info)
+    }
+
+    // MARK: Connections and the header deadline
+
+    func connectionNotify(
+        _ connection: OpaquePointer, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+        _ toe: MHD_ConnectionNotificationCode
+    ) {
+        if toe == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
+            let fd = cm_connection_fd(connection)
+            let entry = ConnectionEntry(fd: fd, address: clientAddress(connection), since: monotonicNanos())
+            socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
+            connections.withLock { $0[fd] = entry }
+            metrics.openConnections.add(1, ordering: .relaxed)
+        } else {
+            guard let p = socketContext.pointee else { return }
+            socketContext.pointee = nil
+            let entry = Unmanaged<ConnectionEntry>.fromOpaque(p).takeRetainedValue()
+            connections.withLock { table in
+                if table[entry.fd] === entry { table[entry.fd] = nil }
+            }
+            metrics.openConnections.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    @inline(__always) func entry(_ connection: OpaquePointer) -> ConnectionEntry? {
+        guard let p = cm_connection_socket_context(connection) else { return nil }
+        return Unmanaged<ConnectionEntry>.fromOpaque(p).takeUnretainedValue()
+    }
+
+    func startReaper() {
+        let timeout = UInt64(max(1, config.headerTimeoutSeconds)) * 1_000_000_000
+        let interval = UInt32(min(1_000_000, max(100_000, config.headerTimeoutSeconds * 250_000)))
+        let thread = Thread { [self] in
+            while !reaperStop.load(ordering: .relaxed) {
+                usleep(interval)
+                let now = monotonicNanos()
+                connections.withLock { table in
+                    for (_, e) in table {
+                        let since = e.waitingSince.load(ordering: .relaxed)
+                        if since != 0 && now > since && now - since > timeout {
+                            // Shut down, never close: MHD owns the fd and closes it itself.
+                            _ = Foundation.shutdown(e.fd, Int32(SHUT_RDWR))
+                            e.waitingSince.store(0, ordering: .relaxed)
+                        }
+                    }
+                }
+            }
+            reaperDone.signal()
+        }
+        thread.name = "http-header-deadline"
+        thread.start()
+    }
+
+    func stopReaper() {
+        reaperStop.store(true, ordering: .relaxed)
+        reaperDone.wait()
+    }
+
+    func closeAllStreams() {
+        let all = streams.withLock { Array($0.values) }
+        for w in all { w.close() }
+    }
+
+    // MARK: Requests
+
+    func access(
+        _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+        _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>,
+        _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let p = conCls.pointee else {
+            return firstCall(connection, url, method, conCls)
+        }
+        let st = Unmanaged<RequestState>.fromOpaque(p).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            if st.queued { return MHD_Result.YES }
+            return receive(st, uploadData!, size)
+        }
+        if st.queued { return MHD_Result.YES }
+        return finishBody(st, connection)
+    }
+
+    private func firstCall(
+        _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+        _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let st = RequestState(start: monotonicNanos())
+        conCls.pointee = Unmanaged.passRetained(st).toOpaque()
+        inFlight.add(1, ordering: .relaxed)
+        if let e = entry(connection) {
+            e.waitingSince.store(0, ordering: .relaxed)
+            st.address = e.address
+        }
+        st.rawPath = String(cString: url)
+        guard let m = HTTPMethod(cString: method) else {
+            st.route = "unmatched"
+            return queue(st, connection, HTTPError(
+                status: 501, message: "The server does not support the \(String(cString: method)) method.").response)
+        }
+        st.method = m
+
+        let cl = lookup(connection, "Content-Length")
+        let te = lookup(connection, "Transfer-Encoding")
+        var length: Int?
+        if let cl {
+            guard let n = Int(cl), n >= 0 else {
+                return queue(st, connection, HTTPError.badRequest("The Content-Length header is not a number.").response)
+            }
+            length = n
+        }
+        if te == nil && (length ?? 0) == 0 {
+            return dispatch(st, connection, .empty)
+        }
+
+        let ct = lookup(connection, "Content-Type")
+        st.contentType = ct
+        let base = ct.map { mediaType($0) } ?? ""
+        if base == "multipart/form-data" {
+            st.kind = .multipart
+            st.limit = config.maxUploadBytes
+        } else if base == "application/x-www-form-urlencoded" {
+            st.kind = .urlencoded
+            st.limit = config.maxBodyBytes
+        } else {
+            st.kind = .buffered
+            st.limit = config.maxBodyBytes
+        }
+        if let n = length, n > st.limit {
+            return queue(st, connection, tooLargeError(st).response)
+        }
+        if st.kind == .multipart {
+            let mp = MultipartState(limit: st.limit)
+            st.multipart = mp
+            guard let pp = MHD_create_post_processor(connection, 64 << 10, postIterator, Unmanaged.passUnretained(st).toOpaque()) else {
+                return queue(st, connection, HTTPError.badRequest("The multipart body has no boundary in its Content-Type.").response)
+            }
+            mp.processor = pp
+        } else if let n = length {
+            st.buffer.reserveCapacity(n)
+        }
+        return MHD_Result.YES
+    }
+
+    private func tooLargeError(_ st: RequestState) -> HTTPError {
+        st.kind == .multipart
+            ? HTTPError.tooLarge("The upload is larger than the \(formatBytes(st.limit)) allowed.")
+            : HTTPError.tooLarge("The request body is larger than the \(formatBytes(st.limit)) allowed.")
+    }
+
+    private func receive(_ st: RequestState, _ data: UnsafePointer<CChar>, _ size: Int) -> MHD_Result {
+        if let rejected = st.rejected {
+            // Discard the rest of an over-long body, up to a point; then drop the connection.
+            st.received += size
+            _ = rejected
+            return st.received > st.limit * 2 + (1 << 20) ? MHD_Result.NO : MHD_Result.YES
+        }
+        st.received += size
+        if st.received > st.limit {
+            st.rejected = tooLargeError(st)
+            st.buffer = Data()
+            return MHD_Result.YES
+        }
+        if st.kind == .multipart {
+            guard let mp = st.multipart, let pp = mp.processor else { return MHD_Result.NO }
+            if MHD_post_process(pp, data, size) == MHD_Result.NO {
+                st.rejected = mp.failure ?? HTTPError.badRequest("The multipart body could not be read.")
+            }
+        } else {
+            data.withMemoryRebound(to: UInt8.self, capacity: size) { st.buffer.append($0, count: size) }
+        }
+        return MHD_Result.YES
+    }
+
+    private func finishBody(_ st: RequestState, _ connection: OpaquePointer) -> MHD_Result {
+        if let e = st.rejected { return queue(st, connection, e.response) }
+        switch st.kind {
+        case .none:
+            return dispatch(st, connection, .empty)
+        case .buffered:
+            if st.buffer.isEmpty { return dispatch(st, connection, .empty) }
+            return dispatch(st, connection, .data(st.buffer, contentType: st.contentType))
+        case .urlencoded:
+            let s = String(decoding: st.buffer, as: UTF8.self)
+            guard let items = parseURLEncoded(s[...]) else {
+                return queue(st, connection, HTTPError.badRequest("The form has a malformed %-escape.").response)
+            }
+            var form: [String: String] = [:]
+            for i in items { form[i.name] = i.value }
+            return dispatch(st, connection, .form(form))
+        case .multipart:
+            guard let mp = st.multipart else { return dispatch(st, connection, .empty) }
+            if let pp = mp.processor {
+                mp.processor = nil
+                let complete = MHD_destroy_post_processor(pp)
+                if complete == MHD_Result.NO && mp.failure == nil {
+                    mp.cleanup()
+                    return queue(st, connection, HTTPError.badRequest("The multipart body ended before its closing boundary.").response)
+                }
+            }
+            if let f = mp.failure { return queue(st, connection, f.response) }
+            return dispatch(st, connection, .multipart(mp.form()))
+        }
+    }
+
+    private func dispatch(_ st: RequestState, _ connection: OpaquePointer, _ body: RequestBody) -> MHD_Result {
+        let raw = st.rawPath
+        // Route on decoded segments so an escaped "/" stays inside its segment.
+        var segments: [String] = []
+        var hasEscape = false
+        for seg in raw.utf8.split(separator: 0x2F, omittingEmptySubsequences: true) {
+            let s = Substring(seg)
+            if s.utf8.contains(0x25) {
+                hasEscape = true
+                guard let d = percentDecode(s) else {
+                    st.route = "unmatched"
+                    return queue(st, connection, HTTPError.badRequest("The address has a malformed %-escape.").response)
+                }
+                segments.append(d)
+            } else {
+                segments.append(String(s))
+            }
+        }
+        let path = hasEscape ? (percentDecode(raw) ?? raw) : raw
+
+        let headers = collect(connection, MHD_ValueKind.HEADER_KIND)
+        var response: Response
+        let match = table.match(st.method, segments)
+        switch match {
+        case .notFound:
+            st.route = "unmatched"
+            response = HTTPError.notFound("There is nothing at this address.").response
+        case .methodNotAllowed(let allowed, let pattern):
+            st.route = pattern
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            if st.method == .OPTIONS {
+                var h = HTTPHeaders()
+                h.add("Allow", allow)
+                if let origin = headers["Origin"], originAllowed(origin),
+                    headers["Access-Control-Request-Method"] != nil
+                {
+                    h.add("Access-Control-Allow-Methods", allow)
+                    h.add("Access-Control-Allow-Headers", "Authorization, Content-Type, Range")
+                    h.add("Access-Control-Max-Age", "600")
+                }
+                response = Response(status: 204, headers: h, body: .empty)
+            } else {
+                response = HTTPError(
+                    status: 405, message: "This address does not accept \(st.method.rawValue) requests.",
+                    headers: [("Allow", allow)]
+                ).response
+            }
+        case .found(let handler, let pattern, let parameters):
+            st.route = pattern
+            var queryItems: [(name: String, value: String)] = []
+            for (k, v) in collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND) {
+                guard let dk = percentDecode(k), let dv = percentDecode(v) else {
+                    return queue(st, connection, HTTPError.badRequest("The query string has a malformed %-escape.").response)
+                }
+                queryItems.append((name: dk, value: dv))
+            }
+            let request = Request(
+                method: st.method, path: path, route: pattern, pathParameters: parameters,
+                queryItems: queryItems, headers: headers, remoteAddress: st.address, body: body)
+            do {
+                response = try handler(request)
+            } catch let e as HTTPError {
+                response = e.response
+            } catch let e as DecodingError {
+                response = HTTPError.badRequest(describe(e)).response
+            } catch {
+                let id = String(UInt32.random(in: .min ... .max), radix: 16)
+                let errorID = String(repeating: "0", count: 8 - id.count) + id
+                logger.error("event=handler_error error_id=\(errorID) method=\(st.method.rawValue) route=\(pattern) error=\"\(String(describing: error))\"")
+                response = HTTPError(
+                    status: 500,
+                    message: "Something went wrong on the server. Please try again; if it keeps happening, tell the administrator (error id \(errorID))."
+                ).response
+            }
+        }
+        if !corsOrigins.isEmpty, let origin = headers["Origin"], originAllowed(origin) {
+            response.headers.replace("Access-Control-Allow-Origin", origin)
+            response.headers.add("Vary", "Origin")
+            response.headers.add(
+                "Access-Control-Expose-Headers", "Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified, Retry-After")
+        }
+        return queue(st, connection, response)
+    }
+
+    @inline(__always) func originAllowed(_ origin: String) -> Bool {
+        corsAny || corsOrigins.contains(origin)
+    }
+
+    func queue(_ st: RequestState, _ connection: OpaquePointer, _ response: Response) -> MHD_Result {
+        var response = response
+        var mhd: OpaquePointer?
+        var length = 0
+        var writer: StreamWriter?
+        var producer: (@Sendable (StreamWriter) async throws -> Void)?
+        switch response.body {
+        case .empty:
+            mhd = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+        case .data(let d):
+            length = d.count
+            mhd = d.withUnsafeBytes { p in
+                MHD_create_response_from_buffer(p.count, UnsafeMutableRawPointer(mutating: p.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
+        case .file(let path, let offset, let len):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 {
+                response = HTTPError.notFound("That file does not exist.").response
+                if case .data(let d) = response.body {
+                    length = d.count
+                    mhd = d.withUnsafeBytes { p in
+                        MHD_create_response_from_buffer(p.count, UnsafeMutableRawPointer(mutating: p.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+                    }
+                }
+            } else {
+                length = len
+                mhd = MHD_create_response_from_fd_at_offset64(UInt64(len), fd, UInt64(offset))
+                if mhd == nil { Foundation.close(fd) }
+            }
+        case .stream(let p):
+            let w = StreamWriter()
+            w.attach(connection)
+            writer = w
+            producer = p
+            mhd = MHD_create_response_from_callback(
+                UInt64.max, 32 << 10, streamReaderCallback, Unmanaged.passRetained(w).toOpaque(), streamFreeCallback)
+        }
+        guard let mhd else {
+            logger.error("event=response_error note=\"libmicrohttpd could not create a response\"")
+            return MHD_Result.NO
+        }
+        for (name, value) in response.headers {
+            if asciiCaseInsensitiveEqual(name, "Content-Length") || asciiCaseInsensitiveEqual(name, "Transfer-Encoding") {
+                continue
+            }
+            MHD_add_response_header(mhd, name, value)
+        }
+        if shuttingDown.load(ordering: .relaxed) {
+            MHD_add_response_header(mhd, "Connection", "close")
+        }
+        let rc = MHD_queue_response(connection, UInt32(response.status), mhd)
+        MHD_destroy_response(mhd)
+        st.queued = true
+        st.status = response.status
+        st.bytes = st.method == .HEAD ? 0 : length
+        if let w = writer, let producer {
+            if rc == MHD_Result.NO {
+                w.detach()
+            } else {
+                st.writer = w
+                let id = ObjectIdentifier(w)
+                streams.withLock { $0[id] = w }
+                let logger = self.logger
+                Task.detached { [self] in
+                    var failed = false
+                    do {
+                        try await producer(w)
+                    } catch is StreamClosedError {
+                        failed = true
+                    } catch {
+                        failed = true
+                        logger.error("event=stream_error error=\"\(String(describing: error))\"")
+                    }
+                    w.finish(failed: failed)
+                    _ = streams.withLock { $0.removeValue(forKey: id) }
+                }
+            }
+        }
+        if rc == MHD_Result.NO {
+            logger.warning("event=queue_failed status=\(response.status) path=\(st.rawPath)")
+        }
+        return rc
+    }
+
+    func completed(
+        _ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        _ toe: MHD_RequestTerminationCode
+    ) {
+        if let connection, let e = entry(connection) {
+            e.waitingSince.store(monotonicNanos(), ordering: .relaxed)
+        }
+        guard let conCls, let p = conCls.pointee else { return }
+        conCls.pointee = nil
+        let st = Unmanaged<RequestState>.fromOpaque(p).takeRetainedValue()
+        st.multipart?.cleanup()
+        var bytes = st.bytes
+        if let w = st.writer {
+            bytes = w.bytesSent
+            w.close()
+        }
+        inFlight.subtract(1, ordering: .relaxed)
+        guard st.status != 0 else { return }
+        let seconds = Double(monotonicNanos() - st.start) / 1e9
+        let route = st.route.isEmpty ? "unmatched" : st.route
+        metrics.record(method: st.method, route: route, status: st.status, seconds: seconds, bytes: bytes)
+        if logAccess {
+            let ok = toe == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK
+            logger.info(
+                "method=\(st.method.rawValue) route=\(route) path=\(st.rawPath) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
+        }
+    }
+
+    // MARK: Helpers
+
+    @inline(__always) func lookup(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> HTTPHeaders {
+        var pairs: [(String, String)] = []
+        pairs.reserveCapacity(8)
+        withUnsafeMutablePointer(to: &pairs) { p in
+            _ = MHD_get_connection_values(connection, kind, headerIterator, p)
+        }
+        return HTTPHeaders(pairs)
+    }
+}
+
+func mediaType(_ ct: String) -> String {
+    let base = ct.split(separator: ";", maxSplits: 1).first ?? ""
+    return base.trimmingCharacters(in: .whitespaces).lowercased()
+}
+
+func clientAddress(_ connection: OpaquePointer) -> String {
+    guard let sa = cm_connection_client_address(connection) else { return "" }
+    var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+    switch Int32(sa.pointee.sa_family) {
+    case AF_INET:
+        sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
+            var a = p.pointee.sin_addr
+            _ = inet_ntop(AF_INET, &a, &buf, socklen_t(buf.count))
+        }
+    case AF_INET6:
+        sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+            var a = p.pointee.sin6_addr
+            _ = inet_ntop(AF_INET6, &a, &buf, socklen_t(buf.count))
+        }
+    default:
+        return ""
+    }
+    return String(cString: buf)
+}
