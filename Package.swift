@@ -21,11 +21,15 @@ let package = Package(
         .systemLibrary(
             name: "CTagLib", pkgConfig: "taglib_c",
             providers: [.apt(["libtagc0-dev"])]),
+        // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
+        .target(
+            name: "CTagLibProperties", dependencies: ["CTagLib"],
+            linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]),
 
         // Generic layers: they know nothing of music.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "Storage", dependencies: ["CSQLite"]),
-        .target(name: "AudioMetadata", dependencies: ["CTagLib"]),
+        .target(name: "AudioMetadata", dependencies: ["CTagLib", "CTagLibProperties"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
