@@ -16,7 +16,7 @@ public enum SearchText {
                 result.unicodeScalars.append(scalar)
                 previousWasCJK = true
             } else {
-                if previousWasCJK { result.append(" ") }
+                if previousWasCJK && !scalar.properties.isWhitespace { result.append(" ") }
                 result.unicodeScalars.append(scalar)
                 previousWasCJK = false
             }
