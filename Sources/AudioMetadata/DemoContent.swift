@@ -43,6 +43,10 @@ let demoAlbums: [DemoAlbum] = [
                 lyric: .lrc(["晚风吹过窗台", "吹散了昨天的云", "你说明天会更好", "我就一直相信", "风里有你的声音"], enhanced: false)),
             DemoTrack(title: "地铁站", seconds: 25, lyric: .lrc(["第七号线的尽头", "灯光一盏一盏熄灭", "我数着你离开的站"], enhanced: false)),
             DemoTrack(title: "天亮以前", seconds: 32),
+            DemoTrack(
+                title: "旧照片", seconds: 24,
+                lyric: .lrc(["抽屉里的旧照片", "笑得那么灿烂", "那年夏天的风", "还在耳边"], enhanced: false)),
+            DemoTrack(title: "回声 (feat. 林小雨)", artists: ["陈默", "林小雨"], seconds: 26),
         ]),
     DemoAlbum(
         artist: "Aurora Lane", title: "Northern Lights", year: 2021, genres: ["Indie", "Folk"], format: .flac,
@@ -81,6 +85,7 @@ let demoAlbums: [DemoAlbum] = [
                 lyric: .embedded(["The last train leaves at half past one", "Empty seats and a humming sun", "I wrote your name on the window glass"])),
             DemoTrack(title: "Blue Platform", seconds: 26),
             DemoTrack(title: "Coffee at Midnight", seconds: 24),
+            DemoTrack(title: "Rain on the Tracks", seconds: 22),
         ]),
     DemoAlbum(
         artist: "Various Artists", title: "CloudMusic Demo Mix", year: 2022, genres: ["Electronic", "Dance"], format: .mp3,
@@ -89,5 +94,25 @@ let demoAlbums: [DemoAlbum] = [
             DemoTrack(title: "Cloud Runner", artists: ["DJ 小北", "Mika"], seconds: 24),
             DemoTrack(title: "星河", artists: ["Nova 星"], seconds: 26, lyric: .lrc(["穿过星河去见你", "光年也不算遥远"], enhanced: false)),
             DemoTrack(title: "Midnight Drive", artists: ["Aurora Lane"], seconds: 22),
+        ]),
+    DemoAlbum(
+        artist: "周末乐队", title: "山海", year: 2023, genres: ["摇滚", "Rock"], format: .opus,
+        cover: .folder("cover.jpg"), color: "0x2c3e50",
+        tracks: [
+            DemoTrack(
+                title: "山海", seconds: 30,
+                lyric: .lrc(["翻过一座山", "又看见一片海", "我们唱着歌", "走向未来", "山海都不远"], enhanced: false)),
+            DemoTrack(title: "少年", seconds: 26, lyric: .ksc(["少年的梦", "在风中飞", "永远不回头"])),
+            DemoTrack(title: "夏夜", seconds: 24),
+            DemoTrack(title: "Highway 99", seconds: 22),
+        ]),
+    DemoAlbum(
+        artist: "Mika", title: "Small Hours", year: 2017, genres: ["Ambient"], format: .wav,
+        cover: .folder("Folder.jpg"), color: "0x6c5ce7",
+        tracks: [
+            DemoTrack(title: "3 A.M.", seconds: 20, lyric: .lrc(["Nobody awake but me", "And the hum of the fridge"], enhanced: false)),
+            DemoTrack(title: "Streetlight", seconds: 18),
+            DemoTrack(title: "First Bus", seconds: 18),
+            DemoTrack(title: "Last Light", seconds: 18),
         ]),
 ]

@@ -23,30 +23,22 @@ public enum LibraryGenerator {
                 try ffmpeg.run(["-f", "lavfi", "-i", "color=c=\(album.color):s=500x500", "-frames:v", "1", path])
                 embeddedCover = path
             }
-            for (trackIndex, track) in album.tracks.enumerated() {
-                let number = trackIndex + 1
-                let base = "\(dir)/\(String(format: "%02d", number)) \(safeName(track.title))"
-                let path = "\(base).\(album.format.fileExtension)"
-                let frequency = 196.0 * pow(2.0, Double((albumIndex * 5 + trackIndex * 2) % 12) / 12.0)
-                try ffmpeg.makeTone(at: path, format: album.format, frequency: frequency, seconds: track.seconds, cover: embeddedCover)
-                var tags = AudioTags(
-                    title: track.title, artists: track.artists ?? [album.artist], album: album.title,
-                    albumArtists: [album.artist], trackNumber: number, trackTotal: album.tracks.count,
-                    discNumber: 1, discTotal: 1, year: album.year, genres: album.genres,
-                    isCompilation: album.isCompilation)
-                switch track.lyric {
-                case .none: break
-                case .lrc(let lines, let enhanced):
-                    try writeText(lrc(lines, title: track.title, artist: tags.artists.joined(separator: "/"), album: album.title, enhanced: enhanced), to: "\(base).lrc")
-                case .ksc(let lines):
-                    try writeText(ksc(lines, title: track.title, artist: tags.artists.joined(separator: "/")), to: "\(base).ksc")
-                case .embedded(let lines):
-                    tags.lyrics = lrc(lines, title: nil, artist: nil, album: nil, enhanced: false)
+            // ffmpeg dominates the time: encode the album's tracks on every core.
+            let failure = LockedFailure()
+            let cover = embeddedCover
+            DispatchQueue.concurrentPerform(iterations: album.tracks.count) { trackIndex in
+                guard failure.error == nil else { return }
+                do throws(AudioMetadataError) {
+                    try makeDemoTrack(
+                        album: album, albumIndex: albumIndex, trackIndex: trackIndex, folder: dir, cover: cover,
+                        ffmpeg: ffmpeg)
+                } catch {
+                    failure.record(error)
                 }
-                try AudioTagWriter.write(tags, to: path)
-                done += 1
-                progress?(done, total)
             }
+            if let error = failure.error { throw error }
+            done += album.tracks.count
+            progress?(done, total)
             if let embeddedCover { unlink(embeddedCover) }
         }
         // A file without tags: the scanner falls back to folder and file names.
@@ -55,6 +47,33 @@ public enum LibraryGenerator {
         try ffmpeg.makeTone(at: "\(loose)/佚名 - 夜航船.mp3", format: .mp3, frequency: 174.6, seconds: 20, cover: nil)
         done += 1
         progress?(done, total)
+    }
+
+    private static func makeDemoTrack(
+        album: DemoAlbum, albumIndex: Int, trackIndex: Int, folder dir: String, cover: String?, ffmpeg: FFmpeg
+    ) throws(AudioMetadataError) {
+        let track = album.tracks[trackIndex]
+        let number = trackIndex + 1
+        let base = "\(dir)/\(String(format: "%02d", number)) \(safeName(track.title))"
+        let path = "\(base).\(album.format.fileExtension)"
+        let frequency = 196.0 * pow(2.0, Double((albumIndex * 5 + trackIndex * 2) % 12) / 12.0)
+        try ffmpeg.makeTone(at: path, format: album.format, frequency: frequency, seconds: track.seconds, cover: cover)
+        var tags = AudioTags(
+            title: track.title, artists: track.artists ?? [album.artist], album: album.title,
+            albumArtists: [album.artist], trackNumber: number, trackTotal: album.tracks.count,
+            discNumber: 1, discTotal: 1, year: album.year, genres: album.genres,
+            isCompilation: album.isCompilation)
+        let artist = tags.artists.joined(separator: "/")
+        switch track.lyric {
+        case .none: break
+        case .lrc(let lines, let enhanced):
+            try writeText(lrc(lines, title: track.title, artist: artist, album: album.title, enhanced: enhanced), to: "\(base).lrc")
+        case .ksc(let lines):
+            try writeText(ksc(lines, title: track.title, artist: artist), to: "\(base).ksc")
+        case .embedded(let lines):
+            tags.lyrics = lrc(lines, title: nil, artist: nil, album: nil, enhanced: false)
+        }
+        try AudioTagWriter.write(tags, to: path)
     }
 
     /// Writes `trackCount` small tagged mp3 files into `folder`, ten songs per album and ten albums
@@ -183,14 +202,16 @@ public enum LibraryGenerator {
 
 /// The audio formats the generator can write.
 public enum GeneratedFormat: Sendable {
-    case mp3, flac, vorbis, opus, aac
+    case mp3, flac, vorbis, opus, aac, wav
 
     var fileExtension: String {
         switch self {
         case .mp3: "mp3"
         case .flac: "flac"
-        case .vorbis, .opus: "ogg"
+        case .vorbis: "ogg"
+        case .opus: "opus"
         case .aac: "m4a"
+        case .wav: "wav"
         }
     }
 
@@ -201,7 +222,20 @@ public enum GeneratedFormat: Sendable {
         case .vorbis: ["-c:a", "libvorbis", "-q:a", "3"]
         case .opus: ["-c:a", "libopus", "-b:a", "96k"]
         case .aac: ["-c:a", "aac", "-b:a", "128k"]
+        case .wav: ["-c:a", "pcm_s16le", "-ar", "22050", "-ac", "1"]
         }
+    }
+}
+
+/// The first error of work spread over threads.
+private final class LockedFailure: @unchecked Sendable {
+    let lock = NSLock()
+    private var first: AudioMetadataError?
+
+    var error: AudioMetadataError? { lock.withLock { first } }
+
+    func record(_ error: AudioMetadataError) {
+        lock.withLock { if first == nil { first = error } }
     }
 }
 
@@ -218,11 +252,14 @@ struct FFmpeg {
         throw AudioMetadataError(path: "ffmpeg", reason: "ffmpeg is not installed; run scripts/install-deps (apt-get install ffmpeg)")
     }
 
-    /// A soft chord on `frequency` with a slow swell, so the demo sounds like something.
+    /// A soft chord on `frequency` with a slow swell, so the demo sounds like something. The chord
+    /// steps up at 1 s and every 5 s after, where the generated lyrics start a new line, so lyric
+    /// sync can be heard.
     func makeTone(at path: String, format: GeneratedFormat, frequency f: Double, seconds: Int, cover: String?) throws(AudioMetadataError) {
+        let step = "(1+0.125*mod(floor((t+4)/5),4))"
         let expression =
-            "(0.18*sin(2*PI*\(f)*t)+0.12*sin(2*PI*\(f * 1.25)*t)+0.10*sin(2*PI*\(f * 1.5)*t))*(0.6+0.4*sin(2*PI*0.25*t))"
-        var arguments = ["-f", "lavfi", "-i", "aevalsrc=\(expression)|\(expression):s=44100:d=\(seconds)"]
+            "(0.18*sin(2*PI*\(f)*\(step)*t)+0.12*sin(2*PI*\(f * 1.25)*\(step)*t)+0.10*sin(2*PI*\(f * 1.5)*\(step)*t))*(0.6+0.4*sin(2*PI*0.25*t))"
+        var arguments = ["-f", "lavfi", "-i", "aevalsrc='\(expression)|\(expression)':s=44100:d=\(seconds)"]
         if let cover {
             arguments += ["-i", cover, "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-disposition:v", "attached_pic"]
         }

@@ -63,9 +63,14 @@ public enum ServerMain {
                 }
                 let app = try ServerApp(options: options, logger: logger)
                 try app.serve { port in
-                    let shownHost = options.host == "0.0.0.0" ? "127.0.0.1" : options.host
-                    print("CloudMusic \(CloudMusicVersion.current) is running: open http://\(shownHost):\(port)/v1/server")
-                    print("Data folder: \(options.dataFolder). Stop with Ctrl-C.")
+                    let host = options.host == "0.0.0.0" ? "127.0.0.1" : options.host == "::" ? "[::1]" : options.host.contains(":") ? "[\(options.host)]" : options.host
+                    let base = "http://\(host):\(port)"
+                    print("CloudMusic \(CloudMusicVersion.current) is running: open \(base)/v1/server")
+                    print("  songs:   \(base)/v1/songs")
+                    print("  search:  \(base)/v1/searches?query=night")
+                    print("  scan:    \(base)/v1/library/scan")
+                    print("  API:     \(base)/v1/openapi.json")
+                    print("Music: \(options.musicFolders.joined(separator: ", ")). Data: \(options.dataFolder). Stop with Ctrl-C.")
                     fflushStdout()
                 }
             }

@@ -39,11 +39,14 @@ struct ScannedSong: Sendable {
         let folderAlbum = insideRoot ? albumFolder.lastPathComponent : nil
         let artistFolder = albumFolder.deletingLastPathComponent()
         let folderArtist = artistFolder.path.count > root.count ? artistFolder.lastPathComponent : nil
-        let artists = tags.artists.isEmpty ? (tags.albumArtists.isEmpty ? [folderArtist ?? unknownArtist] : tags.albumArtists) : tags.artists
+        let named = namesFromFileName(url.deletingPathExtension().lastPathComponent)
+        let artists =
+            tags.artists.isEmpty
+            ? (tags.albumArtists.isEmpty ? [named.artist ?? folderArtist ?? unknownArtist] : tags.albumArtists) : tags.artists
         return ScannedSong(
             file: file,
             fingerprint: try fingerprint(path: file.path, size: file.size),
-            title: nonEmpty(tags.title) ?? titleFromFileName(url.deletingPathExtension().lastPathComponent),
+            title: nonEmpty(tags.title) ?? named.title,
             artists: artists,
             album: nonEmpty(tags.album) ?? folderAlbum ?? "Unknown Album",
             albumArtist: tags.albumArtists.first,
@@ -74,6 +77,16 @@ struct ScannedSong: Sendable {
     static func titleFromFileName(_ name: String) -> String {
         let trimmed = name.drop(while: \.isNumber).drop { $0 == " " || $0 == "-" || $0 == "." || $0 == "_" }
         return trimmed.isEmpty ? name : String(trimmed)
+    }
+
+    /// "Artist - Title" (after any track number) names both; otherwise only the title.
+    static func namesFromFileName(_ name: String) -> (artist: String?, title: String) {
+        let title = titleFromFileName(name)
+        guard let dash = title.range(of: " - ") else { return (nil, title) }
+        let artist = nonEmpty(String(title[..<dash.lowerBound]))
+        let rest = nonEmpty(String(title[dash.upperBound...]))
+        guard let artist, let rest else { return (nil, title) }
+        return (artist, rest)
     }
 
     static func trackFromFileName(_ name: String) -> Int? {
