@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata"]),
         .testTarget(
             name: "CloudMusicServerTests",
-            dependencies: ["CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "cloudmusic-server"]),
+            dependencies: ["CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata", "cloudmusic-server"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,7 +41,8 @@ let demoAlbums: [DemoAlbum] = [
             DemoTrack(
                 title: "晚风", seconds: 28,
                 lyric: .lrc(["晚风吹过窗台", "吹散了昨天的云", "你说明天会更好", "我就一直相信", "风里有你的声音"], enhanced: false)),
-            DemoTrack(title: "地铁站", seconds: 25, lyric: .lrc(["第七号线的尽头", "灯光一盏一盏熄灭", "我数着你离开的站"], enhanced: false)),
+            DemoTrack(
+                title: "地铁站", seconds: 25, lyric: .lrc(["第七号线的尽头", "灯光一盏一盏熄灭", "我数着你离开的站"], enhanced: false)),
             DemoTrack(title: "天亮以前", seconds: 32),
             DemoTrack(
                 title: "旧照片", seconds: 24,
@@ -55,11 +56,18 @@ let demoAlbums: [DemoAlbum] = [
             DemoTrack(
                 title: "Northern Lights", seconds: 30,
                 lyric: .lrc(
-                    ["Green fire over frozen lakes", "We watched until the morning came", "Hold the light inside your hands",
-                     "It never burns the same"], enhanced: true)),
+                    [
+                        "Green fire over frozen lakes", "We watched until the morning came",
+                        "Hold the light inside your hands",
+                        "It never burns the same",
+                    ], enhanced: true)),
             DemoTrack(
                 title: "Paper Boats", seconds: 26,
-                lyric: .lrc(["Paper boats on a silver stream", "Carry every word I mean", "Down to where the river bends"], enhanced: false)),
+                lyric: .lrc(
+                    [
+                        "Paper boats on a silver stream", "Carry every word I mean",
+                        "Down to where the river bends",
+                    ], enhanced: false)),
             DemoTrack(title: "Winter Harbour", seconds: 24),
             DemoTrack(title: "Home Again", artists: ["Aurora Lane", "Theo Marsh"], seconds: 28),
         ]),
@@ -82,17 +90,23 @@ let demoAlbums: [DemoAlbum] = [
         tracks: [
             DemoTrack(
                 title: "Last Train Home", seconds: 30,
-                lyric: .embedded(["The last train leaves at half past one", "Empty seats and a humming sun", "I wrote your name on the window glass"])),
+                lyric: .embedded([
+                    "The last train leaves at half past one", "Empty seats and a humming sun",
+                    "I wrote your name on the window glass",
+                ])),
             DemoTrack(title: "Blue Platform", seconds: 26),
             DemoTrack(title: "Coffee at Midnight", seconds: 24),
             DemoTrack(title: "Rain on the Tracks", seconds: 22),
         ]),
     DemoAlbum(
-        artist: "Various Artists", title: "CloudMusic Demo Mix", year: 2022, genres: ["Electronic", "Dance"], format: .mp3,
+        artist: "Various Artists", title: "CloudMusic Demo Mix", year: 2022, genres: ["Electronic", "Dance"],
+        format: .mp3,
         cover: .embedded, color: "0xc0392b", isCompilation: true,
         tracks: [
             DemoTrack(title: "Cloud Runner", artists: ["DJ 小北", "Mika"], seconds: 24),
-            DemoTrack(title: "星河", artists: ["Nova 星"], seconds: 26, lyric: .lrc(["穿过星河去见你", "光年也不算遥远"], enhanced: false)),
+            DemoTrack(
+                title: "星河", artists: ["Nova 星"], seconds: 26,
+                lyric: .lrc(["穿过星河去见你", "光年也不算遥远"], enhanced: false)),
             DemoTrack(title: "Midnight Drive", artists: ["Aurora Lane"], seconds: 22),
         ]),
     DemoAlbum(
@@ -110,7 +124,9 @@ let demoAlbums: [DemoAlbum] = [
         artist: "Mika", title: "Small Hours", year: 2017, genres: ["Ambient"], format: .wav,
         cover: .folder("Folder.jpg"), color: "0x6c5ce7",
         tracks: [
-            DemoTrack(title: "3 A.M.", seconds: 20, lyric: .lrc(["Nobody awake but me", "And the hum of the fridge"], enhanced: false)),
+            DemoTrack(
+                title: "3 A.M.", seconds: 20,
+                lyric: .lrc(["Nobody awake but me", "And the hum of the fridge"], enhanced: false)),
             DemoTrack(title: "Streetlight", seconds: 18),
             DemoTrack(title: "First Bus", seconds: 18),
             DemoTrack(title: "Last Light", seconds: 18),

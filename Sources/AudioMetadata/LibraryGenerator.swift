@@ -6,7 +6,9 @@ public enum LibraryGenerator {
     /// Writes the demo library into `folder` (created if missing): a few albums in several formats
     /// with Chinese and English tags, folder and embedded cover art, LRC, enhanced LRC, KSC and
     /// embedded lyrics, a compilation and an untagged file. `progress` gets (done, total).
-    public static func makeDemoLibrary(at folder: String, progress: ((Int, Int) -> Void)? = nil) throws(AudioMetadataError) {
+    public static func makeDemoLibrary(at folder: String, progress: ((Int, Int) -> Void)? = nil)
+        throws(AudioMetadataError)
+    {
         let ffmpeg = try FFmpeg()
         let total = demoAlbums.reduce(0) { $0 + $1.tracks.count } + 1
         var done = 0
@@ -17,10 +19,15 @@ public enum LibraryGenerator {
             var embeddedCover: String?
             switch album.cover {
             case .folder(let name):
-                try ffmpeg.run(["-f", "lavfi", "-i", "color=c=\(album.color):s=600x600", "-frames:v", "1", "\(dir)/\(name)"])
+                try ffmpeg.run([
+                    "-f", "lavfi", "-i", "color=c=\(album.color):s=600x600", "-frames:v", "1",
+                    "\(dir)/\(name)",
+                ])
             case .embedded:
                 let path = "\(dir)/.embedded-cover.jpg"
-                try ffmpeg.run(["-f", "lavfi", "-i", "color=c=\(album.color):s=500x500", "-frames:v", "1", path])
+                try ffmpeg.run([
+                    "-f", "lavfi", "-i", "color=c=\(album.color):s=500x500", "-frames:v", "1", path,
+                ])
                 embeddedCover = path
             }
             // ffmpeg dominates the time: encode the album's tracks on every core.
@@ -30,7 +37,8 @@ public enum LibraryGenerator {
                 guard failure.error == nil else { return }
                 do throws(AudioMetadataError) {
                     try makeDemoTrack(
-                        album: album, albumIndex: albumIndex, trackIndex: trackIndex, folder: dir, cover: cover,
+                        album: album, albumIndex: albumIndex, trackIndex: trackIndex, folder: dir,
+                        cover: cover,
                         ffmpeg: ffmpeg)
                 } catch {
                     failure.record(error)
@@ -44,7 +52,8 @@ public enum LibraryGenerator {
         // A file without tags: the scanner falls back to folder and file names.
         let loose = "\(folder)/未整理"
         try makeDirectory(loose)
-        try ffmpeg.makeTone(at: "\(loose)/佚名 - 夜航船.mp3", format: .mp3, frequency: 174.6, seconds: 20, cover: nil)
+        try ffmpeg.makeTone(
+            at: "\(loose)/佚名 - 夜航船.mp3", format: .mp3, frequency: 174.6, seconds: 20, cover: nil)
         done += 1
         progress?(done, total)
     }
@@ -57,7 +66,8 @@ public enum LibraryGenerator {
         let base = "\(dir)/\(String(format: "%02d", number)) \(safeName(track.title))"
         let path = "\(base).\(album.format.fileExtension)"
         let frequency = 196.0 * pow(2.0, Double((albumIndex * 5 + trackIndex * 2) % 12) / 12.0)
-        try ffmpeg.makeTone(at: path, format: album.format, frequency: frequency, seconds: track.seconds, cover: cover)
+        try ffmpeg.makeTone(
+            at: path, format: album.format, frequency: frequency, seconds: track.seconds, cover: cover)
         var tags = AudioTags(
             title: track.title, artists: track.artists ?? [album.artist], album: album.title,
             albumArtists: [album.artist], trackNumber: number, trackTotal: album.tracks.count,
@@ -67,7 +77,9 @@ public enum LibraryGenerator {
         switch track.lyric {
         case .none: break
         case .lrc(let lines, let enhanced):
-            try writeText(lrc(lines, title: track.title, artist: artist, album: album.title, enhanced: enhanced), to: "\(base).lrc")
+            try writeText(
+                lrc(lines, title: track.title, artist: artist, album: album.title, enhanced: enhanced),
+                to: "\(base).lrc")
         case .ksc(let lines):
             try writeText(ksc(lines, title: track.title, artist: artist), to: "\(base).ksc")
         case .embedded(let lines):
@@ -90,7 +102,9 @@ public enum LibraryGenerator {
         do {
             templateData = try Data(contentsOf: URL(fileURLWithPath: template))
         } catch {
-            throw AudioMetadataError(path: template, reason: "could not read the generated template: \(error.localizedDescription)")
+            throw AudioMetadataError(
+                path: template, reason: "could not read the generated template: \(error.localizedDescription)"
+            )
         }
         for i in 0..<trackCount {
             let artist = i / 100
@@ -100,7 +114,8 @@ public enum LibraryGenerator {
             let title = benchmarkTitle(i)
             let path = "\(dir)/\(String(format: "%02d", i % 10 + 1)) \(title).mp3"
             guard FileManager.default.createFile(atPath: path, contents: templateData) else {
-                throw AudioMetadataError(path: path, reason: "could not create the file (is the disk full or read-only?)")
+                throw AudioMetadataError(
+                    path: path, reason: "could not create the file (is the disk full or read-only?)")
             }
             let tags = AudioTags(
                 title: title, artists: [artist % 3 == 0 ? "歌手\(artist)" : "Artist \(artist)"],
@@ -113,7 +128,9 @@ public enum LibraryGenerator {
 
     static func benchmarkTitle(_ i: Int) -> String {
         let words = ["月光", "城市", "河流", "晚风", "星空", "远方", "海边", "故乡", "青春", "雨夜"]
-        let latin = ["Morning", "Silver", "River", "Echo", "Golden", "Quiet", "Wild", "Paper", "Neon", "Winter"]
+        let latin = [
+            "Morning", "Silver", "River", "Echo", "Golden", "Quiet", "Wild", "Paper", "Neon", "Winter",
+        ]
         if i % 3 == 0 { return "\(words[i % 10])\(words[(i / 10) % 10])之歌 \(i)" }
         return "\(latin[i % 10]) \(latin[(i / 10) % 10]) Song \(i)"
     }
@@ -123,7 +140,9 @@ public enum LibraryGenerator {
     // MARK: Lyrics
 
     /// LRC with a line every 5 seconds; `enhanced` adds word times (`<mm:ss.xx>`) before each word.
-    static func lrc(_ lines: [String], title: String?, artist: String?, album: String?, enhanced: Bool) -> String {
+    static func lrc(_ lines: [String], title: String?, artist: String?, album: String?, enhanced: Bool)
+        -> String
+    {
         var out: [String] = []
         if let title { out.append("[ti:\(title)]") }
         if let artist { out.append("[ar:\(artist)]") }
@@ -133,7 +152,9 @@ public enum LibraryGenerator {
             if enhanced {
                 let words = line.split(separator: " ")
                 let step = 4.0 / Double(max(1, words.count))
-                let timed = words.enumerated().map { "<\(stamp(start + Double($0.offset) * step, digits: 2))>\($0.element)" }
+                let timed = words.enumerated().map {
+                    "<\(stamp(start + Double($0.offset) * step, digits: 2))>\($0.element)"
+                }
                 out.append("[\(stamp(start, digits: 2))]" + timed.joined(separator: " "))
             } else {
                 out.append("[\(stamp(start, digits: 2))]\(line)")
@@ -144,7 +165,10 @@ public enum LibraryGenerator {
 
     /// KSC: one `karaoke.add` per line, each CJK character a word, Latin words in brackets.
     static func ksc(_ lines: [String], title: String, artist: String) -> String {
-        var out = ["karaoke := CreateKaraokeObject;", "karaoke.tag('歌名', '\(title)');", "karaoke.tag('歌手', '\(artist)');"]
+        var out = [
+            "karaoke := CreateKaraokeObject;", "karaoke.tag('歌名', '\(title)');",
+            "karaoke.tag('歌手', '\(artist)');",
+        ]
         for (i, line) in lines.enumerated() {
             let start = Double(i) * 5 + 1
             var words: [String] = []
@@ -166,7 +190,8 @@ public enum LibraryGenerator {
             var durations = Array(repeating: each, count: words.count)
             if !durations.isEmpty { durations[durations.count - 1] += total - each * words.count }
             out.append(
-                "karaoke.add('\(stamp(start, digits: 3))', '\(stamp(start + 4, digits: 3))', '\(words.joined())', '\(durations.map(String.init).joined(separator: ","))');")
+                "karaoke.add('\(stamp(start, digits: 3))', '\(stamp(start + 4, digits: 3))', '\(words.joined())', '\(durations.map(String.init).joined(separator: ","))');"
+            )
         }
         return out.joined(separator: "\n") + "\n"
     }
@@ -189,13 +214,15 @@ public enum LibraryGenerator {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw AudioMetadataError(path: path, reason: "could not create the folder: \(error.localizedDescription)")
+            throw AudioMetadataError(
+                path: path, reason: "could not create the folder: \(error.localizedDescription)")
         }
     }
 
     static func writeText(_ text: String, to path: String) throws(AudioMetadataError) {
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw AudioMetadataError(path: path, reason: "could not write the file (is the disk full or read-only?)")
+            throw AudioMetadataError(
+                path: path, reason: "could not write the file (is the disk full or read-only?)")
         }
     }
 }
@@ -249,19 +276,25 @@ struct FFmpeg {
             executable = "\(dir)/ffmpeg"
             return
         }
-        throw AudioMetadataError(path: "ffmpeg", reason: "ffmpeg is not installed; run scripts/install-deps (apt-get install ffmpeg)")
+        throw AudioMetadataError(
+            path: "ffmpeg",
+            reason: "ffmpeg is not installed; run scripts/install-deps (apt-get install ffmpeg)")
     }
 
     /// A soft chord on `frequency` with a slow swell, so the demo sounds like something. The chord
     /// steps up at 1 s and every 5 s after, where the generated lyrics start a new line, so lyric
     /// sync can be heard.
-    func makeTone(at path: String, format: GeneratedFormat, frequency f: Double, seconds: Int, cover: String?) throws(AudioMetadataError) {
+    func makeTone(at path: String, format: GeneratedFormat, frequency f: Double, seconds: Int, cover: String?)
+        throws(AudioMetadataError)
+    {
         let step = "(1+0.125*mod(floor((t+4)/5),4))"
         let expression =
             "(0.18*sin(2*PI*\(f)*\(step)*t)+0.12*sin(2*PI*\(f * 1.25)*\(step)*t)+0.10*sin(2*PI*\(f * 1.5)*\(step)*t))*(0.6+0.4*sin(2*PI*0.25*t))"
         var arguments = ["-f", "lavfi", "-i", "aevalsrc='\(expression)|\(expression)':s=44100:d=\(seconds)"]
         if let cover {
-            arguments += ["-i", cover, "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-disposition:v", "attached_pic"]
+            arguments += [
+                "-i", cover, "-map", "0:a", "-map", "1:v", "-c:v", "copy", "-disposition:v", "attached_pic",
+            ]
         }
         arguments += format.codecArguments + [path]
         try run(arguments)
@@ -277,13 +310,16 @@ struct FFmpeg {
         do {
             try process.run()
         } catch {
-            throw AudioMetadataError(path: executable, reason: "could not start ffmpeg: \(error.localizedDescription)")
+            throw AudioMetadataError(
+                path: executable, reason: "could not start ffmpeg: \(error.localizedDescription)")
         }
         let output = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let message = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw AudioMetadataError(path: arguments.last ?? "", reason: "ffmpeg failed: \(message.suffix(300))")
+            let message = String(decoding: output, as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            throw AudioMetadataError(
+                path: arguments.last ?? "", reason: "ffmpeg failed: \(message.suffix(300))")
         }
     }
 }

@@ -46,10 +46,13 @@ final class RunningServer {
     let port: Int
     private let stdout = Pipe()
 
-    init(extraArguments: [String] = []) throws {
+    /// Serves an empty music folder unless the arguments name one, or `demo` asks for the demo library.
+    init(extraArguments: [String] = [], demo: Bool = false) throws {
         dataFolder = temporaryFolder()
         process.executableURL = serverBinary()
-        process.arguments = ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + extraArguments
+        var music: [String] = []
+        if !demo && !extraArguments.contains("--music") { music = ["--music", temporaryFolder()] }
+        process.arguments = ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + music + extraArguments
         process.standardOutput = stdout
         try process.run()
         var seen = ""

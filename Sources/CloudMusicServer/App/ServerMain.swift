@@ -31,7 +31,8 @@ public enum ServerMain {
                 print("Backed up \(options.databasePath) to \(destination).")
             case .scan:
                 guard !options.musicFolders.isEmpty else {
-                    throw UsageError(message: "scan needs a music folder: cloudmusic-server scan --music <folder>")
+                    throw UsageError(
+                        message: "scan needs a music folder: cloudmusic-server scan --music <folder>")
                 }
                 let app = try ServerApp(options: options, logger: logger)
                 let bar = ProgressBar()
@@ -47,30 +48,41 @@ public enum ServerMain {
                         + "\(report.moved) moved, \(report.removed) removed, \(report.unchanged) unchanged, "
                         + "\(report.failed) skipped.")
                 for issue in report.issues.prefix(20) { print("  skipped \(issue.path): \(issue.reason)") }
-                if report.issues.count > 20 { print("  ... and \(report.issues.count - 20) more (GET /v1/library/scan)") }
+                if report.issues.count > 20 {
+                    print("  ... and \(report.issues.count - 20) more (GET /v1/library/scan)")
+                }
             case .demo(let destination):
                 let folder = destination ?? options.dataFolder + "/demo-library"
                 try generateDemoLibrary(at: folder)
-                print("Demo library ready in \(folder). Serve it with: cloudmusic-server serve --music \(folder)")
+                print(
+                    "Demo library ready in \(folder). Serve it with: cloudmusic-server serve --music \(folder)"
+                )
             case .serve:
                 if options.musicFolders.isEmpty {
                     let folder = options.dataFolder + "/demo-library"
                     if !FileManager.default.fileExists(atPath: folder + "/.complete") {
-                        print("No music folder given: generating a demo library in \(folder) (needs ffmpeg)...")
+                        print(
+                            "No music folder given: generating a demo library in \(folder) (needs ffmpeg)...")
                         try generateDemoLibrary(at: folder)
                     }
                     options.musicFolders = [folder]
                 }
                 let app = try ServerApp(options: options, logger: logger)
                 try app.serve { port in
-                    let host = options.host == "0.0.0.0" ? "127.0.0.1" : options.host == "::" ? "[::1]" : options.host.contains(":") ? "[\(options.host)]" : options.host
+                    let host =
+                        options.host == "0.0.0.0"
+                        ? "127.0.0.1"
+                        : options.host == "::"
+                            ? "[::1]" : options.host.contains(":") ? "[\(options.host)]" : options.host
                     let base = "http://\(host):\(port)"
                     print("CloudMusic \(CloudMusicVersion.current) is running: open \(base)/v1/server")
                     print("  songs:   \(base)/v1/songs")
                     print("  search:  \(base)/v1/searches?query=night")
                     print("  scan:    \(base)/v1/library/scan")
                     print("  API:     \(base)/v1/openapi.json")
-                    print("Music: \(options.musicFolders.joined(separator: ", ")). Data: \(options.dataFolder). Stop with Ctrl-C.")
+                    print(
+                        "Music: \(options.musicFolders.joined(separator: ", ")). Data: \(options.dataFolder). Stop with Ctrl-C."
+                    )
                     fflushStdout()
                 }
             }

@@ -42,7 +42,8 @@ struct ScannedSong: Sendable {
         let named = namesFromFileName(url.deletingPathExtension().lastPathComponent)
         let artists =
             tags.artists.isEmpty
-            ? (tags.albumArtists.isEmpty ? [named.artist ?? folderArtist ?? unknownArtist] : tags.albumArtists) : tags.artists
+            ? (tags.albumArtists.isEmpty
+                ? [named.artist ?? folderArtist ?? unknownArtist] : tags.albumArtists) : tags.artists
         return ScannedSong(
             file: file,
             fingerprint: try fingerprint(path: file.path, size: file.size),
@@ -69,7 +70,9 @@ struct ScannedSong: Sendable {
     }
 
     static func nonEmpty(_ text: String?) -> String? {
-        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            return nil
+        }
         return text
     }
 
