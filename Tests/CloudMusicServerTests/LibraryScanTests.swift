@@ -1,8 +1,10 @@
-@testable import CloudMusicServer
 import Foundation
+import HTTPServer
 import MusicCore
 import Storage
 import Testing
+
+@testable import CloudMusicServer
 
 /// Makes a real audio file with ffmpeg: a sine tone with the given tags.
 func makeTrack(
@@ -11,8 +13,10 @@ func makeTrack(
 ) throws {
     try FileManager.default.createDirectory(
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                     "sine=frequency=\(frequency):duration=\(seconds)"]
+    var arguments = [
+        "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        "sine=frequency=\(frequency):duration=\(seconds)",
+    ]
     if let title { arguments += ["-metadata", "title=\(title)"] }
     if let artist { arguments += ["-metadata", "artist=\(artist)"] }
     if let album { arguments += ["-metadata", "album=\(album)"] }
@@ -33,10 +37,13 @@ func makeLibraryDatabase() throws -> Database {
         let root = temporaryFolder()
         try makeTrack(root + "/林晓/夜空/01 一时失志.mp3", title: "一时失志不免怨叹", artist: "林晓; 陈默", album: "夜空", track: 1)
         try makeTrack(root + "/Band/Live/02 - Untagged Song.flac")
-        try makeTrack(root + "/Band/Live/03.ogg", title: "Three", artist: "Band", album: "Live", frequency: 660)
+        try makeTrack(
+            root + "/Band/Live/03.ogg", title: "Three", artist: "Band", album: "Live", frequency: 660)
         try makeTrack(root + "/未整理/佚名 - 夜航船.mp3", frequency: 550)
-        FileManager.default.createFile(atPath: root + "/Band/Live/broken.mp3", contents: Data(repeating: 7, count: 5000))
-        FileManager.default.createFile(atPath: root + "/林晓/夜空/01 一时失志.lrc", contents: Data("[00:00.50]一时失志\n".utf8))
+        FileManager.default.createFile(
+            atPath: root + "/Band/Live/broken.mp3", contents: Data(repeating: 7, count: 5000))
+        FileManager.default.createFile(
+            atPath: root + "/林晓/夜空/01 一时失志.lrc", contents: Data("[00:00.50]一时失志\n".utf8))
         let database = try makeLibraryDatabase()
         let report = try LibraryScanner(database: database, folders: [root]).scan()
         #expect(report.filesSeen == 5)
@@ -63,7 +70,10 @@ func makeLibraryDatabase() throws -> Database {
         #expect(detail.lyric == "[00:00.50]一时失志\n")
         let artists = try catalog.artists(sort: .name, page: 1, size: 10)
         #expect(Set(artists.data.map(\.name)) == ["林晓", "陈默", "Band", "佚名"])
-        let album = try #require(try catalog.albums(artistID: nil, sort: .name, page: 1, size: 10).data.first { $0.title == "Live" })
+        let album = try #require(
+            try catalog.albums(artistID: nil, sort: .name, page: 1, size: 10).data.first {
+                $0.title == "Live"
+            })
         #expect(album.songsCount == 2)
     }
 
@@ -90,7 +100,9 @@ func makeLibraryDatabase() throws -> Database {
         try FileManager.default.moveItem(atPath: root + "/A/one.mp3", toPath: root + "/B/renamed.mp3")
         try FileManager.default.removeItem(atPath: root + "/A/two.mp3")
         try makeTrack(root + "/A/four.mp3", title: "Four", artist: "A", album: "X", frequency: 600)
-        try makeTrack(root + "/A/three.mp3", title: "Three (Remaster)", artist: "A", album: "X", seconds: 1.5, frequency: 500)
+        try makeTrack(
+            root + "/A/three.mp3", title: "Three (Remaster)", artist: "A", album: "X", seconds: 1.5,
+            frequency: 500)
         let report = try scanner.scan()
         #expect(report.moved == 1)
         #expect(report.removed == 1)
@@ -112,13 +124,16 @@ func makeLibraryDatabase() throws -> Database {
         let report = try LibraryScanner(database: database, folders: [root]).scan()
         #expect(report.removed == 0)
         #expect(report.failed == 1)
-        #expect(try CatalogStore(database: database).songs(filter: .init(), sort: .name, page: 1, size: 5).total == 1)
+        #expect(
+            try CatalogStore(database: database).songs(filter: .init(), sort: .name, page: 1, size: 5).total
+                == 1)
     }
 
     @Test func searchFindsCJKSubstringsAndLatinPrefixes() throws {
         let root = temporaryFolder()
         try makeTrack(root + "/1.mp3", title: "一时失志不免怨叹", artist: "林晓", album: "夜空")
-        try makeTrack(root + "/2.mp3", title: "Hello Beautiful World", artist: "The Beatles", album: "Abbey Road")
+        try makeTrack(
+            root + "/2.mp3", title: "Hello Beautiful World", artist: "The Beatles", album: "Abbey Road")
         let database = try makeLibraryDatabase()
         try LibraryScanner(database: database, folders: [root]).scan()
         let catalog = CatalogStore(database: database)
@@ -133,4 +148,42 @@ func makeLibraryDatabase() throws -> Database {
         #expect(try catalog.suggestions("hel", limit: 5).map(\.title) == ["Hello Beautiful World"])
         #expect(try catalog.search("\" OR 1=1 --", limit: 5).songs.isEmpty)
     }
+
+    @Test func theWatcherRescansOnceChangesSettle() async throws {
+        let root = temporaryFolder()
+        try FileManager.default.createDirectory(atPath: root + "/Artist", withIntermediateDirectories: true)
+        let calls = Counter()
+        let watcher = try #require(
+            LibraryWatcher(folders: [root], settleSeconds: 1.0, logger: Logger(level: .error)) {
+                calls.increment()
+            })
+        watcher.start()
+        // A burst of changes, in a folder that exists and in one made after the watch began.
+        try makeTrack(root + "/Artist/one.mp3")
+        try makeTrack(root + "/New Album/two.mp3")
+        try await waitUntil { calls.value >= 1 }
+        #expect(calls.value == 1)
+        // A change inside the folder created later is seen too.
+        let before = calls.value
+        try makeTrack(root + "/New Album/three.mp3")
+        try await waitUntil { calls.value > before }
+        #expect(calls.value == before + 1)
+        // Hidden files do not count.
+        FileManager.default.createFile(atPath: root + "/.DS_Store", contents: Data([1]))
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        #expect(calls.value == before + 1)
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}
+
+func waitUntil(seconds: Double = 5, _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() && Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+    #expect(condition(), "timed out")
 }
