@@ -289,17 +289,19 @@ struct CatalogStore: Sendable {
     func search(_ typed: String, limit: Int) throws -> SearchResults {
         guard let query = SearchText.matchQuery(typed) else { return SearchResults(songs: [], albums: [], artists: []) }
         return try database.read { db in
-            func refs(_ kind: Int) throws -> [Int64] {
-                try db.query(
-                    """
-                    SELECT ref FROM search_index WHERE search_index MATCH ? AND kind = ?
-                    ORDER BY bm25(search_index, 0, 0, 10.0, 2.0) LIMIT ?
-                    """, query, kind, limit
-                ) { try $0.int64(0) }
-            }
-            let songIDs = try refs(1)
-            let albumIDs = try refs(2)
-            let artistIDs = try refs(3)
+            // One pass over the matches ranks all three kinds (filtering by kind would match three times).
+            let hits = try db.query(
+                """
+                SELECT kind, ref FROM (
+                    SELECT kind, ref, row_number() OVER (PARTITION BY kind ORDER BY score) AS n FROM (
+                        SELECT kind, ref, bm25(search_index, 0, 0, 10.0, 2.0) AS score
+                        FROM search_index WHERE search_index MATCH ?))
+                WHERE n <= ? ORDER BY kind, n
+                """, query, limit
+            ) { (try $0.int(0), try $0.int64(1)) }
+            let songIDs = hits.filter { $0.0 == 1 }.map(\.1)
+            let albumIDs = hits.filter { $0.0 == 2 }.map(\.1)
+            let artistIDs = hits.filter { $0.0 == 3 }.map(\.1)
             func ordered<T: Identifiable>(_ items: [T], _ ids: [Int64]) -> [T] where T.ID == String {
                 let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
                 return ids.compactMap { byID[String($0)] }
