@@ -18,30 +18,12 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "type": "object",
-                              "properties": {
-                                "status": {
-                                  "type": "string",
-                                  "enum": [
-                                    "ok"
-                                  ]
-                                }
-                              }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
+                              "properties": {"data": {"type": "object", "properties": {"status": {"type": "string", "enum": ["ok"]}}}}
                             }
-                          }
+                          ]
                         }
                       }
                     }
@@ -55,13 +37,7 @@ public enum OpenAPIDocument {
                 "responses": {
                   "200": {
                     "description": "Counters, a latency histogram and gauges",
-                    "content": {
-                      "text/plain": {
-                        "schema": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "content": {"text/plain": {"schema": {"type": "string"}}}
                   }
                 }
               }
@@ -75,22 +51,10 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/ServerInfo"
-                            }
-                          }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/ServerInfo"}}}
+                          ]
                         }
                       }
                     }
@@ -102,16 +66,7 @@ public enum OpenAPIDocument {
               "get": {
                 "summary": "This document",
                 "responses": {
-                  "200": {
-                    "description": "OpenAPI 3 JSON",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "type": "object"
-                        }
-                      }
-                    }
-                  }
+                  "200": {"description": "OpenAPI 3 JSON", "content": {"application/json": {"schema": {"type": "object"}}}}
                 }
               }
             },
@@ -124,130 +79,50 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "type": "object",
-                              "required": [
-                                "total",
-                                "pages",
-                                "size",
-                                "page",
-                                "data"
-                              ],
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
                               "properties": {
-                                "total": {
-                                  "type": "integer"
-                                },
-                                "pages": {
-                                  "type": "integer"
-                                },
-                                "size": {
-                                  "type": "integer"
-                                },
-                                "page": {
-                                  "type": "integer"
-                                },
-                                "next": {
-                                  "type": "integer",
-                                  "nullable": true
-                                },
                                 "data": {
-                                  "type": "array",
-                                  "items": {
-                                    "$ref": "#/components/schemas/Song"
-                                  }
+                                  "allOf": [
+                                    {"$ref": "#/components/schemas/PageInfo"},
+                                    {"properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Song"}}}}
+                                  ]
                                 }
                               }
                             }
-                          }
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
-                  {
-                    "name": "page",
-                    "in": "query",
-                    "required": false,
-                    "description": "Page number from 1",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "default": 1
-                    }
-                  },
-                  {
-                    "name": "size",
-                    "in": "query",
-                    "required": false,
-                    "description": "Items per page",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 100,
-                      "default": 20
-                    }
-                  },
-                  {
-                    "name": "sort",
-                    "in": "query",
-                    "required": false,
-                    "description": "Order",
-                    "schema": {
-                      "type": "string",
-                      "enum": [
-                        "name",
-                        "year",
-                        "recent",
-                        "plays"
-                      ],
-                      "default": "name"
-                    }
-                  },
+                  {"$ref": "#/components/parameters/Page"},
+                  {"$ref": "#/components/parameters/Size"},
+                  {"$ref": "#/components/parameters/Sort"},
                   {
                     "name": "artist",
                     "in": "query",
                     "required": false,
                     "description": "Only this artist's songs",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "schema": {"type": "string"}
                   },
                   {
                     "name": "album",
                     "in": "query",
                     "required": false,
                     "description": "Only this album's songs, in disc and track order",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "schema": {"type": "string"}
                   },
                   {
                     "name": "genre",
                     "in": "query",
                     "required": false,
                     "description": "Only this genre's songs",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "schema": {"type": "string"}
                   }
                 ]
               }
@@ -261,44 +136,18 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/Song"
-                            }
-                          }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/Song"}}}
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
-                "parameters": [
-                  {
-                    "name": "id",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "The id"
-                  }
-                ]
+                "parameters": [{"$ref": "#/components/parameters/Id"}]
               }
             },
             "/v1/songs/{id}/lyric": {
@@ -310,44 +159,18 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/Lyric"
-                            }
-                          }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/Lyric"}}}
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
-                "parameters": [
-                  {
-                    "name": "id",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "The id"
-                  }
-                ]
+                "parameters": [{"$ref": "#/components/parameters/Id"}]
               }
             },
             "/v1/songs/{id}/stream": {
@@ -356,77 +179,37 @@ public enum OpenAPIDocument {
                 "responses": {
                   "200": {
                     "description": "Audio bytes (chunked when transcoding)",
-                    "content": {
-                      "audio/*": {
-                        "schema": {
-                          "type": "string",
-                          "format": "binary"
-                        }
-                      }
-                    }
+                    "content": {"audio/*": {"schema": {"type": "string", "format": "binary"}}}
                   },
-                  "206": {
-                    "description": "The requested byte range of the original file"
-                  },
-                  "304": {
-                    "description": "Not modified"
-                  },
-                  "416": {
-                    "description": "The range is outside the file"
-                  },
-                  "429": {
-                    "$ref": "#/components/responses/TooMany"
-                  },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "206": {"description": "The requested byte range of the original file"},
+                  "304": {"description": "Not modified"},
+                  "416": {"description": "The range is outside the file"},
+                  "429": {"$ref": "#/components/responses/TooMany"},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
-                  {
-                    "name": "id",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "The id"
-                  },
+                  {"$ref": "#/components/parameters/Id"},
                   {
                     "name": "format",
                     "in": "query",
                     "required": false,
                     "description": "Transcode to this format (raw = the original)",
-                    "schema": {
-                      "type": "string",
-                      "enum": [
-                        "raw",
-                        "mp3",
-                        "opus",
-                        "aac"
-                      ]
-                    }
+                    "schema": {"type": "string", "enum": ["raw", "mp3", "opus", "aac"]}
                   },
                   {
                     "name": "maxBitRate",
                     "in": "query",
                     "required": false,
                     "description": "Transcode at most at this many kbit/s (32-320)",
-                    "schema": {
-                      "type": "integer"
-                    }
+                    "schema": {"type": "integer"}
                   },
                   {
                     "name": "timeOffset",
                     "in": "query",
                     "required": false,
                     "description": "Start this many seconds into the song (transcodes)",
-                    "schema": {
-                      "type": "number",
-                      "minimum": 0
-                    }
+                    "schema": {"type": "number", "minimum": 0}
                   }
                 ]
               }
@@ -437,41 +220,19 @@ public enum OpenAPIDocument {
                 "responses": {
                   "200": {
                     "description": "JPEG image",
-                    "content": {
-                      "image/jpeg": {
-                        "schema": {
-                          "type": "string",
-                          "format": "binary"
-                        }
-                      }
-                    }
+                    "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
-                  {
-                    "name": "id",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "The id"
-                  },
+                  {"$ref": "#/components/parameters/Id"},
                   {
                     "name": "size",
                     "in": "query",
                     "required": false,
                     "description": "Longest side in pixels; snaps up to 64, 128, 256, 512 or 1024; 0 or absent for the original",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 0
-                    }
+                    "schema": {"type": "integer", "minimum": 0}
                   }
                 ]
               }
@@ -485,112 +246,36 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "type": "object",
-                              "required": [
-                                "total",
-                                "pages",
-                                "size",
-                                "page",
-                                "data"
-                              ],
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
                               "properties": {
-                                "total": {
-                                  "type": "integer"
-                                },
-                                "pages": {
-                                  "type": "integer"
-                                },
-                                "size": {
-                                  "type": "integer"
-                                },
-                                "page": {
-                                  "type": "integer"
-                                },
-                                "next": {
-                                  "type": "integer",
-                                  "nullable": true
-                                },
                                 "data": {
-                                  "type": "array",
-                                  "items": {
-                                    "$ref": "#/components/schemas/Album"
-                                  }
+                                  "allOf": [
+                                    {"$ref": "#/components/schemas/PageInfo"},
+                                    {"properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Album"}}}}
+                                  ]
                                 }
                               }
                             }
-                          }
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
-                  {
-                    "name": "page",
-                    "in": "query",
-                    "required": false,
-                    "description": "Page number from 1",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "default": 1
-                    }
-                  },
-                  {
-                    "name": "size",
-                    "in": "query",
-                    "required": false,
-                    "description": "Items per page",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 100,
-                      "default": 20
-                    }
-                  },
-                  {
-                    "name": "sort",
-                    "in": "query",
-                    "required": false,
-                    "description": "Order",
-                    "schema": {
-                      "type": "string",
-                      "enum": [
-                        "name",
-                        "year",
-                        "recent",
-                        "plays"
-                      ],
-                      "default": "name"
-                    }
-                  },
+                  {"$ref": "#/components/parameters/Page"},
+                  {"$ref": "#/components/parameters/Size"},
+                  {"$ref": "#/components/parameters/Sort"},
                   {
                     "name": "artist",
                     "in": "query",
                     "required": false,
                     "description": "Only this album artist's albums",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "schema": {"type": "string"}
                   }
                 ]
               }
@@ -604,87 +289,36 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/Album"
-                            }
-                          }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/Album"}}}
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
-                "parameters": [
-                  {
-                    "name": "id",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "The id"
-                  }
-                ]
+                "parameters": [{"$ref": "#/components/parameters/Id"}]
               }
             },
             "/v1/albums/{id}/cover": {
               "get": {
                 "summary": "The album's cover: the folder image, else an embedded picture",
                 "responses": {
-                  "200": {
-                    "description": "Image",
-                    "content": {
-                      "image/*": {
-                        "schema": {
-                          "type": "string",
-                          "format": "binary"
-                        }
-                      }
-                    }
-                  },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "200": {"description": "Image", "content": {"image/*": {"schema": {"type": "string", "format": "binary"}}}},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
-                  {
-                    "name": "id",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "The id"
-                  },
+                  {"$ref": "#/components/parameters/Id"},
                   {
                     "name": "size",
                     "in": "query",
                     "required": false,
                     "description": "Longest side in pixels; snaps up to 64, 128, 256, 512 or 1024",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 0
-                    }
+                    "schema": {"type": "integer", "minimum": 0}
                   }
                 ]
               }
@@ -698,104 +332,30 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "type": "object",
-                              "required": [
-                                "total",
-                                "pages",
-                                "size",
-                                "page",
-                                "data"
-                              ],
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
                               "properties": {
-                                "total": {
-                                  "type": "integer"
-                                },
-                                "pages": {
-                                  "type": "integer"
-                                },
-                                "size": {
-                                  "type": "integer"
-                                },
-                                "page": {
-                                  "type": "integer"
-                                },
-                                "next": {
-                                  "type": "integer",
-                                  "nullable": true
-                                },
                                 "data": {
-                                  "type": "array",
-                                  "items": {
-                                    "$ref": "#/components/schemas/Artist"
-                                  }
+                                  "allOf": [
+                                    {"$ref": "#/components/schemas/PageInfo"},
+                                    {"properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Artist"}}}}
+                                  ]
                                 }
                               }
                             }
-                          }
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
-                  {
-                    "name": "page",
-                    "in": "query",
-                    "required": false,
-                    "description": "Page number from 1",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "default": 1
-                    }
-                  },
-                  {
-                    "name": "size",
-                    "in": "query",
-                    "required": false,
-                    "description": "Items per page",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 100,
-                      "default": 20
-                    }
-                  },
-                  {
-                    "name": "sort",
-                    "in": "query",
-                    "required": false,
-                    "description": "Order",
-                    "schema": {
-                      "type": "string",
-                      "enum": [
-                        "name",
-                        "year",
-                        "recent",
-                        "plays"
-                      ],
-                      "default": "name"
-                    }
-                  }
+                  {"$ref": "#/components/parameters/Page"},
+                  {"$ref": "#/components/parameters/Size"},
+                  {"$ref": "#/components/parameters/Sort"}
                 ]
               }
             },
@@ -808,44 +368,18 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/Artist"
-                            }
-                          }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/Artist"}}}
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
-                "parameters": [
-                  {
-                    "name": "id",
-                    "in": "path",
-                    "required": true,
-                    "schema": {
-                      "type": "string"
-                    },
-                    "description": "The id"
-                  }
-                ]
+                "parameters": [{"$ref": "#/components/parameters/Id"}]
               }
             },
             "/v1/genres": {
@@ -857,89 +391,27 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "type": "object",
-                              "required": [
-                                "total",
-                                "pages",
-                                "size",
-                                "page",
-                                "data"
-                              ],
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
                               "properties": {
-                                "total": {
-                                  "type": "integer"
-                                },
-                                "pages": {
-                                  "type": "integer"
-                                },
-                                "size": {
-                                  "type": "integer"
-                                },
-                                "page": {
-                                  "type": "integer"
-                                },
-                                "next": {
-                                  "type": "integer",
-                                  "nullable": true
-                                },
                                 "data": {
-                                  "type": "array",
-                                  "items": {
-                                    "$ref": "#/components/schemas/Genre"
-                                  }
+                                  "allOf": [
+                                    {"$ref": "#/components/schemas/PageInfo"},
+                                    {"properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Genre"}}}}
+                                  ]
                                 }
                               }
                             }
-                          }
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
-                "parameters": [
-                  {
-                    "name": "page",
-                    "in": "query",
-                    "required": false,
-                    "description": "Page number from 1",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "default": 1
-                    }
-                  },
-                  {
-                    "name": "size",
-                    "in": "query",
-                    "required": false,
-                    "description": "Items per page",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 100,
-                      "default": 20
-                    }
-                  }
-                ]
+                "parameters": [{"$ref": "#/components/parameters/Page"}, {"$ref": "#/components/parameters/Size"}]
               }
             },
             "/v1/searches": {
@@ -951,32 +423,16 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/SearchResults"
-                            }
-                          }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/SearchResults"}}}
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
                   {
@@ -984,21 +440,14 @@ public enum OpenAPIDocument {
                     "in": "query",
                     "required": false,
                     "description": "What to search for (1-100 characters)",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "schema": {"type": "string"}
                   },
                   {
                     "name": "size",
                     "in": "query",
                     "required": false,
                     "description": "Most results of each kind",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 100,
-                      "default": 20
-                    }
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
                   }
                 ]
               }
@@ -1012,35 +461,16 @@ public enum OpenAPIDocument {
                     "content": {
                       "application/json": {
                         "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "type": "array",
-                              "items": {
-                                "$ref": "#/components/schemas/Suggestion"
-                              }
-                            }
-                          }
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Suggestion"}}}}
+                          ]
                         }
                       }
                     }
                   },
-                  "400": {
-                    "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
-                  }
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 },
                 "parameters": [
                   {
@@ -1048,21 +478,14 @@ public enum OpenAPIDocument {
                     "in": "query",
                     "required": false,
                     "description": "What has been typed so far",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "schema": {"type": "string"}
                   },
                   {
                     "name": "size",
                     "in": "query",
                     "required": false,
                     "description": "Most suggestions",
-                    "schema": {
-                      "type": "integer",
-                      "minimum": 1,
-                      "maximum": 50,
-                      "default": 10
-                    }
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}
                   }
                 ]
               }
@@ -1070,65 +493,13 @@ public enum OpenAPIDocument {
             "/v1/library/scan": {
               "get": {
                 "summary": "The library scan: whether one runs, its progress and the last report with skipped files",
-                "responses": {
-                  "200": {
-                    "description": "Scan status",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/ScanStatus"
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
+                "responses": {"200": {"$ref": "#/components/responses/V1LibraryScanResponse"}}
               },
               "post": {
                 "summary": "Start a library scan in the background (administrators only)",
                 "responses": {
-                  "202": {
-                    "description": "Scan status",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "type": "object",
-                          "required": [
-                            "status",
-                            "data"
-                          ],
-                          "properties": {
-                            "status": {
-                              "type": "integer",
-                              "enum": [
-                                0
-                              ]
-                            },
-                            "data": {
-                              "$ref": "#/components/schemas/ScanStatus"
-                            }
-                          }
-                        }
-                      }
-                    }
-                  },
-                  "403": {
-                    "$ref": "#/components/responses/Forbidden"
-                  }
+                  "202": {"$ref": "#/components/responses/V1LibraryScanResponse"},
+                  "403": {"$ref": "#/components/responses/Forbidden"}
                 }
               }
             }
@@ -1145,40 +516,29 @@ public enum OpenAPIDocument {
             "responses": {
               "BadRequest": {
                 "description": "The request is malformed; the message says what to change",
-                "content": {
-                  "application/json": {
-                    "schema": {
-                      "$ref": "#/components/schemas/Error"
-                    }
-                  }
-                }
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               },
               "NotFound": {
                 "description": "No such thing",
-                "content": {
-                  "application/json": {
-                    "schema": {
-                      "$ref": "#/components/schemas/Error"
-                    }
-                  }
-                }
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               },
               "Forbidden": {
                 "description": "Not allowed",
-                "content": {
-                  "application/json": {
-                    "schema": {
-                      "$ref": "#/components/schemas/Error"
-                    }
-                  }
-                }
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
               },
               "TooMany": {
                 "description": "Too many at once; try again later",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+              },
+              "V1LibraryScanResponse": {
+                "description": "Scan status",
                 "content": {
                   "application/json": {
                     "schema": {
-                      "$ref": "#/components/schemas/Error"
+                      "allOf": [
+                        {"$ref": "#/components/schemas/Ok"},
+                        {"properties": {"data": {"$ref": "#/components/schemas/ScanStatus"}}}
+                      ]
                     }
                   }
                 }
@@ -1187,54 +547,21 @@ public enum OpenAPIDocument {
             "schemas": {
               "Error": {
                 "type": "object",
-                "required": [
-                  "status",
-                  "message"
-                ],
+                "required": ["status", "message"],
                 "properties": {
-                  "status": {
-                    "type": "integer",
-                    "description": "Non-zero API status code"
-                  },
-                  "message": {
-                    "type": "string",
-                    "description": "A sentence a person can act on"
-                  }
+                  "status": {"type": "integer", "description": "Non-zero API status code"},
+                  "message": {"type": "string", "description": "A sentence a person can act on"}
                 }
               },
               "ServerInfo": {
                 "type": "object",
-                "required": [
-                  "name",
-                  "version",
-                  "apiVersion"
-                ],
-                "properties": {
-                  "name": {
-                    "type": "string"
-                  },
-                  "version": {
-                    "type": "string"
-                  },
-                  "apiVersion": {
-                    "type": "string"
-                  }
-                }
+                "required": ["name", "version", "apiVersion"],
+                "properties": {"name": {"type": "string"}, "version": {"type": "string"}, "apiVersion": {"type": "string"}}
               },
               "ArtistSummary": {
                 "type": "object",
-                "required": [
-                  "id",
-                  "name"
-                ],
-                "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "name": {
-                    "type": "string"
-                  }
-                }
+                "required": ["id", "name"],
+                "properties": {"id": {"type": "string"}, "name": {"type": "string"}}
               },
               "Song": {
                 "type": "object",
@@ -1257,502 +584,208 @@ public enum OpenAPIDocument {
                   "updatedAt"
                 ],
                 "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "title": {
-                    "type": "string"
-                  },
-                  "icon": {
-                    "type": "string",
-                    "nullable": true,
-                    "description": "Cover path relative to the server root"
-                  },
-                  "uri": {
-                    "type": "string",
-                    "description": "Stream path relative to the server root"
-                  },
-                  "style": {
-                    "type": "integer",
-                    "description": "Lyric format: 10 KSC, otherwise LRC"
-                  },
-                  "lyric": {
-                    "type": "string",
-                    "nullable": true,
-                    "description": "Raw lyric text (song detail only)"
-                  },
+                  "id": {"type": "string"},
+                  "title": {"type": "string"},
+                  "icon": {"type": "string", "nullable": true, "description": "Cover path relative to the server root"},
+                  "uri": {"type": "string", "description": "Stream path relative to the server root"},
+                  "style": {"type": "integer", "description": "Lyric format: 10 KSC, otherwise LRC"},
+                  "lyric": {"type": "string", "nullable": true, "description": "Raw lyric text (song detail only)"},
                   "singer": {
                     "type": "object",
                     "nullable": true,
-                    "properties": {
-                      "id": {
-                        "type": "string"
-                      },
-                      "nickname": {
-                        "type": "string"
-                      },
-                      "icon": {
-                        "type": "string",
-                        "nullable": true
-                      }
-                    }
+                    "properties": {"id": {"type": "string"}, "nickname": {"type": "string"}, "icon": {"type": "string", "nullable": true}}
                   },
-                  "artists": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/ArtistSummary"
-                    }
-                  },
+                  "artists": {"type": "array", "items": {"$ref": "#/components/schemas/ArtistSummary"}},
                   "album": {
                     "type": "object",
                     "nullable": true,
-                    "properties": {
-                      "id": {
-                        "type": "string"
-                      },
-                      "title": {
-                        "type": "string"
-                      },
-                      "icon": {
-                        "type": "string",
-                        "nullable": true
-                      }
-                    }
+                    "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "icon": {"type": "string", "nullable": true}}
                   },
-                  "genres": {
-                    "type": "array",
-                    "items": {
-                      "type": "string"
-                    }
-                  },
-                  "trackNumber": {
-                    "type": "integer",
-                    "nullable": true
-                  },
-                  "discNumber": {
-                    "type": "integer",
-                    "nullable": true
-                  },
-                  "year": {
-                    "type": "integer",
-                    "nullable": true
-                  },
-                  "duration": {
-                    "type": "integer",
-                    "description": "Milliseconds"
-                  },
-                  "format": {
-                    "type": "string"
-                  },
-                  "bitRate": {
-                    "type": "integer",
-                    "description": "kbit/s"
-                  },
-                  "sampleRate": {
-                    "type": "integer"
-                  },
-                  "channels": {
-                    "type": "integer"
-                  },
-                  "clicksCount": {
-                    "type": "integer"
-                  },
-                  "commentsCount": {
-                    "type": "integer"
-                  },
-                  "playsCount": {
-                    "type": "integer"
-                  },
-                  "createdAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "updatedAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  }
+                  "genres": {"type": "array", "items": {"type": "string"}},
+                  "trackNumber": {"type": "integer", "nullable": true},
+                  "discNumber": {"type": "integer", "nullable": true},
+                  "year": {"type": "integer", "nullable": true},
+                  "duration": {"type": "integer", "description": "Milliseconds"},
+                  "format": {"type": "string"},
+                  "bitRate": {"type": "integer", "description": "kbit/s"},
+                  "sampleRate": {"type": "integer"},
+                  "channels": {"type": "integer"},
+                  "clicksCount": {"type": "integer"},
+                  "commentsCount": {"type": "integer"},
+                  "playsCount": {"type": "integer"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"}
                 }
               },
               "Album": {
                 "type": "object",
-                "required": [
-                  "id",
-                  "title",
-                  "isCompilation",
-                  "songsCount",
-                  "duration",
-                  "createdAt",
-                  "updatedAt"
-                ],
+                "required": ["id", "title", "isCompilation", "songsCount", "duration", "createdAt", "updatedAt"],
                 "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "title": {
-                    "type": "string"
-                  },
-                  "icon": {
-                    "type": "string",
-                    "nullable": true
-                  },
-                  "artist": {
-                    "allOf": [
-                      {
-                        "$ref": "#/components/schemas/ArtistSummary"
-                      }
-                    ],
-                    "nullable": true
-                  },
-                  "year": {
-                    "type": "integer",
-                    "nullable": true
-                  },
-                  "isCompilation": {
-                    "type": "boolean"
-                  },
-                  "songsCount": {
-                    "type": "integer"
-                  },
-                  "duration": {
-                    "type": "integer"
-                  },
-                  "createdAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "updatedAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "songs": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Song"
-                    }
-                  }
+                  "id": {"type": "string"},
+                  "title": {"type": "string"},
+                  "icon": {"type": "string", "nullable": true},
+                  "artist": {"allOf": [{"$ref": "#/components/schemas/ArtistSummary"}], "nullable": true},
+                  "year": {"type": "integer", "nullable": true},
+                  "isCompilation": {"type": "boolean"},
+                  "songsCount": {"type": "integer"},
+                  "duration": {"type": "integer"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"},
+                  "songs": {"type": "array", "items": {"$ref": "#/components/schemas/Song"}}
                 }
               },
               "Artist": {
                 "type": "object",
-                "required": [
-                  "id",
-                  "name",
-                  "songsCount",
-                  "albumsCount",
-                  "createdAt",
-                  "updatedAt"
-                ],
+                "required": ["id", "name", "songsCount", "albumsCount", "createdAt", "updatedAt"],
                 "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "name": {
-                    "type": "string"
-                  },
-                  "icon": {
-                    "type": "string",
-                    "nullable": true
-                  },
-                  "songsCount": {
-                    "type": "integer"
-                  },
-                  "albumsCount": {
-                    "type": "integer"
-                  },
-                  "createdAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "updatedAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "albums": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Album"
-                    }
-                  },
-                  "songs": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Song"
-                    }
-                  }
+                  "id": {"type": "string"},
+                  "name": {"type": "string"},
+                  "icon": {"type": "string", "nullable": true},
+                  "songsCount": {"type": "integer"},
+                  "albumsCount": {"type": "integer"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"},
+                  "albums": {"type": "array", "items": {"$ref": "#/components/schemas/Album"}},
+                  "songs": {"type": "array", "items": {"$ref": "#/components/schemas/Song"}}
                 }
               },
               "Genre": {
                 "type": "object",
-                "required": [
-                  "id",
-                  "name",
-                  "songsCount"
-                ],
-                "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "name": {
-                    "type": "string"
-                  },
-                  "songsCount": {
-                    "type": "integer"
-                  }
-                }
+                "required": ["id", "name", "songsCount"],
+                "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "songsCount": {"type": "integer"}}
               },
               "LyricWord": {
                 "type": "object",
-                "required": [
-                  "start",
-                  "duration",
-                  "text"
-                ],
+                "required": ["start", "duration", "text"],
                 "properties": {
-                  "start": {
-                    "type": "integer",
-                    "description": "ms"
-                  },
-                  "duration": {
-                    "type": "integer",
-                    "description": "ms"
-                  },
-                  "text": {
-                    "type": "string"
-                  }
+                  "start": {"type": "integer", "description": "ms"},
+                  "duration": {"type": "integer", "description": "ms"},
+                  "text": {"type": "string"}
                 }
               },
               "LyricLine": {
                 "type": "object",
-                "required": [
-                  "start",
-                  "end",
-                  "text",
-                  "words"
-                ],
+                "required": ["start", "end", "text", "words"],
                 "properties": {
-                  "start": {
-                    "type": "integer"
-                  },
-                  "end": {
-                    "type": "integer"
-                  },
-                  "text": {
-                    "type": "string"
-                  },
-                  "words": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/LyricWord"
-                    }
-                  }
+                  "start": {"type": "integer"},
+                  "end": {"type": "integer"},
+                  "text": {"type": "string"},
+                  "words": {"type": "array", "items": {"$ref": "#/components/schemas/LyricWord"}}
                 }
               },
               "Lyric": {
                 "type": "object",
-                "required": [
-                  "songId",
-                  "style",
-                  "format",
-                  "raw",
-                  "tags",
-                  "lines",
-                  "issues"
-                ],
+                "required": ["songId", "style", "format", "raw", "tags", "lines", "issues"],
                 "properties": {
-                  "songId": {
-                    "type": "string"
-                  },
-                  "style": {
-                    "type": "integer"
-                  },
-                  "format": {
-                    "type": "string",
-                    "enum": [
-                      "lrc",
-                      "ksc"
-                    ]
-                  },
-                  "raw": {
-                    "type": "string"
-                  },
-                  "tags": {
-                    "type": "object",
-                    "additionalProperties": {
-                      "type": "string"
-                    }
-                  },
-                  "lines": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/LyricLine"
-                    }
-                  },
+                  "songId": {"type": "string"},
+                  "style": {"type": "integer"},
+                  "format": {"type": "string", "enum": ["lrc", "ksc"]},
+                  "raw": {"type": "string"},
+                  "tags": {"type": "object", "additionalProperties": {"type": "string"}},
+                  "lines": {"type": "array", "items": {"$ref": "#/components/schemas/LyricLine"}},
                   "issues": {
                     "type": "array",
-                    "items": {
-                      "type": "object",
-                      "properties": {
-                        "line": {
-                          "type": "integer"
-                        },
-                        "reason": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "items": {"type": "object", "properties": {"line": {"type": "integer"}, "reason": {"type": "string"}}}
                   }
                 }
               },
               "SearchResults": {
                 "type": "object",
-                "required": [
-                  "songs",
-                  "albums",
-                  "artists"
-                ],
+                "required": ["songs", "albums", "artists"],
                 "properties": {
-                  "songs": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Song"
-                    }
-                  },
-                  "albums": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Album"
-                    }
-                  },
-                  "artists": {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/Artist"
-                    }
-                  }
+                  "songs": {"type": "array", "items": {"$ref": "#/components/schemas/Song"}},
+                  "albums": {"type": "array", "items": {"$ref": "#/components/schemas/Album"}},
+                  "artists": {"type": "array", "items": {"$ref": "#/components/schemas/Artist"}}
                 }
               },
               "Suggestion": {
                 "type": "object",
-                "required": [
-                  "title",
-                  "type",
-                  "id"
-                ],
+                "required": ["title", "type", "id"],
                 "properties": {
-                  "title": {
-                    "type": "string"
-                  },
-                  "type": {
-                    "type": "string",
-                    "enum": [
-                      "song",
-                      "album",
-                      "artist"
-                    ]
-                  },
-                  "id": {
-                    "type": "string"
-                  }
+                  "title": {"type": "string"},
+                  "type": {"type": "string", "enum": ["song", "album", "artist"]},
+                  "id": {"type": "string"}
                 }
               },
               "ScanReport": {
                 "type": "object",
                 "properties": {
-                  "id": {
-                    "type": "string"
-                  },
-                  "state": {
-                    "type": "string"
-                  },
-                  "startedAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "finishedAt": {
-                    "type": "string",
-                    "format": "date-time"
-                  },
-                  "filesSeen": {
-                    "type": "integer"
-                  },
-                  "added": {
-                    "type": "integer"
-                  },
-                  "updated": {
-                    "type": "integer"
-                  },
-                  "moved": {
-                    "type": "integer"
-                  },
-                  "removed": {
-                    "type": "integer"
-                  },
-                  "unchanged": {
-                    "type": "integer"
-                  },
-                  "failed": {
-                    "type": "integer"
-                  },
+                  "id": {"type": "string"},
+                  "state": {"type": "string"},
+                  "startedAt": {"type": "string", "format": "date-time"},
+                  "finishedAt": {"type": "string", "format": "date-time"},
+                  "filesSeen": {"type": "integer"},
+                  "added": {"type": "integer"},
+                  "updated": {"type": "integer"},
+                  "moved": {"type": "integer"},
+                  "removed": {"type": "integer"},
+                  "unchanged": {"type": "integer"},
+                  "failed": {"type": "integer"},
                   "issues": {
                     "type": "array",
-                    "items": {
-                      "type": "object",
-                      "properties": {
-                        "path": {
-                          "type": "string"
-                        },
-                        "reason": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "items": {"type": "object", "properties": {"path": {"type": "string"}, "reason": {"type": "string"}}}
                   }
                 }
               },
               "ScanStatus": {
                 "type": "object",
-                "required": [
-                  "running",
-                  "folders"
-                ],
+                "required": ["running", "folders"],
                 "properties": {
-                  "running": {
-                    "type": "boolean"
-                  },
-                  "folders": {
-                    "type": "array",
-                    "items": {
-                      "type": "string"
-                    }
-                  },
+                  "running": {"type": "boolean"},
+                  "folders": {"type": "array", "items": {"type": "string"}},
                   "progress": {
                     "type": "object",
                     "nullable": true,
                     "properties": {
-                      "phase": {
-                        "type": "string"
-                      },
-                      "filesSeen": {
-                        "type": "integer"
-                      },
-                      "toRead": {
-                        "type": "integer"
-                      },
-                      "read": {
-                        "type": "integer"
-                      }
+                      "phase": {"type": "string"},
+                      "filesSeen": {"type": "integer"},
+                      "toRead": {"type": "integer"},
+                      "read": {"type": "integer"}
                     }
                   },
-                  "lastReport": {
-                    "allOf": [
-                      {
-                        "$ref": "#/components/schemas/ScanReport"
-                      }
-                    ],
-                    "nullable": true
-                  }
+                  "lastReport": {"allOf": [{"$ref": "#/components/schemas/ScanReport"}], "nullable": true}
+                }
+              },
+              "Ok": {
+                "type": "object",
+                "required": ["status", "data"],
+                "properties": {"status": {"type": "integer", "enum": [0]}}
+              },
+              "PageInfo": {
+                "type": "object",
+                "required": ["total", "pages", "size", "page", "data"],
+                "properties": {
+                  "total": {"type": "integer"},
+                  "pages": {"type": "integer"},
+                  "size": {"type": "integer"},
+                  "page": {"type": "integer"},
+                  "next": {"type": "integer", "nullable": true}
                 }
               }
+            },
+            "parameters": {
+              "Page": {
+                "name": "page",
+                "in": "query",
+                "required": false,
+                "description": "Page number from 1",
+                "schema": {"type": "integer", "minimum": 1, "default": 1}
+              },
+              "Size": {
+                "name": "size",
+                "in": "query",
+                "required": false,
+                "description": "Items per page",
+                "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}
+              },
+              "Sort": {
+                "name": "sort",
+                "in": "query",
+                "required": false,
+                "description": "Order",
+                "schema": {"type": "string", "enum": ["name", "year", "recent", "plays"], "default": "name"}
+              },
+              "Id": {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The id"}
             }
           }
         }
