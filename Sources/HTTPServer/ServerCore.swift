@@ -168,6 +168,7 @@ final class ServerCore: @unchecked Sendable {
     let streams = Mutex<[ObjectIdentifier: StreamWriter]>([:])
     let reaperStop = Atomic<Bool>(false)
     let reaperDone = DispatchSemaphore(value: 0)
+    let reaperWake = DispatchSemaphore(value: 0)
     let logAccess: Bool
 
     init(configuration: ServerConfiguration, table: RouteTable, metrics: Metrics) {
@@ -210,10 +211,11 @@ final class ServerCore: @unchecked Sendable {
 
     func startReaper() {
         let timeout = UInt64(max(1, config.headerTimeoutSeconds)) * 1_000_000_000
-        let interval = UInt32(min(1_000_000, max(100_000, config.headerTimeoutSeconds * 250_000)))
+        let interval = min(1_000_000, max(100_000, config.headerTimeoutSeconds * 250_000))
         let thread = Thread { [self] in
             while !reaperStop.load(ordering: .relaxed) {
-                usleep(interval)
+                // Waits on a semaphore rather than sleeping so that stopping doesn't wait out the interval.
+                if reaperWake.wait(timeout: .now() + .microseconds(interval)) == .success { break }
                 let now = monotonicNanos()
                 connections.withLock { table in
                     for (_, e) in table {
@@ -234,6 +236,7 @@ final class ServerCore: @unchecked Sendable {
 
     func stopReaper() {
         reaperStop.store(true, ordering: .relaxed)
+        reaperWake.signal()
         reaperDone.wait()
     }
 
@@ -292,7 +295,10 @@ final class ServerCore: @unchecked Sendable {
             length = n
         }
         if te == nil && (length ?? 0) == 0 {
-            return dispatch(st, connection, .empty)
+            // Answer on the next call: libmicrohttpd closes the connection after a response queued
+            // on the first call, which would end every keep-alive connection after one request.
+            st.kind = .none
+            return MHD_Result.YES
         }
 
         let ct = lookup(connection, "Content-Type")
