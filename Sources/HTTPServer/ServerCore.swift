@@ -285,6 +285,22 @@ final class ServerCore: @unchecked Sendable {
         }
         st.method = m
 
+        // libmicrohttpd's own limit is its memory pool, which is larger than maxHeaderBytes; measure exactly.
+        var scan = HeaderScan()
+        withUnsafeMutablePointer(to: &scan) { p in
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, headerScanIterator, p)
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, headerScanIterator, p)
+        }
+        let headerBytes = strlen(method) + strlen(url) + 12 + scan.bytes + 2
+        if headerBytes > config.maxHeaderBytes {
+            return queue(st, connection, HTTPError(
+                status: 431, message: "The request's headers are larger than the \(formatBytes(config.maxHeaderBytes)) allowed."
+            ).response)
+        }
+        if scan.badName {
+            return queue(st, connection, HTTPError.badRequest("The request has a malformed header name.").response)
+        }
+
         let cl = lookup(connection, "Content-Length")
         let te = lookup(connection, "Transfer-Encoding")
         var length: Int?
@@ -604,6 +620,39 @@ final class ServerCore: @unchecked Sendable {
             _ = MHD_get_connection_values(connection, kind, headerIterator, p)
         }
         return HTTPHeaders(pairs)
+    }
+}
+
+/// The size of a request's header block and whether every header name is a valid token.
+struct HeaderScan {
+    var bytes = 0
+    var badName = false
+}
+
+let headerScanIterator: MHD_KeyValueIterator = { cls, kind, key, value in
+    let scan = cls!.assumingMemoryBound(to: HeaderScan.self)
+    guard let key else { return MHD_Result.YES }
+    let n = strlen(key)
+    let v = value.map { strlen($0) } ?? 0
+    if kind == MHD_ValueKind.HEADER_KIND {
+        scan.pointee.bytes += n + v + 4  // "name: value\r\n"
+        if n == 0 { scan.pointee.badName = true }
+        for i in 0..<n where !isTokenByte(UInt8(bitPattern: key[i])) {
+            scan.pointee.badName = true
+            break
+        }
+    } else {
+        scan.pointee.bytes += n + v + 2  // "&name=value"
+    }
+    return MHD_Result.YES
+}
+
+/// RFC 9110 tchar.
+@inline(__always) func isTokenByte(_ c: UInt8) -> Bool {
+    switch c {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
+    default: return false
     }
 }
 

@@ -1,0 +1,200 @@
+import Foundation
+import HTTPServer
+import Testing
+
+private struct ProducerFailure: Error {}
+
+@Suite struct StreamingTests {
+    @Test func chunkedStreamDoesNotHoldTheOnlyWorker() async throws {
+        let otherServed = Box(false)
+        let log = Box<[String]>([])
+        try await withServer(
+            config: { $0.threads = 1 },
+            routes: { r in
+                r.get("/stream") { _ in
+                    .stream(contentType: "text/plain; charset=utf-8") { w in
+                        try await w.write(Data("one\n".utf8))
+                        // Wait (without a worker) until another request has been answered.
+                        let deadline = now() + 3
+                        while !otherServed.value && now() < deadline {
+                            try await Task.sleep(for: .milliseconds(10))
+                        }
+                        log.update { $0.append(otherServed.value ? "other served" : "other starved") }
+                        try await w.write(Data("two\n".utf8))
+                        try await Task.sleep(for: .milliseconds(100))
+                        try await w.write(Data("three\n".utf8))
+                        try await Task.sleep(for: .milliseconds(50))
+                        try await w.write(Data())  // an empty write changes nothing
+                        try await w.write(Data("four\n".utf8))
+                    }
+                }
+                r.get("/quick") { _ in .json("quick") }
+            }
+        ) { s in
+            let result = try await onThread { () -> ([String], [Double], ResponseHead, String, Double) in
+                let c = try RawClient(port: s.port)
+                try c.send(requestBytes("GET", "/stream"))
+                let head = try c.readHead()
+                let start = now()
+                var chunks: [String] = []
+                var times: [Double] = []
+                let first = try c.readChunk()
+                chunks.append(String(decoding: first ?? Data(), as: UTF8.self))
+                times.append(now() - start)
+                // The stream is open and waiting; the one worker must still answer others.
+                let t0 = now()
+                let other = try RawClient(port: s.port)
+                try other.send(requestBytes("GET", "/quick"))
+                let quick = try other.readResponse()
+                let quickTime = now() - t0
+                otherServed.value = true
+                while let chunk = try c.readChunk() {
+                    chunks.append(String(decoding: chunk, as: UTF8.self))
+                    times.append(now() - start)
+                }
+                return (chunks, times, head, quick.text, quickTime)
+            }
+            let (chunks, times, head, quick, quickTime) = result
+            #expect(head.status == 200)
+            #expect(head.isChunked)
+            #expect(head.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(head.header("Content-Length") == nil)
+            #expect(quick == #"{"status":0,"data":"quick"}"#)
+            #expect(quickTime < 1)
+            #expect(log.value == ["other served"])
+            #expect(chunks.joined() == "one\ntwo\nthree\nfour\n")
+            #expect(chunks.first == "one\n")
+            // "three" came at least 100 ms after "two": the body really was streamed.
+            if let i = chunks.firstIndex(where: { $0.hasPrefix("three") }), i > 0 {
+                #expect(times[i] - times[i - 1] >= 0.09)
+            } else {
+                Issue.record("chunks were merged: \(chunks)")
+            }
+        }
+    }
+
+    @Test func largeStreamWithBackpressure() async throws {
+        let total = 3 << 20
+        try await withServer(
+            config: { $0.threads = 1 },
+            routes: { r in
+                r.get("/big") { _ in
+                    .stream(contentType: "application/octet-stream") { w in
+                        var sent = 0
+                        var n: UInt8 = 0
+                        while sent < total {
+                            var piece = Data(count: 100_000)
+                            piece.withUnsafeMutableBytes { p in
+                                for i in 0..<p.count {
+                                    p[i] = n
+                                    n &+= 1
+                                }
+                            }
+                            let k = min(piece.count, total - sent)
+                            try await w.write(piece.prefix(k))
+                            sent += k
+                        }
+                    }
+                }
+            }
+        ) { s in
+            let body = try await onThread { () -> Data in
+                let c = try RawClient(port: s.port, timeout: 10)
+                try c.send(requestBytes("GET", "/big"))
+                // Read slowly at first so the producer has to wait for the client.
+                usleep(200_000)
+                return try c.readResponse().body
+            }
+            #expect(body.count == total)
+            var ok = true
+            body.withUnsafeBytes { p in
+                for i in 0..<p.count where p[i] != UInt8(truncatingIfNeeded: i) {
+                    ok = false
+                    break
+                }
+            }
+            #expect(ok)
+        }
+    }
+
+    @Test func clientDisconnectFailsTheProducersWrites() async throws {
+        let outcome = Box<String>("running")
+        let closedSeen = Box(false)
+        let writes = Box(0)
+        try await withServer(
+            config: { $0.threads = 1 },
+            routes: { r in
+                r.get("/forever") { _ in
+                    .stream(contentType: "text/plain") { w in
+                        do {
+                            let deadline = now() + 5
+                            while now() < deadline {
+                                try await w.write(Data(repeating: 0x78, count: 1000))
+                                writes.update { $0 += 1 }
+                                try await Task.sleep(for: .milliseconds(20))
+                            }
+                            outcome.value = "never failed"
+                        } catch let e as StreamClosedError {
+                            closedSeen.value = w.isClosed
+                            outcome.value = "closed"
+                            throw e
+                        } catch {
+                            outcome.value = "other error \(error)"
+                        }
+                    }
+                }
+                r.get("/quick") { _ in .ok() }
+            }
+        ) { s in
+            try await onThread {
+                let c = try RawClient(port: s.port)
+                try c.send(requestBytes("GET", "/forever"))
+                _ = try c.readHead()
+                _ = try c.readChunk()
+                _ = try c.readChunk()
+                c.reset()
+            }
+            let start = now()
+            #expect(await eventually(timeout: 3) { outcome.value != "running" })
+            #expect(outcome.value == "closed")
+            #expect(closedSeen.value)
+            #expect(now() - start < 2)
+            #expect(writes.value >= 2)
+            // The server carries on.
+            #expect(try await fetch(s.port, "/quick").status == 200)
+        }
+    }
+
+    @Test func aProducerErrorCutsTheResponseShort() async throws {
+        try await withServer(
+            config: { $0.threads = 1 },
+            routes: { r in
+                r.get("/broken") { _ in
+                    .stream(contentType: "text/plain") { w in
+                        try await w.write(Data("partial".utf8))
+                        try await Task.sleep(for: .milliseconds(50))
+                        throw ProducerFailure()
+                    }
+                }
+                r.get("/quick") { _ in .ok() }
+            }
+        ) { s in
+            let result = try await onThread { () -> (String, String) in
+                let c = try RawClient(port: s.port)
+                try c.send(requestBytes("GET", "/broken"))
+                _ = try c.readHead()
+                let first = String(decoding: try c.readChunk() ?? Data(), as: UTF8.self)
+                do {
+                    _ = try c.readChunk()
+                    return (first, "ended cleanly")
+                } catch ClientError.closed {
+                    return (first, "cut")
+                }
+            }
+            // No terminating chunk: the client can tell the body is incomplete.
+            #expect(result.0 == "partial")
+            #expect(result.1 == "cut")
+            #expect(try await fetch(s.port, "/quick").status == 200)
+        }
+    }
+}
