@@ -424,6 +424,14 @@ final class ServerCore: @unchecked Sendable {
             } else {
                 segments.append(String(s))
             }
+            // "." and ".." (also escaped, or inside a segment with an escaped "/") would let a handler that
+            // joins a parameter onto a folder read outside it.
+            if isDotSegment(segments[segments.count - 1]) {
+                st.route = "unmatched"
+                return queue(
+                    st, connection,
+                    HTTPError.badRequest("The address may not contain \".\" or \"..\" segments.").response)
+            }
         }
         let path = hasEscape ? (percentDecode(raw) ?? raw) : raw
 
@@ -621,6 +629,16 @@ final class ServerCore: @unchecked Sendable {
         }
         return HTTPHeaders(pairs)
     }
+}
+
+/// True when `segment`, or a part of it between "/"s, is "." or "..".
+func isDotSegment(_ segment: String) -> Bool {
+    guard segment.utf8.contains(0x2E) else { return false }
+    for part in segment.utf8.split(separator: 0x2F, omittingEmptySubsequences: false) {
+        if part.count == 1 && part.first == 0x2E { return true }
+        if part.count == 2 && part.first == 0x2E && part.last == 0x2E { return true }
+    }
+    return false
 }
 
 /// The size of a request's header block and whether every header name is a valid token.

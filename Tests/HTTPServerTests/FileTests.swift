@@ -20,6 +20,8 @@ private final class MediaFolder: Sendable {
         try write("blob", Data(repeating: 9, count: 10))
         try write("empty.txt", Data())
         try FileManager.default.createDirectory(atPath: path + "/dir.mp3", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: path + "/public", withIntermediateDirectories: true)
+        try write("public/inside.txt", Data("inside".utf8))
     }
 
     /// 3 MB that don't repeat with a short period.
@@ -49,6 +51,9 @@ private final class MediaFolder: Sendable {
     func routes(_ r: Router) {
         let dir = path
         r.get("/media/*name") { req in try .file(at: dir + "/" + (try req.parameter("name")), request: req) }
+        r.get("/public/*name") { req in
+            try .file(at: dir + "/public/" + (try req.parameter("name")), request: req)
+        }
         r.get("/typed/*name") { req in
             try .file(
                 at: dir + "/" + (try req.parameter("name")), contentType: "audio/x-custom", request: req)
@@ -93,6 +98,27 @@ private final class MediaFolder: Sendable {
 
             let dir = try await fetch(s.port, "/media/dir.mp3")
             #expect(dir.status == 404)
+        }
+    }
+
+    @Test func dotSegmentsCannotLeaveTheFolder() async throws {
+        let m = try MediaFolder()
+        try await withServer(routes: m.routes) { s in
+            #expect(try await fetch(s.port, "/public/inside.txt").text == "inside")
+            for target in [
+                "/public/../song.mp3", "/public/%2E%2E/song.mp3", "/public/%2e%2e/song.mp3",
+                "/public/..%2Fsong.mp3",
+                "/public/x%2F..%2F..%2Fsong.mp3", "/public/./../song.mp3", "/public/a/../../song.mp3",
+            ] {
+                let r = try await fetch(s.port, target)
+                #expect(r.status == 400, "\(target)")
+                #expect(r.body != m.song, "\(target)")
+                #expect(r.json["status"] as? Int == 400, "\(target)")
+            }
+            // Dots inside names are fine.
+            #expect(try await fetch(s.port, "/media/song.mp3").status == 200)
+            #expect(try await fetch(s.port, "/public/..inside.txt").status == 404)
+            #expect(try await fetch(s.port, "/public/...").status == 404)
         }
     }
 

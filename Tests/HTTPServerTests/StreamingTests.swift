@@ -64,12 +64,10 @@ private struct ProducerFailure: Error {}
             #expect(log.value == ["other served"])
             #expect(chunks.joined() == "one\ntwo\nthree\nfour\n")
             #expect(chunks.first == "one\n")
-            // "three" came at least 100 ms after "two": the body really was streamed.
-            if let i = chunks.firstIndex(where: { $0.hasPrefix("three") }), i > 0 {
-                #expect(times[i] - times[i - 1] >= 0.09)
-            } else {
-                Issue.record("chunks were merged: \(chunks)")
-            }
+            // The producer slept 150 ms between its later writes, after the first chunk had been read:
+            // the body really was streamed, not buffered.
+            #expect(chunks.count >= 2)
+            #expect((times.last ?? 0) - (times.first ?? 0) >= 0.14)
         }
     }
 

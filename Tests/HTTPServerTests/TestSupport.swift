@@ -67,7 +67,7 @@ struct ResponseHead: Sendable {
 // MARK: - Raw socket client
 
 /// A blocking HTTP/1.1 client over a POSIX socket; every read has a deadline.
-final class RawClient {
+final class RawClient: @unchecked Sendable {
     let fd: Int32
     var timeout: Double
     private var pending: [UInt8] = []
