@@ -490,11 +490,16 @@ final class ServerCore: @unchecked Sendable {
                 ).response
             }
         }
-        if !corsOrigins.isEmpty, let origin = headers["Origin"], originAllowed(origin) {
-            response.headers.replace("Access-Control-Allow-Origin", origin)
+        if !corsOrigins.isEmpty {
+            // The answer depends on Origin whether or not this one is allowed: say so to caches every time,
+            // or a cached answer for one origin is served to another.
             response.headers.add("Vary", "Origin")
-            response.headers.add(
-                "Access-Control-Expose-Headers", "Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified, Retry-After")
+            if let origin = headers["Origin"], originAllowed(origin) {
+                response.headers.replace("Access-Control-Allow-Origin", origin)
+                response.headers.add(
+                    "Access-Control-Expose-Headers",
+                    "Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified, Retry-After")
+            }
         }
         return queue(st, connection, response)
     }
@@ -509,6 +514,7 @@ final class ServerCore: @unchecked Sendable {
         var length = 0
         var writer: StreamWriter?
         var producer: (@Sendable (StreamWriter) async throws -> Void)?
+        var headOfStream = false
         switch response.body {
         case .empty:
             mhd = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
@@ -532,6 +538,11 @@ final class ServerCore: @unchecked Sendable {
                 mhd = MHD_create_response_from_fd_at_offset64(UInt64(len), fd, UInt64(offset))
                 if mhd == nil { Foundation.close(fd) }
             }
+        case .stream where st.method == .HEAD:
+            // No producer for HEAD. libmicrohttpd 0.9.75 sends the final "0\r\n\r\n" even for HEAD, which the
+            // client would take for the start of its next response, so such a HEAD closes the connection.
+            mhd = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+            headOfStream = true
         case .stream(let p):
             let w = StreamWriter()
             w.attach(connection)
@@ -550,7 +561,10 @@ final class ServerCore: @unchecked Sendable {
             }
             MHD_add_response_header(mhd, name, value)
         }
-        if shuttingDown.load(ordering: .relaxed) {
+        if headOfStream {
+            MHD_add_response_header(mhd, "Transfer-Encoding", "chunked")
+        }
+        if shuttingDown.load(ordering: .relaxed) || headOfStream {
             MHD_add_response_header(mhd, "Connection", "close")
         }
         let rc = MHD_queue_response(connection, UInt32(response.status), mhd)
@@ -582,7 +596,7 @@ final class ServerCore: @unchecked Sendable {
             }
         }
         if rc == MHD_Result.NO {
-            logger.warning("event=queue_failed status=\(response.status) path=\(st.rawPath)")
+            logger.warning("event=queue_failed status=\(response.status) path=\(logSafe(st.rawPath))")
         }
         return rc
     }
@@ -611,7 +625,7 @@ final class ServerCore: @unchecked Sendable {
         if logAccess {
             let ok = toe == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK
             logger.info(
-                "method=\(st.method.rawValue) route=\(route) path=\(st.rawPath) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
+                "method=\(st.method.rawValue) route=\(route) path=\(logSafe(st.rawPath)) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
         }
     }
 
@@ -629,6 +643,24 @@ final class ServerCore: @unchecked Sendable {
         }
         return HTTPHeaders(pairs)
     }
+}
+
+/// `s` with spaces, quotes, backslashes, control and non-ASCII bytes %-escaped, so that a client can't add
+/// fields to a `key=value` log line.
+func logSafe(_ s: String) -> String {
+    @inline(__always) func unsafe(_ b: UInt8) -> Bool { b <= 0x20 || b == 0x22 || b == 0x5C || b >= 0x7F }
+    guard s.utf8.contains(where: unsafe) else { return s }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(s.utf8.count + 16)
+    for b in s.utf8 {
+        if unsafe(b) {
+            out.append(contentsOf: [0x25, hex[Int(b >> 4)], hex[Int(b & 15)]])
+        } else {
+            out.append(b)
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// True when `segment`, or a part of it between "/"s, is "." or "..".

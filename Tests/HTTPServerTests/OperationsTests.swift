@@ -135,6 +135,20 @@ private func sample(_ text: String, _ series: String) -> Double? {
             _ = try await fetch(s.port, "/zzz")
             #expect(await log.waitFor(["route=unmatched", "path=/zzz", "status=404"]) != nil)
 
+            // A path with spaces can't forge fields in the line.
+            let forged = try await onThread { () -> Int in
+                let c = try RawClient(port: s.port)
+                try c.send("GET /a status=999 \"x\" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                return (try? c.readResponse().status) ?? 0
+            }
+            if forged != 0 {
+                let line = await log.waitFor(["route=unmatched", "path=/a%20"])
+                #expect(
+                    line?.contains("path=/a%20status=999%20%22x%22 status=\(forged) ") == true,
+                    "\(line ?? "-")")
+                #expect(line?.components(separatedBy: "status=").count == 3)
+            }
+
             #expect(log.all.contains { $0.contains("event=listening") && $0.contains("port=\(s.port)") })
         }
         #expect(log.all.contains { $0.contains("event=shutdown phase=done") })

@@ -118,6 +118,13 @@ private func routes(_ r: Router) {
             let r = try await fetch(s.port, "BREW", "/v1/songs")
             #expect(r.status == 501)
             #expect(r.json["status"] as? Int == 501)
+            #expect(r.json["message"] as? String == "The server does not support the BREW method.")
+            // Prefixes and near misses of the fast-path methods.
+            for m in ["G", "GE", "GETS", "P", "PO", "POS", "POSTS", "PU", "PUTS", "get"] {
+                let x = try await fetch(s.port, m, "/v1/songs")
+                #expect(x.status == 501, "\(m)")
+            }
+            #expect(try await fetch(s.port, "PATCH", "/v1/songs").status == 405)
         }
     }
 
@@ -182,6 +189,9 @@ private func routes(_ r: Router) {
             let other = try await fetch(s.port, "/v1/songs", headers: [("Origin", "https://evil.example")])
             #expect(other.status == 200)
             #expect(other.header("Access-Control-Allow-Origin") == nil)
+            #expect(other.header("Access-Control-Expose-Headers") == nil)
+            // Caches must know the answer depends on Origin even when this origin got no grant.
+            #expect(other.headerValues("Vary").contains("Origin"))
 
             let none = try await fetch(s.port, "/v1/songs")
             #expect(none.header("Access-Control-Allow-Origin") == nil)
@@ -190,6 +200,7 @@ private func routes(_ r: Router) {
         try await withServer(routes: routes) { s in
             let r = try await fetch(s.port, "/v1/songs", headers: [("Origin", "https://app.example")])
             #expect(r.header("Access-Control-Allow-Origin") == nil)
+            #expect(r.header("Vary") == nil)
         }
         // "*" allows any origin.
         try await withServer(config: { $0.corsOrigins = ["*"] }, routes: routes) { s in

@@ -195,4 +195,56 @@ private struct ProducerFailure: Error {}
             #expect(try await fetch(s.port, "/quick").status == 200)
         }
     }
+
+    @Test func keepAliveAfterAStreamAndHeadOfAStream() async throws {
+        let producerRuns = Box(0)
+        try await withServer(
+            routes: { r in
+                r.get("/s") { _ in
+                    .stream(contentType: "text/plain", headers: HTTPHeaders([("X-Kind", "stream")])) { w in
+                        producerRuns.update { $0 += 1 }
+                        try await w.write(Data("abc".utf8))
+                        try await Task.sleep(for: .milliseconds(20))
+                        try await w.write(Data("def".utf8))
+                    }
+                }
+                r.get("/quick") { _ in .json("quick") }
+            }
+        ) { s in
+            let r = try await onThread { () -> [String] in
+                var out: [String] = []
+                let c = try RawClient(port: s.port)
+                try c.send(requestBytes("GET", "/s", keepAlive: true))
+                let a = try c.readResponse()
+                out.append("\(a.status) \(a.wasChunked) \(a.header("X-Kind") ?? "-") \(a.text)")
+                try c.send(requestBytes("GET", "/quick", keepAlive: true))
+                out.append("\(try c.readResponse().text)")
+
+                // HEAD: the headers a GET would get, and no body bytes before the next response.
+                let h = try RawClient(port: s.port)
+                try h.send(requestBytes("HEAD", "/s", keepAlive: true))
+                let head = try h.readResponse(head: true)
+                out.append(
+                    "\(head.status) \(head.header("Transfer-Encoding") ?? "-") \(head.header("X-Kind") ?? "-")"
+                )
+                do {
+                    try h.send(requestBytes("GET", "/quick", keepAlive: true))
+                    let next = try h.readResponse()
+                    out.append("next \(next.status) \(next.text)")
+                } catch ClientError.closed, ClientError.send {
+                    out.append("closed")
+                } catch {
+                    out.append("\(error)")
+                }
+                return out
+            }
+            #expect(r.count == 4)
+            #expect(r.first == "200 true stream abcdef")
+            #expect(r.dropFirst().first == #"{"status":0,"data":"quick"}"#)
+            #expect(r.dropFirst(2).first == "200 chunked stream")
+            // Either a clean next response or a closed connection, never leftover body bytes.
+            #expect(r.last == "closed" || r.last == #"next 200 {"status":0,"data":"quick"}"#, "\(r)")
+            #expect(producerRuns.value == 1)
+        }
+    }
 }
