@@ -60,6 +60,37 @@ private func routes(_ r: Router) {
         }
     }
 
+    @Test func routesSharingAPositionKeepTheirOwnParameterNames() async throws {
+        try await withServer(
+            routes: { r in
+                r.get("/users/:id") { req in .json(["id": try req.parameter("id"), "route": req.route]) }
+                r.get("/users/:userId/sheets") { req in
+                    .json(["userId": try req.parameter("userId"), "route": req.route])
+                }
+                r.delete("/users/:uid") { req in .json(["uid": try req.parameter("uid"), "route": req.route])
+                }
+                r.get("/files/*path") { req in .json(["path": try req.parameter("path"), "route": req.route])
+                }
+                r.post("/files/*target") { req in
+                    .json(["target": try req.parameter("target"), "route": req.route])
+                }
+            }
+        ) { s in
+            let a = try await fetch(s.port, "/users/7")
+            #expect(a.json["data"] as? [String: String] == ["id": "7", "route": "/users/:id"])
+            let b = try await fetch(s.port, "/users/8/sheets")
+            #expect(b.json["data"] as? [String: String] == ["userId": "8", "route": "/users/:userId/sheets"])
+            let c = try await fetch(s.port, "DELETE", "/users/9")
+            #expect(c.json["data"] as? [String: String] == ["uid": "9", "route": "/users/:uid"])
+            let d = try await fetch(s.port, "/files/a/b")
+            #expect(d.json["data"] as? [String: String] == ["path": "a/b", "route": "/files/*path"])
+            let e = try await fetch(s.port, "POST", "/files/c/d", body: Data())
+            #expect(e.json["data"] as? [String: String] == ["target": "c/d", "route": "/files/*target"])
+            #expect(await eventually { s.metrics.requestCount(route: "/users/:uid") == 1 })
+            #expect(s.metrics.requestCount(route: "/users/:id") == 1)
+        }
+    }
+
     @Test func percentDecodedParameters() async throws {
         try await withServer(routes: routes) { s in
             // "周杰伦" in UTF-8, escaped.
