@@ -28,6 +28,10 @@ private func digest(_ d: Data) -> String {
 
 private func bodyRoutes(_ r: Router) {
     r.post("/echo") { req in .json(try req.decode(Echo.self)) }
+    r.post("/nested") { req in
+        struct List: Codable { var items: [Echo] }
+        return .json(try req.decode(List.self).items.count)
+    }
     r.post("/form") { req in
         guard case .form(let f) = req.body else { throw HTTPError.badRequest("not a form") }
         return .json(f)
@@ -124,6 +128,12 @@ private func trickyBytes(_ n: Int) -> Data {
                 s.port, "POST", "/echo", headers: json, body: Data(#"{"name":null,"count":1}"#.utf8))
             #expect(null.status == 400)
             #expect(null.json["message"] as? String == "The field 'name' should be a string, not null.")
+
+            let nested = try await fetch(
+                s.port, "POST", "/nested", headers: json,
+                body: Data(#"{"items":[{"name":"a","count":1},{"name":"b"}]}"#.utf8))
+            #expect(nested.status == 400)
+            #expect(nested.json["message"] as? String == "The field 'items[1].count' is missing.")
 
             let array = try await fetch(s.port, "POST", "/echo", headers: json, body: Data("[1]".utf8))
             #expect(array.status == 400)
