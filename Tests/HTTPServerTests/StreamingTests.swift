@@ -247,4 +247,52 @@ private struct ProducerFailure: Error {}
             #expect(producerRuns.value == 1)
         }
     }
+
+    @Test func aProducerWaitingOnASlowClientIsReleasedWhenItLeaves() async throws {
+        let state = Box("running")
+        let written = Box(0)
+        try await withServer(
+            config: { $0.threads = 1 },
+            routes: { r in
+                r.get("/flood") { _ in
+                    .stream(contentType: "application/octet-stream") { w in
+                        let piece = Data(repeating: 0x41, count: 256 << 10)
+                        do {
+                            while true {
+                                try await w.write(piece)
+                                written.update { $0 += piece.count }
+                            }
+                        } catch {
+                            state.value = error is StreamClosedError ? "closed" : "\(error)"
+                            throw error
+                        }
+                    }
+                }
+                r.get("/quick") { _ in .ok() }
+            }
+        ) { s in
+            let client = try await onThread { () -> RawClient in
+                let c = try RawClient(port: s.port)
+                try c.send(requestBytes("GET", "/flood"))
+                _ = try c.readHead()
+                return c
+            }
+            // The client reads nothing: the producer must end up waiting, not buffering without bound.
+            var last = -1
+            for _ in 0..<50 {
+                try await Task.sleep(for: .milliseconds(40))
+                let now = written.value
+                if now == last { break }
+                last = now
+            }
+            #expect(state.value == "running")
+            #expect(
+                written.value < 64 << 20, "\(written.value) bytes buffered for a client that reads nothing")
+            // Other requests are still answered while it waits.
+            #expect(try await fetch(s.port, "/quick").status == 200)
+            client.reset()
+            #expect(await eventually(timeout: 3) { state.value != "running" })
+            #expect(state.value == "closed")
+        }
+    }
 }
