@@ -22,6 +22,8 @@ final class RequestState {
 
     let start: UInt64
     var method: HTTPMethod = .GET
+    /// The request's method as sent, when it is not one of `HTTPMethod`'s.
+    var unknownMethod: String?
     var rawPath = ""
     var address = ""
     var route = ""
@@ -280,6 +282,7 @@ final class ServerCore: @unchecked Sendable {
         st.rawPath = String(cString: url)
         guard let m = HTTPMethod(cString: method) else {
             st.route = "unmatched"
+            st.unknownMethod = String(cString: method)
             return queue(st, connection, HTTPError(
                 status: 501, message: "The server does not support the \(String(cString: method)) method.").response)
         }
@@ -483,7 +486,7 @@ final class ServerCore: @unchecked Sendable {
             } catch {
                 let id = String(UInt32.random(in: .min ... .max), radix: 16)
                 let errorID = String(repeating: "0", count: 8 - id.count) + id
-                logger.error("event=handler_error error_id=\(errorID) method=\(st.method.rawValue) route=\(pattern) error=\"\(String(describing: error))\"")
+                logger.error("event=handler_error error_id=\(errorID) method=\(st.method.rawValue) route=\(pattern) error=\(logQuoted(String(describing: error)))")
                 response = HTTPError(
                     status: 500,
                     message: "Something went wrong on the server. Please try again; if it keeps happening, tell the administrator (error id \(errorID))."
@@ -588,7 +591,7 @@ final class ServerCore: @unchecked Sendable {
                         failed = true
                     } catch {
                         failed = true
-                        logger.error("event=stream_error error=\"\(String(describing: error))\"")
+                        logger.error("event=stream_error error=\(logQuoted(String(describing: error)))")
                     }
                     w.finish(failed: failed)
                     _ = streams.withLock { $0.removeValue(forKey: id) }
@@ -621,11 +624,11 @@ final class ServerCore: @unchecked Sendable {
         guard st.status != 0 else { return }
         let seconds = Double(monotonicNanos() - st.start) / 1e9
         let route = st.route.isEmpty ? "unmatched" : st.route
-        metrics.record(method: st.method, route: route, status: st.status, seconds: seconds, bytes: bytes)
+        metrics.record(method: st.unknownMethod == nil ? st.method.rawValue : "OTHER", route: route, status: st.status, seconds: seconds, bytes: bytes)
         if logAccess {
             let ok = toe == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK
             logger.info(
-                "method=\(st.method.rawValue) route=\(route) path=\(logSafe(st.rawPath)) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
+                "method=\(st.unknownMethod.map(logSafe) ?? st.method.rawValue) route=\(route) path=\(logSafe(st.rawPath)) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
         }
     }
 
@@ -661,6 +664,22 @@ func logSafe(_ s: String) -> String {
         }
     }
     return String(decoding: out, as: UTF8.self)
+}
+
+/// `s` in double quotes, with quotes, backslashes and line breaks escaped so it stays one log field on one line.
+func logQuoted(_ s: String) -> String {
+    var out = "\""
+    for c in s.unicodeScalars {
+        switch c {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default: out.unicodeScalars.append(c)
+        }
+    }
+    return out + "\""
 }
 
 /// True when `segment`, or a part of it between "/"s, is "." or "..".

@@ -3,7 +3,7 @@ import HTTPServer
 import Testing
 
 private struct SecretFailure: Error, CustomStringConvertible {
-    var description: String { "database password hunter2 at /srv/secret.db" }
+    var description: String { "database password hunter2 at /srv/secret.db\nlevel=info forged=\"1\"" }
 }
 
 private func errorRoutes(_ r: Router) {
@@ -73,6 +73,12 @@ private struct AnyKey: CodingKey {
             if let id {
                 let line = await log.waitFor(["error_id=\(id)", "hunter2", "route=/boom"])
                 #expect(line != nil)
+                // The error text stays one quoted field on one line.
+                #expect(line?.contains("\n") == false)
+                #expect(
+                    line?.hasSuffix(
+                        #"error="database password hunter2 at /srv/secret.db\nlevel=info forged=\"1\"""#)
+                        == true, "\(line ?? "-")")
             }
             let again = try await fetch(s.port, "/boom")
             let id2 = (again.json["message"] as? String)?.firstMatch(of: /error id ([0-9a-f]{8})/)?.1

@@ -48,9 +48,11 @@ private func sample(_ text: String, _ series: String) -> Double? {
             _ = try await fetch(s.port, "POST", "/items", body: Data("{}".utf8))
             _ = try await fetch(s.port, "/nowhere")
             _ = try await fetch(s.port, "/stream")
+            _ = try await fetch(s.port, "BREW", "/x")
+            _ = try await fetch(s.port, "MKCOL", "/y")
             // Counting happens once the response is sent: wait for it.
             #expect(await eventually { s.metrics.requestCount(route: "/items/:id") == 2 })
-            #expect(await eventually { s.metrics.requestCount(route: "unmatched") == 1 })
+            #expect(await eventually { s.metrics.requestCount(route: "unmatched") == 3 })
             #expect(await eventually { s.metrics.requestCount(route: "/stream") == 1 })
             #expect(s.metrics.requestCount(route: "/items") == 1)
 
@@ -79,6 +81,10 @@ private func sample(_ text: String, _ series: String) -> Double? {
             #expect(sample(text, #"http_requests_total{method="GET",route="/items/:id",status="200"}"#) == 2)
             #expect(sample(text, #"http_requests_total{method="POST",route="/items",status="409"}"#) == 1)
             #expect(sample(text, #"http_requests_total{method="GET",route="unmatched",status="404"}"#) == 1)
+            // Methods the server doesn't know share one label, so clients can't grow the series without end.
+            #expect(sample(text, #"http_requests_total{method="OTHER",route="unmatched",status="501"}"#) == 2)
+            #expect(!text.contains("BREW"))
+            #expect(sample(text, #"http_requests_total{method="GET",route="unmatched",status="501"}"#) == nil)
             #expect(sample(text, #"http_requests_total{method="GET",route="/stream",status="200"}"#) == 1)
             #expect(text.contains("# TYPE http_request_duration_seconds histogram"))
             #expect(sample(text, #"http_request_duration_seconds_count{route="/items/:id"}"#) == 2)
@@ -134,6 +140,10 @@ private func sample(_ text: String, _ series: String) -> Double? {
 
             _ = try await fetch(s.port, "/zzz")
             #expect(await log.waitFor(["route=unmatched", "path=/zzz", "status=404"]) != nil)
+
+            // An unknown method is logged as sent, not as GET.
+            _ = try await fetch(s.port, "BREW", "/coffee")
+            #expect(await log.waitFor(["method=BREW route=unmatched path=/coffee status=501"]) != nil)
 
             // A path with spaces can't forge fields in the line.
             let forged = try await onThread { () -> Int in
