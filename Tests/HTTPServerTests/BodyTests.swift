@@ -217,6 +217,11 @@ private func trickyBytes(_ n: Int) -> Data {
             #expect(info.files[1].size == 8)
             #expect(info.files[1].sha == digest(cover))
             #expect(info.files[0].path != info.files[1].path)
+            let tmp =
+                ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            #expect(
+                info.files.allSatisfy { $0.path.hasPrefix(tmp + "/cloudmusic-upload-") },
+                "\(info.files.map(\.path))")
             // Gone once the request is over.
             let paths = info.files.map(\.path)
             #expect(await eventually { paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) } })
