@@ -68,7 +68,7 @@ struct ResponseHead: Sendable {
 
 /// A blocking HTTP/1.1 client over a POSIX socket; every read has a deadline.
 final class RawClient: @unchecked Sendable {
-    let fd: Int32
+    private(set) var fd: Int32
     var timeout: Double
     private var pending: [UInt8] = []
 
@@ -89,19 +89,22 @@ final class RawClient: @unchecked Sendable {
         if rc != 0 {
             let e = errno
             Glibc.close(fd)
+            fd = -1  // deinit runs for a fully initialised object: don't close a reused number twice
             throw ClientError.connect(e)
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 
-    /// Closes abruptly: unread data makes the kernel send a reset.
+    /// Closes abruptly: with a zero linger time the kernel sends a reset, as when a client crashes.
     func reset() {
+        guard fd >= 0 else { return }
         var l = linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
-        shutdown(fd, Int32(SHUT_RDWR))
+        Glibc.close(fd)
+        fd = -1
     }
 
     func send(_ s: String) throws { try send(Array(s.utf8)) }
