@@ -5,12 +5,14 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
     case GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
 
     init?(cString p: UnsafePointer<CChar>) {
-        // Fast path without allocating a String.
-        switch (p[0], p[1], p[2]) {
-        case (0x47, 0x45, 0x54) where p[3] == 0: self = .GET
-        case (0x50, 0x4F, 0x53) where p[3] == 0x54 && p[4] == 0: self = .POST
-        case (0x50, 0x55, 0x54) where p[3] == 0: self = .PUT
-        default:
+        // Fast path without allocating a String; each byte is read only if the ones before it are not NUL.
+        if p[0] == 0x47 && p[1] == 0x45 && p[2] == 0x54 && p[3] == 0 {
+            self = .GET
+        } else if p[0] == 0x50 && p[1] == 0x4F && p[2] == 0x53 && p[3] == 0x54 && p[4] == 0 {
+            self = .POST
+        } else if p[0] == 0x50 && p[1] == 0x55 && p[2] == 0x54 && p[3] == 0 {
+            self = .PUT
+        } else {
             guard let m = HTTPMethod(rawValue: String(cString: p)) else { return nil }
             self = m
         }

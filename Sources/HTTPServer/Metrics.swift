@@ -6,7 +6,8 @@ public final class Metrics: Sendable {
     static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     struct CounterKey: Hashable {
-        let method: HTTPMethod
+        /// A method's name, or "OTHER" for methods the server doesn't know (clients choose those freely).
+        let method: String
         let route: String
         let status: Int
     }
@@ -28,7 +29,7 @@ public final class Metrics: Sendable {
 
     init() {}
 
-    func record(method: HTTPMethod, route: String, status: Int, seconds: Double, bytes: Int) {
+    func record(method: String, route: String, status: Int, seconds: Double, bytes: Int) {
         var bucket = Metrics.bounds.count
         for (i, b) in Metrics.bounds.enumerated() where seconds <= b {
             bucket = i
@@ -56,8 +57,8 @@ public final class Metrics: Sendable {
         var out = ""
         out += "# HELP http_requests_total Requests answered, by method, route and status.\n"
         out += "# TYPE http_requests_total counter\n"
-        for (k, v) in s.counters.sorted(by: { ($0.key.route, $0.key.method.rawValue, $0.key.status) < ($1.key.route, $1.key.method.rawValue, $1.key.status) }) {
-            out += "http_requests_total{method=\"\(k.method.rawValue)\",route=\"\(escapeLabel(k.route))\",status=\"\(k.status)\"} \(v)\n"
+        for (k, v) in s.counters.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            out += "http_requests_total{method=\"\(k.method)\",route=\"\(escapeLabel(k.route))\",status=\"\(k.status)\"} \(v)\n"
         }
         out += "# HELP http_request_duration_seconds Time from request headers to the last byte sent, by route.\n"
         out += "# TYPE http_request_duration_seconds histogram\n"

@@ -86,7 +86,8 @@ nonisolated(unsafe) let sharedJSONDecoder: JSONDecoder = {
 nonisolated(unsafe) let sharedJSONEncoder: JSONEncoder = {
     let e = JSONEncoder()
     e.dateEncodingStrategy = .iso8601
-    e.outputFormatting = [.withoutEscapingSlashes]
+    // Sorted keys: otherwise the order changes from one run to the next, and so do ETags and caches.
+    e.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
     return e
 }()
 

@@ -33,7 +33,13 @@ public struct Response: Sendable {
     /// `{"status":0,"data":value}` as `application/json; charset=utf-8`; dates as ISO 8601 strings.
     public static func json<T: Encodable>(_ value: T, status: Int = 200) -> Response {
         do {
-            let payload = try sharedJSONEncoder.encode(Envelope(data: value))
+            // Written by hand so "status" always comes first: JSONEncoder's key order varies from run to run.
+            let data = try sharedJSONEncoder.encode(value)
+            var payload = Data()
+            payload.reserveCapacity(data.count + 20)
+            payload.append(contentsOf: #"{"status":0,"data":"#.utf8)
+            payload.append(data)
+            payload.append(contentsOf: "}".utf8)
             return Response(status: status, headers: jsonHeaders, body: .data(payload))
         } catch {
             return HTTPError(
@@ -124,11 +130,6 @@ public struct Response: Sendable {
         }
         return Response(status: 200, headers: h, body: .file(path: path, offset: 0, length: size))
     }
-}
-
-private struct Envelope<T: Encodable>: Encodable {
-    let status = 0
-    let data: T
 }
 
 let jsonHeaders = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])

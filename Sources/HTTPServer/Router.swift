@@ -58,15 +58,23 @@ enum RouteMatch {
 }
 
 /// An immutable routing tree, built once at start.
+///
+/// Routes that share a position share a node, whatever they call their parameters there (`/users/:id` and
+/// `/users/:userId/sheets`), so each handler keeps its own pattern and parameter names, and values are
+/// collected by position and named after the route that matched.
 struct RouteTable: Sendable {
+    struct Route: Sendable {
+        let handler: Handler
+        let pattern: String
+        /// The names of the pattern's `:name` and `*name` segments, in order.
+        let parameterNames: [String]
+    }
+
     struct Node: Sendable {
         var literals: [String: Int] = [:]
         var param: Int?
-        var paramName = ""
         var catchAll: Int?
-        var catchAllName = ""
-        var handlers: [HTTPMethod: Handler] = [:]
-        var pattern = ""
+        var routes: [HTTPMethod: Route] = [:]
     }
 
     private(set) var nodes: [Node] = [Node()]
@@ -74,20 +82,21 @@ struct RouteTable: Sendable {
     init(_ entries: [Router.Entry]) {
         for e in entries {
             var n = 0
+            var names: [String] = []
             var segs = e.pattern.split(separator: "/")[...]
             while let s = segs.popFirst() {
                 if s.hasPrefix(":") {
+                    names.append(String(s.dropFirst()))
                     if let p = nodes[n].param { n = p } else {
                         nodes.append(Node())
                         nodes[n].param = nodes.count - 1
-                        nodes[n].paramName = String(s.dropFirst())
                         n = nodes.count - 1
                     }
                 } else if s.hasPrefix("*") {
+                    names.append(String(s.dropFirst()))
                     if let c = nodes[n].catchAll { n = c } else {
                         nodes.append(Node())
                         nodes[n].catchAll = nodes.count - 1
-                        nodes[n].catchAllName = String(s.dropFirst())
                         n = nodes.count - 1
                     }
                     break
@@ -100,50 +109,51 @@ struct RouteTable: Sendable {
                     }
                 }
             }
-            nodes[n].handlers[e.method] = e.handler
-            nodes[n].pattern = e.pattern
+            nodes[n].routes[e.method] = Route(handler: e.handler, pattern: e.pattern, parameterNames: names)
         }
     }
 
     /// Looks up decoded path segments. HEAD falls back to GET.
     func match(_ method: HTTPMethod, _ segments: [String]) -> RouteMatch {
-        var params: [(String, String)] = []
-        if let n = search(0, segments[...], &params, { $0.handlers[method] != nil || (method == .HEAD && $0.handlers[.GET] != nil) }) {
-            let node = nodes[n]
-            let handler = node.handlers[method] ?? node.handlers[.GET]!
+        var values: [String] = []
+        if let n = search(0, segments[...], &values, { $0.routes[method] != nil || (method == .HEAD && $0.routes[.GET] != nil) }) {
+            let route = nodes[n].routes[method] ?? nodes[n].routes[.GET]!
             var dict: [String: String] = [:]
-            if !params.isEmpty {
-                dict.reserveCapacity(params.count)
-                for (k, v) in params { dict[k] = v }
+            if !values.isEmpty {
+                dict.reserveCapacity(values.count)
+                for (k, v) in zip(route.parameterNames, values) { dict[k] = v }
             }
-            return .found(handler: handler, pattern: node.pattern, parameters: dict)
+            return .found(handler: route.handler, pattern: route.pattern, parameters: dict)
         }
-        params.removeAll()
-        if let n = search(0, segments[...], &params, { !$0.handlers.isEmpty }) {
-            var allowed = HTTPMethod.allCases.filter { nodes[n].handlers[$0] != nil }
+        values.removeAll()
+        if let n = search(0, segments[...], &values, { !$0.routes.isEmpty }) {
+            let routes = nodes[n].routes
+            var allowed = HTTPMethod.allCases.filter { routes[$0] != nil }
             if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.insert(.HEAD, at: 1) }
             if !allowed.contains(.OPTIONS) { allowed.append(.OPTIONS) }
-            return .methodNotAllowed(allowed: allowed, pattern: nodes[n].pattern)
+            // Any of the node's patterns names it; prefer the first allowed method's.
+            let pattern = allowed.lazy.compactMap { routes[$0]?.pattern }.first ?? ""
+            return .methodNotAllowed(allowed: allowed, pattern: pattern)
         }
         return .notFound
     }
 
     private func search(
-        _ n: Int, _ segs: ArraySlice<String>, _ params: inout [(String, String)], _ accept: (Node) -> Bool
+        _ n: Int, _ segs: ArraySlice<String>, _ values: inout [String], _ accept: (Node) -> Bool
     ) -> Int? {
         let node = nodes[n]
         guard let first = segs.first else {
             return accept(node) ? n : nil
         }
         let rest = segs.dropFirst()
-        if let c = node.literals[first], let r = search(c, rest, &params, accept) { return r }
+        if let c = node.literals[first], let r = search(c, rest, &values, accept) { return r }
         if let p = node.param {
-            params.append((node.paramName, first))
-            if let r = search(p, rest, &params, accept) { return r }
-            params.removeLast()
+            values.append(first)
+            if let r = search(p, rest, &values, accept) { return r }
+            values.removeLast()
         }
         if let c = node.catchAll, accept(nodes[c]) {
-            params.append((node.catchAllName, segs.joined(separator: "/")))
+            values.append(segs.joined(separator: "/"))
             return c
         }
         return nil

@@ -22,6 +22,8 @@ final class RequestState {
 
     let start: UInt64
     var method: HTTPMethod = .GET
+    /// The request's method as sent, when it is not one of `HTTPMethod`'s.
+    var unknownMethod: String?
     var rawPath = ""
     var address = ""
     var route = ""
@@ -168,6 +170,7 @@ final class ServerCore: @unchecked Sendable {
     let streams = Mutex<[ObjectIdentifier: StreamWriter]>([:])
     let reaperStop = Atomic<Bool>(false)
     let reaperDone = DispatchSemaphore(value: 0)
+    let reaperWake = DispatchSemaphore(value: 0)
     let logAccess: Bool
 
     init(configuration: ServerConfiguration, table: RouteTable, metrics: Metrics) {
@@ -210,10 +213,11 @@ final class ServerCore: @unchecked Sendable {
 
     func startReaper() {
         let timeout = UInt64(max(1, config.headerTimeoutSeconds)) * 1_000_000_000
-        let interval = UInt32(min(1_000_000, max(100_000, config.headerTimeoutSeconds * 250_000)))
+        let interval = min(1_000_000, max(100_000, config.headerTimeoutSeconds * 250_000))
         let thread = Thread { [self] in
             while !reaperStop.load(ordering: .relaxed) {
-                usleep(interval)
+                // Waits on a semaphore rather than sleeping so that stopping doesn't wait out the interval.
+                if reaperWake.wait(timeout: .now() + .microseconds(interval)) == .success { break }
                 let now = monotonicNanos()
                 connections.withLock { table in
                     for (_, e) in table {
@@ -234,6 +238,7 @@ final class ServerCore: @unchecked Sendable {
 
     func stopReaper() {
         reaperStop.store(true, ordering: .relaxed)
+        reaperWake.signal()
         reaperDone.wait()
     }
 
@@ -277,10 +282,27 @@ final class ServerCore: @unchecked Sendable {
         st.rawPath = String(cString: url)
         guard let m = HTTPMethod(cString: method) else {
             st.route = "unmatched"
+            st.unknownMethod = String(cString: method)
             return queue(st, connection, HTTPError(
                 status: 501, message: "The server does not support the \(String(cString: method)) method.").response)
         }
         st.method = m
+
+        // libmicrohttpd's own limit is its memory pool, which is larger than maxHeaderBytes; measure exactly.
+        var scan = HeaderScan()
+        withUnsafeMutablePointer(to: &scan) { p in
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, headerScanIterator, p)
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, headerScanIterator, p)
+        }
+        let headerBytes = strlen(method) + strlen(url) + 12 + scan.bytes + 2
+        if headerBytes > config.maxHeaderBytes {
+            return queue(st, connection, HTTPError(
+                status: 431, message: "The request's headers are larger than the \(formatBytes(config.maxHeaderBytes)) allowed."
+            ).response)
+        }
+        if scan.badName {
+            return queue(st, connection, HTTPError.badRequest("The request has a malformed header name.").response)
+        }
 
         let cl = lookup(connection, "Content-Length")
         let te = lookup(connection, "Transfer-Encoding")
@@ -292,7 +314,10 @@ final class ServerCore: @unchecked Sendable {
             length = n
         }
         if te == nil && (length ?? 0) == 0 {
-            return dispatch(st, connection, .empty)
+            // Answer on the next call: libmicrohttpd closes the connection after a response queued
+            // on the first call, which would end every keep-alive connection after one request.
+            st.kind = .none
+            return MHD_Result.YES
         }
 
         let ct = lookup(connection, "Content-Type")
@@ -402,6 +427,14 @@ final class ServerCore: @unchecked Sendable {
             } else {
                 segments.append(String(s))
             }
+            // "." and ".." (also escaped, or inside a segment with an escaped "/") would let a handler that
+            // joins a parameter onto a folder read outside it.
+            if isDotSegment(segments[segments.count - 1]) {
+                st.route = "unmatched"
+                return queue(
+                    st, connection,
+                    HTTPError.badRequest("The address may not contain \".\" or \"..\" segments.").response)
+            }
         }
         let path = hasEscape ? (percentDecode(raw) ?? raw) : raw
 
@@ -453,18 +486,23 @@ final class ServerCore: @unchecked Sendable {
             } catch {
                 let id = String(UInt32.random(in: .min ... .max), radix: 16)
                 let errorID = String(repeating: "0", count: 8 - id.count) + id
-                logger.error("event=handler_error error_id=\(errorID) method=\(st.method.rawValue) route=\(pattern) error=\"\(String(describing: error))\"")
+                logger.error("event=handler_error error_id=\(errorID) method=\(st.method.rawValue) route=\(pattern) error=\(logQuoted(String(describing: error)))")
                 response = HTTPError(
                     status: 500,
                     message: "Something went wrong on the server. Please try again; if it keeps happening, tell the administrator (error id \(errorID))."
                 ).response
             }
         }
-        if !corsOrigins.isEmpty, let origin = headers["Origin"], originAllowed(origin) {
-            response.headers.replace("Access-Control-Allow-Origin", origin)
+        if !corsOrigins.isEmpty {
+            // The answer depends on Origin whether or not this one is allowed: say so to caches every time,
+            // or a cached answer for one origin is served to another.
             response.headers.add("Vary", "Origin")
-            response.headers.add(
-                "Access-Control-Expose-Headers", "Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified, Retry-After")
+            if let origin = headers["Origin"], originAllowed(origin) {
+                response.headers.replace("Access-Control-Allow-Origin", origin)
+                response.headers.add(
+                    "Access-Control-Expose-Headers",
+                    "Content-Length, Content-Range, Accept-Ranges, ETag, Last-Modified, Retry-After")
+            }
         }
         return queue(st, connection, response)
     }
@@ -479,6 +517,7 @@ final class ServerCore: @unchecked Sendable {
         var length = 0
         var writer: StreamWriter?
         var producer: (@Sendable (StreamWriter) async throws -> Void)?
+        var headOfStream = false
         switch response.body {
         case .empty:
             mhd = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
@@ -502,6 +541,11 @@ final class ServerCore: @unchecked Sendable {
                 mhd = MHD_create_response_from_fd_at_offset64(UInt64(len), fd, UInt64(offset))
                 if mhd == nil { Foundation.close(fd) }
             }
+        case .stream where st.method == .HEAD:
+            // No producer for HEAD. libmicrohttpd 0.9.75 sends the final "0\r\n\r\n" even for HEAD, which the
+            // client would take for the start of its next response, so such a HEAD closes the connection.
+            mhd = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+            headOfStream = true
         case .stream(let p):
             let w = StreamWriter()
             w.attach(connection)
@@ -520,7 +564,10 @@ final class ServerCore: @unchecked Sendable {
             }
             MHD_add_response_header(mhd, name, value)
         }
-        if shuttingDown.load(ordering: .relaxed) {
+        if headOfStream {
+            MHD_add_response_header(mhd, "Transfer-Encoding", "chunked")
+        }
+        if shuttingDown.load(ordering: .relaxed) || headOfStream {
             MHD_add_response_header(mhd, "Connection", "close")
         }
         let rc = MHD_queue_response(connection, UInt32(response.status), mhd)
@@ -544,7 +591,7 @@ final class ServerCore: @unchecked Sendable {
                         failed = true
                     } catch {
                         failed = true
-                        logger.error("event=stream_error error=\"\(String(describing: error))\"")
+                        logger.error("event=stream_error error=\(logQuoted(String(describing: error)))")
                     }
                     w.finish(failed: failed)
                     _ = streams.withLock { $0.removeValue(forKey: id) }
@@ -552,7 +599,7 @@ final class ServerCore: @unchecked Sendable {
             }
         }
         if rc == MHD_Result.NO {
-            logger.warning("event=queue_failed status=\(response.status) path=\(st.rawPath)")
+            logger.warning("event=queue_failed status=\(response.status) path=\(logSafe(st.rawPath))")
         }
         return rc
     }
@@ -577,11 +624,11 @@ final class ServerCore: @unchecked Sendable {
         guard st.status != 0 else { return }
         let seconds = Double(monotonicNanos() - st.start) / 1e9
         let route = st.route.isEmpty ? "unmatched" : st.route
-        metrics.record(method: st.method, route: route, status: st.status, seconds: seconds, bytes: bytes)
+        metrics.record(method: st.unknownMethod == nil ? st.method.rawValue : "OTHER", route: route, status: st.status, seconds: seconds, bytes: bytes)
         if logAccess {
             let ok = toe == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK
             logger.info(
-                "method=\(st.method.rawValue) route=\(route) path=\(st.rawPath) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
+                "method=\(st.unknownMethod.map(logSafe) ?? st.method.rawValue) route=\(route) path=\(logSafe(st.rawPath)) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
         }
     }
 
@@ -598,6 +645,83 @@ final class ServerCore: @unchecked Sendable {
             _ = MHD_get_connection_values(connection, kind, headerIterator, p)
         }
         return HTTPHeaders(pairs)
+    }
+}
+
+/// `s` with spaces, quotes, backslashes, control and non-ASCII bytes %-escaped, so that a client can't add
+/// fields to a `key=value` log line.
+func logSafe(_ s: String) -> String {
+    @inline(__always) func unsafe(_ b: UInt8) -> Bool { b <= 0x20 || b == 0x22 || b == 0x5C || b >= 0x7F }
+    guard s.utf8.contains(where: unsafe) else { return s }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(s.utf8.count + 16)
+    for b in s.utf8 {
+        if unsafe(b) {
+            out.append(contentsOf: [0x25, hex[Int(b >> 4)], hex[Int(b & 15)]])
+        } else {
+            out.append(b)
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// `s` in double quotes, with quotes, backslashes and line breaks escaped so it stays one log field on one line.
+func logQuoted(_ s: String) -> String {
+    var out = "\""
+    for c in s.unicodeScalars {
+        switch c {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default: out.unicodeScalars.append(c)
+        }
+    }
+    return out + "\""
+}
+
+/// True when `segment`, or a part of it between "/"s, is "." or "..".
+func isDotSegment(_ segment: String) -> Bool {
+    guard segment.utf8.contains(0x2E) else { return false }
+    for part in segment.utf8.split(separator: 0x2F, omittingEmptySubsequences: false) {
+        if part.count == 1 && part.first == 0x2E { return true }
+        if part.count == 2 && part.first == 0x2E && part.last == 0x2E { return true }
+    }
+    return false
+}
+
+/// The size of a request's header block and whether every header name is a valid token.
+struct HeaderScan {
+    var bytes = 0
+    var badName = false
+}
+
+let headerScanIterator: MHD_KeyValueIterator = { cls, kind, key, value in
+    let scan = cls!.assumingMemoryBound(to: HeaderScan.self)
+    guard let key else { return MHD_Result.YES }
+    let n = strlen(key)
+    let v = value.map { strlen($0) } ?? 0
+    if kind == MHD_ValueKind.HEADER_KIND {
+        scan.pointee.bytes += n + v + 4  // "name: value\r\n"
+        if n == 0 { scan.pointee.badName = true }
+        for i in 0..<n where !isTokenByte(UInt8(bitPattern: key[i])) {
+            scan.pointee.badName = true
+            break
+        }
+    } else {
+        scan.pointee.bytes += n + v + 2  // "&name=value"
+    }
+    return MHD_Result.YES
+}
+
+/// RFC 9110 tchar.
+@inline(__always) func isTokenByte(_ c: UInt8) -> Bool {
+    switch c {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
+    default: return false
     }
 }
 
