@@ -58,7 +58,9 @@ public enum AudioFileReader {
         let artistList = values("ARTISTS")
         tags.artists = dedupe((artistList.isEmpty ? values("ARTIST") : artistList).flatMap(TagSplitter.splitArtists))
         tags.album = first("ALBUM")
-        tags.albumArtists = dedupe(values("ALBUMARTIST").flatMap(TagSplitter.splitArtists))
+        // ffmpeg writes APE tags (WavPack, APE, Musepack) with the key "album_artist".
+        let albumArtistList = values("ALBUMARTIST").isEmpty ? values("ALBUM_ARTIST") : values("ALBUMARTIST")
+        tags.albumArtists = dedupe(albumArtistList.flatMap(TagSplitter.splitArtists))
         (tags.trackNumber, tags.trackTotal) = numberPair(first("TRACKNUMBER"))
         if tags.trackTotal == nil { tags.trackTotal = positiveInt(first("TRACKTOTAL", "TOTALTRACKS")) }
         (tags.discNumber, tags.discTotal) = numberPair(first("DISCNUMBER"))

@@ -2,7 +2,11 @@
 // so the handle can be used with the C++ API here.
 #include "CTagLibProperties.h"
 
+#include <taglib/aifffile.h>
 #include <taglib/asffile.h>
+#include <taglib/mpegfile.h>
+#include <taglib/textidentificationframe.h>
+#include <taglib/wavfile.h>
 #include <taglib/audioproperties.h>
 #include <taglib/opusfile.h>
 #include <taglib/tfile.h>
@@ -50,9 +54,35 @@ bool asfAttributeIsTrue(const TagLib::ASF::Attribute &a) {
   }
 }
 
+// TagLib 1.13 does not translate ID3v2's TCMP frame (iTunes, Picard and ffmpeg write the
+// compilation flag there): it shows up as key "TCMP", and setting COMPILATION writes a
+// TXXX:COMPILATION frame that those programs ignore. Both directions are mapped here.
+TagLib::ID3v2::Tag *id3v2TagOf(TagLib::File *f) {
+  if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(f)) return mpeg->ID3v2Tag(true);
+  if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(f)) return wav->ID3v2Tag();
+  if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(f)) return aiff->tag();
+  return nullptr;
+}
+
+bool isID3v2File(const TagLib::File *f) {
+  return dynamic_cast<const TagLib::MPEG::File *>(f) != nullptr ||
+         dynamic_cast<const TagLib::RIFF::WAV::File *>(f) != nullptr ||
+         dynamic_cast<const TagLib::RIFF::AIFF::File *>(f) != nullptr;
+}
+
+bool isTrue(const TagLib::StringList &values) {
+  if (values.isEmpty()) return false;
+  const TagLib::String v = values.front().upper().stripWhiteSpace();
+  return v == "1" || v == "TRUE" || v == "YES";
+}
+
 /// The file's property map plus the keys TagLib 1.13 leaves out for some formats.
 TagLib::PropertyMap propertiesOf(const TagLib::File *f) {
   TagLib::PropertyMap map = f->properties();
+  if (map.contains("TCMP")) {
+    if (!map.contains("COMPILATION")) map.insert("COMPILATION", map["TCMP"]);
+    map.erase("TCMP");
+  }
   if (const auto *asf = dynamic_cast<const TagLib::ASF::File *>(f)) {
     const TagLib::ASF::Tag *tag = asf->tag();
     if (tag != nullptr && tag->contains(asfCompilation)) {
@@ -120,8 +150,12 @@ extern "C" int cm_taglib_property_replace(void *file, const char *const *keys,
   try {
     auto *f = static_cast<TagLib::File *>(file);
     TagLib::PropertyMap map = f->properties();
-    for (int i = 0; i < count; ++i) map.erase(TagLib::String(keys[i], TagLib::String::UTF8));
-    auto *asf = dynamic_cast<TagLib::ASF::File *>(f);
+    bool compilationNamed = false;
+    for (int i = 0; i < count; ++i) {
+      const TagLib::String k(keys[i], TagLib::String::UTF8);
+      map.erase(k);
+      if (k == "COMPILATION") compilationNamed = true;
+    }
     for (int i = 0; i < count; ++i) {
       if (values[i] == nullptr) continue;
       const TagLib::String k(keys[i], TagLib::String::UTF8);
@@ -132,24 +166,39 @@ extern "C" int cm_taglib_property_replace(void *file, const char *const *keys,
         map.insert(k, TagLib::StringList(v));
       }
     }
-    bool asfOK = true;
-    if (asf != nullptr && map.contains("COMPILATION")) {
-      const TagLib::StringList values = map["COMPILATION"];
+    // COMPILATION is stored by hand where TagLib 1.13's property map cannot (see above).
+    auto *asf = dynamic_cast<TagLib::ASF::File *>(f);
+    const bool byHand = compilationNamed && (asf != nullptr || isID3v2File(f));
+    const bool compilation = byHand && isTrue(map["COMPILATION"]);
+    if (byHand) {
       map.erase("COMPILATION");
-      TagLib::ASF::Tag *tag = asf->tag();
-      if (tag == nullptr) {
-        asfOK = false;
-      } else {
-        const TagLib::String v = values.isEmpty() ? TagLib::String() : values.front().upper();
-        tag->setAttribute(asfCompilation, TagLib::ASF::Attribute(v == "1" || v == "TRUE" || v == "YES"));
-      }
-    } else if (asf != nullptr && asf->tag() != nullptr) {
-      for (int i = 0; i < count; ++i) {
-        if (TagLib::String(keys[i], TagLib::String::UTF8) == "COMPILATION") asf->tag()->removeItem(asfCompilation);
-      }
+      map.erase("TCMP");
     }
     const TagLib::PropertyMap rejected = f->setProperties(map);
-    return rejected.isEmpty() && asfOK ? 1 : 0;
+    bool storedByHand = true;
+    if (byHand && asf != nullptr) {
+      TagLib::ASF::Tag *tag = asf->tag();
+      if (tag == nullptr) {
+        storedByHand = !compilation;
+      } else if (compilation) {
+        tag->setAttribute(asfCompilation, TagLib::ASF::Attribute(true));
+      } else {
+        tag->removeItem(asfCompilation);
+      }
+    } else if (byHand) {
+      TagLib::ID3v2::Tag *tag = id3v2TagOf(f);
+      if (tag == nullptr) {
+        storedByHand = !compilation;
+      } else {
+        tag->removeFrames("TCMP");
+        if (compilation) {
+          auto *frame = new TagLib::ID3v2::TextIdentificationFrame("TCMP", TagLib::String::Latin1);
+          frame->setText("1");
+          tag->addFrame(frame);
+        }
+      }
+    }
+    return rejected.isEmpty() && storedByHand ? 1 : 0;
   } catch (...) {
     return 0;
   }
