@@ -36,12 +36,40 @@ public enum AudioFileReader {
             throw AudioMetadataError(path: path, reason: "file is not readable (permission denied)")
         }
         let file = try TagLibFile(path: path)
+        let properties = try audioStream(of: file)
+        return AudioFileInfo(tags: tags(from: file.allProperties), properties: properties)
+    }
+
+    /// The stream properties of an opened file; throws if TagLib found no audio in it.
+    static func audioStream(of file: TagLibFile) throws(AudioMetadataError) -> AudioProperties {
         guard let properties = file.audioProperties,
             properties.sampleRate > 0 || properties.durationMilliseconds > 0
         else {
-            throw AudioMetadataError(path: path, reason: "file has no audio stream")
+            let ext = (file.path as NSString).pathExtension.lowercased()
+            throw AudioMetadataError(
+                path: file.path, reason: "no audio found in the file (it is damaged, or not really a “.\(ext)” file)")
         }
-        return AudioFileInfo(tags: tags(from: file.allProperties), properties: properties)
+        // TagLib 1.13 takes any data without a Musepack signature for a headerless SV4-SV6 stream.
+        if (file.path as NSString).pathExtension.lowercased() == "mpc", !hasMusepackSignature(file.path) {
+            throw AudioMetadataError(path: file.path, reason: "not an audio file TagLib can read (no Musepack signature)")
+        }
+        return properties
+    }
+
+    /// True if the file starts, after any ID3v2 tag, with "MP+" (SV7) or "MPCK" (SV8).
+    static func hasMusepackSignature(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard var head = try? handle.read(upToCount: 10), head.count >= 4 else { return false }
+        if head.starts(with: Array("ID3".utf8)), head.count == 10 {
+            // ID3v2 size: four 7-bit bytes, plus the 10-byte header and a 10-byte footer if flagged.
+            let size = head[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (head[5] & 0x10 != 0 ? 10 : 0)
+            guard (try? handle.seek(toOffset: UInt64(size))) != nil, let next = try? handle.read(upToCount: 4) else {
+                return false
+            }
+            head = next
+        }
+        return head.starts(with: Array("MP+".utf8)) || head.starts(with: Array("MPCK".utf8))
     }
 
     /// Builds normalised tags from a TagLib property map (keys upper case, several values each).

@@ -6,6 +6,9 @@ public enum AudioTagWriter {
     /// other tags in the file are kept.
     public static func write(_ tags: AudioTags, to path: String) throws(AudioMetadataError) {
         let file = try TagLibFile(path: path)
+        // Never write a tag into something that is not audio (a text file named .mp3, an MP3
+        // named .ape): TagLib would happily add a tag to it.
+        _ = try AudioFileReader.audioStream(of: file)
         // TagLib takes C strings, so a NUL would silently cut a value short; the reader drops NULs,
         // so the writer does too, and a value that is nothing but NULs is absent.
         func one(_ value: String?) -> [String] {
