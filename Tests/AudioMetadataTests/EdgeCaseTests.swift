@@ -58,7 +58,8 @@ struct EdgeCaseTests {
         let album = "アルバム 앨범 专辑"
         let path = try fixtures.copy(format)
         try AudioTagWriter.write(
-            AudioTags(title: title, artists: [artist, "宇多田ヒカル", "아이유"], album: album, genres: ["华语流行"]), to: path)
+            AudioTags(title: title, artists: [artist, "宇多田ヒカル", "아이유"], album: album, genres: ["华语流行"]),
+            to: path)
         let tags = try AudioFileReader.read(path: path).tags
         #expect(Array(tags.title?.utf8 ?? "".utf8) == Array(title.utf8))
         #expect(tags.artists.map { Array($0.utf8) } == [artist, "宇多田ヒカル", "아이유"].map { Array($0.utf8) })
@@ -115,7 +116,9 @@ struct EdgeCaseTests {
     func whitespaceIsTrimmedAndBlankValuesAreAbsent(format: Format) throws {
         let path = try fixtures.copy(format)
         try AudioTagWriter.write(
-            AudioTags(title: "  Padded Title \t\n", artists: ["   ", " Real "], album: " \n ", genres: [" ", "Jazz "]),
+            AudioTags(
+                title: "  Padded Title \t\n", artists: ["   ", " Real "], album: " \n ",
+                genres: [" ", "Jazz "]),
             to: path)
         let tags = try AudioFileReader.read(path: path).tags
         #expect(tags.title == "Padded Title")
@@ -129,7 +132,8 @@ struct EdgeCaseTests {
     @Test(arguments: tagFamilies)
     func nulInsideValue(format: Format) throws {
         let path = try fixtures.copy(format)
-        try AudioTagWriter.write(AudioTags(title: "Foo\0Bar", album: "\0", lyrics: "line one\0\nline two"), to: path)
+        try AudioTagWriter.write(
+            AudioTags(title: "Foo\0Bar", album: "\0", lyrics: "line one\0\nline two"), to: path)
         let tags = try AudioFileReader.read(path: path).tags
         #expect(tags.title == "FooBar")
         #expect(tags.album == nil)
@@ -153,8 +157,12 @@ struct EdgeCaseTests {
         for (raw, number, total) in Self.numberCases(for: format) {
             try writeRaw([("TRACKNUMBER", [raw]), ("DISCNUMBER", [raw])], to: path)
             let tags = try AudioFileReader.read(path: path).tags
-            #expect(tags.trackNumber == number && tags.trackTotal == total, "TRACKNUMBER \(raw.debugDescription): \(tags)")
-            #expect(tags.discNumber == number && tags.discTotal == total, "DISCNUMBER \(raw.debugDescription): \(tags)")
+            #expect(
+                tags.trackNumber == number && tags.trackTotal == total,
+                "TRACKNUMBER \(raw.debugDescription): \(tags)")
+            #expect(
+                tags.discNumber == number && tags.discTotal == total,
+                "DISCNUMBER \(raw.debugDescription): \(tags)")
         }
     }
 
@@ -169,7 +177,9 @@ struct EdgeCaseTests {
     /// Vorbis comments often keep the totals in their own fields.
     @Test func separateTotals() throws {
         let path = try fixtures.copy(.flac)
-        try writeRaw([("TRACKNUMBER", ["4"]), ("TRACKTOTAL", ["10"]), ("DISCNUMBER", ["1"]), ("TOTALDISCS", ["3"])], to: path)
+        try writeRaw(
+            [("TRACKNUMBER", ["4"]), ("TRACKTOTAL", ["10"]), ("DISCNUMBER", ["1"]), ("TOTALDISCS", ["3"])],
+            to: path)
         let tags = try AudioFileReader.read(path: path).tags
         #expect(tags.trackNumber == 4 && tags.trackTotal == 10 && tags.discNumber == 1 && tags.discTotal == 3)
     }

@@ -34,10 +34,11 @@ struct ErrorTests {
     /// Deterministic noise (a linear congruential generator), so a failure can be reproduced.
     static func noise(_ count: Int, seed: UInt64) -> Data {
         var state = seed
-        return Data((0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        })
+        return Data(
+            (0..<count).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 33)
+            })
     }
 
     @Test func missingFile() {
@@ -48,7 +49,7 @@ struct ErrorTests {
 
     @Test func emptyFile() {
         let path = fixtures.newPath("flac")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         #expect(readError(path)?.reason == "file is empty")
         #expect(writeError(path) != nil)
     }
@@ -62,23 +63,32 @@ struct ErrorTests {
         #expect(readError(plain)?.reason == "file has no extension, so its audio format is unknown")
     }
 
-    @Test(arguments: ["mp3", "flac", "ogg", "opus", "m4a", "wav", "aiff", "wma", "wv", "ape", "mpc", "tta", "spx"])
+    @Test(arguments: [
+        "mp3", "flac", "ogg", "opus", "m4a", "wav", "aiff", "wma", "wv", "ape", "mpc", "tta", "spx",
+    ])
     func randomBytes(ext: String) throws {
         let path = fixtures.newPath(ext)
         for seed: UInt64 in [1, 2, 3] {
-            FileManager.default.createFile(atPath: path, contents: Self.noise(64 * 1024, seed: seed))
+            #expect(FileManager.default.createFile(atPath: path, contents: Self.noise(64 * 1024, seed: seed)))
             let reason = readError(path)?.reason ?? ""
-            #expect(reason.hasPrefix("not an audio file TagLib can read") || reason.hasPrefix("no audio found in the file"), "\(ext) seed \(seed): \(reason)")
+            #expect(
+                reason.hasPrefix("not an audio file TagLib can read")
+                    || reason.hasPrefix("no audio found in the file"), "\(ext) seed \(seed): \(reason)")
         }
     }
 
     @Test func textWithAudioExtension() {
         let path = fixtures.newPath("mp3")
         let text = Data(String(repeating: "not music\n", count: 500).utf8)
-        FileManager.default.createFile(atPath: path, contents: text)
-        #expect(readError(path)?.reason == "no audio found in the file (it is damaged, or not really a “.mp3” file)")
-        #expect(writeError(path)?.reason == "no audio found in the file (it is damaged, or not really a “.mp3” file)")
-        #expect(FileManager.default.contents(atPath: path) == text, "a failed write must leave the file alone")
+        #expect(FileManager.default.createFile(atPath: path, contents: text))
+        #expect(
+            readError(path)?.reason
+                == "no audio found in the file (it is damaged, or not really a “.mp3” file)")
+        #expect(
+            writeError(path)?.reason
+                == "no audio found in the file (it is damaged, or not really a “.mp3” file)")
+        #expect(
+            FileManager.default.contents(atPath: path) == text, "a failed write must leave the file alone")
     }
 
     /// APE has no ffmpeg encoder; a file that is not really Monkey's Audio must be refused clearly.
@@ -86,11 +96,16 @@ struct ErrorTests {
         let path = fixtures.newPath("ape")
         try FileManager.default.copyItem(atPath: try fixtures.copy(.mp3), toPath: path)
         let before = FileManager.default.contents(atPath: path)
-        #expect(readError(path)?.reason == "no audio found in the file (it is damaged, or not really a “.ape” file)")
-        #expect(writeError(path)?.reason == "no audio found in the file (it is damaged, or not really a “.ape” file)")
-        #expect(FileManager.default.contents(atPath: path) == before, "a failed write must leave the file alone")
+        #expect(
+            readError(path)?.reason
+                == "no audio found in the file (it is damaged, or not really a “.ape” file)")
+        #expect(
+            writeError(path)?.reason
+                == "no audio found in the file (it is damaged, or not really a “.ape” file)")
+        #expect(
+            FileManager.default.contents(atPath: path) == before, "a failed write must leave the file alone")
         let tiny = fixtures.newPath("ape")
-        FileManager.default.createFile(atPath: tiny, contents: Data("MAC \u{0}".utf8))
+        #expect(FileManager.default.createFile(atPath: tiny, contents: Data("MAC \u{0}".utf8)))
         #expect(readError(tiny) != nil)
     }
 
@@ -100,7 +115,7 @@ struct ErrorTests {
         let source = try fixtures.copy(.flac)
         let path = fixtures.newPath("flac")
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
-        FileManager.default.createFile(atPath: path, contents: data.prefix(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: data.prefix(bytes)))
         #expect(readError(path)?.reason.hasPrefix("not an audio file TagLib can read") == true)
     }
 
@@ -110,7 +125,7 @@ struct ErrorTests {
         let source = try fixtures.copy(.flac)
         let path = fixtures.newPath("flac")
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
-        FileManager.default.createFile(atPath: path, contents: data.prefix(data.count / 2))
+        #expect(FileManager.default.createFile(atPath: path, contents: data.prefix(data.count / 2)))
         let info = try AudioFileReader.read(path: path)
         #expect(info.properties.sampleRate == Format.flac.sampleRate)
         #expect(abs(info.properties.durationMilliseconds - fixtureMilliseconds) <= 100)
@@ -122,7 +137,7 @@ struct ErrorTests {
         let source = try fixtures.copy(format)
         let path = fixtures.newPath(format.fileExtension)
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
-        FileManager.default.createFile(atPath: path, contents: data.prefix(12))
+        #expect(FileManager.default.createFile(atPath: path, contents: data.prefix(12)))
         #expect(readError(path) != nil)
     }
 

@@ -70,7 +70,8 @@ func runFFmpeg(_ arguments: [String]) throws {
     let output = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-        throw FixtureError(message: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: output, as: UTF8.self))")
+        throw FixtureError(
+            message: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: output, as: UTF8.self))")
     }
 }
 
@@ -82,8 +83,10 @@ struct FixtureError: Error, CustomStringConvertible {
 /// ffmpeg arguments for a sine tone of `fixtureMilliseconds` in `format`, followed by `extra`.
 func toneArguments(_ format: Format, extra: [String] = [], to path: String) -> [String] {
     let seconds = Double(fixtureMilliseconds) / 1000
-    return ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(format.sampleRate):duration=\(seconds)",
-            "-ac", "\(format.channels)"]
+    return [
+        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(format.sampleRate):duration=\(seconds)",
+        "-ac", "\(format.channels)",
+    ]
         + format.codecArguments + ["-map_metadata", "-1"] + extra + [path]
 }
 

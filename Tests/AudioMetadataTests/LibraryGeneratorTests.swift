@@ -48,7 +48,8 @@ struct LibraryGeneratorTests {
 
     @Test func enhancedLRCParsesBack() {
         let lines = ["Green fire over frozen lakes", "Hold the light"]
-        let text = LibraryGenerator.lrc(lines, title: "Northern Lights", artist: "Aurora Lane", album: nil, enhanced: true)
+        let text = LibraryGenerator.lrc(
+            lines, title: "Northern Lights", artist: "Aurora Lane", album: nil, enhanced: true)
         let lyric = LyricParser.parseLRC(text)
         #expect(lyric.issues.isEmpty)
         #expect(lyric.tags["al"] == nil)
@@ -56,7 +57,10 @@ struct LibraryGeneratorTests {
         #expect(lyric.lines.map { $0.text.trimmingCharacters(in: .whitespaces) } == lines)
         let first = lyric.lines[0]
         #expect(first.start == 1000)
-        #expect(first.words.map { $0.text.trimmingCharacters(in: .whitespaces) } == ["Green", "fire", "over", "frozen", "lakes"])
+        #expect(
+            first.words.map { $0.text.trimmingCharacters(in: .whitespaces) } == [
+                "Green", "fire", "over", "frozen", "lakes",
+            ])
         #expect(first.words.map(\.start) == [1000, 1800, 2600, 3400, 4200])
         #expect(lyric.lines[1].words.map(\.start) == [6000, 7330, 8670])
     }
@@ -84,7 +88,8 @@ struct LibraryGeneratorTests {
 
     /// Quotes in names and lines must not break the KSC string literals.
     @Test func kscEscapesQuotes() {
-        let text = LibraryGenerator.ksc(["I'm here", "It's 'quoted'"], title: "Don't Stop", artist: "O'Brien \\ Co")
+        let text = LibraryGenerator.ksc(
+            ["I'm here", "It's 'quoted'"], title: "Don't Stop", artist: "O'Brien \\ Co")
         let lyric = LyricParser.parseKSC(text)
         #expect(lyric.issues.isEmpty, "\(lyric.issues)\n\(text)")
         #expect(lyric.tags["歌名"] == "Don't Stop")
@@ -128,5 +133,13 @@ struct LibraryGeneratorTests {
         }
         #expect(titles.count == 30)
         #expect(titles.filter { $0.unicodeScalars.contains { $0.value >= 0x4E00 } }.count == 10)
+    }
+
+    /// Brackets inside a metadata value do not end the `[ti:...]` tag early.
+    @Test func lrcTitleWithBrackets() {
+        let text = LibraryGenerator.lrc(["a"], title: "Song [Live]", artist: "A", album: nil, enhanced: false)
+        let lyric = LyricParser.parseLRC(text)
+        #expect(lyric.tags["ti"] == "Song [Live]")
+        #expect(lyric.lines.map(\.text) == ["a"])
     }
 }
