@@ -35,6 +35,13 @@ final class TagLibFile {
             opened = opus.assumingMemoryBound(to: TagLib_File.self)
         }
         guard let handle = opened else {
+            if ext == "aac" {
+                // taglib_file_new has no type for .aac: TagLib 1.13 cannot read raw ADTS streams.
+                throw AudioMetadataError(
+                    path: path,
+                    reason: "raw AAC (ADTS) files cannot be read; put the stream in an .m4a file "
+                        + "(ffmpeg -i in.aac -c copy out.m4a)")
+            }
             throw AudioMetadataError(path: path, reason: "not an audio file TagLib can read")
         }
         guard taglib_file_is_valid(handle) != 0 else {

@@ -6,6 +6,7 @@
 #include <taglib/asffile.h>
 #include <taglib/mpegfile.h>
 #include <taglib/textidentificationframe.h>
+#include <taglib/trueaudiofile.h>
 #include <taglib/wavfile.h>
 #include <taglib/audioproperties.h>
 #include <taglib/opusfile.h>
@@ -61,13 +62,15 @@ TagLib::ID3v2::Tag *id3v2TagOf(TagLib::File *f) {
   if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(f)) return mpeg->ID3v2Tag(true);
   if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(f)) return wav->ID3v2Tag();
   if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(f)) return aiff->tag();
+  if (auto *tta = dynamic_cast<TagLib::TrueAudio::File *>(f)) return tta->ID3v2Tag(true);
   return nullptr;
 }
 
 bool isID3v2File(const TagLib::File *f) {
   return dynamic_cast<const TagLib::MPEG::File *>(f) != nullptr ||
          dynamic_cast<const TagLib::RIFF::WAV::File *>(f) != nullptr ||
-         dynamic_cast<const TagLib::RIFF::AIFF::File *>(f) != nullptr;
+         dynamic_cast<const TagLib::RIFF::AIFF::File *>(f) != nullptr ||
+         dynamic_cast<const TagLib::TrueAudio::File *>(f) != nullptr;
 }
 
 bool isTrue(const TagLib::StringList &values) {

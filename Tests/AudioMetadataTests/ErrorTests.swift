@@ -201,3 +201,23 @@ struct ErrorTests {
         #expect(!titles.contains(nil))
     }
 }
+
+@Suite("Formats TagLib 1.13 cannot read")
+struct UnreadableFormatTests {
+    /// Raw AAC (ADTS) is in `supportedExtensions`, but TagLib 1.13 has no ADTS reader.
+    @Test func rawAAC() throws {
+        let path = fixtures.newPath("aac")
+        try runFFmpeg(toneArguments(.aac, to: path))
+        guard case .failure(let error) = readResult(path) else {
+            Issue.record("TagLib 1.13 read raw AAC: update this test and the reader's message")
+            return
+        }
+        #expect(
+            error.reason.contains(".m4a"),
+            "the reason should say how to make the file readable: \(error.reason)")
+        // The same stream in an MP4 container is read.
+        let m4a = fixtures.newPath("m4a")
+        try runFFmpeg(["-i", path, "-c", "copy", m4a])
+        #expect(try AudioFileReader.read(path: m4a).properties.sampleRate == 44_100)
+    }
+}

@@ -6,6 +6,8 @@ import Testing
 /// One audio format the tests generate with ffmpeg.
 enum Format: String, CaseIterable, Sendable, CustomStringConvertible {
     case mp3, flac, vorbis, opus, opusInOgg, aac, alac, wav, aiff, wma, wavpack
+    /// Not named in the issue, but in `supportedExtensions` and ffmpeg can encode them.
+    case trueAudio, speex
 
     var description: String { rawValue }
 
@@ -20,6 +22,8 @@ enum Format: String, CaseIterable, Sendable, CustomStringConvertible {
         case .aiff: "aiff"
         case .wma: "wma"
         case .wavpack: "wv"
+        case .trueAudio: "tta"
+        case .speex: "spx"
         }
     }
 
@@ -35,6 +39,8 @@ enum Format: String, CaseIterable, Sendable, CustomStringConvertible {
         case .aiff: ["-c:a", "pcm_s16be"]
         case .wma: ["-c:a", "wmav2", "-b:a", "128k"]
         case .wavpack: ["-c:a", "wavpack"]
+        case .trueAudio: ["-c:a", "tta"]
+        case .speex: ["-c:a", "libspeex"]
         }
     }
 
@@ -43,13 +49,14 @@ enum Format: String, CaseIterable, Sendable, CustomStringConvertible {
         switch self {
         case .opus, .opusInOgg, .aiff: 48_000
         case .wav: 22_050
+        case .speex: 16_000
         default: 44_100
         }
     }
 
     var channels: Int {
         switch self {
-        case .wav, .wavpack: 1
+        case .wav, .wavpack, .speex: 1
         default: 2
         }
     }
