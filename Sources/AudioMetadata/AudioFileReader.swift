@@ -47,11 +47,13 @@ public enum AudioFileReader {
         else {
             let ext = (file.path as NSString).pathExtension.lowercased()
             throw AudioMetadataError(
-                path: file.path, reason: "no audio found in the file (it is damaged, or not really a “.\(ext)” file)")
+                path: file.path,
+                reason: "no audio found in the file (it is damaged, or not really a “.\(ext)” file)")
         }
         // TagLib 1.13 takes any data without a Musepack signature for a headerless SV4-SV6 stream.
         if (file.path as NSString).pathExtension.lowercased() == "mpc", !hasMusepackSignature(file.path) {
-            throw AudioMetadataError(path: file.path, reason: "not an audio file TagLib can read (no Musepack signature)")
+            throw AudioMetadataError(
+                path: file.path, reason: "not an audio file TagLib can read (no Musepack signature)")
         }
         return properties
     }
@@ -63,10 +65,11 @@ public enum AudioFileReader {
         guard var head = try? handle.read(upToCount: 10), head.count >= 4 else { return false }
         if head.starts(with: Array("ID3".utf8)), head.count == 10 {
             // ID3v2 size: four 7-bit bytes, plus the 10-byte header and a 10-byte footer if flagged.
-            let size = head[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + (head[5] & 0x10 != 0 ? 10 : 0)
-            guard (try? handle.seek(toOffset: UInt64(size))) != nil, let next = try? handle.read(upToCount: 4) else {
-                return false
-            }
+            let footer = head[5] & 0x10 != 0 ? 10 : 0
+            let size = head[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + footer
+            guard (try? handle.seek(toOffset: UInt64(size))) != nil,
+                let next = try? handle.read(upToCount: 4)
+            else { return false }
             head = next
         }
         return head.starts(with: Array("MP+".utf8)) || head.starts(with: Array("MPCK".utf8))

@@ -127,9 +127,13 @@ public enum LibraryGenerator {
     static func ksc(_ lines: [String], title: String, artist: String) -> String {
         // Text goes inside '...' literals: a quote is doubled (Pascal style) and a backslash escaped.
         func quoted(_ s: String) -> String {
-            "'" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+            let escaped = s.replacingOccurrences(of: "\\", with: "\\\\")
+            return "'" + escaped.replacingOccurrences(of: "'", with: "''") + "'"
         }
-        var out = ["karaoke := CreateKaraokeObject;", "karaoke.tag('歌名', \(quoted(title)));", "karaoke.tag('歌手', \(quoted(artist)));"]
+        var out = [
+            "karaoke := CreateKaraokeObject;", "karaoke.tag('歌名', \(quoted(title)));",
+            "karaoke.tag('歌手', \(quoted(artist)));",
+        ]
         for (i, line) in lines.enumerated() {
             let start = Double(i) * 5 + 1
             var words: [String] = []
@@ -151,7 +155,8 @@ public enum LibraryGenerator {
             var durations = Array(repeating: each, count: words.count)
             if !durations.isEmpty { durations[durations.count - 1] += total - each * words.count }
             out.append(
-                "karaoke.add('\(stamp(start, digits: 3))', '\(stamp(start + 4, digits: 3))', \(quoted(words.joined())), '\(durations.map(String.init).joined(separator: ","))');")
+                "karaoke.add('\(stamp(start, digits: 3))', '\(stamp(start + 4, digits: 3))', "
+                    + "\(quoted(words.joined())), '\(durations.map(String.init).joined(separator: ","))');")
         }
         return out.joined(separator: "\n") + "\n"
     }

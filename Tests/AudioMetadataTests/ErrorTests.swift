@@ -221,3 +221,20 @@ struct UnreadableFormatTests {
         #expect(try AudioFileReader.read(path: m4a).properties.sampleRate == 44_100)
     }
 }
+
+/// TagLib 1.13 takes any bytes for headerless Musepack SV4-6; the reader wants a signature.
+@Test func musepackSignature() {
+    func file(_ bytes: [UInt8]) -> String {
+        let path = fixtures.newPath("mpc")
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+    #expect(AudioFileReader.hasMusepackSignature(file(Array("MPCK".utf8) + [0, 1, 2, 3])))
+    #expect(AudioFileReader.hasMusepackSignature(file(Array("MP+".utf8) + [0x17, 1, 2, 3])))
+    // An ID3v2 tag of 5 bytes (syncsafe size 0 0 0 5) in front of the stream.
+    let id3 = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 5] + [1, 2, 3, 4, 5]
+    #expect(AudioFileReader.hasMusepackSignature(file(id3 + Array("MPCK".utf8))))
+    #expect(!AudioFileReader.hasMusepackSignature(file(id3 + Array("RIFF".utf8))))
+    #expect(!AudioFileReader.hasMusepackSignature(file(Array("MP".utf8))))
+    #expect(!AudioFileReader.hasMusepackSignature(fixtures.newPath("mpc")))
+}
