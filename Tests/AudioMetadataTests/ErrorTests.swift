@@ -226,7 +226,7 @@ struct UnreadableFormatTests {
 @Test func musepackSignature() {
     func file(_ bytes: [UInt8]) -> String {
         let path = fixtures.newPath("mpc")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
     #expect(AudioFileReader.hasMusepackSignature(file(Array("MPCK".utf8) + [0, 1, 2, 3])))
