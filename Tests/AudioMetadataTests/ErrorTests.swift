@@ -238,3 +238,32 @@ struct UnreadableFormatTests {
     #expect(!AudioFileReader.hasMusepackSignature(file(Array("MP".utf8))))
     #expect(!AudioFileReader.hasMusepackSignature(fixtures.newPath("mpc")))
 }
+
+/// A real audio file with another format's extension (an MP3 renamed .flac, a WAV renamed .mp3):
+/// TagLib opens files by extension, so each is refused, and a write leaves the bytes alone.
+@Test(arguments: Format.allCases)
+func mislabeledFiles(format: Format) throws {
+    let source = try fixtures.copy(format)
+    let original = try Data(contentsOf: URL(fileURLWithPath: source))
+    let extensions = [
+        "mp3", "flac", "m4a", "ogg", "opus", "wav", "aiff", "wma", "wv", "ape", "tta", "spx", "mpc",
+    ]
+    for ext in extensions where ext != format.fileExtension {
+        let path = fixtures.newPath(ext)
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+        let isOggOpus = [.opus, .opusInOgg].contains(format) && ["ogg", "opus"].contains(ext)
+        switch readResult(path) {
+        case .success(let info):
+            #expect(isOggOpus, "\(format) named .\(ext) was read: \(info.properties)")
+        case .failure(let error):
+            #expect(!isOggOpus, "\(format) named .\(ext): \(error.reason)")
+            do throws(AudioMetadataError) {
+                try AudioTagWriter.write(fullTags, to: path)
+                Issue.record("\(format) named .\(ext) was written to")
+            } catch {}
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: path)) == original,
+                "\(format) named .\(ext) changed")
+        }
+    }
+}
