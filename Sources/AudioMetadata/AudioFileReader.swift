@@ -15,6 +15,14 @@ public enum AudioFileReader {
 
     /// Reads one file; throws `AudioMetadataError` for anything that is not a readable audio file.
     public static func read(path: String) throws(AudioMetadataError) -> AudioFileInfo {
+        let file = try open(path)
+        let properties = try audioStream(of: file)
+        return AudioFileInfo(tags: tags(from: file.allProperties), properties: properties)
+    }
+
+    /// Opens `path` with TagLib after checking, without TagLib, that it is a non-empty, readable
+    /// regular file of a supported type: TagLib would block forever reading a FIFO.
+    static func open(_ path: String) throws(AudioMetadataError) -> TagLibFile {
         let ext = (path as NSString).pathExtension.lowercased()
         guard supportedExtensions.contains(ext) else {
             throw AudioMetadataError(
@@ -35,9 +43,7 @@ public enum AudioFileReader {
         guard access(path, R_OK) == 0 else {
             throw AudioMetadataError(path: path, reason: "file is not readable (permission denied)")
         }
-        let file = try TagLibFile(path: path)
-        let properties = try audioStream(of: file)
-        return AudioFileInfo(tags: tags(from: file.allProperties), properties: properties)
+        return try TagLibFile(path: path)
     }
 
     /// The stream properties of an opened file; throws if TagLib found no audio in it.

@@ -5,9 +5,9 @@ public enum AudioTagWriter {
     /// Replaces the standard tags of the file at `path` with `tags` (absent values are removed);
     /// other tags in the file are kept.
     public static func write(_ tags: AudioTags, to path: String) throws(AudioMetadataError) {
-        let file = try TagLibFile(path: path)
-        // Never write a tag into something that is not audio (a text file named .mp3, an MP3
-        // named .ape): TagLib would happily add a tag to it.
+        // The reader's checks first (a FIFO would block TagLib forever), and never write a tag
+        // into something that is not audio (a text file named .mp3): TagLib would add one.
+        let file = try AudioFileReader.open(path)
         _ = try AudioFileReader.audioStream(of: file)
         // TagLib takes C strings, so a NUL would silently cut a value short; the reader drops NULs,
         // so the writer does too, and a value that is nothing but NULs is absent.

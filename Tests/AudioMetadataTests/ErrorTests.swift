@@ -267,3 +267,46 @@ func mislabeledFiles(format: Format) throws {
         }
     }
 }
+
+/// A FIFO named like audio: TagLib would block forever reading it, so both sides refuse it first.
+@Test func fifoIsRefusedWithoutBlocking() throws {
+    let path = fixtures.newPath("mp3")
+    #expect(mkfifo(path, 0o644) == 0)
+    let outcome = Locked<[String]>([])
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        if case .failure(let error) = readResult(path) {
+            outcome.withLock { $0.append("read: \(error.reason)") }
+        }
+        do throws(AudioMetadataError) {
+            try AudioTagWriter.write(AudioTags(title: "T"), to: path)
+        } catch {
+            outcome.withLock { $0.append("write: \(error.reason)") }
+        }
+        finished.signal()
+    }
+    guard finished.wait(timeout: .now() + 10) == .success else {
+        Issue.record("reading or writing a FIFO blocked")
+        return
+    }
+    #expect(outcome.withLock { $0 } == ["read: not a regular file", "write: not a regular file"])
+}
+
+/// The writer gives the reader's reasons for files it cannot tag.
+@Test func writerReasons() throws {
+    let text = fixtures.newPath("txt")
+    #expect(FileManager.default.createFile(atPath: text, contents: Data("x".utf8)))
+    let empty = fixtures.newPath("mp3")
+    #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+    for (path, reason) in [
+        (text, "“.txt” is not a supported audio file type"), (empty, "file is empty"),
+        (fixtures.newPath("flac"), "file cannot be opened: No such file or directory"),
+    ] {
+        do throws(AudioMetadataError) {
+            try AudioTagWriter.write(AudioTags(title: "T"), to: path)
+            Issue.record("wrote \(path)")
+        } catch {
+            #expect(error.reason == reason)
+        }
+    }
+}
