@@ -120,7 +120,11 @@ public enum AudioFileReader {
         var s = raw.contains("\0") ? raw.replacingOccurrences(of: "\0", with: "") : raw
         s = s.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !s.isEmpty else { return nil }
-        return truncated(s, maxUTF8Bytes: limit)
+        guard s.utf8.count > limit else { return s }
+        // A cut can end on a space, and a single character longer than the limit (a letter with
+        // hundreds of combining marks) leaves nothing.
+        s = truncated(s, maxUTF8Bytes: limit).trimmingCharacters(in: .whitespacesAndNewlines)
+        return s.isEmpty ? nil : s
     }
 
     /// `s` cut to at most `maxUTF8Bytes` bytes of UTF-8 without splitting a character.

@@ -92,6 +92,27 @@ struct EdgeCaseTests {
         #expect(tags.album == Self.prefix(album, bytes: AudioFileReader.maximumTagBytes))
     }
 
+    /// A cut that lands just after a space or newline does not leave it at the end.
+    @Test(arguments: [Format.mp3, .flac])
+    func cutDoesNotEndInWhitespace(format: Format) throws {
+        let path = try fixtures.copy(format)
+        let title = String(repeating: "a", count: 1023) + " b"
+        let lyrics = String(repeating: "x", count: AudioFileReader.maximumLyricsBytes - 1) + "\nmore"
+        try AudioTagWriter.write(AudioTags(title: title, lyrics: lyrics), to: path)
+        let tags = try AudioFileReader.read(path: path).tags
+        #expect(tags.title == String(repeating: "a", count: 1023))
+        #expect(tags.lyrics == String(repeating: "x", count: AudioFileReader.maximumLyricsBytes - 1))
+    }
+
+    /// One character (a letter with 600 combining marks, 1201 bytes) longer than the limit.
+    @Test func characterLongerThanTheLimit() {
+        let zalgo = "e" + String(repeating: "\u{301}", count: 600)
+        #expect(zalgo.count == 1)
+        #expect(AudioFileReader.clean(zalgo, limit: AudioFileReader.maximumTagBytes) == nil)
+        #expect(AudioFileReader.clean("ok " + zalgo, limit: AudioFileReader.maximumTagBytes) == "ok")
+        #expect(AudioFileReader.tags(from: ["TITLE": [zalgo], "ARTIST": [zalgo]]) == AudioTags())
+    }
+
     @Test(arguments: [Format.mp3, .flac, .aac, .vorbis])
     func longLyricsAreCut(format: Format) throws {
         let path = try fixtures.copy(format)
