@@ -82,3 +82,37 @@ struct FormatRoundTripTests {
         #expect(try AudioFileReader.read(path: path).tags == tags)
     }
 }
+
+/// Writes and reads on many threads at once, each on its own file (the scanner and the tag editor
+/// run in parallel): TagLib's shared state must not mix them up.
+@Test func concurrentWritesAndReads() async throws {
+    var paths: [(Format, String)] = []
+    for _ in 0..<3 {
+        for format in Format.allCases { paths.append((format, try fixtures.copy(format))) }
+    }
+    let results = await withTaskGroup(of: (String, String?).self) { group in
+        for (index, (format, path)) in paths.enumerated() {
+            group.addTask {
+                let title = "\(format.rawValue) \(index) 标题"
+                do throws(AudioMetadataError) {
+                    try AudioTagWriter.write(
+                        AudioTags(title: title, artists: ["歌手 \(index)"], trackNumber: index + 1), to: path)
+                    let tags = try AudioFileReader.read(path: path).tags
+                    let ok =
+                        tags.title == title && tags.artists == ["歌手 \(index)"]
+                        && tags.trackNumber == index + 1
+                    return (path, ok ? nil : "\(tags)")
+                } catch {
+                    return (path, error.description)
+                }
+            }
+        }
+        var out: [(String, String?)] = []
+        for await result in group { out.append(result) }
+        return out
+    }
+    #expect(results.count == paths.count)
+    for (path, problem) in results where problem != nil {
+        Issue.record("\(path): \(problem ?? "")")
+    }
+}
