@@ -106,6 +106,8 @@ final class Fixtures: Sendable {
         let folder = NSTemporaryDirectory() + "AudioMetadataTests-\(getpid())-\(UUID().uuidString.prefix(8))"
         self.folder = folder
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Swift Testing has no hook after the last test; the folder goes when the process exits.
+        atexit { try? FileManager.default.removeItem(atPath: fixtures.folder) }
         let formats = Format.allCases
         let results = Locked([Format: Result<String, FixtureError>]())
         DispatchQueue.concurrentPerform(iterations: formats.count) { i in
