@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
-        .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata"]),
+        .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata", "MusicCore"]),
         .testTarget(
             name: "CloudMusicServerTests",
             dependencies: ["CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata", "cloudmusic-server"]),

@@ -15,6 +15,14 @@ public enum AudioFileReader {
 
     /// Reads one file; throws `AudioMetadataError` for anything that is not a readable audio file.
     public static func read(path: String) throws(AudioMetadataError) -> AudioFileInfo {
+        let file = try open(path)
+        let properties = try audioStream(of: file)
+        return AudioFileInfo(tags: tags(from: file.allProperties), properties: properties)
+    }
+
+    /// Opens `path` with TagLib after checking, without TagLib, that it is a non-empty, readable
+    /// regular file of a supported type: TagLib would block forever reading a FIFO.
+    static func open(_ path: String) throws(AudioMetadataError) -> TagLibFile {
         let ext = (path as NSString).pathExtension.lowercased()
         guard supportedExtensions.contains(ext) else {
             throw AudioMetadataError(
@@ -35,13 +43,42 @@ public enum AudioFileReader {
         guard access(path, R_OK) == 0 else {
             throw AudioMetadataError(path: path, reason: "file is not readable (permission denied)")
         }
-        let file = try TagLibFile(path: path)
+        return try TagLibFile(path: path)
+    }
+
+    /// The stream properties of an opened file; throws if TagLib found no audio in it.
+    static func audioStream(of file: TagLibFile) throws(AudioMetadataError) -> AudioProperties {
         guard let properties = file.audioProperties,
             properties.sampleRate > 0 || properties.durationMilliseconds > 0
         else {
-            throw AudioMetadataError(path: path, reason: "file has no audio stream")
+            let ext = (file.path as NSString).pathExtension.lowercased()
+            throw AudioMetadataError(
+                path: file.path,
+                reason: "no audio found in the file (it is damaged, or not really a “.\(ext)” file)")
         }
-        return AudioFileInfo(tags: tags(from: file.allProperties), properties: properties)
+        // TagLib 1.13 takes any data without a Musepack signature for a headerless SV4-SV6 stream.
+        if (file.path as NSString).pathExtension.lowercased() == "mpc", !hasMusepackSignature(file.path) {
+            throw AudioMetadataError(
+                path: file.path, reason: "not an audio file TagLib can read (no Musepack signature)")
+        }
+        return properties
+    }
+
+    /// True if the file starts, after any ID3v2 tag, with "MP+" (SV7) or "MPCK" (SV8).
+    static func hasMusepackSignature(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard var head = try? handle.read(upToCount: 10), head.count >= 4 else { return false }
+        if head.starts(with: Array("ID3".utf8)), head.count == 10 {
+            // ID3v2 size: four 7-bit bytes, plus the 10-byte header and a 10-byte footer if flagged.
+            let footer = head[5] & 0x10 != 0 ? 10 : 0
+            let size = head[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7F) } + 10 + footer
+            guard (try? handle.seek(toOffset: UInt64(size))) != nil,
+                let next = try? handle.read(upToCount: 4)
+            else { return false }
+            head = next
+        }
+        return head.starts(with: Array("MP+".utf8)) || head.starts(with: Array("MPCK".utf8))
     }
 
     /// Builds normalised tags from a TagLib property map (keys upper case, several values each).
@@ -58,7 +95,9 @@ public enum AudioFileReader {
         let artistList = values("ARTISTS")
         tags.artists = dedupe((artistList.isEmpty ? values("ARTIST") : artistList).flatMap(TagSplitter.splitArtists))
         tags.album = first("ALBUM")
-        tags.albumArtists = dedupe(values("ALBUMARTIST").flatMap(TagSplitter.splitArtists))
+        // ffmpeg writes APE tags (WavPack, APE, Musepack) with the key "album_artist".
+        let albumArtistList = values("ALBUMARTIST").isEmpty ? values("ALBUM_ARTIST") : values("ALBUMARTIST")
+        tags.albumArtists = dedupe(albumArtistList.flatMap(TagSplitter.splitArtists))
         (tags.trackNumber, tags.trackTotal) = numberPair(first("TRACKNUMBER"))
         if tags.trackTotal == nil { tags.trackTotal = positiveInt(first("TRACKTOTAL", "TOTALTRACKS")) }
         (tags.discNumber, tags.discTotal) = numberPair(first("DISCNUMBER"))
@@ -81,7 +120,11 @@ public enum AudioFileReader {
         var s = raw.contains("\0") ? raw.replacingOccurrences(of: "\0", with: "") : raw
         s = s.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !s.isEmpty else { return nil }
-        return truncated(s, maxUTF8Bytes: limit)
+        guard s.utf8.count > limit else { return s }
+        // A cut can end on a space, and a single character longer than the limit (a letter with
+        // hundreds of combining marks) leaves nothing.
+        s = truncated(s, maxUTF8Bytes: limit).trimmingCharacters(in: .whitespacesAndNewlines)
+        return s.isEmpty ? nil : s
     }
 
     /// `s` cut to at most `maxUTF8Bytes` bytes of UTF-8 without splitting a character.

@@ -165,9 +165,14 @@ public enum LibraryGenerator {
 
     /// KSC: one `karaoke.add` per line, each CJK character a word, Latin words in brackets.
     static func ksc(_ lines: [String], title: String, artist: String) -> String {
+        // Text goes inside '...' literals: a quote is doubled (Pascal style) and a backslash escaped.
+        func quoted(_ s: String) -> String {
+            let escaped = s.replacingOccurrences(of: "\\", with: "\\\\")
+            return "'" + escaped.replacingOccurrences(of: "'", with: "''") + "'"
+        }
         var out = [
-            "karaoke := CreateKaraokeObject;", "karaoke.tag('歌名', '\(title)');",
-            "karaoke.tag('歌手', '\(artist)');",
+            "karaoke := CreateKaraokeObject;", "karaoke.tag('歌名', \(quoted(title)));",
+            "karaoke.tag('歌手', \(quoted(artist)));",
         ]
         for (i, line) in lines.enumerated() {
             let start = Double(i) * 5 + 1
@@ -190,8 +195,8 @@ public enum LibraryGenerator {
             var durations = Array(repeating: each, count: words.count)
             if !durations.isEmpty { durations[durations.count - 1] += total - each * words.count }
             out.append(
-                "karaoke.add('\(stamp(start, digits: 3))', '\(stamp(start + 4, digits: 3))', '\(words.joined())', '\(durations.map(String.init).joined(separator: ","))');"
-            )
+                "karaoke.add('\(stamp(start, digits: 3))', '\(stamp(start + 4, digits: 3))', "
+                    + "\(quoted(words.joined())), '\(durations.map(String.init).joined(separator: ","))');")
         }
         return out.joined(separator: "\n") + "\n"
     }

@@ -20,12 +20,28 @@ final class TagLibFile {
     init(path: String) throws(AudioMetadataError) {
         _ = Self.configured
         self.path = path
-        let opened: UnsafeMutablePointer<TagLib_File>?
-        switch (path as NSString).pathExtension.lowercased() {
+        var opened: UnsafeMutablePointer<TagLib_File>?
+        let ext = (path as NSString).pathExtension.lowercased()
+        switch ext {
         case "alac": opened = taglib_file_new_type(path, TagLib_File_MP4)  // TagLib only knows .m4a etc.
         default: opened = taglib_file_new(path)
         }
+        // TagLib 1.13 opens every .ogg/.oga as Vorbis (or FLAC), so Opus in .ogg looks invalid:
+        // try Ogg Opus before giving up.
+        if ext == "ogg" || ext == "oga", opened.map({ taglib_file_is_valid($0) == 0 }) ?? true,
+            let opus = cm_taglib_file_new_opus(path)
+        {
+            if let opened { taglib_file_free(opened) }
+            opened = opus.assumingMemoryBound(to: TagLib_File.self)
+        }
         guard let handle = opened else {
+            if ext == "aac" {
+                // taglib_file_new has no type for .aac: TagLib 1.13 cannot read raw ADTS streams.
+                throw AudioMetadataError(
+                    path: path,
+                    reason: "raw AAC (ADTS) files cannot be read; put the stream in an .m4a file "
+                        + "(ffmpeg -i in.aac -c copy out.m4a)")
+            }
             throw AudioMetadataError(path: path, reason: "not an audio file TagLib can read")
         }
         guard taglib_file_is_valid(handle) != 0 else {

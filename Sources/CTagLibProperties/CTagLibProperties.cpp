@@ -2,7 +2,14 @@
 // so the handle can be used with the C++ API here.
 #include "CTagLibProperties.h"
 
+#include <taglib/aifffile.h>
+#include <taglib/asffile.h>
+#include <taglib/mpegfile.h>
+#include <taglib/textidentificationframe.h>
+#include <taglib/trueaudiofile.h>
+#include <taglib/wavfile.h>
 #include <taglib/audioproperties.h>
+#include <taglib/opusfile.h>
 #include <taglib/tfile.h>
 #include <taglib/tpropertymap.h>
 
@@ -30,12 +37,73 @@ char **copyList(const TagLib::StringList &list) {
 
 const TagLib::File *asFile(const void *file) { return static_cast<const TagLib::File *>(file); }
 
+// TagLib 1.13's ASF property map has no COMPILATION key; the attribute Windows Media Player,
+// MusicBrainz Picard and foobar2000 use is WM/IsCompilation, so it is mapped here by hand.
+const char *const asfCompilation = "WM/IsCompilation";
+
+bool asfAttributeIsTrue(const TagLib::ASF::Attribute &a) {
+  switch (a.type()) {
+    case TagLib::ASF::Attribute::BoolType: return a.toBool() != 0;
+    case TagLib::ASF::Attribute::UnicodeType: {
+      const TagLib::String s = a.toString().upper().stripWhiteSpace();
+      return s == "1" || s == "TRUE" || s == "YES";
+    }
+    case TagLib::ASF::Attribute::DWordType: return a.toUInt() != 0;
+    case TagLib::ASF::Attribute::QWordType: return a.toULongLong() != 0;
+    case TagLib::ASF::Attribute::WordType: return a.toUShort() != 0;
+    default: return false;
+  }
+}
+
+// TagLib 1.13 does not translate ID3v2's TCMP frame (iTunes, Picard and ffmpeg write the
+// compilation flag there): it shows up as key "TCMP", and setting COMPILATION writes a
+// TXXX:COMPILATION frame that those programs ignore. Both directions are mapped here.
+TagLib::ID3v2::Tag *id3v2TagOf(TagLib::File *f) {
+  if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(f)) return mpeg->ID3v2Tag(true);
+  if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(f)) return wav->ID3v2Tag();
+  if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(f)) return aiff->tag();
+  if (auto *tta = dynamic_cast<TagLib::TrueAudio::File *>(f)) return tta->ID3v2Tag(true);
+  return nullptr;
+}
+
+bool isID3v2File(const TagLib::File *f) {
+  return dynamic_cast<const TagLib::MPEG::File *>(f) != nullptr ||
+         dynamic_cast<const TagLib::RIFF::WAV::File *>(f) != nullptr ||
+         dynamic_cast<const TagLib::RIFF::AIFF::File *>(f) != nullptr ||
+         dynamic_cast<const TagLib::TrueAudio::File *>(f) != nullptr;
+}
+
+bool isTrue(const TagLib::StringList &values) {
+  if (values.isEmpty()) return false;
+  const TagLib::String v = values.front().upper().stripWhiteSpace();
+  return v == "1" || v == "TRUE" || v == "YES";
+}
+
+/// The file's property map plus the keys TagLib 1.13 leaves out for some formats.
+TagLib::PropertyMap propertiesOf(const TagLib::File *f) {
+  TagLib::PropertyMap map = f->properties();
+  if (map.contains("TCMP")) {
+    if (!map.contains("COMPILATION")) map.insert("COMPILATION", map["TCMP"]);
+    map.erase("TCMP");
+  }
+  if (const auto *asf = dynamic_cast<const TagLib::ASF::File *>(f)) {
+    const TagLib::ASF::Tag *tag = asf->tag();
+    if (tag != nullptr && tag->contains(asfCompilation)) {
+      const TagLib::ASF::AttributeList list = tag->attribute(asfCompilation);
+      if (!list.isEmpty()) {
+        map.insert("COMPILATION", TagLib::StringList(asfAttributeIsTrue(list.front()) ? "1" : "0"));
+      }
+    }
+  }
+  return map;
+}
+
 }  // namespace
 
 extern "C" char **cm_taglib_property_keys(const void *file) {
   if (file == nullptr) return nullptr;
   try {
-    const TagLib::PropertyMap map = asFile(file)->properties();
+    const TagLib::PropertyMap map = propertiesOf(asFile(file));
     TagLib::StringList keys;
     for (const auto &entry : map) keys.append(entry.first);
     return copyList(keys);
@@ -47,7 +115,7 @@ extern "C" char **cm_taglib_property_keys(const void *file) {
 extern "C" char **cm_taglib_properties(const void *file) {
   if (file == nullptr) return nullptr;
   try {
-    const TagLib::PropertyMap map = asFile(file)->properties();
+    const TagLib::PropertyMap map = propertiesOf(asFile(file));
     TagLib::StringList flat;
     for (const auto &entry : map) {
       for (const auto &value : entry.second) {
@@ -64,7 +132,7 @@ extern "C" char **cm_taglib_properties(const void *file) {
 extern "C" char **cm_taglib_property_get(const void *file, const char *key) {
   if (file == nullptr || key == nullptr) return nullptr;
   try {
-    const TagLib::PropertyMap map = asFile(file)->properties();
+    const TagLib::PropertyMap map = propertiesOf(asFile(file));
     const TagLib::String k(key, TagLib::String::UTF8);
     if (!map.contains(k)) return nullptr;
     return copyList(map[k]);
@@ -85,7 +153,12 @@ extern "C" int cm_taglib_property_replace(void *file, const char *const *keys,
   try {
     auto *f = static_cast<TagLib::File *>(file);
     TagLib::PropertyMap map = f->properties();
-    for (int i = 0; i < count; ++i) map.erase(TagLib::String(keys[i], TagLib::String::UTF8));
+    bool compilationNamed = false;
+    for (int i = 0; i < count; ++i) {
+      const TagLib::String k(keys[i], TagLib::String::UTF8);
+      map.erase(k);
+      if (k == "COMPILATION") compilationNamed = true;
+    }
     for (int i = 0; i < count; ++i) {
       if (values[i] == nullptr) continue;
       const TagLib::String k(keys[i], TagLib::String::UTF8);
@@ -96,8 +169,39 @@ extern "C" int cm_taglib_property_replace(void *file, const char *const *keys,
         map.insert(k, TagLib::StringList(v));
       }
     }
+    // COMPILATION is stored by hand where TagLib 1.13's property map cannot (see above).
+    auto *asf = dynamic_cast<TagLib::ASF::File *>(f);
+    const bool byHand = compilationNamed && (asf != nullptr || isID3v2File(f));
+    const bool compilation = byHand && isTrue(map["COMPILATION"]);
+    if (byHand) {
+      map.erase("COMPILATION");
+      map.erase("TCMP");
+    }
     const TagLib::PropertyMap rejected = f->setProperties(map);
-    return rejected.isEmpty() ? 1 : 0;
+    bool storedByHand = true;
+    if (byHand && asf != nullptr) {
+      TagLib::ASF::Tag *tag = asf->tag();
+      if (tag == nullptr) {
+        storedByHand = !compilation;
+      } else if (compilation) {
+        tag->setAttribute(asfCompilation, TagLib::ASF::Attribute(true));
+      } else {
+        tag->removeItem(asfCompilation);
+      }
+    } else if (byHand) {
+      TagLib::ID3v2::Tag *tag = id3v2TagOf(f);
+      if (tag == nullptr) {
+        storedByHand = !compilation;
+      } else {
+        tag->removeFrames("TCMP");
+        if (compilation) {
+          auto *frame = new TagLib::ID3v2::TextIdentificationFrame("TCMP", TagLib::String::Latin1);
+          frame->setText("1");
+          tag->addFrame(frame);
+        }
+      }
+    }
+    return rejected.isEmpty() && storedByHand ? 1 : 0;
   } catch (...) {
     return 0;
   }
@@ -111,4 +215,15 @@ extern "C" int cm_taglib_length_milliseconds(const void *file) {
   } catch (...) {
     return -1;
   }
+}
+
+extern "C" void *cm_taglib_file_new_opus(const char *path) {
+  if (path == nullptr) return nullptr;
+  try {
+    auto *file = new TagLib::Ogg::Opus::File(path);
+    if (file->isValid()) return file;
+    delete file;
+  } catch (...) {
+  }
+  return nullptr;
 }

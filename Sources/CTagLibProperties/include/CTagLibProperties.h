@@ -31,6 +31,11 @@ int cm_taglib_property_replace(void *file, const char *const *keys, const char *
 /// Duration in milliseconds, or -1 if the file has no audio properties.
 int cm_taglib_length_milliseconds(const void *file);
 
+/// Opens `path` as Ogg Opus whatever its extension (TagLib 1.13's taglib_file_new opens every
+/// .ogg as Vorbis, and its C API has no Opus type), or NULL if it is not valid Ogg Opus. The result
+/// is a `TagLib_File *` for the taglib_file_* functions, freed with taglib_file_free.
+void *cm_taglib_file_new_opus(const char *path);
+
 #ifdef __cplusplus
 }
 #endif
