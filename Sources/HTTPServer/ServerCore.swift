@@ -172,6 +172,7 @@ final class ServerCore: @unchecked Sendable {
     let reaperDone = DispatchSemaphore(value: 0)
     let reaperWake = DispatchSemaphore(value: 0)
     let logAccess: Bool
+    let streamExecutor = StreamExecutor()
 
     init(configuration: ServerConfiguration, table: RouteTable, metrics: Metrics) {
         config = configuration
@@ -583,7 +584,7 @@ final class ServerCore: @unchecked Sendable {
                 let id = ObjectIdentifier(w)
                 streams.withLock { $0[id] = w }
                 let logger = self.logger
-                Task.detached { [self] in
+                Task(executorPreference: streamExecutor) { [self] in
                     var failed = false
                     do {
                         try await producer(w)
