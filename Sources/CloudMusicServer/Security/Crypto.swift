@@ -58,9 +58,16 @@ enum Crypto {
         static let standard = PasswordCost(operations: 2, memoryBytes: 64 << 20)
     }
 
+    /// At most one argon2id run per core at a time, so a burst of sign-ins on many HTTP threads cannot
+    /// claim more than that many times 64 MiB; the others wait their turn.
+    private static let hashingSlots = DispatchSemaphore(
+        value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
     /// Hashes a password with argon2id and a random salt; the result encodes the algorithm, costs and salt.
     static func hashPassword(_ password: String, cost: PasswordCost = .standard) -> String {
         precondition(ready, "libsodium failed to initialise")
+        hashingSlots.wait()
+        defer { hashingSlots.signal() }
         var output = [CChar](repeating: 0, count: crypto_pwhash_strbytes())
         let length = UInt64(password.utf8.count)
         let result = password.withCString { text in
@@ -68,12 +75,15 @@ enum Crypto {
                 &output, text, length, cost.operations, cost.memoryBytes, crypto_pwhash_alg_argon2id13())
         }
         precondition(result == 0, "argon2id ran out of memory")
-        return String(cString: output)
+        let bytes = output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// True when `password` matches a hash from `hashPassword`; the comparison takes constant time.
     static func verifyPassword(_ password: String, hash: String) -> Bool {
         precondition(ready, "libsodium failed to initialise")
+        hashingSlots.wait()
+        defer { hashingSlots.signal() }
         let length = UInt64(password.utf8.count)
         return password.withCString { text in crypto_pwhash_str_verify(hash, text, length) == 0 }
     }
