@@ -179,6 +179,13 @@ final class AccountService: Sendable {
         loginByAddress.record(address, now: now)
     }
 
+    /// Makes the decoy hash ahead of the first sign-in, so that one costs no more than the others.
+    func prepare() {
+        let thread = Thread { [self] in _ = decoy() }
+        thread.name = "decoy-hash"
+        thread.start()
+    }
+
     private func decoy() -> String {
         if let hash = decoyHash.withLock({ $0 }) { return hash }
         let hash = Crypto.hashPassword(Crypto.randomToken(), cost: settings.passwordCost)

@@ -60,6 +60,7 @@ public final class ServerApp: Sendable {
     public func serve(onStart: (Int) -> Void = { _ in }) throws {
         let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter())
         try server.start()
+        accounts.prepare()
         if !options.musicFolders.isEmpty { try scans.start() }
         if options.watchFolders {
             let scans = self.scans
