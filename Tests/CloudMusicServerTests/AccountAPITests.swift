@@ -108,6 +108,13 @@ import Testing
         #expect(try await register(with(["nickname": "   "])).status == 400)
         #expect(try await register(with(["nickname": "An\u{0}n"])).message.contains("control"))
         #expect(try await register(with(["nickname": "Ann\u{202E}evil"])).status == 400)
+        #expect(try await register(with(["nickname": "A\u{200B}nn"])).message.contains("invisible"))
+        #expect(try await register(with(["nickname": "Ann\u{AD}"])).status == 400)
+        let flag = try await register([
+            "email": "flag@example.com", "password": "correct horse",
+            "nickname": "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} fan",
+        ])
+        #expect(flag.status == 201, "\(flag.json)")
         #expect(
             try await register(with(["nickname": "e\u{301}" + String(repeating: "\u{301}", count: 200)]))
                 .status == 400)
@@ -125,7 +132,9 @@ import Testing
 
         // 32 CJK characters are fine; the nickname is unique ignoring case and width.
         let cjk = String(repeating: "夜", count: 32)
-        #expect(try await register(with(["nickname": cjk])).status == 201)
+        let created = try await register(with(["nickname": cjk]))
+        #expect(created.status == 201)
+        #expect(created.data["nickname"] as? String == cjk)
         let duplicate = try await register(with(["phone": "13800138001", "nickname": cjk]))
         #expect(duplicate.status == 409)
         #expect(duplicate.message.contains("nickname"))
@@ -146,7 +155,7 @@ import Testing
 
         // Profile fields.
         let token = try await server.signIn(["phone": "13800138000"])
-        let id = "1"
+        let id = try #require(created.data["id"] as? String)
         for patch: [String: Any] in [
             ["gender": 5], ["gender": "10"], ["birthday": "1990-02-30"], ["birthday": "2999-01-01"],
             ["birthday": "90-1-1"],

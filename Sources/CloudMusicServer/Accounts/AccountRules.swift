@@ -122,15 +122,22 @@ enum AccountRules {
     static func refuseInvisible(_ text: String, field: String, allowNewlines: Bool) throws {
         for scalar in text.unicodeScalars {
             if allowNewlines && scalar == "\n" { continue }
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-                throw HTTPError.badRequest("\(field) cannot contain control or invisible characters.")
-            default:
-                break
-            }
             // Bidirectional overrides and isolates let text pose as other text.
             if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
                 throw HTTPError.badRequest("\(field) cannot contain text-direction control characters.")
+            }
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                throw HTTPError.badRequest("\(field) cannot contain control or invisible characters.")
+            case .format:
+                // Invisible format characters (zero-width space, soft hyphen, direction marks) make look-alike
+                // names; emoji need the zero-width joiner and the tag characters of subdivision flags.
+                let emojiGlue = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
+                if !emojiGlue {
+                    throw HTTPError.badRequest("\(field) cannot contain control or invisible characters.")
+                }
+            default:
+                break
             }
         }
     }
