@@ -348,12 +348,13 @@ final class AccountService: Sendable {
 
     // MARK: Profiles
 
-    /// A user as `viewer` may see them: everything for themselves and administrators, public fields otherwise.
+    /// A user as `viewer` may see them: private fields (phone, email, role) only for themselves; a disabled
+    /// user is a 404 except to themselves and administrators.
     func user(id: Int64, viewer: Viewer?) throws -> User {
         guard let user = try store.user(id: id) else { throw Self.noUser }
-        let privileged = viewer.map { $0.userID == id || $0.isAdmin } ?? false
-        if user.disabled && !privileged { throw Self.noUser }
-        return user.model(private: privileged)
+        let isSelf = viewer?.userID == id
+        if user.disabled && !isSelf && viewer?.isAdmin != true { throw Self.noUser }
+        return user.model(private: isSelf)
     }
 
     /// The fields a PATCH may carry; absent fields stay, null or empty text clears.
@@ -454,7 +455,8 @@ final class AccountService: Sendable {
             throw HTTPError.badRequest("You cannot disable your own account.")
         }
         try store.setDisabled(userID: id, disabled: disabled, now: clock())
-        return try user(id: id, viewer: viewer)
+        guard let user = try store.user(id: id) else { throw Self.noUser }
+        return user.model(private: true)
     }
 
     static func duration(_ seconds: Int) -> String {

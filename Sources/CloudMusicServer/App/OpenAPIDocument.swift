@@ -553,7 +553,7 @@ public enum OpenAPIDocument {
             },
             "/v1/users/{id}": {
               "get": {
-                "summary": "A user's profile: public fields for others; phone, email and role for the user and administrators",
+                "summary": "A user's profile: public fields for others; phone, email and role only for the user themselves (administrators use /v1/admin/users)",
                 "security": [{"session": []}, {}],
                 "parameters": [{"$ref": "#/components/parameters/Id"}],
                 "responses": {
@@ -1056,10 +1056,10 @@ public enum OpenAPIDocument {
                   "area": {"type": "string", "nullable": true},
                   "followingsCount": {"type": "integer"},
                   "followersCount": {"type": "integer"},
-                  "phone": {"type": "string", "nullable": true, "description": "Only for the user and administrators"},
-                  "email": {"type": "string", "nullable": true, "description": "Only for the user and administrators"},
-                  "role": {"type": "string", "enum": ["user", "admin"], "description": "Only for the user and administrators"},
-                  "disabled": {"type": "boolean", "description": "Only for the user and administrators"},
+                  "phone": {"type": "string", "nullable": true, "description": "Only for the user themselves and in the administrators' list"},
+                  "email": {"type": "string", "nullable": true, "description": "Only for the user themselves and in the administrators' list"},
+                  "role": {"type": "string", "enum": ["user", "admin"], "description": "Only for the user themselves and in the administrators' list"},
+                  "disabled": {"type": "boolean", "description": "Only for the user themselves and in the administrators' list"},
                   "createdAt": {"type": "string", "format": "date-time"},
                   "updatedAt": {"type": "string", "format": "date-time"}
                 }
