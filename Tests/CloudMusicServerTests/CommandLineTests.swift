@@ -85,3 +85,23 @@ import Testing
         #expect(help.contains("Restore a backup"))
     }
 }
+
+@Suite struct UserCommandParsingTests {
+    let env = ["HOME": "/home/ann"]
+
+    @Test func userCommandsAndTheAdminFlag() throws {
+        #expect(
+            try CommandLineParser.parse(["user", "add", "ann@example.com", "Ann", "--admin"], environment: env).0
+                == .user(.add(account: "ann@example.com", nickname: "Ann", admin: true)))
+        #expect(
+            try CommandLineParser.parse(["user", "add", "13800138000", "林晓"], environment: env).0
+                == .user(.add(account: "13800138000", nickname: "林晓", admin: false)))
+        #expect(try CommandLineParser.parse(["user", "list"], environment: env).0 == .user(.list))
+        #expect(try CommandLineParser.parse(["user", "disable", "3"], environment: env).0 == .user(.disable(account: "3")))
+        #expect(try CommandLineParser.parse(["user", "passwd", "3"], environment: env).0 == .user(.passwd(account: "3")))
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["user"], environment: env) }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["user", "add", "x"], environment: env) }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["serve", "--admin"], environment: env) }
+        #expect(CommandLineParser.helpText(version: "1").contains("user add <phone|email> <nickname> [--admin]"))
+    }
+}

@@ -9,6 +9,19 @@ public enum ServerCommand: Equatable, Sendable {
     case backup(destination: String)
     case version
     case help(topic: String?)
+    case user(UserCommand)
+}
+
+/// `cloudmusic-server user ...`: managing accounts from the shell. An account is named by its phone
+/// number, email address or numeric id (a number of at most 6 digits is an id).
+public enum UserCommand: Equatable, Sendable {
+    /// Adds a user; the password is read from the terminal, or one line of standard input.
+    case add(account: String, nickname: String, admin: Bool)
+    case list
+    case disable(account: String)
+    case enable(account: String)
+    /// Sets a new password (read like `add`'s) and signs the user out everywhere.
+    case passwd(account: String)
 }
 
 /// Settings from flags and environment variables; flags win over the environment.
@@ -126,12 +139,17 @@ public struct CommandLineParser {
         }
         var seenList: Set<String> = []
         var positional: [String] = []
+        var admin = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if argument == "-h" || argument == "--help" { return (.help(topic: positional.first), options) }
             if argument == "--version" { return (.version, options) }
+            if argument == "--admin" {
+                admin = true
+                continue
+            }
             guard argument.hasPrefix("-") else {
                 positional.append(argument)
                 continue
@@ -172,19 +190,38 @@ public struct CommandLineParser {
                 throw UsageError(message: "backup needs a destination file: cloudmusic-server backup <file>")
             }
             command = .backup(destination: positional[1])
+        case "user":
+            command = .user(try userCommand(Array(positional.dropFirst()), admin: admin))
         case let other?:
             throw UsageError(
-                message: "Unknown command '\(other)'. Commands: serve, scan, demo, migrate, backup, version, help.")
+                message: "Unknown command '\(other)'. Commands: serve, scan, demo, migrate, backup, user, version, help.")
+        }
+        if admin, case .user(.add) = command {} else if admin {
+            throw UsageError(message: "--admin goes only with 'user add'.")
         }
         let allowedExtra: Int
         switch command {
         case .backup, .demo: allowedExtra = 2
+        case .user: allowedExtra = positional.count
         default: allowedExtra = 1
         }
         if case .help = command {} else if positional.count > allowedExtra {
             throw UsageError(message: "Unexpected argument '\(positional[allowedExtra])'.")
         }
         return (command, options)
+    }
+
+    static func userCommand(_ words: [String], admin: Bool) throws -> UserCommand {
+        let usage = "Usage: cloudmusic-server user add <phone|email> <nickname> [--admin] | list | disable <account> "
+            + "| enable <account> | passwd <account>"
+        switch (words.first, words.count) {
+        case ("add", 3): return .add(account: words[1], nickname: words[2], admin: admin)
+        case ("list", 1): return .list
+        case ("disable", 2): return .disable(account: words[1])
+        case ("enable", 2): return .enable(account: words[1])
+        case ("passwd", 2): return .passwd(account: words[1])
+        default: throw UsageError(message: usage)
+        }
     }
 
     static func integer(_ text: String, flag: String, range: ClosedRange<Int>) throws -> Int {
@@ -224,6 +261,12 @@ public struct CommandLineParser {
                                default <data>/demo-library.
               migrate          Bring the database schema up to date, then exit.
               backup <file>    Copy the live database to <file> while the server runs.
+              user add <phone|email> <nickname> [--admin]
+                               Add a user; the password is read from the terminal or stdin.
+              user list        List the users.
+              user disable|enable|passwd <account>
+                               Disable or re-enable a user, or set a new password (signs them
+                               out everywhere). <account> is a phone, email or user id.
               version          Print the version.
               help             Print this help.
 

@@ -496,9 +496,489 @@ public enum OpenAPIDocument {
                 "responses": {"200": {"$ref": "#/components/responses/V1LibraryScanResponse"}}
               },
               "post": {
-                "summary": "Start a library scan in the background (administrators only)",
+                "summary": "Start a library scan in the background (administrators; before any exists, clients on the server's machine)",
+                "security": [{"session": []}, {}],
                 "responses": {
                   "202": {"$ref": "#/components/responses/V1LibraryScanResponse"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"}
+                }
+              }
+            },
+            "/v1/users": {
+              "post": {
+                "summary": "Sign up with a phone number or email, a password and a nickname (the first user becomes an administrator)",
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": ["password", "nickname"],
+                        "properties": {
+                          "phone": {
+                            "type": "string",
+                            "description": "E.164-like: optional + and 7-15 digits (spaces and dashes are dropped). Give phone or email."
+                          },
+                          "email": {"type": "string", "format": "email", "description": "Give phone or email."},
+                          "password": {"type": "string", "minLength": 8, "maxLength": 128},
+                          "nickname": {
+                            "type": "string",
+                            "description": "1-32 characters after trimming, unique ignoring case; CJK and emoji allowed, control characters not"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The new user (with its private fields)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/User"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "409": {"$ref": "#/components/responses/Conflict"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              }
+            },
+            "/v1/users/{id}": {
+              "get": {
+                "summary": "A user's profile: public fields for others; phone, email and role only for the user themselves (administrators use /v1/admin/users)",
+                "security": [{"session": []}, {}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "responses": {
+                  "200": {
+                    "description": "The user",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/User"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              },
+              "patch": {
+                "summary": "Change one's own profile (absent fields stay; null or empty text clears)",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "nickname": {"type": "string"},
+                          "description": {"type": "string", "nullable": true, "maxLength": 300},
+                          "gender": {"type": "integer", "enum": [0, 10, 20]},
+                          "birthday": {"type": "string", "format": "date", "nullable": true},
+                          "province": {"type": "string", "nullable": true},
+                          "city": {"type": "string", "nullable": true},
+                          "area": {"type": "string", "nullable": true}
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The changed user",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/User"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/NotFound"},
+                  "409": {"$ref": "#/components/responses/Conflict"}
+                }
+              }
+            },
+            "/v1/users/{id}/avatar": {
+              "get": {
+                "summary": "A user's avatar, a 256x256 JPEG",
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "responses": {
+                  "200": {
+                    "description": "JPEG",
+                    "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}
+                  },
+                  "304": {"description": "Not modified"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              },
+              "post": {
+                "summary": "Upload one's own avatar (JPEG, PNG or WebP, checked by content, at most 10 MB); it is cropped and resized",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "multipart/form-data": {
+                      "schema": {
+                        "type": "object",
+                        "required": ["file"],
+                        "properties": {"file": {"type": "string", "format": "binary"}}
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The user with its new icon",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/User"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/NotFound"},
+                  "413": {"$ref": "#/components/responses/TooLarge"},
+                  "415": {"$ref": "#/components/responses/Unsupported"}
+                }
+              }
+            },
+            "/v1/users/reset_password": {
+              "post": {
+                "summary": "Set a new password with a reset code; every session of the account ends",
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": ["code", "password"],
+                        "properties": {
+                          "phone": {
+                            "type": "string",
+                            "description": "E.164-like: optional + and 7-15 digits (spaces and dashes are dropped). Give phone or email."
+                          },
+                          "email": {"type": "string", "format": "email", "description": "Give phone or email."},
+                          "code": {"type": "string", "pattern": "^[0-9]{6}$"},
+                          "password": {"type": "string", "minLength": 8, "maxLength": 128}
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "Done",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ok"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              }
+            },
+            "/v1/sessions": {
+              "post": {
+                "summary": "Sign in with a password or a login code; unknown accounts and wrong secrets get the same answer",
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "phone": {
+                            "type": "string",
+                            "description": "E.164-like: optional + and 7-15 digits (spaces and dashes are dropped). Give phone or email."
+                          },
+                          "email": {"type": "string", "format": "email", "description": "Give phone or email."},
+                          "password": {"type": "string"},
+                          "code": {"type": "string", "pattern": "^[0-9]{6}$"},
+                          "device": {
+                            "type": "string",
+                            "maxLength": 64,
+                            "description": "A name for this device, shown in the session list"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The session token (send it as Authorization)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/LoginResult"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              },
+              "get": {
+                "summary": "One's own signed-in devices",
+                "security": [{"session": []}],
+                "responses": {
+                  "200": {
+                    "description": "Sessions, most recently used first",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
+                              "properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/DeviceSession"}}}
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                }
+              }
+            },
+            "/v1/sessions/current": {
+              "delete": {
+                "summary": "Sign out (ends the session that makes the request)",
+                "security": [{"session": []}],
+                "responses": {
+                  "200": {
+                    "description": "Done",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ok"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                }
+              }
+            },
+            "/v1/sessions/{id}": {
+              "delete": {
+                "summary": "End one of one's own sessions (another user's is 404)",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "responses": {
+                  "200": {
+                    "description": "Done",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ok"}}}
+                  },
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
+            "/v1/codes": {
+              "post": {
+                "summary": "Send a six-digit code (valid 10 minutes, 5 tries) by SMS or email; the answer is the same whether or not an account exists. At most one a minute and ten a day per phone or email.",
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "phone": {
+                            "type": "string",
+                            "description": "E.164-like: optional + and 7-15 digits (spaces and dashes are dropped). Give phone or email."
+                          },
+                          "email": {"type": "string", "format": "email", "description": "Give phone or email."},
+                          "purpose": {"type": "string", "enum": ["login", "reset"], "default": "login"}
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "Sent",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/CodeSent"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              }
+            },
+            "/v1/codes/check": {
+              "post": {
+                "summary": "Check a code without using it up (counts as a try)",
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": ["code"],
+                        "properties": {
+                          "phone": {
+                            "type": "string",
+                            "description": "E.164-like: optional + and 7-15 digits (spaces and dashes are dropped). Give phone or email."
+                          },
+                          "email": {"type": "string", "format": "email", "description": "Give phone or email."},
+                          "purpose": {"type": "string", "enum": ["login", "reset"], "default": "login"},
+                          "code": {"type": "string", "pattern": "^[0-9]{6}$"}
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "Done",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ok"}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              }
+            },
+            "/v1/admin/users": {
+              "get": {
+                "summary": "Every user with private fields, paged (administrators only)",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Page"}, {"$ref": "#/components/parameters/Size"}],
+                "responses": {
+                  "200": {
+                    "description": "A page of users",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {"$ref": "#/components/schemas/PageInfo"},
+                                    {
+                                      "properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/User"}}}
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"}
+                }
+              }
+            },
+            "/v1/admin/users/{id}": {
+              "patch": {
+                "summary": "Disable (signing them out everywhere) or re-enable a user (administrators only)",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {"type": "object", "required": ["disabled"], "properties": {"disabled": {"type": "boolean"}}}
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The user",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/User"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
+            "/v1/admin/outbox": {
+              "get": {
+                "summary": "Messages the built-in code sender delivered instead of SMS or mail, newest first (administrators only; kept a week)",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Page"}, {"$ref": "#/components/parameters/Size"}],
+                "responses": {
+                  "200": {
+                    "description": "A page of messages",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {"$ref": "#/components/schemas/PageInfo"},
+                                    {
+                                      "properties": {
+                                        "data": {"type": "array", "items": {"$ref": "#/components/schemas/OutboxMessage"}}
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"}
                 }
               }
@@ -514,6 +994,22 @@ public enum OpenAPIDocument {
               }
             },
             "responses": {
+              "Unauthorized": {
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                "description": "Not signed in, or the session ended; also a wrong sign-in (same answer for unknown accounts)"
+              },
+              "Conflict": {
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                "description": "Taken (nickname, phone or email)"
+              },
+              "TooLarge": {
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                "description": "Too big"
+              },
+              "Unsupported": {
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                "description": "Not a JPEG, PNG or WebP picture"
+              },
               "BadRequest": {
                 "description": "The request is malformed; the message says what to change",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
@@ -545,6 +1041,77 @@ public enum OpenAPIDocument {
               }
             },
             "schemas": {
+              "User": {
+                "type": "object",
+                "required": ["id", "nickname", "gender", "followingsCount", "followersCount", "createdAt", "updatedAt"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "nickname": {"type": "string"},
+                  "icon": {"type": "string", "nullable": true, "description": "Avatar path relative to the server root"},
+                  "description": {"type": "string", "nullable": true},
+                  "gender": {"type": "integer", "enum": [0, 10, 20], "description": "0 unknown, 10 male, 20 female"},
+                  "birthday": {"type": "string", "format": "date", "nullable": true},
+                  "province": {"type": "string", "nullable": true},
+                  "city": {"type": "string", "nullable": true},
+                  "area": {"type": "string", "nullable": true},
+                  "followingsCount": {"type": "integer"},
+                  "followersCount": {"type": "integer"},
+                  "phone": {"type": "string", "nullable": true, "description": "Only for the user themselves and in the administrators' list"},
+                  "email": {"type": "string", "nullable": true, "description": "Only for the user themselves and in the administrators' list"},
+                  "role": {"type": "string", "enum": ["user", "admin"], "description": "Only for the user themselves and in the administrators' list"},
+                  "disabled": {"type": "boolean", "description": "Only for the user themselves and in the administrators' list"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"}
+                }
+              },
+              "LoginResult": {
+                "type": "object",
+                "required": ["userId", "session", "chatToken"],
+                "properties": {
+                  "userId": {"type": "string"},
+                  "session": {
+                    "type": "string",
+                    "description": "256-bit token as 64 hex digits; send as Authorization: <token> or Bearer <token>"
+                  },
+                  "chatToken": {"type": "string"}
+                }
+              },
+              "DeviceSession": {
+                "type": "object",
+                "required": ["id", "current", "lastSeenAt", "expiresAt", "createdAt", "updatedAt"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "device": {"type": "string", "nullable": true},
+                  "userAgent": {"type": "string", "nullable": true},
+                  "address": {"type": "string", "nullable": true},
+                  "current": {"type": "boolean"},
+                  "lastSeenAt": {"type": "string", "format": "date-time"},
+                  "expiresAt": {"type": "string", "format": "date-time"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"}
+                }
+              },
+              "CodeSent": {
+                "type": "object",
+                "required": ["expiresIn", "resendAfter"],
+                "properties": {
+                  "expiresIn": {"type": "integer", "description": "Seconds"},
+                  "resendAfter": {"type": "integer", "description": "Seconds"}
+                }
+              },
+              "OutboxMessage": {
+                "type": "object",
+                "required": ["id", "channel", "target", "purpose", "text", "createdAt", "updatedAt"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "channel": {"type": "string", "enum": ["sms", "email"]},
+                  "target": {"type": "string"},
+                  "purpose": {"type": "string", "enum": ["login", "reset"]},
+                  "text": {"type": "string"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"}
+                }
+              },
               "Error": {
                 "type": "object",
                 "required": ["status", "message"],

@@ -4,6 +4,7 @@ import Storage
 enum Schema {
     static let migrator = Migrator([
         LibrarySchema.migration,
+        AccountsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

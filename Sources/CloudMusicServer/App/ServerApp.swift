@@ -10,6 +10,7 @@ public final class ServerApp: Sendable {
     let catalog: CatalogStore
     let media: MediaService
     let scans: ScanService
+    let accounts: AccountService
 
     /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
     public init(options: ServerOptions, logger: Logger) throws {
@@ -29,6 +30,8 @@ public final class ServerApp: Sendable {
         catalog = CatalogStore(database: database)
         media = try MediaService(cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
+        accounts = AccountService(
+            store: AccountStore(database: database), avatarFolder: options.dataFolder + "/avatars")
     }
 
     /// Every route of the v1 API, plus the server's own.
@@ -36,7 +39,8 @@ public final class ServerApp: Sendable {
         let router = Router()
         ServerInfoRoutes.register(on: router)
         OpenAPIRoutes.register(on: router)
-        LibraryRoutes(catalog: catalog, media: media, scans: scans).register(on: router)
+        LibraryRoutes(catalog: catalog, media: media, scans: scans, accounts: accounts).register(on: router)
+        AccountRoutes(accounts: accounts).register(on: router)
         return router
     }
 
@@ -56,6 +60,7 @@ public final class ServerApp: Sendable {
     public func serve(onStart: (Int) -> Void = { _ in }) throws {
         let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter())
         try server.start()
+        accounts.prepare()
         if !options.musicFolders.isEmpty { try scans.start() }
         if options.watchFolders {
             let scans = self.scans

@@ -51,6 +51,9 @@ public enum ServerMain {
                 if report.issues.count > 20 {
                     print("  ... and \(report.issues.count - 20) more (GET /v1/library/scan)")
                 }
+            case .user(let command):
+                let app = try ServerApp(options: options, logger: logger)
+                try UserShell(accounts: app.accounts).run(command)
             case .demo(let destination):
                 let folder = destination ?? options.dataFolder + "/demo-library"
                 try generateDemoLibrary(at: folder)
@@ -90,6 +93,9 @@ public enum ServerMain {
         } catch let error as UsageError {
             printError("cloudmusic-server: \(error.message)")
             return 64
+        } catch let error as HTTPError {
+            printError("cloudmusic-server: \(error.message)")
+            return 1
         } catch let error as DatabaseError {
             printError("cloudmusic-server: database problem at \(options.databasePath): \(error)")
             return 1

@@ -7,6 +7,7 @@ struct LibraryRoutes {
     let catalog: CatalogStore
     let media: MediaService
     let scans: ScanService
+    let accounts: AccountService
 
     func register(on router: Router) {
         router.get("/v1/songs") { request in
@@ -86,7 +87,7 @@ struct LibraryRoutes {
         }
         router.get("/v1/library/scan") { _ in .json(try scans.status()) }
         router.post("/v1/library/scan") { request in
-            try scans.requireAdmin(request)
+            try accounts.requireAdmin(request, action: "start a library scan")
             return .json(try scans.start(), status: 202)
         }
     }

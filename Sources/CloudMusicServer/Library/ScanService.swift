@@ -92,13 +92,4 @@ final class ScanService: Sendable {
             return report
         }
     }
-
-    /// Until accounts exist, only a request from this machine may start a scan.
-    func requireAdmin(_ request: Request) throws {
-        let local = request.remoteAddress == "127.0.0.1" || request.remoteAddress == "::1"
-            || request.remoteAddress.hasPrefix("::ffff:127.")
-        guard local else {
-            throw HTTPError.forbidden("Only an administrator can start a library scan.")
-        }
-    }
 }

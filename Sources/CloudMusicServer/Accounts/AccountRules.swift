@@ -1,0 +1,168 @@
+import Foundation
+import HTTPServer
+
+/// Checks and normalises what people type: phone numbers, emails, passwords, nicknames, profile fields.
+enum AccountRules {
+    /// A phone number or an email address, normalised so that one person has one spelling.
+    enum Identifier: Equatable, Sendable {
+        case phone(String)
+        case email(String)
+
+        var value: String {
+            switch self {
+            case .phone(let v), .email(let v): return v
+            }
+        }
+
+        var channel: String {
+            switch self {
+            case .phone: return "sms"
+            case .email: return "email"
+            }
+        }
+    }
+
+    /// Exactly one of `phone` and `email`, checked and normalised.
+    static func identifier(phone: String?, email: String?) throws -> Identifier {
+        let phone = phone?.trimmingCharacters(in: .whitespaces)
+        let email = email?.trimmingCharacters(in: .whitespaces)
+        switch (phone.flatMap { $0.isEmpty ? nil : $0 }, email.flatMap { $0.isEmpty ? nil : $0 }) {
+        case (let phone?, nil): return .phone(try self.phone(phone))
+        case (nil, let email?): return .email(try self.email(email))
+        case (nil, nil): throw HTTPError.badRequest("Enter a phone number or an email address.")
+        default: throw HTTPError.badRequest("Enter a phone number or an email address, not both.")
+        }
+    }
+
+    /// E.164-like: an optional `+`, then 7 to 15 digits; spaces, dashes, dots and brackets are dropped.
+    static func phone(_ text: String) throws -> String {
+        var digits = ""
+        for (index, character) in text.enumerated() {
+            if character == "+" && index == 0 {
+                digits.append("+")
+            } else if character.isASCII && character.isNumber {
+                digits.append(character)
+            } else if !" -.()".contains(character) {
+                throw invalidPhone
+            }
+        }
+        let count = digits.filter(\.isNumber).count
+        guard (7...15).contains(count), !digits.hasPrefix("+0") else { throw invalidPhone }
+        return digits
+    }
+
+    static let invalidPhone = HTTPError.badRequest(
+        "That phone number does not look right: use 7 to 15 digits, optionally starting with + and the country code."
+    )
+    static let invalidEmail = HTTPError.badRequest(
+        "That email address does not look right: check it, like name@example.com.")
+
+    /// A plain `local@domain.tld` address, at most 254 characters; stored in lower case.
+    static func email(_ text: String) throws -> String {
+        let lower = text.lowercased()
+        guard lower.utf8.count <= 254 else { throw invalidEmail }
+        let parts = lower.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let local = parts.first, let domain = parts.last,
+            (1...64).contains(local.utf8.count), !local.hasPrefix("."), !local.hasSuffix("."),
+            !local.contains("..")
+        else { throw invalidEmail }
+        let localAllowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.!#$%&'*+/=?^_`{|}~-")
+        guard local.allSatisfy({ localAllowed.contains($0) }) else { throw invalidEmail }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { throw invalidEmail }
+        let labelAllowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+        for label in labels {
+            guard (1...63).contains(label.count), label.allSatisfy({ labelAllowed.contains($0) }),
+                !label.hasPrefix("-"), !label.hasSuffix("-")
+            else { throw invalidEmail }
+        }
+        guard labels.last!.count >= 2, !labels.last!.allSatisfy(\.isNumber) else { throw invalidEmail }
+        return lower
+    }
+
+    /// 8 to 128 characters, any script.
+    static func password(_ text: String) throws -> String {
+        guard text.count >= 8 else { throw HTTPError.badRequest("A password needs at least 8 characters.") }
+        guard text.count <= 128, text.utf8.count <= 1024 else {
+            throw HTTPError.badRequest("A password can be at most 128 characters.")
+        }
+        return text
+    }
+
+    /// 1 to 32 characters after trimming; CJK and emoji welcome, control and direction-override characters not.
+    static func nickname(_ text: String) throws -> (nickname: String, key: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw HTTPError.badRequest("Choose a nickname (1 to 32 characters).") }
+        guard trimmed.count <= 32, trimmed.unicodeScalars.count <= 128 else {
+            throw HTTPError.badRequest("A nickname can be at most 32 characters.")
+        }
+        try refuseInvisible(trimmed, field: "A nickname", allowNewlines: false)
+        return (trimmed, nicknameKey(trimmed))
+    }
+
+    /// The uniqueness key of a nickname: compatibility-normalised (full-width letters fold) and lower-cased.
+    static func nicknameKey(_ nickname: String) -> String {
+        nickname.precomposedStringWithCompatibilityMapping.lowercased()
+    }
+
+    /// Free text of at most `limit` characters; nil when empty after trimming.
+    static func text(_ value: String?, field: String, limit: Int, allowNewlines: Bool = false) throws
+        -> String?
+    {
+        guard let value else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return nil }
+        guard trimmed.count <= limit, trimmed.unicodeScalars.count <= limit * 4 else {
+            throw HTTPError.badRequest("\(field) can be at most \(limit) characters.")
+        }
+        try refuseInvisible(trimmed, field: field, allowNewlines: allowNewlines)
+        return trimmed
+    }
+
+    static func refuseInvisible(_ text: String, field: String, allowNewlines: Bool) throws {
+        for scalar in text.unicodeScalars {
+            if allowNewlines && scalar == "\n" { continue }
+            // Bidirectional overrides and isolates let text pose as other text.
+            if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+                throw HTTPError.badRequest("\(field) cannot contain text-direction control characters.")
+            }
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                throw HTTPError.badRequest("\(field) cannot contain control or invisible characters.")
+            case .format:
+                // Invisible format characters (zero-width space, soft hyphen, direction marks) make look-alike
+                // names; emoji need the zero-width joiner and the tag characters of subdivision flags.
+                let emojiGlue = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
+                if !emojiGlue {
+                    throw HTTPError.badRequest("\(field) cannot contain control or invisible characters.")
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// 0 unknown, 10 male, 20 female.
+    static func gender(_ value: Int) throws -> Int {
+        guard [0, 10, 20].contains(value) else {
+            throw HTTPError.badRequest("'gender' must be 0 (not said), 10 (male) or 20 (female).")
+        }
+        return value
+    }
+
+    /// A real calendar date `yyyy-MM-dd` from 1900 up to `today`.
+    static func birthday(_ value: String?, today: Int64) throws -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        let bad = HTTPError.badRequest("'birthday' must be a date like 1995-08-21, not in the future.")
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        guard value.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2,
+            parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1900...9999).contains(year), (1...12).contains(month), day >= 1
+        else { throw bad }
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard day <= days, value <= String(APIDate.string(today).prefix(10)) else { throw bad }
+        return value
+    }
+}

@@ -1,0 +1,467 @@
+import Foundation
+import HTTPServer
+import MusicCore
+
+/// The accounts' rules: sign-up, sign-in by password or code, sessions, codes, profiles and roles.
+///
+/// Answers never tell whether an account exists: an unknown account and a wrong password get the same
+/// status and message (and cost the same argon2id work); a code request answers the same either way.
+final class AccountService: Sendable {
+    /// Who made a request, from their session token.
+    struct Viewer: Sendable {
+        var userID: Int64
+        var sessionID: Int64
+        var isAdmin: Bool
+    }
+
+    /// Limits and lifetimes; the defaults are what the server runs with.
+    struct Settings: Sendable {
+        var passwordCost = Crypto.PasswordCost.standard
+        var sessionLifetime: Int64 = 30 * 86_400
+        var codeLifetime: Int64 = 600
+        var codeMaxTries = 5
+        var codeResendInterval: Int64 = 60
+        var codeDailyLimit = 10
+        /// Failed sign-ins per account before back-off starts (30 s, doubling to 15 min).
+        var loginFailuresPerAccount = 5
+        /// Failed sign-ins and code checks per address before back-off starts.
+        var loginFailuresPerAddress = 20
+        /// Codes asked for per address before back-off starts.
+        var codeSendsPerAddress = 20
+        /// Accounts made per address before back-off starts.
+        var registrationsPerAddress = 20
+    }
+
+    let store: AccountStore
+    let sender: any CodeSender
+    let settings: Settings
+    let avatarFolder: String
+    let clock: @Sendable () -> Int64
+    private let loginByAccount: BackoffLimiter
+    private let loginByAddress: BackoffLimiter
+    private let codesByAddress: BackoffLimiter
+    private let registrationsByAddress: BackoffLimiter
+    /// A hash of a random password, verified against when the account is unknown so that it costs the same.
+    private let decoyHash: LockedValue<String?> = LockedValue(nil)
+
+    static let badCredentials = HTTPError.unauthorized(
+        "The phone number or email, or the password, is wrong.")
+    static let badCode = HTTPError.badRequest(
+        "That code is wrong or has expired. Check it or ask for a new one.")
+    static let codeExhausted = HTTPError.badRequest(
+        "That code was entered wrongly too many times. Ask for a new one.")
+    static let signInAgain = HTTPError.unauthorized("Your session has ended. Please sign in again.")
+    static let signInFirst = HTTPError.unauthorized("Please sign in first.")
+    static let noUser = HTTPError.notFound("That user does not exist.")
+    static let purposes = ["login", "reset"]
+
+    init(
+        store: AccountStore, sender: (any CodeSender)? = nil, avatarFolder: String,
+        settings: Settings = Settings(),
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
+        self.store = store
+        self.sender = sender ?? OutboxSender(store: store, clock: clock)
+        self.avatarFolder = avatarFolder
+        self.settings = settings
+        self.clock = clock
+        func policy(_ allowed: Int) -> BackoffLimiter.Policy {
+            .init(allowed: allowed, baseDelay: 30, maxDelay: 900, forgetAfter: 3_600)
+        }
+        loginByAccount = BackoffLimiter(policy(settings.loginFailuresPerAccount))
+        loginByAddress = BackoffLimiter(policy(settings.loginFailuresPerAddress))
+        codesByAddress = BackoffLimiter(policy(settings.codeSendsPerAddress))
+        registrationsByAddress = BackoffLimiter(policy(settings.registrationsPerAddress))
+    }
+
+    // MARK: Sign-up
+
+    /// Registers someone from the API: rate-limited per address.
+    func register(
+        phone: String?, email: String?, password: String, nickname: String, address: String
+    ) throws -> User {
+        let identifier = try AccountRules.identifier(phone: phone, email: email)
+        let password = try AccountRules.password(password)
+        let nickname = try AccountRules.nickname(nickname)
+        let now = clock()
+        if let wait = registrationsByAddress.retryAfter(address, now: now) {
+            throw HTTPError.tooManyRequests(
+                "Too many accounts were made from your network. Try again in \(Self.duration(wait)).",
+                retryAfter: wait)
+        }
+        registrationsByAddress.record(address, now: now)
+        return try createUser(identifier: identifier, password: password, nickname: nickname, admin: false)
+            .model(private: true)
+    }
+
+    /// Adds a user (from the API or the shell); the first user is an administrator.
+    func createUser(
+        identifier: AccountRules.Identifier, password: String, nickname: (nickname: String, key: String),
+        admin: Bool
+    ) throws -> AccountStore.UserRecord {
+        let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
+        switch try store.insertUser(
+            identifier: identifier, nickname: nickname, passwordHash: hash, admin: admin, now: clock())
+        {
+        case .created(let user): return user
+        case .accountTaken:
+            throw HTTPError.conflict(
+                "That \(identifier.channel == "sms" ? "phone number" : "email address") cannot be used to sign up. "
+                    + "If it is yours, sign in or reset the password.")
+        case .nicknameTaken:
+            throw HTTPError.conflict("Someone already uses that nickname. Choose another.")
+        }
+    }
+
+    // MARK: Sign-in
+
+    struct LoginInput: Sendable {
+        var phone: String?
+        var email: String?
+        var password: String?
+        var code: String?
+        var device: String?
+    }
+
+    /// Signs in by password or by a `login` code; answers the same for unknown accounts and wrong secrets.
+    func login(_ input: LoginInput, address: String, userAgent: String?) throws -> LoginResult {
+        let identifier = try AccountRules.identifier(phone: input.phone, email: input.email)
+        let device = try AccountRules.text(input.device, field: "The device name", limit: 64)
+        let now = clock()
+        let accountKey = identifier.value
+        if let wait = [
+            loginByAccount.retryAfter(accountKey, now: now), loginByAddress.retryAfter(address, now: now),
+        ]
+        .compactMap({ $0 }).max() {
+            throw HTTPError.tooManyRequests(
+                "Too many failed sign-ins. Try again in \(Self.duration(wait)).", retryAfter: wait)
+        }
+        let user: AccountStore.UserRecord?
+        switch (input.password, input.code) {
+        case (let password?, nil):
+            let decoyHash = decoy()
+            let found = try store.user(identifier: identifier)
+            let matches = Crypto.verifyPassword(password, hash: found?.passwordHash ?? decoyHash)
+            user = matches ? found : nil
+            if user == nil {
+                recordFailure(accountKey: accountKey, address: address, now: now)
+                throw Self.badCredentials
+            }
+        case (nil, let code?):
+            do {
+                try verifyCode(target: identifier.value, purpose: "login", code: code, consume: true)
+            } catch {
+                recordFailure(accountKey: accountKey, address: address, now: now)
+                throw error
+            }
+            user = try store.user(identifier: identifier)
+            if user == nil { throw Self.badCode }
+        case (nil, nil):
+            throw HTTPError.badRequest("Enter your password, or a code sent to you.")
+        default:
+            throw HTTPError.badRequest("Sign in with a password or with a code, not both.")
+        }
+        guard let user, !user.disabled else {
+            throw HTTPError.forbidden("This account has been disabled. Contact the server's administrator.")
+        }
+        loginByAccount.reset(accountKey)
+        let token = Crypto.randomToken()
+        let chatToken = Crypto.randomToken()
+        _ = try store.insertSession(
+            userID: user.id, tokenHash: Crypto.tokenHash(token), chatTokenHash: Crypto.tokenHash(chatToken),
+            device: device, userAgent: userAgent.map { String($0.prefix(256)) }, address: address, now: now,
+            expiresAt: now + settings.sessionLifetime)
+        return LoginResult(userId: String(user.id), session: token, chatToken: chatToken)
+    }
+
+    private func recordFailure(accountKey: String, address: String, now: Int64) {
+        loginByAccount.record(accountKey, now: now)
+        loginByAddress.record(address, now: now)
+    }
+
+    /// Makes the decoy hash ahead of the first sign-in, so that one costs no more than the others.
+    func prepare() {
+        let thread = Thread { [self] in _ = decoy() }
+        thread.name = "decoy-hash"
+        thread.start()
+    }
+
+    private func decoy() -> String {
+        if let hash = decoyHash.withLock({ $0 }) { return hash }
+        let hash = Crypto.hashPassword(Crypto.randomToken(), cost: settings.passwordCost)
+        decoyHash.withLock { $0 = hash }
+        return hash
+    }
+
+    /// The viewer a token belongs to; throws 401 when it is unknown, expired or its user is disabled.
+    func authenticate(token: String, address: String) throws -> Viewer {
+        guard token.utf8.count == 64, Crypto.unhex(token) != nil,
+            let session = try store.session(tokenHash: Crypto.tokenHash(token.lowercased()))
+        else { throw Self.signInAgain }
+        let now = clock()
+        guard session.expiresAt > now, !session.disabled else { throw Self.signInAgain }
+        if now - session.lastSeenAt >= 60 {
+            try store.touchSession(
+                id: session.id, now: now, expiresAt: now + settings.sessionLifetime, address: address)
+        }
+        return Viewer(userID: session.userID, sessionID: session.id, isAdmin: session.role == "admin")
+    }
+
+    func sessions(of viewer: Viewer) throws -> [DeviceSession] {
+        try store.sessions(userID: viewer.userID, now: clock()).map {
+            DeviceSession(
+                id: String($0.id), device: $0.device, userAgent: $0.userAgent, address: $0.address,
+                current: $0.id == viewer.sessionID, lastSeenAt: APIDate.string($0.lastSeenAt),
+                expiresAt: APIDate.string($0.expiresAt), createdAt: APIDate.string($0.createdAt),
+                updatedAt: APIDate.string($0.lastSeenAt))
+        }
+    }
+
+    /// Ends one of the viewer's sessions; another user's session is the same 404 as a missing one.
+    func revokeSession(id: Int64, by viewer: Viewer) throws {
+        guard try store.deleteSession(id: id, userID: viewer.userID) else {
+            throw HTTPError.notFound("That session does not exist.")
+        }
+    }
+
+    // MARK: Codes
+
+    struct CodeSent: Codable, Sendable {
+        var expiresIn: Int
+        var resendAfter: Int
+    }
+
+    /// Sends a six-digit code; answers the same whether or not an account uses the phone or email.
+    func sendCode(phone: String?, email: String?, purpose: String?, address: String) throws -> CodeSent {
+        let identifier = try AccountRules.identifier(phone: phone, email: email)
+        let purpose = try Self.purpose(purpose)
+        let now = clock()
+        if let wait = codesByAddress.retryAfter(address, now: now) {
+            throw HTTPError.tooManyRequests(
+                "Too many codes were asked for from your network. Try again in \(Self.duration(wait)).",
+                retryAfter: wait)
+        }
+        let sends = try store.sends(target: identifier.value, since: now - 86_400)
+        if let newest = sends.newest, now - newest < settings.codeResendInterval {
+            let wait = Int(settings.codeResendInterval - (now - newest))
+            throw HTTPError.tooManyRequests(
+                "A code was just sent. You can ask for another in \(Self.duration(wait)).", retryAfter: wait)
+        }
+        if sends.count >= settings.codeDailyLimit, let oldest = sends.oldest {
+            let wait = Int(max(1, oldest + 86_400 - now))
+            throw HTTPError.tooManyRequests(
+                "That is the most codes for one day. Try again in \(Self.duration(wait)).", retryAfter: wait)
+        }
+        codesByAddress.record(address, now: now)
+        let code = Crypto.randomDigits(6)
+        let salt = Crypto.randomBytes(16)
+        try store.insertCode(
+            target: identifier.value, purpose: purpose,
+            codeHash: Self.codeHash(code, target: identifier.value, purpose: purpose, salt: salt),
+            salt: Crypto.hex(salt), address: address, now: now, expiresAt: now + settings.codeLifetime)
+        let exists = try store.user(identifier: identifier) != nil
+        let minutes = settings.codeLifetime / 60
+        let text: String
+        switch (exists, purpose) {
+        case (true, "reset"):
+            text = "Your CloudMusic code to reset the password is \(code). It expires in \(minutes) minutes."
+        case (true, _):
+            text = "Your CloudMusic sign-in code is \(code). It expires in \(minutes) minutes."
+        default:
+            text =
+                "Someone asked for a CloudMusic code for this address, but no account uses it. "
+                + "If it was you, sign up first. If not, ignore this message."
+        }
+        try sender.send(channel: identifier.channel, target: identifier.value, purpose: purpose, text: text)
+        return CodeSent(expiresIn: Int(settings.codeLifetime), resendAfter: Int(settings.codeResendInterval))
+    }
+
+    /// Checks a code without using it up (the apps check it before showing the next step).
+    func checkCode(phone: String?, email: String?, purpose: String?, code: String, address: String) throws {
+        let identifier = try AccountRules.identifier(phone: phone, email: email)
+        let purpose = try Self.purpose(purpose)
+        let now = clock()
+        if let wait = loginByAddress.retryAfter(address, now: now) {
+            throw HTTPError.tooManyRequests(
+                "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
+        }
+        do {
+            try verifyCode(target: identifier.value, purpose: purpose, code: code, consume: false)
+        } catch {
+            loginByAddress.record(address, now: now)
+            throw error
+        }
+    }
+
+    /// Sets a new password with a `reset` code and signs the account out everywhere.
+    func resetPassword(phone: String?, email: String?, code: String, password: String, address: String) throws
+    {
+        let identifier = try AccountRules.identifier(phone: phone, email: email)
+        let password = try AccountRules.password(password)
+        let now = clock()
+        if let wait = loginByAddress.retryAfter(address, now: now) {
+            throw HTTPError.tooManyRequests(
+                "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
+        }
+        do {
+            try verifyCode(target: identifier.value, purpose: "reset", code: code, consume: true)
+        } catch {
+            loginByAddress.record(address, now: now)
+            throw error
+        }
+        guard let user = try store.user(identifier: identifier) else { throw Self.badCode }
+        try store.setPassword(
+            userID: user.id, hash: Crypto.hashPassword(password, cost: settings.passwordCost), now: clock())
+        loginByAccount.reset(identifier.value)
+    }
+
+    private func verifyCode(target: String, purpose: String, code: String, consume: Bool) throws {
+        let code = code.trimmingCharacters(in: .whitespaces)
+        guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw Self.badCode }
+        let outcome = try store.checkCode(
+            target: target, purpose: purpose, now: clock(), maxTries: settings.codeMaxTries, consume: consume
+        ) { record in
+            guard let salt = Crypto.unhex(record.salt), let stored = Crypto.unhex(record.codeHash) else {
+                return false
+            }
+            let given = Crypto.unhex(Self.codeHash(code, target: target, purpose: purpose, salt: salt)) ?? []
+            return Crypto.constantTimeEqual(given, stored)
+        }
+        switch outcome {
+        case .accepted: return
+        case .wrong: throw Self.badCode
+        case .exhausted: throw Self.codeExhausted
+        }
+    }
+
+    static func codeHash(_ code: String, target: String, purpose: String, salt: [UInt8]) -> String {
+        Crypto.hex(Crypto.keyedHash("\(purpose)\n\(target)\n\(code)", key: salt))
+    }
+
+    static func purpose(_ text: String?) throws -> String {
+        let purpose = text ?? "login"
+        guard purposes.contains(purpose) else {
+            throw HTTPError.badRequest("'purpose' must be login or reset.")
+        }
+        return purpose
+    }
+
+    // MARK: Profiles
+
+    /// A user as `viewer` may see them: private fields (phone, email, role) only for themselves; a disabled
+    /// user is a 404 except to themselves and administrators.
+    func user(id: Int64, viewer: Viewer?) throws -> User {
+        guard let user = try store.user(id: id) else { throw Self.noUser }
+        let isSelf = viewer?.userID == id
+        if user.disabled && !isSelf && viewer?.isAdmin != true { throw Self.noUser }
+        return user.model(private: isSelf)
+    }
+
+    /// The fields a PATCH may carry; absent fields stay, null or empty text clears.
+    struct ProfilePatch: Decodable, Sendable {
+        var nickname: String?
+        var description: String??
+        var gender: Int?
+        var birthday: String??
+        var province: String??
+        var city: String??
+        var area: String??
+
+        enum CodingKeys: String, CodingKey {
+            case nickname, description, gender, birthday, province, city, area
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func optional(_ key: CodingKeys) throws -> String?? {
+                guard container.contains(key) else { return nil }
+                if try container.decodeNil(forKey: key) { return .some(nil) }
+                return .some(try container.decode(String.self, forKey: key))
+            }
+            nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
+            gender = try container.decodeIfPresent(Int.self, forKey: .gender)
+            description = try optional(.description)
+            birthday = try optional(.birthday)
+            province = try optional(.province)
+            city = try optional(.city)
+            area = try optional(.area)
+        }
+    }
+
+    /// Changes one's own profile: another user's id is 403, an unknown one 404.
+    func updateProfile(id: Int64, patch: ProfilePatch, viewer: Viewer) throws -> User {
+        try requireSelf(id: id, viewer: viewer)
+        let now = clock()
+        func text(_ value: String??, _ field: String, _ limit: Int, newlines: Bool = false) throws -> String??
+        {
+            guard let value else { return nil }
+            return .some(try AccountRules.text(value, field: field, limit: limit, allowNewlines: newlines))
+        }
+        let changes = AccountStore.ProfileChanges(
+            nickname: try patch.nickname.map(AccountRules.nickname),
+            description: try text(patch.description, "The description", 300, newlines: true),
+            gender: try patch.gender.map(AccountRules.gender),
+            birthday: try patch.birthday.map { try AccountRules.birthday($0, today: now) },
+            province: try text(patch.province, "The province", 32),
+            city: try text(patch.city, "The city", 32), area: try text(patch.area, "The area", 32))
+        guard try store.updateProfile(id: id, changes, now: now) else {
+            throw HTTPError.conflict("Someone already uses that nickname. Choose another.")
+        }
+        return try user(id: id, viewer: viewer)
+    }
+
+    /// Throws 404 for an unknown user and 403 for someone else's account.
+    func requireSelf(id: Int64, viewer: Viewer) throws {
+        guard id == viewer.userID else {
+            guard try store.user(id: id) != nil else { throw Self.noUser }
+            throw HTTPError.forbidden("You can only change your own account.")
+        }
+    }
+
+    /// Replaces one's avatar with a checked, resized copy of an uploaded JPEG, PNG or WebP image.
+    func setAvatar(id: Int64, uploadPath: String, size: Int, viewer: Viewer) throws -> User {
+        try requireSelf(id: id, viewer: viewer)
+        guard size <= AvatarImages.maxUploadBytes else {
+            throw HTTPError.tooLarge("An avatar can be at most 10 MB. Choose a smaller picture.")
+        }
+        guard let kind = AvatarImages.kind(ofFileAt: uploadPath) else {
+            throw HTTPError(
+                status: 415, message: "An avatar must be a JPEG, PNG or WebP picture.")
+        }
+        try AvatarImages.resize(uploadPath, kind: kind, to: avatarPath(userID: id))
+        let now = clock()
+        try store.setAvatarVersion(userID: id, version: now, now: now)
+        return try user(id: id, viewer: viewer)
+    }
+
+    func avatarPath(userID: Int64) -> String { avatarFolder + "/\(userID).jpg" }
+
+    // MARK: Administration
+
+    /// Throws unless the viewer is an administrator; before any administrator exists, a request from this
+    /// machine (loopback) counts as one, so a fresh server can be set up.
+    func requireAdmin(_ viewer: Viewer?, remoteAddress: String, action: String) throws {
+        if let viewer, viewer.isAdmin { return }
+        let local =
+            remoteAddress == "127.0.0.1" || remoteAddress == "::1" || remoteAddress.hasPrefix("::ffff:127.")
+        if viewer == nil, local, try !store.adminExists() { return }
+        if viewer == nil { throw HTTPError.unauthorized("Sign in as an administrator to \(action).") }
+        throw HTTPError.forbidden("Only an administrator can \(action).")
+    }
+
+    func setDisabled(id: Int64, disabled: Bool, by viewer: Viewer) throws -> User {
+        guard try store.user(id: id) != nil else { throw Self.noUser }
+        if id == viewer.userID && disabled {
+            throw HTTPError.badRequest("You cannot disable your own account.")
+        }
+        try store.setDisabled(userID: id, disabled: disabled, now: clock())
+        guard let user = try store.user(id: id) else { throw Self.noUser }
+        return user.model(private: true)
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 90 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+        if seconds < 5_400 { return "\((seconds + 59) / 60) minutes" }
+        return "\((seconds + 3_599) / 3_600) hours"
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import HTTPServer
+import Storage
+import Testing
+
+@testable import CloudMusicServer
+
+/// A code sender that keeps what it was given and fails the test on any send beyond what it expects.
+final class ExpectingSender: CodeSender, @unchecked Sendable {
+    private let lock = NSLock()
+    private var remaining: Int
+    private(set) var texts: [String] = []
+
+    init(expecting count: Int) { remaining = count }
+
+    func send(channel: String, target: String, purpose: String, text: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard remaining > 0 else {
+            Issue.record("unexpected code sent to \(target): \(text)")
+            throw HTTPError(status: 500, message: "unexpected send")
+        }
+        remaining -= 1
+        texts.append(text)
+    }
+
+    var lastCode: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return texts.last.flatMap { text in
+            text.range(of: #"\d{6}"#, options: .regularExpression).map { String(text[$0]) }
+        }
+    }
+}
+
+/// A clock the test moves by hand.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now: Int64 = 1_800_000_000
+    func read() -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return now
+    }
+    func advance(_ seconds: Int64) {
+        lock.lock()
+        now += seconds
+        lock.unlock()
+    }
+}
+
+/// Rules that depend on time, checked at the service level with a hand-moved clock and a real database.
+@Suite struct AccountServiceTests {
+    func service(
+        sender: ExpectingSender, clock: TestClock, settings: AccountService.Settings = .init()
+    ) throws -> AccountService {
+        let folder = temporaryFolder()
+        let database = try Database(path: folder + "/test.sqlite")
+        try Schema.migrator.migrate(database)
+        return AccountService(
+            store: AccountStore(database: database), sender: sender, avatarFolder: folder + "/avatars",
+            settings: settings, clock: { clock.read() })
+    }
+
+    func status(_ body: () throws -> Void) -> Int? {
+        do {
+            try body()
+            return nil
+        } catch let error as HTTPError {
+            return error.status
+        } catch {
+            return -1
+        }
+    }
+
+    @Test func codesExpireAfterTenMinutes() throws {
+        let clock = TestClock()
+        let sender = ExpectingSender(expecting: 2)
+        let accounts = try service(sender: sender, clock: clock)
+        _ = try accounts.register(
+            phone: "13800138000", email: nil, password: "correct horse", nickname: "Ann", address: "10.0.0.1")
+        _ = try accounts.sendCode(phone: "13800138000", email: nil, purpose: "login", address: "10.0.0.1")
+        let code = try #require(sender.lastCode)
+        clock.advance(599)
+        try accounts.checkCode(
+            phone: "13800138000", email: nil, purpose: "login", code: code, address: "10.0.0.1")
+        clock.advance(1)
+        #expect(
+            status {
+                try accounts.checkCode(
+                    phone: "13800138000", email: nil, purpose: "login", code: code, address: "10.0.0.1")
+            } == 400)
+        let input = AccountService.LoginInput(phone: "13800138000", code: code)
+        #expect(status { _ = try accounts.login(input, address: "10.0.0.1", userAgent: nil) } == 400)
+
+        // A fresh code works; signing in with it gives a session that expires after 30 days unused.
+        _ = try accounts.sendCode(phone: "13800138000", email: nil, purpose: "login", address: "10.0.0.1")
+        let fresh = try #require(sender.lastCode)
+        let result = try accounts.login(
+            .init(phone: "13800138000", code: fresh), address: "10.0.0.1", userAgent: "test")
+        _ = try accounts.authenticate(token: result.session, address: "10.0.0.1")
+        clock.advance(29 * 86_400)
+        _ = try accounts.authenticate(token: result.session, address: "10.0.0.1")  // slides the expiry
+        clock.advance(29 * 86_400)
+        _ = try accounts.authenticate(token: result.session, address: "10.0.0.1")
+        clock.advance(30 * 86_400)
+        #expect(status { _ = try accounts.authenticate(token: result.session, address: "10.0.0.1") } == 401)
+    }
+
+    @Test func atMostOneCodeAMinuteAndTenADay() throws {
+        let clock = TestClock()
+        let sender = ExpectingSender(expecting: 11)
+        let accounts = try service(sender: sender, clock: clock)
+        for index in 0..<10 {
+            _ = try accounts.sendCode(
+                phone: nil, email: "ann@example.com", purpose: "reset", address: "10.0.0.\(index)")
+            #expect(
+                status {
+                    _ = try accounts.sendCode(
+                        phone: nil, email: "ann@example.com", purpose: "reset", address: "10.0.1.1")
+                } == 429)
+            clock.advance(60)
+        }
+        do {
+            _ = try accounts.sendCode(
+                phone: nil, email: "ann@example.com", purpose: "login", address: "10.0.1.1")
+            Issue.record("the eleventh code of the day was sent")
+        } catch let error as HTTPError {
+            #expect(error.status == 429)
+            let retry = error.headers.first { $0.0 == "Retry-After" }.map { Int($0.1)! } ?? 0
+            #expect(retry == 86_400 - 600)
+        }
+        // A day after the first send, one more is allowed.
+        clock.advance(86_400 - 600)
+        _ = try accounts.sendCode(phone: nil, email: "ann@example.com", purpose: "login", address: "10.0.1.1")
+        #expect(sender.texts.count == 11)
+    }
+
+    @Test func backOffGrowsAndIsForgotten() {
+        let limiter = BackoffLimiter(.init(allowed: 5, baseDelay: 30, maxDelay: 900, forgetAfter: 3_600))
+        var now: Int64 = 1_000
+        for _ in 0..<4 {
+            limiter.record("k", now: now)
+            #expect(limiter.retryAfter("k", now: now) == nil)
+        }
+        limiter.record("k", now: now)
+        #expect(limiter.retryAfter("k", now: now) == 30)
+        now += 30
+        #expect(limiter.retryAfter("k", now: now) == nil)
+        limiter.record("k", now: now)
+        #expect(limiter.retryAfter("k", now: now) == 60)
+        now += 60
+        limiter.record("k", now: now)
+        #expect(limiter.retryAfter("k", now: now) == 120)
+        for _ in 0..<10 { limiter.record("k", now: now) }
+        #expect(limiter.retryAfter("k", now: now) == 900)
+        #expect(limiter.retryAfter("other", now: now) == nil)
+        now += 3_600 + 900
+        limiter.record("k", now: now)
+        #expect(limiter.retryAfter("k", now: now) == nil)
+        limiter.reset("k")
+        #expect(limiter.retryAfter("k", now: now) == nil)
+    }
+
+    @Test func addressLimitsCoverManyAccounts() throws {
+        let clock = TestClock()
+        var settings = AccountService.Settings()
+        settings.loginFailuresPerAddress = 4
+        let accounts = try service(sender: ExpectingSender(expecting: 0), clock: clock, settings: settings)
+        // Failed sign-ins from one address, each on a different (unknown) account, block the address.
+        for index in 0..<4 {
+            let input = AccountService.LoginInput(
+                email: "user\(index)@example.com", password: "wrong password")
+            #expect(status { _ = try accounts.login(input, address: "10.9.9.9", userAgent: nil) } == 401)
+        }
+        let input = AccountService.LoginInput(email: "fresh@example.com", password: "wrong password")
+        #expect(status { _ = try accounts.login(input, address: "10.9.9.9", userAgent: nil) } == 429)
+        #expect(status { _ = try accounts.login(input, address: "10.9.9.8", userAgent: nil) } == 401)
+    }
+
+    @Test func passwordsAreArgon2idAtSixtyFourMebibytes() {
+        let hash = Crypto.hashPassword("correct horse")
+        #expect(hash.hasPrefix("$argon2id$v=19$m=65536,t=2,p=1$"))
+        #expect(Crypto.verifyPassword("correct horse", hash: hash))
+        #expect(!Crypto.verifyPassword("correct horsE", hash: hash))
+        #expect(Crypto.tokenHash("abc").count == 64)
+        #expect(Crypto.constantTimeEqual([1, 2, 3], [1, 2, 3]))
+        #expect(!Crypto.constantTimeEqual([1, 2, 3], [1, 2, 4]))
+        #expect(Crypto.randomDigits(6).count == 6)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An API answer: HTTP status, the decoded envelope and the raw response.
+struct Reply {
+    let status: Int
+    let json: [String: Any]
+    let response: HTTPURLResponse
+
+    var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+    var list: [[String: Any]] { json["data"] as? [[String: Any]] ?? [] }
+    var message: String { json["message"] as? String ?? "" }
+    var retryAfter: Int? { response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) } }
+}
+
+extension RunningServer {
+    /// Calls the API with a JSON body (or raw bytes) and an optional session token.
+    @discardableResult
+    func call(
+        _ method: String, _ path: String, json: Any? = nil, body: Data? = nil, contentType: String? = nil,
+        token: String? = nil, headers: [String: String] = [:]
+    ) async throws -> Reply {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let body {
+            request.httpBody = body
+            request.setValue(contentType ?? "application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Reply(
+            status: (response as! HTTPURLResponse).statusCode, json: object,
+            response: response as! HTTPURLResponse)
+    }
+
+    /// Registers a user and returns its id.
+    func signUp(_ account: [String: String], nickname: String, password: String = "correct horse")
+        async throws -> String
+    {
+        let reply = try await call(
+            "POST", "/v1/users", json: account.merging(["nickname": nickname, "password": password]) { $1 })
+        #expect(reply.status == 201, "\(reply.json)")
+        return reply.data["id"] as? String ?? ""
+    }
+
+    /// Signs in with a password and returns the session token.
+    func signIn(_ account: [String: String], password: String = "correct horse", device: String? = nil)
+        async throws -> String
+    {
+        var body: [String: Any] = account.merging(["password": password]) { $1 }
+        if let device { body["device"] = device }
+        let reply = try await call("POST", "/v1/sessions", json: body)
+        #expect(reply.status == 201, "\(reply.json)")
+        return reply.data["session"] as? String ?? ""
+    }
+
+    /// The newest code the built-in sender wrote for `target`, read from the outbox as an administrator.
+    func latestCode(for target: String, adminToken: String) async throws -> String? {
+        let reply = try await call("GET", "/v1/admin/outbox?size=100", token: adminToken)
+        let messages = reply.data["data"] as? [[String: Any]] ?? []
+        guard let text = messages.first(where: { $0["target"] as? String == target })?["text"] as? String,
+            let range = text.range(of: #"\d{6}"#, options: .regularExpression)
+        else { return nil }
+        return String(text[range])
+    }
+
+    /// Uploads a file as multipart/form-data field `file`.
+    func upload(_ path: String, file: Data, fileName: String, token: String?) async throws -> Reply {
+        let boundary = "cm-\(UUID().uuidString)"
+        var body = Data()
+        body.append(
+            Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(fileName)\"\r\n"
+                    .utf8))
+        body.append(Data("Content-Type: application/octet-stream\r\n\r\n".utf8))
+        body.append(file)
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        return try await call(
+            "POST", path, body: body, contentType: "multipart/form-data; boundary=\(boundary)", token: token)
+    }
+}
