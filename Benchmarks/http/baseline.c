@@ -11,12 +11,15 @@
  * Like a real handler it builds a fresh response object for every request (copying
  * the body) instead of reusing one shared response.
  *
- * Usage: baseline PORT BODY [--timeout SECONDS] [--limit N] [--per-ip N]
+ * Usage: baseline PORT BODY [--timeout SECONDS] [--limit N] [--per-ip N] [--early 0|1]
  *   PORT        TCP port on 127.0.0.1 (loopback only)
  *   BODY        the exact response body bytes
  *   --timeout   MHD_OPTION_CONNECTION_TIMEOUT (idle seconds; default 0 = none)
  *   --limit     MHD_OPTION_CONNECTION_LIMIT (default: libmicrohttpd's default)
  *   --per-ip    MHD_OPTION_PER_IP_CONNECTION_LIMIT (default 0 = none)
+ *   --early 1   diagnostic: answer in the first access-handler call, before the request is
+ *               complete (what HTTPServer's ServerCore.firstCall does for body-less requests);
+ *               libmicrohttpd then adds "Connection: close" and drops keep-alive
  * Runs until SIGTERM or SIGINT, then stops the daemon and exits 0.
  *
  * Build: gcc -O2 baseline.c $(pkg-config --cflags --libs libmicrohttpd) -o baseline
@@ -45,6 +48,7 @@ typedef enum MHD_Result MHD_Result_t;
 
 static const char *body;
 static size_t body_len;
+static int answer_early;
 
 static MHD_Result_t handle(void *cls, struct MHD_Connection *connection, const char *url,
                            const char *method, const char *version, const char *upload_data,
@@ -60,7 +64,7 @@ static MHD_Result_t handle(void *cls, struct MHD_Connection *connection, const c
   static int marker;
   if (*con_cls == NULL) {
     *con_cls = &marker;
-    return MHD_YES;
+    if (!answer_early) return MHD_YES;
   }
   if (*upload_data_size != 0) {
     *upload_data_size = 0; /* discard any request body, answer once it is read */
@@ -96,7 +100,7 @@ static unsigned long parse_uint(const char *what, const char *s, unsigned long m
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s PORT BODY [--timeout SECONDS] [--limit N] [--per-ip N]\n", argv[0]);
+    fprintf(stderr, "usage: %s PORT BODY [--timeout SECONDS] [--limit N] [--per-ip N] [--early 0|1]\n", argv[0]);
     return 2;
   }
   unsigned long port = parse_uint("port", argv[1], 65535);
@@ -111,6 +115,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--timeout") == 0) timeout = parse_uint("timeout", argv[i + 1], 86400);
     else if (strcmp(argv[i], "--limit") == 0) limit = parse_uint("limit", argv[i + 1], 1000000);
     else if (strcmp(argv[i], "--per-ip") == 0) per_ip = parse_uint("per-ip", argv[i + 1], 1000000);
+    else if (strcmp(argv[i], "--early") == 0) answer_early = (int)parse_uint("early", argv[i + 1], 1);
     else {
       fprintf(stderr, "baseline: unknown option %s\n", argv[i]);
       return 2;

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Idle-connection flood: opens COUNT TCP connections to the server from 127.0.0.2, sends
-nothing on them and holds them, while requests from 127.0.0.1 to /health must keep being
+"""Idle-connection flood: opens COUNT TCP connections to the server from 127.0.0.2 (or from
+SOURCES consecutive addresses starting there, round-robin), sends nothing on them and holds them, while requests from 127.0.0.1 to /health must keep being
 answered. Reports how many flood connections were accepted, refused or reset, how many
 the server closed soon after accepting them (a connection limit) and how many it dropped
 later (its idle/header timeout), and the latency of the probes while the flood was held.
 
     idle-flood.py --port PORT [--count 10000] [--hold 15] [--probes 200]
-                  [--host 127.0.0.1] [--source 127.0.0.2] [--path /health]
+                  [--host 127.0.0.1] [--source 127.0.0.2] [--sources 1] [--path /health]
                   [--server-pid PID] [--json FILE] [--max-time 180]
 
 Loopback only (127.0.0.0/8): any other --host or --source is refused. Every phase is
@@ -141,7 +141,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--host", type=loopback, default="127.0.0.1", help="server address (loopback only)")
     ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("--source", type=loopback, default="127.0.0.2", help="source address of the flood")
+    ap.add_argument("--source", type=loopback, default="127.0.0.2", help="(first) source address of the flood")
+    ap.add_argument("--sources", type=int, default=1,
+                    help="spread the flood over this many consecutive source addresses (default 1); with more "
+                         "than COUNT/limit addresses the server's per-address connection limit is not what stops it")
     ap.add_argument("--count", type=int, default=10000, help="idle connections to open (default 10000)")
     ap.add_argument("--hold", type=float, default=15.0, help="seconds to hold them once opened (default 15)")
     ap.add_argument("--probes", type=int, default=200, help="requests to --path while held (default 200)")
@@ -155,6 +158,14 @@ def main():
     a = ap.parse_args()
     if not 0 < a.port < 65536 or a.count < 1 or a.count > 60000 or a.hold <= 0 or a.probes < 1:
         ap.error("need 0 < port < 65536, 1 <= count <= 60000, hold > 0, probes >= 1")
+    if not 1 <= a.sources <= 250:
+        ap.error("--sources must be between 1 and 250")
+    first = ipaddress.ip_address(a.source)
+    sources = [str(first + i) for i in range(a.sources)]
+    for src in sources:
+        loopback(src)
+        if src == a.host:
+            ap.error(f"the flood's sources ({sources[0]}..{sources[-1]}) must not include the probe address {a.host}")
 
     def too_long(*_):
         print(f"idle-flood: gave up after --max-time {a.max_time:.0f} s", file=sys.stderr, flush=True)
@@ -253,10 +264,10 @@ def main():
             except OSError:
                 pass
             try:
-                s.bind((a.source, 0))
+                s.bind((sources[created % len(sources)], 0))
             except OSError as e:
                 s.close()
-                print(f"idle-flood: cannot bind to {a.source}: {e}", file=sys.stderr)
+                print(f"idle-flood: cannot bind to {sources[created % len(sources)]}: {e}", file=sys.stderr)
                 return 2
             created += 1
             fd = s.fileno()
@@ -322,6 +333,7 @@ def main():
     result = {
         "target": f"{a.host}:{a.port}",
         "source": a.source,
+        "sources": len(sources),
         "count": a.count,
         "connected": connected,
         "connect_errors": connect_errors,
@@ -343,7 +355,8 @@ def main():
     }
 
     refused = sum(connect_errors.values())
-    print(f"idle flood: {a.count} connections from {a.source} to {a.host}:{a.port}, "
+    origin = a.source if len(sources) == 1 else f"{len(sources)} addresses {sources[0]}..{sources[-1]}"
+    print(f"idle flood: {a.count} connections from {origin} to {a.host}:{a.port}, "
           f"opened in {connect_s:.1f} s, held {held_s:.1f} s")
     print(f"  TCP connected:                {connected}   (handshake done by the kernel; see the server's sockets)")
     print(f"  refused/reset/timed out:      {refused}" + (f"  {connect_errors}" if connect_errors else ""))

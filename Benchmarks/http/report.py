@@ -270,7 +270,10 @@ def summarize(run_dir, json_out):
         with open(flood_path) as f:
             results["flood"] = json.load(f)
         passes["flood"] = bool(results["flood"].get("pass"))
-        print(f"  idle flood ({results['flood'].get('count')} idle connections): probes answered "
+        fl = results["flood"]
+        print(f"  idle flood ({fl.get('count')} idle connections from {fl.get('sources', 1)} address(es), "
+              f"{fl.get('closed_early')} refused at once by the server, "
+              f"server held at most {fl.get('server_sockets_max_during_hold')} sockets): probes answered "
               f"{results['flood'].get('probes', {}).get('ok')}/{results['flood'].get('probes', {}).get('sent')}  "
               f"{verdict(passes['flood'])}")
     else:

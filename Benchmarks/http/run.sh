@@ -5,7 +5,7 @@
 #
 # usage: Benchmarks/http/run.sh [--duration 10s] [--connections 64] [--threads 2] [--soak 60]
 #                               [--rounds 2] [--warmup 3] [--route /v1/server] [--flood]
-#                               [--flood-count 10000] [--flood-hold 15]
+#                               [--flood-count 10000] [--flood-hold 15] [--flood-sources 50]
 #                               [--server-bin PATH]
 #
 # exit status: 0 every target met, 3 a target missed (the numbers are still printed and
@@ -27,6 +27,7 @@ route=/v1/server
 flood=0
 flood_count=10000
 flood_hold=15
+flood_sources=50
 server_bin=""
 start_timeout=30
 
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
     --flood) flood=1; shift ;;
     --flood-count) need_value "$@"; flood_count="$2"; shift 2 ;;
     --flood-hold) need_value "$@"; flood_hold="$2"; shift 2 ;;
+    --flood-sources) need_value "$@"; flood_sources="$2"; shift 2 ;;
     --server-bin) need_value "$@"; server_bin="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) bad_usage "unknown argument: $1" ;;
@@ -69,7 +71,9 @@ done
 is_uint "$warmup" || bad_usage "--warmup must be an integer number of seconds (got '$warmup')"
 is_uint "$soak" || bad_usage "--soak must be an integer number of seconds (got '$soak')"
 [ "$soak" -eq 0 ] || [ "$soak" -ge 10 ] || bad_usage "--soak must be 0 (skip) or at least 10 seconds (RSS is sampled every 5 s)"
-is_uint "$flood_count" && is_uint "$flood_hold" || bad_usage "--flood-count and --flood-hold must be integers"
+is_uint "$flood_count" && is_uint "$flood_hold" && is_uint "$flood_sources" \
+  || bad_usage "--flood-count, --flood-hold and --flood-sources must be integers"
+[ "$flood_sources" -ge 1 ] && [ "$flood_sources" -le 250 ] || bad_usage "--flood-sources must be between 1 and 250"
 [ "$threads" -le "$connections" ] || bad_usage "--threads ($threads) cannot exceed --connections ($connections)"
 [[ "$route" == /* ]] || bad_usage "--route must start with / (got '$route')"
 
@@ -270,9 +274,9 @@ fi
 
 # --- idle-connection flood (optional) ---------------------------------------------------------
 if [ "$flood" -eq 1 ]; then
-  echo "==> idle flood: $flood_count connections from 127.0.0.2, held ${flood_hold}s"
+  echo "==> idle flood: $flood_count connections from $flood_sources address(es) from 127.0.0.2, held ${flood_hold}s"
   status=0
-  python3 "$here/idle-flood.py" --port "$swift_port" --count "$flood_count" --hold "$flood_hold" \
+  python3 "$here/idle-flood.py" --port "$swift_port" --count "$flood_count" --hold "$flood_hold" --sources "$flood_sources" \
     --server-pid "$server_pid" --json "$run/flood.json" || status=$?
   [ "$status" -le 1 ] || die "idle-flood.py failed (status $status)"
   alive "$server_pid" || server_died "during the idle flood"
