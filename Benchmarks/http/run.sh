@@ -169,7 +169,14 @@ until curl -fsS -m 2 -o /dev/null "$swift_url/health" 2>/dev/null; do
   fi
   sleep 0.2
 done
-sleep 1  # let it settle before measuring it at rest
+# With no --music the server made a demo library and scans it in the background: wait for that
+# scan to finish, then let it settle, before measuring it at rest.
+deadline=$(( SECONDS + 120 ))
+while curl -fsS -m 5 "$swift_url/v1/library/scan" 2>/dev/null | grep -q '"running" *: *true'; do
+  [ "$SECONDS" -lt "$deadline" ] || die "the server's startup scan did not finish within 120 s"
+  sleep 0.2
+done
+sleep 1
 swift_idle_rss="$(rss_kb "$server_pid")"
 echo "    up (pid $server_pid), idle RSS ${swift_idle_rss} kB"
 
