@@ -220,6 +220,12 @@ def summarize(run_dir, json_out):
     mem = {}
     idle = meta.get("swift_idle_rss_kb")
     mem["idle_rss_kb"] = int(idle) if idle else None
+    anon = meta.get("swift_idle_anon_kb")
+    mem["idle_anon_kb"] = int(anon) if anon else None
+    mapping_path = os.path.join(run_dir, "rss-by-mapping-idle.txt")
+    if os.path.exists(mapping_path):
+        with open(mapping_path) as f:
+            mem["idle_rss_by_mapping"] = [line.strip() for line in f if line.strip()]
     c_idle = meta.get("c_idle_rss_kb")
     mem["c_baseline_idle_rss_kb"] = int(c_idle) if c_idle else None
     after = meta.get("swift_after_soak_rss_kb")
@@ -245,6 +251,9 @@ def summarize(run_dir, json_out):
         c_note = f"   (C baseline idle: {fmt_mib(mem['c_baseline_idle_rss_kb'])})" if c_idle else ""
         print(f"  swift idle RSS       {fmt_mib(mem['idle_rss_kb']):>10}   (target < {IDLE_RSS_MAX_KB // 1024} MiB)  "
               f"{verdict(passes['idle_rss'])}{c_note}")
+        if mem["idle_anon_kb"] is not None:
+            print(f"    of which anonymous (heap, stacks) {fmt_mib(mem['idle_anon_kb'])}, "
+                  f"mapped files {fmt_mib(mem['idle_rss_kb'] - mem['idle_anon_kb'])}")
     if len(samples) >= 2:
         first, last = samples[0][1], samples[-1][1]
         growth = (last - first) * 100.0 / first

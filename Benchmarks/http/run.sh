@@ -178,7 +178,14 @@ while curl -fsS -m 5 "$swift_url/v1/library/scan" 2>/dev/null | grep -q '"runnin
 done
 sleep 1
 swift_idle_rss="$(rss_kb "$server_pid")"
-echo "    up (pid $server_pid), idle RSS ${swift_idle_rss} kB"
+# Where the resident memory is: anonymous (heap, stacks) versus mapped files (the executable and
+# shared libraries such as Foundation and ICU), and the largest mappings.
+cat "/proc/$server_pid/smaps_rollup" >"$run/smaps-rollup-idle.txt" 2>/dev/null || true
+awk '/^[0-9a-f]+-[0-9a-f]+ / { name = ($6 == "" ? "[anon]" : $6) } /^Rss:/ { rss[name] += $2 }
+     END { for (n in rss) if (rss[n] > 0) printf "%8d kB  %s\n", rss[n], n }' "/proc/$server_pid/smaps" 2>/dev/null \
+  | sort -rn | head -15 >"$run/rss-by-mapping-idle.txt" || true
+swift_idle_anon="$(awk '/^Rss_Anon:|^Anonymous:/ { print $2; exit }' "$run/smaps-rollup-idle.txt" 2>/dev/null || true)"
+echo "    up (pid $server_pid), idle RSS ${swift_idle_rss} kB (anonymous ${swift_idle_anon:-?} kB; by mapping: $run/rss-by-mapping-idle.txt)"
 
 # --- the benchmark body ------------------------------------------------------------------------
 code="$(curl -sS -m 5 -D "$run/headers-swift.txt" -o "$run/body-swift.json" -w '%{http_code}' "$swift_url$route")" \
@@ -306,6 +313,7 @@ fi
   echo "soak=$soak"
   echo "body_bytes=$body_bytes"
   echo "swift_idle_rss_kb=$swift_idle_rss"
+  echo "swift_idle_anon_kb=$swift_idle_anon"
   echo "c_idle_rss_kb=$c_idle_rss"
   echo "swift_after_soak_rss_kb=$swift_after_rss"
 } >"$run/meta.env"
