@@ -102,9 +102,15 @@ def summarize(run_dir, json_out):
     v, values, runs = repeated("first_scan", 3)
     clean = v is not None and all(num(r, f"first_scan_{i}_skipped") == 0 and num(r, f"first_scan_{i}_added") == num(r, f"first_scan_{i}_files") for _, i in runs)
     figures["first_scan_runs"] = values
+    cpu = [num(r, f"first_scan_{i}_cpu_s") for _, i in runs] if v is not None else []
+    cpu = [c for c in cpu if c is not None]
+    if cpu:
+        figures["first_scan_cpu_s_median"] = statistics.median(cpu)
     check("first_scan_files_per_s", f"first scan, {small} tracks (median of {len(values)})", v,
           f">= {FIRST_SCAN_MIN} files/s", v is not None and v >= FIRST_SCAN_MIN and clean,
-          (f"{v:.0f} files/s  (runs: {', '.join(f'{x:.0f}' for x in values)})" + ("" if clean else " NOT all added"))
+          (f"{v:.0f} files/s  (runs: {', '.join(f'{x:.0f}' for x in values)}"
+           + (f"; {statistics.median(cpu):.2f} CPU s = {statistics.median(cpu) * 1e3 / float(small):.2f} CPU ms/file" if cpu else "")
+           + ")" + ("" if clean else " NOT all added"))
           if v is not None else "")
     v, values, runs = repeated("rescan", 5)
     clean = v is not None and all(num(r, f"rescan_{i}_unchanged") == num(r, f"rescan_{i}_files") for _, i in runs)
@@ -117,7 +123,8 @@ def summarize(run_dir, json_out):
     tracks = meta.get("tracks")
     v = num(r, "big_scan_files_per_s")
     info("big_scan_files_per_s", f"first scan, {tracks} tracks", v,
-         f"{v:.0f} files/s ({r.get('big_scan_seconds')} s, scan RSS peak {float(r.get('big_scan_maxrss_kb') or 0) / 1024:.0f} MiB)"
+         f"{v:.0f} files/s ({r.get('big_scan_seconds')} s, {r.get('big_scan_cpu_s')} CPU s, "
+         f"scan RSS peak {float(r.get('big_scan_maxrss_kb') or 0) / 1024:.0f} MiB)"
          if v is not None else "")
     v = num(r, "big_rescan_files_per_s")
     info("big_rescan_files_per_s", f"unchanged rescan, {tracks} tracks", v,

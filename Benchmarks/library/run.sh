@@ -141,7 +141,7 @@ library() {
 scan() {
   local name="$1" data="$2" music="$3" log="$run/scan-$1.log"
   local t0; t0=$(date +%s.%N)
-  /usr/bin/time -f 'maxrss_kb=%M' -o "$run/scan-$name.time" \
+  /usr/bin/time -f 'maxrss_kb=%M cpu_s=%U+%S' -o "$run/scan-$name.time" \
     "$server_bin" scan --data "$data" --music "$music" --log-level warning >"$log" 2>&1 \
     || { show_log "$log" "scan output"; die "cloudmusic-server scan ($name) failed"; }
   local line; line="$(tr '\r' '\n' <"$log" | grep -a '^Scanned ' | tail -1)"
@@ -162,7 +162,9 @@ scan() {
   record "${name}_unchanged" "$unchanged"
   record "${name}_skipped" "$skipped"
   record "${name}_wall_s" "$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.3f", a - b }')"
-  record "${name}_maxrss_kb" "$(sed -n 's/^maxrss_kb=//p' "$run/scan-$name.time")"
+  record "${name}_maxrss_kb" "$(sed -nE 's/^maxrss_kb=([0-9]+).*/\1/p' "$run/scan-$name.time")"
+  # CPU seconds (user + system) of the scan: less sensitive than files/s to a busy machine.
+  record "${name}_cpu_s" "$(sed -nE 's/.*cpu_s=([0-9.]+)\+([0-9.]+).*/\1 \2/p' "$run/scan-$name.time" | awk '{ printf "%.2f", $1 + $2 }')"
 }
 
 # start_server DATA MUSIC LOG: starts `serve` on a free port; sets server_pid and server_url.
