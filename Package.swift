@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(
             name: "CloudMusicServerTests",
             dependencies: ["CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata", "cloudmusic-server"]),
+        .executableTarget(name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
     ],
     swiftLanguageModes: [.v6]
 )
