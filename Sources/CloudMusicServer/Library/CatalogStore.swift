@@ -289,19 +289,10 @@ struct CatalogStore: Sendable {
     func search(_ typed: String, limit: Int) throws -> SearchResults {
         guard let query = SearchText.matchQuery(typed) else { return SearchResults(songs: [], albums: [], artists: []) }
         return try database.read { db in
-            // One pass over the matches ranks all three kinds (filtering by kind would match three times).
-            let hits = try db.query(
-                """
-                SELECT kind, ref FROM (
-                    SELECT kind, ref, row_number() OVER (PARTITION BY kind ORDER BY score) AS n FROM (
-                        SELECT kind, ref, bm25(search_index, 0, 0, 10.0, 2.0) AS score
-                        FROM search_index WHERE search_index MATCH ?))
-                WHERE n <= ? ORDER BY kind, n
-                """, query, limit
-            ) { (try $0.int(0), try $0.int64(1)) }
-            let songIDs = hits.filter { $0.0 == 1 }.map(\.1)
-            let albumIDs = hits.filter { $0.0 == 2 }.map(\.1)
-            let artistIDs = hits.filter { $0.0 == 3 }.map(\.1)
+            let songIDs = try Self.titlePrefixSongs(db: db, typed, limit: limit)
+                .appendingUnique(try Self.rankedMatches(db: db, query, kind: .song, limit: limit), limit: limit)
+            let albumIDs = try Self.rankedMatches(db: db, query, kind: .album, limit: limit)
+            let artistIDs = try Self.rankedMatches(db: db, query, kind: .artist, limit: limit)
             func ordered<T: Identifiable>(_ items: [T], _ ids: [Int64]) -> [T] where T.ID == String {
                 let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
                 return ids.compactMap { byID[String($0)] }
@@ -319,6 +310,49 @@ struct CatalogStore: Sendable {
         }
     }
 
+    /// Most matches ranked by relevance: past this, ranking costs more than it helps (one common
+    /// character can match half the library), so only the oldest this many matches are ranked.
+    static let rankedCandidates = 1_000
+
+    /// The rowid below which the first `rankedCandidates` matches lie, or Int64.max when fewer match.
+    /// Rowids only: reading an FTS column costs a lookup per row.
+    static func rankingBound(db: Connection, _ expression: String, kind: LibraryStore.SearchKind?) throws -> Int64 {
+        let bound =
+            try db.queryOne(
+                """
+                SELECT rowid FROM search_index WHERE search_index MATCH ? AND (? = 0 OR (rowid & 3) = ?)
+                LIMIT 1 OFFSET ?
+                """, expression, kind?.rawValue ?? 0, kind?.rawValue ?? 0, rankedCandidates
+            ) { try $0.int64(0) }
+        return bound ?? Int64.max
+    }
+
+    /// Ids of one kind of match, best first. The kind lives in a rowid's low bits, so filtering on it
+    /// skips other kinds before they are ranked.
+    static func rankedMatches(db: Connection, _ query: String, kind: LibraryStore.SearchKind, limit: Int) throws
+        -> [Int64]
+    {
+        let bound = try rankingBound(db: db, query, kind: kind)
+        return try db.query(
+            """
+            SELECT rowid >> 2 FROM search_index
+            WHERE search_index MATCH ? AND (rowid & 3) = ? AND rowid < ?
+            ORDER BY bm25(search_index, 0, 0, 10.0, 2.0) LIMIT ?
+            """, query, kind.rawValue, bound, limit
+        ) { try $0.int64(0) }
+    }
+
+    /// Songs whose title starts with what was typed (an index range), so they lead however
+    /// common the words are.
+    static func titlePrefixSongs(db: Connection, _ typed: String, limit: Int) throws -> [Int64] {
+        let escaped = typed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try db.query(
+            "SELECT id FROM songs WHERE title LIKE ? ESCAPE '\\' ORDER BY title COLLATE NOCASE, id LIMIT ?",
+            escaped + "%", limit
+        ) { try $0.int64(0) }
+    }
+
     struct Suggestion: Codable, Sendable, Equatable {
         var title: String
         /// song, album or artist
@@ -330,11 +364,13 @@ struct CatalogStore: Sendable {
     func suggestions(_ typed: String, limit: Int) throws -> [Suggestion] {
         guard let query = SearchText.matchQuery(typed) else { return [] }
         return try database.read { db in
+            let expression = "{title} : (\(query))"
+            let bound = try Self.rankingBound(db: db, expression, kind: nil)
             let rows = try db.query(
                 """
-                SELECT display, kind, ref FROM search_index WHERE search_index MATCH ?
+                SELECT display, kind, ref FROM search_index WHERE search_index MATCH ? AND rowid < ?
                 ORDER BY bm25(search_index, 0, 0, 10.0, 1.0) LIMIT ?
-                """, "{title} : (\(query))", limit * 3
+                """, expression, bound, limit * 3
             ) { (try $0.string(0), try $0.int(1), try $0.int64(2)) }
             var seen = Set<String>()
             var result: [Suggestion] = []
@@ -343,5 +379,15 @@ struct CatalogStore: Sendable {
             }
             return result
         }
+    }
+}
+
+extension Array where Element == Int64 {
+    /// `self` followed by the elements of `more` not already in it, at most `limit` in all.
+    func appendingUnique(_ more: [Int64], limit: Int) -> [Int64] {
+        var seen = Set(self)
+        var result = Array(prefix(limit))
+        for id in more where result.count < limit && seen.insert(id).inserted { result.append(id) }
+        return result
     }
 }
