@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Makes real, playable music folders with ffmpeg and TagLib: the demo library that `serve` starts
 /// with when no music folder is given, and large libraries for benchmarks.
@@ -31,20 +32,20 @@ public enum LibraryGenerator {
                 embeddedCover = path
             }
             // ffmpeg dominates the time: encode the album's tracks on every core.
-            let failure = LockedFailure()
+            let failure = Mutex<AudioMetadataError?>(nil)
             let cover = embeddedCover
             DispatchQueue.concurrentPerform(iterations: album.tracks.count) { trackIndex in
-                guard failure.error == nil else { return }
+                guard failure.withLock({ $0 == nil }) else { return }
                 do throws(AudioMetadataError) {
                     try makeDemoTrack(
                         album: album, albumIndex: albumIndex, trackIndex: trackIndex, folder: dir,
                         cover: cover,
                         ffmpeg: ffmpeg)
                 } catch {
-                    failure.record(error)
+                    failure.withLock { if $0 == nil { $0 = error } }
                 }
             }
-            if let error = failure.error { throw error }
+            if let error = failure.withLock({ $0 }) { throw error }
             done += album.tracks.count
             progress?(done, total)
             if let embeddedCover { unlink(embeddedCover) }
@@ -259,33 +260,7 @@ public enum GeneratedFormat: Sendable {
     }
 }
 
-/// The first error of work spread over threads.
-private final class LockedFailure: @unchecked Sendable {
-    let lock = NSLock()
-    private var first: AudioMetadataError?
-
-    var error: AudioMetadataError? { lock.withLock { first } }
-
-    func record(_ error: AudioMetadataError) {
-        lock.withLock { if first == nil { first = error } }
-    }
-}
-
-/// ffmpeg found on PATH, run with argument arrays (never a shell).
-struct FFmpeg {
-    let executable: String
-
-    init() throws(AudioMetadataError) {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") where access("\(dir)/ffmpeg", X_OK) == 0 {
-            executable = "\(dir)/ffmpeg"
-            return
-        }
-        throw AudioMetadataError(
-            path: "ffmpeg",
-            reason: "ffmpeg is not installed; run scripts/install-deps (apt-get install ffmpeg)")
-    }
-
+extension FFmpeg {
     /// A soft chord on `frequency` with a slow swell, so the demo sounds like something. The chord
     /// steps up at 1 s and every 5 s after, where the generated lyrics start a new line, so lyric
     /// sync can be heard.
@@ -303,28 +278,5 @@ struct FFmpeg {
         }
         arguments += format.codecArguments + [path]
         try run(arguments)
-    }
-
-    func run(_ arguments: [String]) throws(AudioMetadataError) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw AudioMetadataError(
-                path: executable, reason: "could not start ffmpeg: \(error.localizedDescription)")
-        }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: output, as: UTF8.self).trimmingCharacters(
-                in: .whitespacesAndNewlines)
-            throw AudioMetadataError(
-                path: arguments.last ?? "", reason: "ffmpeg failed: \(message.suffix(300))")
-        }
     }
 }

@@ -67,18 +67,10 @@ let fixtureMilliseconds = 1_500
 
 /// Runs ffmpeg with an argument array; throws its error output on failure.
 func runFFmpeg(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let output = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw FixtureError(
-            message: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: output, as: UTF8.self))")
+    do {
+        try FFmpeg().run(arguments)
+    } catch {
+        throw FixtureError(message: "ffmpeg \(arguments.joined(separator: " ")): \(error.reason)")
     }
 }
 

@@ -1,3 +1,4 @@
+import AudioMetadata
 import Foundation
 import Testing
 
@@ -419,10 +420,9 @@ import Testing
         let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
         let ann = try await server.signIn(["email": "ann@example.com"])
         let folder = temporaryFolder()
-        try ChildProcess.run(
-            ChildProcess.ffmpeg!,
-            [
-                "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        try FFmpeg.installed!.run(
+[
+                "-f", "lavfi", "-i",
                 "testsrc=size=640x360:duration=1",
                 "-frames:v", "1", folder + "/picture.png",
             ])

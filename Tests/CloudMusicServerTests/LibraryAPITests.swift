@@ -1,3 +1,4 @@
+import AudioMetadata
 @testable import CloudMusicServer
 import Foundation
 import MusicCore
@@ -42,9 +43,8 @@ extension RunningServer {
             contents: Data("karaoke.add('00:00.500', '00:02.000', '一时失志', '300,400,400,400');\n".utf8))
         try makeTrack(
             root + "/Band/Live/02.flac", title: "Second", artist: "Band", album: "Live", track: 2, seconds: 2)
-        try ChildProcess.run(
-            ChildProcess.ffmpeg!,
-            ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=600x600:duration=1",
+        try FFmpeg.installed!.run(
+["-f", "lavfi", "-i", "testsrc=size=600x600:duration=1",
              "-frames:v", "1", root + "/Band/Live/cover.jpg"])
         return root
     }

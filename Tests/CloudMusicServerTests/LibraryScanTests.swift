@@ -1,3 +1,4 @@
+import AudioMetadata
 import Foundation
 import HTTPServer
 import MusicCore
@@ -14,7 +15,7 @@ func makeTrack(
     try FileManager.default.createDirectory(
         atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     var arguments = [
-        "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        "-f", "lavfi", "-i",
         "sine=frequency=\(frequency):duration=\(seconds)",
     ]
     if let title { arguments += ["-metadata", "title=\(title)"] }
@@ -22,7 +23,8 @@ func makeTrack(
     if let album { arguments += ["-metadata", "album=\(album)"] }
     if let track { arguments += ["-metadata", "track=\(track)"] }
     arguments += extra + [path]
-    try ChildProcess.run(ChildProcess.ffmpeg!, arguments)
+    try FFmpeg.installed!.run(
+arguments)
 }
 
 /// A database with the server's schema, in a temporary folder.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTPServer
 import MusicCore
 
@@ -42,7 +43,7 @@ final class AccountService: Sendable {
     private let codesByAddress: BackoffLimiter
     private let registrationsByAddress: BackoffLimiter
     /// A hash of a random password, verified against when the account is unknown so that it costs the same.
-    private let decoyHash: LockedValue<String?> = LockedValue(nil)
+    private let decoyHash = Mutex<String?>(nil)
 
     static let badCredentials = HTTPError.unauthorized(
         "The phone number or email, or the password, is wrong.")

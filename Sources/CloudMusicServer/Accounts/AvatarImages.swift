@@ -1,3 +1,4 @@
+import AudioMetadata
 import Foundation
 import HTTPServer
 
@@ -29,7 +30,7 @@ enum AvatarImages {
 
     /// Writes a square JPEG of `side` pixels (cropped to fill) to `destination`, atomically.
     static func resize(_ source: String, kind: Kind, to destination: String) throws {
-        guard let ffmpeg = ChildProcess.ffmpeg else {
+        guard let ffmpeg = FFmpeg.installed else {
             throw HTTPError(
                 status: 503, message: "The server cannot process pictures now (ffmpeg is missing).")
         }
@@ -38,10 +39,9 @@ enum AvatarImages {
         let temporary = destination + ".\(UUID().uuidString).tmp.jpg"
         defer { unlink(temporary) }
         do {
-            try ChildProcess.run(
-                ffmpeg,
+            try ffmpeg.run(
                 [
-                    "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-max_pixels", "40000000", "-f",
+                    "-max_pixels", "40000000", "-f",
                     kind.demuxer,
                     "-i", source, "-vf",
                     "scale=\(side):\(side):force_original_aspect_ratio=increase,crop=\(side):\(side)",

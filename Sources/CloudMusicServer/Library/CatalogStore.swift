@@ -44,17 +44,12 @@ struct CatalogStore: Sendable {
                 arguments.append(genreID)
             }
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let order: String
-            switch sort {
-            case .name: order = "s.title COLLATE NOCASE, s.id"
-            case .year: order = "s.year DESC, s.id"
-            case .recent: order = "s.created_at DESC, s.id"
-            case .plays: order = "s.plays_count DESC, s.id"
-            }
-            let effectiveOrder = filter.albumID != nil ? "s.disc_number, s.track_number, s.id" : order
-            let total = try db.queryOne("SELECT count(*) FROM songs s \(whereClause)", arguments: arguments) {
-                try $0.int(0)
-            } ?? 0
+            let effectiveOrder =
+                filter.albumID != nil ? "s.disc_number, s.track_number, s.id" : Self.order(sort, table: "s")
+            let total =
+                try db.queryOne("SELECT count(*) FROM songs s \(whereClause)", arguments: arguments) {
+                    try $0.int(0)
+                } ?? 0
             let rows = try selectSongs(
                 db: db, "\(whereClause) ORDER BY \(effectiveOrder) LIMIT ? OFFSET ?",
                 arguments + [size, (page - 1) * size])
@@ -122,7 +117,9 @@ struct CatalogStore: Sendable {
                 id: String(id), title: try row.string(1),
                 icon: albumID.map { "v1/albums/\($0)/cover" },
                 uri: "v1/songs/\(id)/stream", style: try row.int(4), lyric: nil, singer: nil, artists: [],
-                album: try albumID.map { AlbumSummary(id: String($0), title: try row.string(3), icon: "v1/albums/\($0)/cover") },
+                album: try albumID.map {
+                    AlbumSummary(id: String($0), title: try row.string(3), icon: "v1/albums/\($0)/cover")
+                },
                 genres: [], trackNumber: try row.optionalInt(5), discNumber: try row.optionalInt(6),
                 year: try row.optionalInt(7), duration: try row.int(8), format: try row.string(9),
                 bitRate: try row.int(10), sampleRate: try row.int(11), channels: try row.int(12),
@@ -136,7 +133,10 @@ struct CatalogStore: Sendable {
             """
             SELECT sa.song_id, ar.id, ar.name FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id
             WHERE sa.song_id IN (SELECT value FROM json_each(?)) ORDER BY sa.song_id, sa.position
-            """, ids, decode: { (String(try $0.int64(0)), ArtistSummary(id: String(try $0.int64(1)), name: try $0.string(2))) })
+            """, ids,
+            decode: {
+                (String(try $0.int64(0)), ArtistSummary(id: String(try $0.int64(1)), name: try $0.string(2)))
+            })
         {
             artists[songID, default: []].append(artist)
         }
@@ -180,20 +180,25 @@ struct CatalogStore: Sendable {
             updatedAt: APIDate.string(try row.int64(9)))
     }
 
+    /// The ORDER BY of a song or album listing (both tables have these columns), ties broken by id.
+    static func order(_ sort: CatalogSort, table: String) -> String {
+        switch sort {
+        case .name: "\(table).title COLLATE NOCASE, \(table).id"
+        case .year: "\(table).year DESC, \(table).id"
+        case .recent: "\(table).created_at DESC, \(table).id"
+        case .plays: "\(table).plays_count DESC, \(table).id"
+        }
+    }
+
     func albums(artistID: Int64?, sort: CatalogSort, page: Int, size: Int) throws -> Page<Album> {
         try database.read { db in
-            let order: String
-            switch sort {
-            case .name: order = "al.title COLLATE NOCASE, al.id"
-            case .year: order = "al.year DESC, al.id"
-            case .recent: order = "al.created_at DESC, al.id"
-            case .plays: order = "al.plays_count DESC, al.id"
-            }
+            let order = Self.order(sort, table: "al")
             let filter = artistID == nil ? "" : "WHERE al.artist_id = ?"
             let arguments: [any SQLBindable] = artistID.map { [$0] } ?? []
-            let total = try db.queryOne("SELECT count(*) FROM albums al \(filter)", arguments: arguments) {
-                try $0.int(0)
-            } ?? 0
+            let total =
+                try db.queryOne("SELECT count(*) FROM albums al \(filter)", arguments: arguments) {
+                    try $0.int(0)
+                } ?? 0
             let rows = try db.query(
                 "\(Self.albumSelect) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
                 arguments: arguments + [size, (page - 1) * size], decode: Self.decodeAlbum)
@@ -203,7 +208,9 @@ struct CatalogStore: Sendable {
 
     func album(id: Int64) throws -> Album? {
         try database.read { db in
-            guard var album = try db.queryOne("\(Self.albumSelect) WHERE al.id = ?", id, decode: Self.decodeAlbum)
+            guard
+                var album = try db.queryOne(
+                    "\(Self.albumSelect) WHERE al.id = ?", id, decode: Self.decodeAlbum)
             else { return nil }
             album.songs = try selectSongs(
                 db: db, "WHERE s.album_id = ? ORDER BY s.disc_number, s.track_number, s.title, s.id", [id])
@@ -216,7 +223,8 @@ struct CatalogStore: Sendable {
         try database.read { db in
             guard
                 let folderCover = try db.queryOne(
-                    "SELECT folder_cover FROM albums WHERE id = ?", id, decode: { [try $0.optionalString(0)] })
+                    "SELECT folder_cover FROM albums WHERE id = ?", id, decode: { [try $0.optionalString(0)] }
+                )
             else { return nil }
             let paths = try db.query(
                 "SELECT path FROM songs WHERE album_id = ? ORDER BY disc_number, track_number LIMIT 3", id
@@ -253,7 +261,9 @@ struct CatalogStore: Sendable {
 
     func artist(id: Int64, songLimit: Int = 100) throws -> Artist? {
         try database.read { db in
-            guard var artist = try db.queryOne("\(Self.artistSelect) WHERE id = ?", id, decode: Self.decodeArtist)
+            guard
+                var artist = try db.queryOne(
+                    "\(Self.artistSelect) WHERE id = ?", id, decode: Self.decodeArtist)
             else { return nil }
             artist.albums = try db.query(
                 "\(Self.albumSelect) WHERE al.artist_id = ? ORDER BY al.year DESC, al.title", id,
@@ -270,7 +280,8 @@ struct CatalogStore: Sendable {
         try database.read { db in
             let total = try db.queryOne("SELECT count(*) FROM genres") { try $0.int(0) } ?? 0
             let rows = try db.query(
-                "SELECT id, name, songs_count FROM genres ORDER BY songs_count DESC, name_key LIMIT ? OFFSET ?", size,
+                "SELECT id, name, songs_count FROM genres ORDER BY songs_count DESC, name_key LIMIT ? OFFSET ?",
+                size,
                 (page - 1) * size
             ) { Genre(id: String(try $0.int64(0)), name: try $0.string(1), songsCount: try $0.int(2)) }
             return Page(items: rows, total: total, page: page, size: size)
@@ -287,10 +298,13 @@ struct CatalogStore: Sendable {
 
     /// Songs, albums and artists matching what was typed, best first (title matches outrank others).
     func search(_ typed: String, limit: Int) throws -> SearchResults {
-        guard let query = SearchText.matchQuery(typed) else { return SearchResults(songs: [], albums: [], artists: []) }
+        guard let query = SearchText.matchQuery(typed) else {
+            return SearchResults(songs: [], albums: [], artists: [])
+        }
         return try database.read { db in
             let songIDs = try Self.titlePrefixSongs(db: db, typed, limit: limit)
-                .appendingUnique(try Self.rankedMatches(db: db, query, kind: .song, limit: limit), limit: limit)
+                .appendingUnique(
+                    try Self.rankedMatches(db: db, query, kind: .song, limit: limit), limit: limit)
             let albumIDs = try Self.rankedMatches(db: db, query, kind: .album, limit: limit)
             let artistIDs = try Self.rankedMatches(db: db, query, kind: .artist, limit: limit)
             func ordered<T: Identifiable>(_ items: [T], _ ids: [Int64]) -> [T] where T.ID == String {
@@ -298,7 +312,8 @@ struct CatalogStore: Sendable {
                 return ids.compactMap { byID[String($0)] }
             }
             let idList = { (ids: [Int64]) in "[" + ids.map(String.init).joined(separator: ",") + "]" }
-            let songs = try selectSongs(db: db, "WHERE s.id IN (SELECT value FROM json_each(?))", [idList(songIDs)])
+            let songs = try selectSongs(
+                db: db, "WHERE s.id IN (SELECT value FROM json_each(?))", [idList(songIDs)])
             let albums = try db.query(
                 "\(Self.albumSelect) WHERE al.id IN (SELECT value FROM json_each(?))", idList(albumIDs),
                 decode: Self.decodeAlbum)
@@ -306,7 +321,8 @@ struct CatalogStore: Sendable {
                 "\(Self.artistSelect) WHERE id IN (SELECT value FROM json_each(?))", idList(artistIDs),
                 decode: Self.decodeArtist)
             return SearchResults(
-                songs: ordered(songs, songIDs), albums: ordered(albums, albumIDs), artists: ordered(artists, artistIDs))
+                songs: ordered(songs, songIDs), albums: ordered(albums, albumIDs),
+                artists: ordered(artists, artistIDs))
         }
     }
 
@@ -316,7 +332,9 @@ struct CatalogStore: Sendable {
 
     /// The rowid below which the first `rankedCandidates` matches lie, or Int64.max when fewer match.
     /// Rowids only: reading an FTS column costs a lookup per row.
-    static func rankingBound(db: Connection, _ expression: String, kind: LibraryStore.SearchKind?) throws -> Int64 {
+    static func rankingBound(db: Connection, _ expression: String, kind: LibraryStore.SearchKind?) throws
+        -> Int64
+    {
         let bound =
             try db.queryOne(
                 """
@@ -329,7 +347,8 @@ struct CatalogStore: Sendable {
 
     /// Ids of one kind of match, best first. The kind lives in a rowid's low bits, so filtering on it
     /// skips other kinds before they are ranked.
-    static func rankedMatches(db: Connection, _ query: String, kind: LibraryStore.SearchKind, limit: Int) throws
+    static func rankedMatches(db: Connection, _ query: String, kind: LibraryStore.SearchKind, limit: Int)
+        throws
         -> [Int64]
     {
         let bound = try rankingBound(db: db, query, kind: kind)
@@ -345,8 +364,10 @@ struct CatalogStore: Sendable {
     /// Songs whose title starts with what was typed (an index range), so they lead however
     /// common the words are.
     static func titlePrefixSongs(db: Connection, _ typed: String, limit: Int) throws -> [Int64] {
-        let escaped = typed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        let escaped = typed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+            of: "%", with: "\\%"
+        )
+        .replacingOccurrences(of: "_", with: "\\_")
         return try db.query(
             "SELECT id FROM songs WHERE title LIKE ? ESCAPE '\\' ORDER BY title COLLATE NOCASE, id LIMIT ?",
             escaped + "%", limit
@@ -374,8 +395,10 @@ struct CatalogStore: Sendable {
             ) { (try $0.string(0), try $0.int(1), try $0.int64(2)) }
             var seen = Set<String>()
             var result: [Suggestion] = []
-            for (title, kind, ref) in rows where result.count < limit && seen.insert(title.lowercased()).inserted {
-                result.append(Suggestion(title: title, type: ["", "song", "album", "artist"][kind], id: String(ref)))
+            for (title, kind, ref) in rows
+            where result.count < limit && seen.insert(title.lowercased()).inserted {
+                result.append(
+                    Suggestion(title: title, type: ["", "song", "album", "artist"][kind], id: String(ref)))
             }
             return result
         }

@@ -1,7 +1,8 @@
 import AudioMetadata
-import HTTPServer
 import Foundation
+import HTTPServer
 import Storage
+import Synchronization
 
 /// What a scan did, as stored in `scan_reports` and shown by the API and the command line.
 public struct ScanReport: Codable, Sendable, Equatable {
@@ -69,11 +70,17 @@ final class LibraryScanner: Sendable {
         for root in folders {
             let id = try database.write { try LibraryStore.folderID(db: $0, path: root) }
             var isDirectory: ObjCBool = false
-            let available = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) && isDirectory.boolValue
-            if !available { note(root, "music folder is missing or not a folder; its songs are kept until it is back") }
+            let available =
+                FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+            if !available {
+                note(root, "music folder is missing or not a folder; its songs are kept until it is back")
+            }
             folderIDs.append((root, id, available))
         }
-        let existing = try database.read { try LibraryStore.existingSongs(db: $0, folderIDs: folderIDs.map(\.id)) }
+        let existing = try database.read {
+            try LibraryStore.existingSongs(db: $0, folderIDs: folderIDs.map(\.id))
+        }
         var seen = Set<String>(minimumCapacity: existing.count)
         var toRead: [(FoundFile, root: String, existingID: Int64?)] = []
         var lyricChanges: [(Int64, String?)] = []
@@ -87,7 +94,9 @@ final class LibraryScanner: Sendable {
                     if let old = existing[file.path] {
                         if old.size == file.size && old.mtimeNanoseconds == file.mtimeNanoseconds {
                             counts.unchanged += 1
-                            if old.lyricPath != file.lyricPath { lyricChanges.append((old.id, file.lyricPath)) }
+                            if old.lyricPath != file.lyricPath {
+                                lyricChanges.append((old.id, file.lyricPath))
+                            }
                         } else {
                             toRead.append((file, folder.root, old.id))
                         }
@@ -95,14 +104,18 @@ final class LibraryScanner: Sendable {
                         toRead.append((file, folder.root, nil))
                     }
                     if counts.seen % 5_000 == 0 {
-                        progress(ScanProgress(phase: "walking", filesSeen: counts.seen, toRead: toRead.count, read: 0))
+                        progress(
+                            ScanProgress(
+                                phase: "walking", filesSeen: counts.seen, toRead: toRead.count, read: 0))
                     }
                 },
                 unreadable: { note($0, $1) })
         }
         if !lyricChanges.isEmpty {
             try database.write { db in
-                for (id, path) in lyricChanges { try LibraryStore.updateLyricPath(db: db, songID: id, lyricPath: path) }
+                for (id, path) in lyricChanges {
+                    try LibraryStore.updateLyricPath(db: db, songID: id, lyricPath: path)
+                }
             }
         }
 
@@ -110,7 +123,8 @@ final class LibraryScanner: Sendable {
         let availableFolders = Set(folderIDs.filter(\.available).map(\.root))
         var vanished: [String: [Int64]] = [:]
         var vanishedIDs = Set<Int64>()
-        for (path, song) in existing where !seen.contains(path) && availableFolders.contains(where: { path.hasPrefix($0 + "/") }) {
+        for (path, song) in existing
+        where !seen.contains(path) && availableFolders.contains(where: { path.hasPrefix($0 + "/") }) {
             vanished[song.fingerprint, default: []].append(song.id)
             vanishedIDs.insert(song.id)
         }
@@ -168,7 +182,8 @@ final class LibraryScanner: Sendable {
                 counts.unchanged, counts.failed, scanID)
             for issue in issues {
                 try db.execute(
-                    "INSERT INTO scan_issues(scan_id, path, reason) VALUES (?, ?, ?)", scanID, issue.path, issue.reason)
+                    "INSERT INTO scan_issues(scan_id, path, reason) VALUES (?, ?, ?)", scanID, issue.path,
+                    issue.reason)
             }
         }
         logger?.info(
@@ -177,7 +192,8 @@ final class LibraryScanner: Sendable {
         return ScanReport(
             id: String(scanID), state: "finished", startedAt: APIDate.string(startedAt),
             finishedAt: APIDate.string(finishedAt), filesSeen: counts.seen, added: counts.added,
-            updated: counts.updated, moved: counts.moved, removed: counts.removed, unchanged: counts.unchanged,
+            updated: counts.updated, moved: counts.moved, removed: counts.removed,
+            unchanged: counts.unchanged,
             failed: counts.failed, issues: issues)
     }
 
@@ -188,7 +204,7 @@ final class LibraryScanner: Sendable {
 
     /// Reads tags on every core; one bad file becomes a failure, never a stop.
     static func readInParallel(_ files: [(FoundFile, String)]) -> [ReadResult] {
-        let results = LockedArray<ReadResult>(repeating: .failure("not read"), count: files.count)
+        let results = Mutex([ReadResult](repeating: .failure("not read"), count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let (file, root) = files[index]
             let result: ReadResult
@@ -199,20 +215,8 @@ final class LibraryScanner: Sendable {
             } catch {
                 result = .failure("\(error)")
             }
-            results[index] = result
+            results.withLock { $0[index] = result }
         }
-        return results.values
+        return results.withLock { $0 }
     }
-}
-
-/// A fixed-size array that several threads fill, each at its own index.
-final class LockedArray<Element>: @unchecked Sendable {
-    private var storage: [Element]
-    private let lock = NSLock()
-    init(repeating value: Element, count: Int) { storage = Array(repeating: value, count: count) }
-    subscript(index: Int) -> Element {
-        get { lock.withLock { storage[index] } }
-        set { lock.withLock { storage[index] = newValue } }
-    }
-    var values: [Element] { lock.withLock { storage } }
 }

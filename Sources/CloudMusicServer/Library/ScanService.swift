@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Storage
+import Synchronization
 
 /// Runs library scans in the background, one at a time, and tells where the current one is.
 final class ScanService: Sendable {
@@ -15,7 +16,7 @@ final class ScanService: Sendable {
     let folders: [String]
     let logger: Logger
     /// `again`: a start was asked while a scan ran; the running scan repeats once it ends, so no change is missed.
-    private let state = LockedValue<(running: Bool, progress: ScanProgress?, again: Bool)>((false, nil, false))
+    private let state = Mutex<(running: Bool, progress: ScanProgress?, again: Bool)>((false, nil, false))
 
     init(database: Database, folders: [String], logger: Logger) {
         self.database = database
@@ -61,7 +62,8 @@ final class ScanService: Sendable {
     func status() throws -> Status {
         let current = state.withLock { $0 }
         return Status(
-            running: current.running, progress: current.progress, lastReport: try lastReport(), folders: folders)
+            running: current.running, progress: current.progress, lastReport: try lastReport(),
+            folders: folders)
     }
 
     /// Waits until no scan runs (tests and the command line).
@@ -81,9 +83,11 @@ final class ScanService: Sendable {
                         ScanReport(
                             id: String(try row.int64(0)), state: try row.string(1),
                             startedAt: APIDate.string(try row.int64(2)),
-                            finishedAt: try row.optionalInt64(3).map(APIDate.string), filesSeen: try row.int(4),
+                            finishedAt: try row.optionalInt64(3).map(APIDate.string),
+                            filesSeen: try row.int(4),
                             added: try row.int(5), updated: try row.int(6), moved: try row.int(7),
-                            removed: try row.int(8), unchanged: try row.int(9), failed: try row.int(10), issues: [])
+                            removed: try row.int(8), unchanged: try row.int(9), failed: try row.int(10),
+                            issues: [])
                     })
             else { return nil }
             report.issues = try db.query(

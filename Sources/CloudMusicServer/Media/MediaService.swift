@@ -1,5 +1,7 @@
+import AudioMetadata
 import Foundation
 import HTTPServer
+import Synchronization
 
 /// Streams, transcodes and cover images. Every ffmpeg command line is built here from checked values,
 /// never from user text, and every cached file lives under the data folder's cache.
@@ -46,7 +48,8 @@ final class MediaService: Sendable {
             throw HTTPError.badRequest("'timeOffset' must be a number of seconds from 0.")
         }
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw HTTPError.notFound("This song's file is missing from the music folder; a rescan will remove it.")
+            throw HTTPError.notFound(
+                "This song's file is missing from the music folder; a rescan will remove it.")
         }
         if format == nil && maxBitRate == 0 && timeOffset == 0 {
             return try .file(at: file.path, request: request)
@@ -61,8 +64,9 @@ final class MediaService: Sendable {
             target = .mp3
         }
         let bitRate = maxBitRate == 0 ? 192 : min(max(maxBitRate, 32), 320)
-        guard let ffmpeg = ChildProcess.ffmpeg else {
-            throw HTTPError(status: 503, message: "Transcoding is unavailable: ffmpeg is not installed on the server.")
+        guard let ffmpeg = FFmpeg.installed else {
+            throw HTTPError(
+                status: 503, message: "Transcoding is unavailable: ffmpeg is not installed on the server.")
         }
         guard transcodes.acquire() else {
             throw HTTPError.tooManyRequests(
@@ -70,13 +74,15 @@ final class MediaService: Sendable {
                 retryAfter: 5)
         }
         let arguments =
-            ["-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(format: "%.3f", timeOffset),
-             "-i", file.path, "-map", "0:a:0", "-vn", "-b:a", "\(bitRate)k"]
+            [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(format: "%.3f", timeOffset),
+                "-i", file.path, "-map", "0:a:0", "-vn", "-b:a", "\(bitRate)k",
+            ]
             + target.ffmpegArguments + ["pipe:1"]
         let limiter = transcodes
         return .stream(contentType: target.contentType) { writer in
             defer { limiter.release() }
-            try await Transcode.pump(executable: ffmpeg, arguments: arguments, into: writer)
+            try await Transcode.pump(executable: ffmpeg.executable, arguments: arguments, into: writer)
         }
     }
 
@@ -95,13 +101,15 @@ final class MediaService: Sendable {
         let missing = cacheFolder + "/covers/\(key).none"
         if FileManager.default.fileExists(atPath: missing) { return nil }
         if !FileManager.default.fileExists(atPath: original) {
-            guard let ffmpeg = ChildProcess.ffmpeg else { return nil }
+            guard let ffmpeg = FFmpeg.installed else { return nil }
             do {
                 try produce(original) { temporary in
-                    try ChildProcess.run(
-                        ffmpeg,
-                        ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", songPath, "-an",
-                         "-map", "0:v:0", "-frames:v", "1", "-c:v", "mjpeg", "-q:v", "3", "-f", "image2", temporary],
+                    try ffmpeg.run(
+                        [
+                            "-i", songPath, "-an",
+                            "-map", "0:v:0", "-frames:v", "1", "-c:v", "mjpeg", "-q:v", "3", "-f", "image2",
+                            temporary,
+                        ],
                         timeout: 20)
                 }
             } catch {
@@ -113,7 +121,9 @@ final class MediaService: Sendable {
     }
 
     /// An album's cover: its folder image, else the first embedded picture among its songs.
-    func albumCover(albumID: Int64, sources: (folderCover: String?, songPaths: [String]), size: Int) throws -> String? {
+    func albumCover(albumID: Int64, sources: (folderCover: String?, songPaths: [String]), size: Int) throws
+        -> String?
+    {
         if let folderCover = sources.folderCover, FileManager.default.fileExists(atPath: folderCover) {
             if size == 0 { return folderCover }
             var info = stat()
@@ -131,17 +141,18 @@ final class MediaService: Sendable {
 
     /// A resized copy made on demand and cached; sizes snap up to `coverSizes`.
     private func resized(_ original: String, key: String, size: Int) throws -> String {
-        guard size > 0, let ffmpeg = ChildProcess.ffmpeg else { return original }
+        guard size > 0, let ffmpeg = FFmpeg.installed else { return original }
         let snapped = Self.coverSizes.first { $0 >= size } ?? Self.coverSizes.last!
         let target = cacheFolder + "/covers/\(key)-\(snapped).jpg"
         if FileManager.default.fileExists(atPath: target) { return target }
         do {
             try produce(target) { temporary in
-                try ChildProcess.run(
-                    ffmpeg,
-                    ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", original, "-vf",
-                     "scale=\(snapped):\(snapped):force_original_aspect_ratio=decrease", "-frames:v", "1",
-                     "-q:v", "3", "-f", "image2", temporary],
+                try ffmpeg.run(
+                    [
+                        "-i", original, "-vf",
+                        "scale=\(snapped):\(snapped):force_original_aspect_ratio=decrease", "-frames:v", "1",
+                        "-q:v", "3", "-f", "image2", temporary,
+                    ],
                     timeout: 20)
             }
             return target
@@ -156,19 +167,22 @@ final class MediaService: Sendable {
         defer { unlink(temporary) }
         try write(temporary)
         guard rename(temporary, destination) == 0 else {
-            throw ChildProcess.Failure(description: "cannot move \(temporary) into the cache")
+            throw CacheWriteFailure(path: destination)
         }
     }
 }
 
+/// A cached file could not be moved into place.
+struct CacheWriteFailure: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "cannot move a new file into the cache at \(path)" }
+}
+
 /// A cap on concurrent transcodes.
 final class TranscodeLimiter: Sendable {
-    private let state: LockedValue<Int>
+    private let state = Mutex(0)
     let limit: Int
-    init(limit: Int) {
-        self.limit = limit
-        state = LockedValue(0)
-    }
+    init(limit: Int) { self.limit = limit }
     func acquire() -> Bool {
         state.withLock { running in
             guard running < limit else { return false }
@@ -178,18 +192,6 @@ final class TranscodeLimiter: Sendable {
     }
     func release() { state.withLock { $0 -= 1 } }
     var running: Int { state.withLock { $0 } }
-}
-
-/// A value behind a lock, for the little shared state the server keeps.
-final class LockedValue<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }
 
 /// Feeds a child process's standard output into a streamed response.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Counts events (failed sign-ins, code sends) per key and, once a key passes its allowance, blocks it
 /// for a delay that doubles with each further event, up to a cap. A key that stays quiet is forgotten.
 ///
@@ -20,7 +22,7 @@ final class BackoffLimiter: Sendable {
     }
 
     let policy: Policy
-    private let entries = LockedValue<[String: Entry]>([:])
+    private let entries = Mutex<[String: Entry]>([:])
 
     init(_ policy: Policy) { self.policy = policy }
 
