@@ -145,14 +145,14 @@ final class AccountService: Sendable {
             let matches = Crypto.verifyPassword(password, hash: found?.passwordHash ?? decoyHash)
             user = matches ? found : nil
             if user == nil {
-                recordFailure(accountKey: accountKey, address: address, now: now)
+                recordFailure(accountKey: accountKey, address: address, now: clock())
                 throw Self.badCredentials
             }
         case (nil, let code?):
             do {
                 try verifyCode(target: identifier.value, purpose: "login", code: code, consume: true)
             } catch {
-                recordFailure(accountKey: accountKey, address: address, now: now)
+                recordFailure(accountKey: accountKey, address: address, now: clock())
                 throw error
             }
             user = try store.user(identifier: identifier)
@@ -175,6 +175,7 @@ final class AccountService: Sendable {
         return LoginResult(userId: String(user.id), session: token, chatToken: chatToken)
     }
 
+    /// Takes the time the failure became known: a slow hash must not shorten the block that follows.
     private func recordFailure(accountKey: String, address: String, now: Int64) {
         loginByAccount.record(accountKey, now: now)
         loginByAddress.record(address, now: now)
