@@ -120,6 +120,13 @@ public final class HTTPServer: Sendable {
 
     /// Blocks until SIGINT or SIGTERM, then shuts down and returns.
     public func runUntilSignalled() {
+        // A parent may start us with these blocked (a thread's mask is inherited across exec), and then
+        // no stop request would ever arrive.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let done = DispatchSemaphore(value: 0)

@@ -8,7 +8,7 @@ import Testing
 /// test keeps its sign-ups and sign-ins few.
 @Suite struct AccountAPITests {
     @Test func signUpSignInProfilesAndSignOut() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         let ann = ["phone": "+86 138-0013-8000"]
         let annID = try await server.signUp(ann, nickname: "  林晓 🎵  ")
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func badInputsAreRefusedWithAReason() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         func register(_ body: [String: Any]) async throws -> Reply {
             try await server.call("POST", "/v1/users", json: body)
@@ -173,7 +173,7 @@ import Testing
     }
 
     @Test func wrongPasswordAndUnknownAccountLookTheSameThenBackOff() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let wrong = try await server.call(
@@ -214,7 +214,7 @@ import Testing
     }
 
     @Test func codesSignInAndTheirLimits() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "admin@example.com"], nickname: "Admin")
         _ = try await server.signUp(["phone": "+8613900139000"], nickname: "Ann")
@@ -294,7 +294,7 @@ import Testing
     }
 
     @Test func resetPasswordEndsEverySession() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "admin@example.com"], nickname: "Admin")
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
@@ -335,7 +335,7 @@ import Testing
     }
 
     @Test func sessionsAreOnlyOnesOwn() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
@@ -360,7 +360,7 @@ import Testing
     }
 
     @Test func administratorsListDisableAndReadTheOutbox() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         // Before any administrator exists, this machine may start a scan.
         #expect(try await server.call("POST", "/v1/library/scan").status == 202)
@@ -414,7 +414,7 @@ import Testing
     }
 
     @Test func avatarsAreCheckedByContentAndResized() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         defer { _ = server.stop() }
         let annID = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
@@ -460,61 +460,42 @@ import Testing
 
 /// `cloudmusic-server user ...` from the shell.
 @Suite struct UserCommandTests {
-    /// Runs the server binary with `input` on standard input.
-    func run(_ arguments: [String], input: String = "") throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = serverBinary()
-        process.arguments = arguments
-        let stdin = Pipe()
-        let out = Pipe()
-        let err = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: output, as: UTF8.self),
-            String(decoding: errors, as: UTF8.self)
-        )
+    func run(_ arguments: [String], input: String = "") async throws -> (Int32, String, String) {
+        try await runServerCommand(arguments, input: input)
     }
 
     @Test func addListDisableAndChangePasswords() async throws {
         let data = temporaryFolder()
-        let (added, addOutput, addErrors) = try run(
+        let (added, addOutput, addErrors) = try await run(
             ["user", "add", "root@example.com", "Root", "--admin", "--data", data], input: "first password\n")
         #expect(added == 0, "\(addErrors)")
         #expect(addOutput.contains("(admin)"))
-        let (_, plain, _) = try run(
+        let (_, plain, _) = try await run(
             ["user", "add", "13800138000", "Ann", "--data", data], input: "first password\n")
         #expect(plain.contains("(user)"))
-        let (duplicate, _, duplicateErrors) = try run(
+        let (duplicate, _, duplicateErrors) = try await run(
             ["user", "add", "13800138000", "Ann2", "--data", data], input: "first password\n")
         #expect(duplicate == 1)
         #expect(duplicateErrors.contains("cannot be used"))
-        #expect(try run(["user", "add", "x@example.com", "X", "--data", data]).0 != 0)
-        #expect(try run(["user", "add", "x@example.com", "X", "--data", data], input: "short\n").0 != 0)
-        #expect(try run(["user", "list", "--admin", "--data", data]).0 == 64)
-        #expect(try run(["user", "frobnicate", "--data", data]).0 == 64)
+        #expect(try await run(["user", "add", "x@example.com", "X", "--data", data]).0 != 0)
+        #expect(try await run(["user", "add", "x@example.com", "X", "--data", data], input: "short\n").0 != 0)
+        #expect(try await run(["user", "list", "--admin", "--data", data]).0 == 64)
+        #expect(try await run(["user", "frobnicate", "--data", data]).0 == 64)
 
-        let (_, list, _) = try run(["user", "list", "--data", data])
+        let (_, list, _) = try await run(["user", "list", "--data", data])
         #expect(list.contains("root@example.com"))
         #expect(list.contains("13800138000"))
-        #expect(try run(["user", "disable", "13800138000", "--data", data]).0 == 0)
-        #expect(try run(["user", "list", "--data", data]).1.contains("user\tyes\t13800138000"))
-        #expect(try run(["user", "enable", "2", "--data", data]).0 == 0)
+        #expect(try await run(["user", "disable", "13800138000", "--data", data]).0 == 0)
+        #expect(try await run(["user", "list", "--data", data]).1.contains("user\tyes\t13800138000"))
+        #expect(try await run(["user", "enable", "2", "--data", data]).0 == 0)
         #expect(
-            try run(["user", "passwd", "root@example.com", "--data", data], input: "second password\n").0 == 0
+            try await run(["user", "passwd", "root@example.com", "--data", data], input: "second password\n").0 == 0
         )
         #expect(
-            try run(["user", "passwd", "nobody@example.com", "--data", data], input: "second password\n").0
+            try await run(["user", "passwd", "nobody@example.com", "--data", data], input: "second password\n").0
                 != 0)
 
-        let server = try RunningServer(extraArguments: ["--data", data])
+        let server = try await RunningServer.start(extraArguments: ["--data", data])
         defer { _ = server.stop() }
         let token = try await server.signIn(["email": "root@example.com"], password: "second password")
         #expect(try await server.call("GET", "/v1/admin/users", token: token).status == 200)

@@ -50,7 +50,7 @@ extension RunningServer {
     }
 
     @Test func browseDetailLyricsAndErrors() async throws {
-        let server = try RunningServer(extraArguments: ["--music", try Self.library()])
+        let server = try await RunningServer.start(extraArguments: ["--music", try Self.library()])
         defer { _ = server.stop() }
         try await server.waitForScan()
 
@@ -100,7 +100,7 @@ extension RunningServer {
 
     @Test func streamingRangesTranscodesAndCovers() async throws {
         let root = try Self.library()
-        let server = try RunningServer(extraArguments: ["--music", root])
+        let server = try await RunningServer.start(extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         let all = try await server.json("/v1/songs")["data"] as! [String: Any]

@@ -131,6 +131,33 @@ func makeLibraryDatabase() throws -> Database {
                 == 1)
     }
 
+    @Test func theOneSearchIndexIsSplitPerKindKeepingItsText() throws {
+        let database = try Database(path: temporaryFolder() + "/library.sqlite")
+        let before = Schema.migrator.migrations.filter { $0.version < LibrarySchema.searchIndexPerKind.version }
+        try Migrator(before).migrate(database)
+        try database.write { db in
+            for (rowID, kind, ref, title) in [
+                (29, 1, 7, " 夜 曲"), (14, 2, 3, "Abbey Road"), (39, 3, 9, "The Beatles"), (30, 2, 7, "Other"),
+            ] {
+                try db.execute(
+                    "INSERT INTO search_index(rowid, kind, ref, title, extra, display) VALUES (?, ?, ?, ?, '', ?)",
+                    rowID, kind, ref, title, title)
+            }
+        }
+        try Schema.migrator.migrate(database)
+        func rows(_ table: String) throws -> [String] {
+            try database.read { db in
+                try db.query("SELECT rowid, display FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid", "a* OR 夜 OR t*") {
+                    "\(try $0.int64(0)) \(try $0.string(1))"
+                }
+            }
+        }
+        #expect(try rows("search_songs") == ["7  夜 曲"])
+        #expect(try rows("search_albums") == ["3 Abbey Road"])
+        #expect(try rows("search_artists") == ["9 The Beatles"])
+        #expect(try database.read { try $0.queryOne("SELECT count(*) FROM sqlite_master WHERE name = 'search_index'") { try $0.int(0) } } == 0)
+    }
+
     @Test func searchFindsCJKSubstringsAndLatinPrefixes() throws {
         let root = temporaryFolder()
         try makeTrack(root + "/1.mp3", title: "一时失志不免怨叹", artist: "林晓", album: "夜空")

@@ -23,31 +23,71 @@ func temporaryFolder() -> String {
     return path
 }
 
-/// Runs the server binary to completion and returns its exit code, stdout and stderr.
-func runServerCommand(_ arguments: [String]) throws -> (Int32, String, String) {
+/// Runs blocking reads on a thread of their own. The test runner's cooperative pool has one thread
+/// per core, two here: a test blocked on it stalls every other test, long enough to break the ones
+/// that measure time (a 30-second back-off, say). Children are still spawned from the calling
+/// thread, where Foundation's Process is known to see them exit.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// Runs the server binary to completion, with `input` on standard input, and returns its exit
+/// code, stdout and stderr.
+func runServerCommand(_ arguments: [String], input: String = "") async throws -> (Int32, String, String) {
     let process = Process()
     process.executableURL = serverBinary()
     process.arguments = arguments
+    let stdin = Pipe()
     let out = Pipe()
     let err = Pipe()
+    process.standardInput = stdin
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let (output, errors) = try await offPool {
+        (out.fileHandleForReading.readDataToEndOfFile(), err.fileHandleForReading.readDataToEndOfFile())
+    }
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
+    )
 }
 
 /// A `cloudmusic-server serve` child process on a free loopback port.
-final class RunningServer {
+final class RunningServer: @unchecked Sendable {
     let process = Process()
     let dataFolder: String
-    let port: Int
+    private(set) var port = 0
     private let stdout = Pipe()
 
+    /// Starts a server and waits, off the cooperative pool, for it to print its address (making the
+    /// demo library takes seconds).
+    static func start(extraArguments: [String] = [], demo: Bool = false) async throws -> RunningServer {
+        let server = try RunningServer(extraArguments: extraArguments, demo: demo)
+        let reader = server.stdout.fileHandleForReading
+        let seen = try await offPool {
+            var seen = ""
+            while !seen.contains("\n") {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            return seen
+        }
+        guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
+            server.process.terminate()
+            throw UsageError(message: "server did not print its address: \(seen)")
+        }
+        server.port = Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!
+        return server
+    }
+
     /// Serves an empty music folder unless the arguments name one, or `demo` asks for the demo library.
-    init(extraArguments: [String] = [], demo: Bool = false) throws {
+    private init(extraArguments: [String], demo: Bool) throws {
         dataFolder = temporaryFolder()
         process.executableURL = serverBinary()
         var music: [String] = []
@@ -55,18 +95,6 @@ final class RunningServer {
         process.arguments = ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + music + extraArguments
         process.standardOutput = stdout
         try process.run()
-        var seen = ""
-        let reader = stdout.fileHandleForReading
-        while !seen.contains("\n") {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
-            process.terminate()
-            throw UsageError(message: "server did not print its address: \(seen)")
-        }
-        port = Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!
     }
 
     func get(_ path: String) async throws -> (Int, Data) {
@@ -85,7 +113,7 @@ final class RunningServer {
 
 @Suite struct ServerProcessTests {
     @Test func servesItsInfoAndStopsCleanlyOnSIGTERM() async throws {
-        let server = try RunningServer()
+        let server = try await RunningServer.start()
         let (status, body) = try await server.get("/v1/server")
         #expect(status == 200)
         let json = try JSONSerialization.jsonObject(with: body) as! [String: Any]
@@ -99,10 +127,10 @@ final class RunningServer {
         #expect(FileManager.default.fileExists(atPath: server.dataFolder + "/cloudmusic.sqlite"))
     }
 
-    @Test func backupWhileServingIsARestorableDatabase() throws {
-        let server = try RunningServer()
+    @Test func backupWhileServingIsARestorableDatabase() async throws {
+        let server = try await RunningServer.start()
         let destination = server.dataFolder + "/backup.sqlite"
-        let (code, output, errors) = try runServerCommand(["backup", destination, "--data", server.dataFolder])
+        let (code, output, errors) = try await runServerCommand(["backup", destination, "--data", server.dataFolder])
         #expect(code == 0, "\(errors)")
         #expect(output.contains("Backed up"))
         #expect(server.stop() == 0)
@@ -115,26 +143,26 @@ final class RunningServer {
         #expect(!versions.isEmpty)
     }
 
-    @Test func migrateReportsTheSchemaVersion() throws {
+    @Test func migrateReportsTheSchemaVersion() async throws {
         let folder = temporaryFolder()
-        let (code, output, _) = try runServerCommand(["migrate", "--data", folder])
+        let (code, output, _) = try await runServerCommand(["migrate", "--data", folder])
         #expect(code == 0)
         #expect(output.contains("schema version"))
     }
 
-    @Test func mistakesExitWithUsageAndAMessage() throws {
-        let (code, _, errors) = try runServerCommand(["serve", "--prot", "80"])
+    @Test func mistakesExitWithUsageAndAMessage() async throws {
+        let (code, _, errors) = try await runServerCommand(["serve", "--prot", "80"])
         #expect(code == 64)
         #expect(errors.contains("Unknown option '--prot'"))
-        let (helpCode, help, _) = try runServerCommand(["help"])
+        let (helpCode, help, _) = try await runServerCommand(["help"])
         #expect(helpCode == 0)
         #expect(help.contains("--music"))
     }
 
-    @Test func aTakenPortIsAClearError() throws {
-        let server = try RunningServer()
-        let (code, _, errors) = try runServerCommand(
-            ["serve", "--port", String(server.port), "--data", temporaryFolder()])
+    @Test func aTakenPortIsAClearError() async throws {
+        let server = try await RunningServer.start()
+        let (code, _, errors) = try await runServerCommand(
+            ["serve", "--port", String(server.port), "--data", temporaryFolder(), "--music", temporaryFolder()])
         #expect(code != 0)
         #expect(errors.contains(String(server.port)))
         _ = server.stop()

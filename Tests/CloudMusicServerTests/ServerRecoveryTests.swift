@@ -67,7 +67,7 @@ final class RawConnection {
         let root = temporaryFolder()
         // Long enough that ffmpeg blocks on a client that stops reading.
         try makeTrack(root + "/Long/Song/01.flac", title: "Long", artist: "Long", album: "Song", seconds: 300)
-        let server = try RunningServer(extraArguments: ["--music", root, "--max-transcodes", "1"])
+        let server = try await RunningServer.start(extraArguments: ["--music", root, "--max-transcodes", "1"])
         try await server.waitForScan()
         let songs = try await server.json("/v1/songs")["data"] as! [String: Any]
         let id = ((songs["data"] as! [[String: Any]]).first!["id"] as! String)
@@ -109,8 +109,8 @@ final class RawConnection {
     @Test func aScanKilledHalfwayLeavesAUsableLibraryAndTheNextScanFinishes() async throws {
         let root = temporaryFolder()
         let trackCount = 2_000
-        try LibraryGenerator.makeBenchmarkLibrary(at: root, trackCount: trackCount)
         let data = temporaryFolder()
+        try LibraryGenerator.makeBenchmarkLibrary(at: root, trackCount: trackCount)
         let scan = Process()
         scan.executableURL = serverBinary()
         scan.arguments = ["scan", "--music", root, "--data", data]
@@ -129,15 +129,16 @@ final class RawConnection {
                 seenWhenKilled = count
                 break
             }
-            usleep(2_000)
+            try await Task.sleep(for: .milliseconds(2))
         }
         scan.waitUntilExit()
-        try #require(scan.terminationReason == .uncaughtSignal, "the scan finished before it could be killed")
+        let reason = scan.terminationReason
+        try #require(reason == .uncaughtSignal, "the scan finished before it could be killed")
         #expect(seenWhenKilled < trackCount)
 
         let database = try Database(path: data + "/cloudmusic.sqlite")
         #expect(try database.read { try $0.queryOne("PRAGMA integrity_check") { try $0.string(0) } } == "ok")
-        let (code, output, errors) = try runServerCommand(["scan", "--music", root, "--data", data])
+        let (code, output, errors) = try await runServerCommand(["scan", "--music", root, "--data", data])
         #expect(code == 0, "\(errors)")
         #expect(output.contains("0 removed"))
         let songs = try database.read { try $0.queryOne("SELECT count(*) FROM songs") { try $0.int(0) } }
@@ -147,7 +148,7 @@ final class RawConnection {
     }
 
     @Test func serveWithoutAMusicFolderGeneratesAndServesTheDemoLibrary() async throws {
-        let server = try RunningServer(demo: true)
+        let server = try await RunningServer.start(demo: true)
         try await server.waitForScan()
         let songs = try await server.json("/v1/songs?size=50")["data"] as! [String: Any]
         #expect(songs["total"] as? Int == 30)

@@ -5,6 +5,7 @@ enum Schema {
     static let migrator = Migrator([
         LibrarySchema.migration,
         AccountsSchema.migration,
+        LibrarySchema.searchIndexPerKind,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -304,9 +304,9 @@ struct CatalogStore: Sendable {
         return try database.read { db in
             let songIDs = try Self.titlePrefixSongs(db: db, typed, limit: limit)
                 .appendingUnique(
-                    try Self.rankedMatches(db: db, query, kind: .song, limit: limit), limit: limit)
-            let albumIDs = try Self.rankedMatches(db: db, query, kind: .album, limit: limit)
-            let artistIDs = try Self.rankedMatches(db: db, query, kind: .artist, limit: limit)
+                    try Self.rankedMatches(db: db, query, in: .song, limit: limit).map(\.id), limit: limit)
+            let albumIDs = try Self.rankedMatches(db: db, query, in: .album, limit: limit).map(\.id)
+            let artistIDs = try Self.rankedMatches(db: db, query, in: .artist, limit: limit).map(\.id)
             func ordered<T: Identifiable>(_ items: [T], _ ids: [Int64]) -> [T] where T.ID == String {
                 let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
                 return ids.compactMap { byID[String($0)] }
@@ -330,35 +330,31 @@ struct CatalogStore: Sendable {
     /// character can match half the library), so only the oldest this many matches are ranked.
     static let rankedCandidates = 1_000
 
-    /// The rowid below which the first `rankedCandidates` matches lie, or Int64.max when fewer match.
-    /// Rowids only: reading an FTS column costs a lookup per row.
-    static func rankingBound(db: Connection, _ expression: String, kind: LibraryStore.SearchKind?) throws
-        -> Int64
-    {
-        let bound =
-            try db.queryOne(
-                """
-                SELECT rowid FROM search_index WHERE search_index MATCH ? AND (? = 0 OR (rowid & 3) = ?)
-                LIMIT 1 OFFSET ?
-                """, expression, kind?.rawValue ?? 0, kind?.rawValue ?? 0, rankedCandidates
-            ) { try $0.int64(0) }
-        return bound ?? Int64.max
+    struct RankedMatch {
+        var id: Int64
+        var display: String
+        /// bm25: lower is better.
+        var score: Double
     }
 
-    /// Ids of one kind of match, best first. The kind lives in a rowid's low bits, so filtering on it
-    /// skips other kinds before they are ranked.
-    static func rankedMatches(db: Connection, _ query: String, kind: LibraryStore.SearchKind, limit: Int)
-        throws
-        -> [Int64]
-    {
-        let bound = try rankingBound(db: db, query, kind: kind)
+    /// One index's matches, best first. Ranking reads each row's sizes, so it is bounded to the
+    /// first `rankedCandidates` matches by rowid, found first from rowids alone.
+    static func rankedMatches(
+        db: Connection, _ expression: String, in index: LibraryStore.SearchIndex, limit: Int,
+        titleWeight: Double = 10, extraWeight: Double = 2
+    ) throws -> [RankedMatch] {
+        let table = index.table
+        let bound =
+            try db.queryOne(
+                "SELECT rowid FROM \(table) WHERE \(table) MATCH ? LIMIT 1 OFFSET ?", expression,
+                rankedCandidates
+            ) { try $0.int64(0) } ?? Int64.max
         return try db.query(
             """
-            SELECT rowid >> 2 FROM search_index
-            WHERE search_index MATCH ? AND (rowid & 3) = ? AND rowid < ?
-            ORDER BY bm25(search_index, 0, 0, 10.0, 2.0) LIMIT ?
-            """, query, kind.rawValue, bound, limit
-        ) { try $0.int64(0) }
+            SELECT rowid, display, bm25(\(table), ?, ?) AS score FROM \(table)
+            WHERE \(table) MATCH ? AND rowid < ? ORDER BY score LIMIT ?
+            """, titleWeight, extraWeight, expression, bound, limit
+        ) { RankedMatch(id: try $0.int64(0), display: try $0.string(1), score: try $0.double(2)) }
     }
 
     /// Songs whose title starts with what was typed (an index range), so they lead however
@@ -386,19 +382,16 @@ struct CatalogStore: Sendable {
         guard let query = SearchText.matchQuery(typed) else { return [] }
         return try database.read { db in
             let expression = "{title} : (\(query))"
-            let bound = try Self.rankingBound(db: db, expression, kind: nil)
-            let rows = try db.query(
-                """
-                SELECT display, kind, ref FROM search_index WHERE search_index MATCH ? AND rowid < ?
-                ORDER BY bm25(search_index, 0, 0, 10.0, 1.0) LIMIT ?
-                """, expression, bound, limit * 3
-            ) { (try $0.string(0), try $0.int(1), try $0.int64(2)) }
+            // Titles repeat (many songs called the same), so each index offers more than `limit`.
+            let matches = try LibraryStore.SearchIndex.allCases.flatMap { index in
+                try Self.rankedMatches(db: db, expression, in: index, limit: limit * 3, extraWeight: 1)
+                    .map { (index, $0) }
+            }
             var seen = Set<String>()
             var result: [Suggestion] = []
-            for (title, kind, ref) in rows
-            where result.count < limit && seen.insert(title.lowercased()).inserted {
-                result.append(
-                    Suggestion(title: title, type: ["", "song", "album", "artist"][kind], id: String(ref)))
+            for (index, match) in matches.sorted(by: { $0.1.score < $1.1.score })
+            where result.count < limit && seen.insert(match.display.lowercased()).inserted {
+                result.append(Suggestion(title: match.display, type: index.typeName, id: String(match.id)))
             }
             return result
         }

@@ -1,6 +1,6 @@
 import Storage
 
-/// The library's tables: folders, songs, artists, albums, genres, the search index and scan reports.
+/// The library's tables: folders, songs, artists, albums, genres, the search indexes and scan reports.
 enum LibrarySchema {
     static let migration = Migration(
         version: 2, name: "music library",
@@ -120,5 +120,31 @@ enum LibrarySchema {
                 reason TEXT NOT NULL
             );
             CREATE INDEX scan_issues_by_scan ON scan_issues(scan_id);
+            """)
+
+    /// Splits the one search index into one per kind (rowids become the song, album or artist id).
+    /// The text is copied as indexed, so no re-tokenizing is needed.
+    static let searchIndexPerKind = Migration(
+        version: 4, name: "search index per kind",
+        sql: """
+            CREATE VIRTUAL TABLE search_songs USING fts5(
+                title, extra, display UNINDEXED,
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+            CREATE VIRTUAL TABLE search_albums USING fts5(
+                title, extra, display UNINDEXED,
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+            CREATE VIRTUAL TABLE search_artists USING fts5(
+                title, extra, display UNINDEXED,
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+            INSERT INTO search_songs(rowid, title, extra, display)
+                SELECT ref, title, extra, display FROM search_index WHERE kind = 1 ORDER BY ref;
+            INSERT INTO search_albums(rowid, title, extra, display)
+                SELECT ref, title, extra, display FROM search_index WHERE kind = 2 ORDER BY ref;
+            INSERT INTO search_artists(rowid, title, extra, display)
+                SELECT ref, title, extra, display FROM search_index WHERE kind = 3 ORDER BY ref;
+            DROP TABLE search_index;
+            INSERT INTO search_songs(search_songs) VALUES ('optimize');
+            INSERT INTO search_albums(search_albums) VALUES ('optimize');
+            INSERT INTO search_artists(search_artists) VALUES ('optimize');
             """)
 }
