@@ -28,6 +28,10 @@ public struct HTTPHeaders: Sendable, Sequence {
         self.pairs = pairs.map { (name: $0.0, value: $0.1) }
     }
 
+    init(labelled pairs: [(name: String, value: String)]) {
+        self.pairs = pairs
+    }
+
     /// The first value of the field `name`.
     public subscript(name: String) -> String? {
         for p in pairs where asciiCaseInsensitiveEqual(p.name, name) { return p.value }

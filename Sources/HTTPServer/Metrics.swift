@@ -16,6 +16,18 @@ public final class Metrics: Sendable {
         var buckets = [UInt64](repeating: 0, count: Metrics.bounds.count)
         var sum = 0.0
         var count: UInt64 = 0
+
+        mutating func add(bucket: Int, seconds: Double) {
+            if bucket < buckets.count { buckets[bucket] += 1 }
+            sum += seconds
+            count += 1
+        }
+
+        mutating func merge(_ other: Histogram) {
+            for i in buckets.indices { buckets[i] += other.buckets[i] }
+            sum += other.sum
+            count += other.count
+        }
     }
 
     struct State {
@@ -23,7 +35,17 @@ public final class Metrics: Sendable {
         var histograms: [String: Histogram] = [:]
     }
 
-    private let state = Mutex(State())
+    /// Each worker thread records into its own shard (picked from the thread's id), so two threads
+    /// answering at once do not wait on one lock; `render` adds the shards up.
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+    private let shards = (0..<8).map { _ in Shard() }
+
+    private var shard: Shard {
+        shards[Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: pthread_self())) &* 0x9E37_79B9_7F4A_7C15) >> 61)]
+    }
+
     let openConnections = Atomic<Int>(0)
     let bytesSent = Atomic<Int>(0)
 
@@ -36,24 +58,34 @@ public final class Metrics: Sendable {
             break
         }
         bytesSent.add(bytes, ordering: .relaxed)
-        state.withLock { s in
+        shard.state.withLock { s in
             s.counters[CounterKey(method: method, route: route, status: status), default: 0] += 1
-            if bucket < Metrics.bounds.count {
-                s.histograms[route, default: Histogram()].buckets[bucket] += 1
-            }
-            s.histograms[route, default: Histogram()].sum += seconds
-            s.histograms[route, default: Histogram()].count += 1
+            s.histograms[route, default: Histogram()].add(bucket: bucket, seconds: seconds)
         }
     }
 
     /// How many requests have been answered for `route` (every method and status).
     public func requestCount(route: String) -> Int {
-        state.withLock { s in s.counters.reduce(0) { $1.key.route == route ? $0 + Int($1.value) : $0 } }
+        snapshot().counters.reduce(0) { $1.key.route == route ? $0 + Int($1.value) : $0 }
+    }
+
+    private func snapshot() -> State {
+        var total = State()
+        for shard in shards {
+            let s = shard.state.withLock { $0 }
+            total.counters.merge(s.counters, uniquingKeysWith: +)
+            total.histograms.merge(s.histograms) { a, b in
+                var a = a
+                a.merge(b)
+                return a
+            }
+        }
+        return total
     }
 
     /// The metrics as Prometheus text.
     public func render() -> String {
-        let s = state.withLock { $0 }
+        let s = snapshot()
         var out = ""
         out += "# HELP http_requests_total Requests answered, by method, route and status.\n"
         out += "# TYPE http_requests_total counter\n"

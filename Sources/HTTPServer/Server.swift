@@ -275,9 +275,9 @@ let streamFreeCallback: MHD_ContentReaderFreeCallback = { cls in
 }
 
 let headerIterator: MHD_KeyValueIterator = { cls, _, key, value in
-    let box = cls!.assumingMemoryBound(to: [(String, String)].self)
+    let box = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
     if let key {
-        box.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        box.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
     }
     return MHD_Result.YES
 }

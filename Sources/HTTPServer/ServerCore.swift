@@ -640,12 +640,12 @@ final class ServerCore: @unchecked Sendable {
     }
 
     func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> HTTPHeaders {
-        var pairs: [(String, String)] = []
+        var pairs: [(name: String, value: String)] = []
         pairs.reserveCapacity(8)
         withUnsafeMutablePointer(to: &pairs) { p in
             _ = MHD_get_connection_values(connection, kind, headerIterator, p)
         }
-        return HTTPHeaders(pairs)
+        return HTTPHeaders(labelled: pairs)
     }
 }
 

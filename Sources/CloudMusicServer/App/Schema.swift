@@ -6,6 +6,7 @@ enum Schema {
         LibrarySchema.migration,
         AccountsSchema.migration,
         LibrarySchema.searchIndexPerKind,
+        SheetsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

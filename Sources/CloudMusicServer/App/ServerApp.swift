@@ -11,6 +11,7 @@ public final class ServerApp: Sendable {
     let media: MediaService
     let scans: ScanService
     let accounts: AccountService
+    let sheets: SheetService
 
     /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
     public init(options: ServerOptions, logger: Logger) throws {
@@ -32,6 +33,8 @@ public final class ServerApp: Sendable {
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
         accounts = AccountService(
             store: AccountStore(database: database), avatarFolder: options.dataFolder + "/avatars")
+        sheets = SheetService(
+            store: SheetStore(database: database), catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers")
     }
 
     /// Every route of the v1 API, plus the server's own.
@@ -41,6 +44,7 @@ public final class ServerApp: Sendable {
         OpenAPIRoutes.register(on: router)
         LibraryRoutes(catalog: catalog, media: media, scans: scans, accounts: accounts).register(on: router)
         AccountRoutes(accounts: accounts).register(on: router)
+        SheetRoutes(sheets: sheets, accounts: accounts).register(on: router)
         return router
     }
 

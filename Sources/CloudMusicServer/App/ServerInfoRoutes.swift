@@ -9,6 +9,8 @@ struct ServerInfo: Codable, Sendable {
 
 enum ServerInfoRoutes {
     static func register(on router: Router) {
-        router.get("/v1/server") { _ in .json(ServerInfo()) }
+        // Never changes while the server runs: encoded once.
+        let info = Response.json(ServerInfo())
+        router.get("/v1/server") { _ in info }
     }
 }

@@ -187,6 +187,7 @@ struct CatalogStore: Sendable {
         case .year: "\(table).year DESC, \(table).id"
         case .recent: "\(table).created_at DESC, \(table).id"
         case .plays: "\(table).plays_count DESC, \(table).id"
+        case .played: "\(table).last_played_at DESC, \(table).id"
         }
     }
 
@@ -249,7 +250,7 @@ struct CatalogStore: Sendable {
             switch sort {
             case .name, .year: order = "name_key, id"
             case .recent: order = "created_at DESC, id"
-            case .plays: order = "songs_count DESC, id"
+            case .plays, .played: order = "songs_count DESC, id"
             }
             let total = try db.queryOne("SELECT count(*) FROM artists") { try $0.int(0) } ?? 0
             let rows = try db.query(
@@ -285,6 +286,77 @@ struct CatalogStore: Sendable {
                 (page - 1) * size
             ) { Genre(id: String(try $0.int64(0)), name: try $0.string(1), songsCount: try $0.int(2)) }
             return Page(items: rows, total: total, page: page, size: size)
+        }
+    }
+
+    // MARK: Songs by id
+
+    /// The songs with these ids in the order given (repeats kept); ids no longer in the library are left out.
+    func songs(ids: [Int64]) throws -> [Song] {
+        guard !ids.isEmpty else { return [] }
+        return try database.read { db in
+            let found = try selectSongs(
+                db: db, "WHERE s.id IN (SELECT value FROM json_each(?))",
+                ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+            let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return ids.compactMap { byID[String($0)] }
+        }
+    }
+
+    func songExists(id: Int64) throws -> Bool {
+        try database.read { db in try db.queryOne("SELECT 1 FROM songs WHERE id = ?", id) { _ in true } ?? false }
+    }
+
+    /// The song a playlist entry means: this server's stream address, a file's full path, or
+    /// "Artist - Title" (from `#EXTINF`, else from the file name).
+    func songID(matching entry: M3U.Entry) throws -> Int64? {
+        try database.read { db in
+            let location = entry.location
+            if let range = location.range(of: #"v1/songs/[0-9]{1,18}/stream"#, options: .regularExpression) {
+                let id = Int64(location[range].dropFirst("v1/songs/".count).dropLast("/stream".count)) ?? 0
+                if try db.queryOne("SELECT 1 FROM songs WHERE id = ?", id, decode: { _ in true }) != nil { return id }
+            }
+            if location.hasPrefix("/"),
+                let id = try db.queryOne("SELECT id FROM songs WHERE path = ?", location, decode: { try $0.int64(0) })
+            {
+                return id
+            }
+            var described = entry.title
+            if described == nil {
+                var stem = ((location as NSString).lastPathComponent as NSString).deletingPathExtension
+                // "01 - Title" and "01. Title": drop the track number.
+                if let number = stem.range(of: #"^[0-9]{1,3}(\s*-\s*|\.\s*|\s+)"#, options: .regularExpression) {
+                    stem.removeSubrange(number)
+                }
+                described = stem
+            }
+            guard let described, !described.isEmpty else { return nil }
+            let parts = described.components(separatedBy: " - ")
+            let candidates: [(artist: String?, title: String)] =
+                parts.count >= 2
+                ? [(parts[0], parts.dropFirst().joined(separator: " - ")), (nil, described)]
+                : [(nil, described)]
+            for candidate in candidates {
+                let rows = try db.query(
+                    """
+                    SELECT s.id, (SELECT group_concat(lower(ar.name), char(31)) FROM song_artists sa
+                        JOIN artists ar ON ar.id = sa.artist_id WHERE sa.song_id = s.id)
+                    FROM songs s WHERE s.title = ? COLLATE NOCASE ORDER BY s.id LIMIT 50
+                    """, candidate.title.trimmingCharacters(in: .whitespaces)
+                ) { (try $0.int64(0), try $0.optionalString(1) ?? "") }
+                guard let artist = candidate.artist else {
+                    if let first = rows.first { return first.0 }
+                    continue
+                }
+                let wanted = Set(
+                    artist.lowercased().components(separatedBy: " / ").map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    })
+                if let match = rows.first(where: { !wanted.isDisjoint(with: $0.1.components(separatedBy: "\u{1F}")) }) {
+                    return match.0
+                }
+            }
+            return nil
         }
     }
 

@@ -171,5 +171,6 @@ public struct Genre: Codable, Sendable, Equatable, Identifiable {
 
 /// How catalog lists can be ordered.
 public enum CatalogSort: String, Codable, Sendable, CaseIterable {
-    case name, year, recent, plays
+    /// `recent` is recently added; `played` is recently played.
+    case name, year, recent, plays, played
 }
