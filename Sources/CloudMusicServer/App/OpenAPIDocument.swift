@@ -982,6 +982,1486 @@ public enum OpenAPIDocument {
                   "403": {"$ref": "#/components/responses/Forbidden"}
                 }
               }
+            },
+            "/v1/sheets": {
+              "get": {
+                "summary": "Public sheets, newest first or most collected first",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  },
+                  {
+                    "name": "order",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "new",
+                        "hot"
+                      ],
+                      "default": "new"
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of sheets",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/Sheet"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  }
+                }
+              },
+              "post": {
+                "summary": "Create a sheet (at most 1,000 per person)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "title": {
+                            "type": "string",
+                            "maxLength": 100
+                          },
+                          "detail": {
+                            "type": "string",
+                            "maxLength": 2000
+                          },
+                          "tags": {
+                            "type": "array",
+                            "maxItems": 10,
+                            "items": {
+                              "type": "string",
+                              "maxLength": 20
+                            }
+                          },
+                          "isPrivate": {
+                            "type": "boolean"
+                          }
+                        },
+                        "required": [
+                          "title"
+                        ]
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The new sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "409": {
+                    "$ref": "#/components/responses/Conflict"
+                  }
+                }
+              }
+            },
+            "/v1/sheets/import": {
+              "post": {
+                "summary": "Create a sheet from an M3U/M3U8 playlist (the body, or a multipart file); entries match songs by stream address, full path, or 'Artist - Title'",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "name": "title",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "private",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "true",
+                        "false"
+                      ]
+                    }
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "audio/x-mpegurl": {
+                      "schema": {
+                        "type": "string"
+                      }
+                    },
+                    "text/plain": {
+                      "schema": {
+                        "type": "string"
+                      }
+                    },
+                    "multipart/form-data": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "file": {
+                            "type": "string",
+                            "format": "binary"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The new sheet and what matched",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "type": "object",
+                                  "required": [
+                                    "sheet",
+                                    "matched",
+                                    "unmatched"
+                                  ],
+                                  "properties": {
+                                    "sheet": {
+                                      "$ref": "#/components/schemas/Sheet"
+                                    },
+                                    "matched": {
+                                      "type": "integer"
+                                    },
+                                    "unmatched": {
+                                      "type": "array",
+                                      "items": {
+                                        "type": "string"
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "409": {
+                    "$ref": "#/components/responses/Conflict"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/TooLarge"
+                  }
+                }
+              }
+            },
+            "/v1/sheets/{id}": {
+              "get": {
+                "summary": "A sheet with its first songs; a private sheet is a 404 to all but its owner; a view by anyone else counts as a click",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "name": "songs",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 0,
+                      "maximum": 1000,
+                      "default": 100
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The sheet, with songs",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              },
+              "patch": {
+                "summary": "Change one's own sheet (title, detail, tags, privacy); making it private removes it from others' collections",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "title": {
+                            "type": "string",
+                            "maxLength": 100
+                          },
+                          "detail": {
+                            "type": "string",
+                            "maxLength": 2000
+                          },
+                          "tags": {
+                            "type": "array",
+                            "maxItems": 10,
+                            "items": {
+                              "type": "string",
+                              "maxLength": 20
+                            }
+                          },
+                          "isPrivate": {
+                            "type": "boolean"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              },
+              "delete": {
+                "summary": "Delete one's own sheet (not \"I like\")",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/sheets/{id}/songs": {
+              "get": {
+                "summary": "A sheet's songs in order, paged",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of songs",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/Song"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/sheets/{id}/relations": {
+              "post": {
+                "summary": "Add songs to one's own sheet (appended; already present ones are skipped; at most 10,000 songs a sheet)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "songIds"
+                        ],
+                        "properties": {
+                          "songIds": {
+                            "type": "array",
+                            "minItems": 1,
+                            "maxItems": 1000,
+                            "items": {
+                              "type": "string"
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  },
+                  "409": {
+                    "$ref": "#/components/responses/Conflict"
+                  }
+                }
+              },
+              "delete": {
+                "summary": "Remove songs from one's own sheet",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "name": "songIds",
+                    "in": "query",
+                    "required": true,
+                    "description": "Comma-separated song ids",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/sheets/{id}/relations/{songId}": {
+              "patch": {
+                "summary": "Move a song to another place in one's own sheet (0 is first)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "name": "songId",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "A song's id"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "position"
+                        ],
+                        "properties": {
+                          "position": {
+                            "type": "integer",
+                            "minimum": 0
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              },
+              "delete": {
+                "summary": "Remove one song from one's own sheet",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "name": "songId",
+                    "in": "path",
+                    "required": true,
+                    "schema": {
+                      "type": "string"
+                    },
+                    "description": "A song's id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/sheets/{id}/cover": {
+              "get": {
+                "summary": "A sheet's uploaded cover (JPEG); without one, the sheet's icon is its first song's album cover",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "JPEG",
+                    "content": {
+                      "image/jpeg": {
+                        "schema": {
+                          "type": "string",
+                          "format": "binary"
+                        }
+                      }
+                    }
+                  },
+                  "304": {
+                    "description": "Not modified"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              },
+              "post": {
+                "summary": "Upload a cover for one's own sheet (JPEG, PNG or WebP, checked by content, at most 10 MB)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "multipart/form-data": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "file"
+                        ],
+                        "properties": {
+                          "file": {
+                            "type": "string",
+                            "format": "binary"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The sheet with its new icon",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/TooLarge"
+                  },
+                  "415": {
+                    "$ref": "#/components/responses/Unsupported"
+                  }
+                }
+              },
+              "delete": {
+                "summary": "Remove one's own sheet's cover",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/sheets/{id}/m3u": {
+              "get": {
+                "summary": "The sheet as an extended M3U (UTF-8) of stream addresses",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "M3U text",
+                    "content": {
+                      "audio/x-mpegurl": {
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/songs/{id}/like": {
+              "put": {
+                "summary": "Like a song: it goes to the top of one's \"I like\" sheet",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The \"I like\" sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  },
+                  "409": {
+                    "$ref": "#/components/responses/Conflict"
+                  }
+                }
+              },
+              "delete": {
+                "summary": "Stop liking a song",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The \"I like\" sheet",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/users/{id}/create": {
+              "get": {
+                "summary": "Sheets a user made, \"I like\" first; private ones only for that user",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of sheets",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/Sheet"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/users/{id}/collect": {
+              "get": {
+                "summary": "Public sheets a user collected, newest first",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of sheets",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/Sheet"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/collections": {
+              "post": {
+                "summary": "Collect someone else's public sheet",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "sheetId"
+                        ],
+                        "properties": {
+                          "sheetId": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The sheet, collected",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Sheet"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/collections/{id}": {
+              "delete": {
+                "summary": "Uncollect a sheet (id is the sheet's)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/plays": {
+              "post": {
+                "summary": "Report that the signed-in person played a song (streams alone do not count; the same song again within 30 s is not counted)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "songId"
+                        ],
+                        "properties": {
+                          "songId": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "Whether it counted",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "type": "object",
+                                  "required": [
+                                    "counted"
+                                  ],
+                                  "properties": {
+                                    "counted": {
+                                      "type": "boolean"
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              },
+              "get": {
+                "summary": "One's play history: recently played, or most played",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  },
+                  {
+                    "name": "order",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "recent",
+                        "most"
+                      ],
+                      "default": "recent"
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of played songs",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/PlayedSong"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  }
+                }
+              },
+              "delete": {
+                "summary": "Forget one's play history (the catalog's play counts stay)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  }
+                }
+              }
+            },
+            "/v1/queue": {
+              "get": {
+                "summary": "One's saved play queue (empty, version 0, when never saved)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The queue",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/PlayQueue"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  }
+                }
+              },
+              "put": {
+                "summary": "Save one's play queue (at most 5,000 songs); with baseVersion, a queue changed elsewhere since is a 409",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "songIds"
+                        ],
+                        "properties": {
+                          "songIds": {
+                            "type": "array",
+                            "maxItems": 5000,
+                            "items": {
+                              "type": "string"
+                            }
+                          },
+                          "currentIndex": {
+                            "type": "integer",
+                            "minimum": 0
+                          },
+                          "position": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "description": "Milliseconds into the current song"
+                          },
+                          "loopMode": {
+                            "type": "string",
+                            "enum": [
+                              "list",
+                              "single",
+                              "shuffle"
+                            ]
+                          },
+                          "baseVersion": {
+                            "type": "integer"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The saved queue",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/PlayQueue"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "409": {
+                    "$ref": "#/components/responses/Conflict"
+                  }
+                }
+              }
             }
           },
           "components": {
@@ -994,6 +2474,27 @@ public enum OpenAPIDocument {
               }
             },
             "responses": {
+              "Done": {
+                "description": "Done: {\"status\":0}",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "type": "object",
+                      "required": [
+                        "status"
+                      ],
+                      "properties": {
+                        "status": {
+                          "type": "integer",
+                          "enum": [
+                            0
+                          ]
+                        }
+                      }
+                    }
+                  }
+                }
+              },
               "Unauthorized": {
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                 "description": "Not signed in, or the session ended; also a wrong sign-in (same answer for unknown accounts)"
@@ -1041,6 +2542,164 @@ public enum OpenAPIDocument {
               }
             },
             "schemas": {
+              "UserSummary": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "nickname"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "nickname": {
+                    "type": "string"
+                  },
+                  "icon": {
+                    "type": "string"
+                  }
+                }
+              },
+              "Sheet": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "title",
+                  "tags",
+                  "isPrivate",
+                  "kind",
+                  "clicksCount",
+                  "collectsCount",
+                  "commentsCount",
+                  "songsCount",
+                  "user",
+                  "createdAt",
+                  "updatedAt"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "icon": {
+                    "type": "string",
+                    "description": "The uploaded cover, else the first song's album cover"
+                  },
+                  "detail": {
+                    "type": "string"
+                  },
+                  "tags": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "isPrivate": {
+                    "type": "boolean"
+                  },
+                  "kind": {
+                    "type": "string",
+                    "enum": [
+                      "sheet",
+                      "likes"
+                    ]
+                  },
+                  "clicksCount": {
+                    "type": "integer"
+                  },
+                  "collectsCount": {
+                    "type": "integer"
+                  },
+                  "commentsCount": {
+                    "type": "integer"
+                  },
+                  "songsCount": {
+                    "type": "integer"
+                  },
+                  "user": {
+                    "$ref": "#/components/schemas/UserSummary"
+                  },
+                  "collected": {
+                    "type": "boolean",
+                    "description": "Whether the signed-in viewer collected it; absent when nobody is signed in"
+                  },
+                  "songs": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Song"
+                    },
+                    "description": "On sheet detail only"
+                  },
+                  "createdAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "updatedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
+              "PlayedSong": {
+                "type": "object",
+                "required": [
+                  "song",
+                  "playsCount",
+                  "lastPlayedAt"
+                ],
+                "properties": {
+                  "song": {
+                    "$ref": "#/components/schemas/Song"
+                  },
+                  "playsCount": {
+                    "type": "integer"
+                  },
+                  "lastPlayedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
+              "PlayQueue": {
+                "type": "object",
+                "required": [
+                  "songIds",
+                  "position",
+                  "loopMode",
+                  "version"
+                ],
+                "properties": {
+                  "songIds": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "currentIndex": {
+                    "type": "integer"
+                  },
+                  "position": {
+                    "type": "integer"
+                  },
+                  "loopMode": {
+                    "type": "string",
+                    "enum": [
+                      "list",
+                      "single",
+                      "shuffle"
+                    ]
+                  },
+                  "version": {
+                    "type": "integer"
+                  },
+                  "updatedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
               "User": {
                 "type": "object",
                 "required": ["id", "nickname", "gender", "followingsCount", "followersCount", "createdAt", "updatedAt"],
@@ -1349,8 +3008,8 @@ public enum OpenAPIDocument {
                 "name": "sort",
                 "in": "query",
                 "required": false,
-                "description": "Order",
-                "schema": {"type": "string", "enum": ["name", "year", "recent", "plays"], "default": "name"}
+                "description": "Order: name, year, recently added, most played, recently played",
+                "schema": {"type": "string", "enum": ["name", "year", "recent", "plays", "played"], "default": "name"}
               },
               "Id": {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The id"}
             }
