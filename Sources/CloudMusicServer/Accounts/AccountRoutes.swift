@@ -75,9 +75,10 @@ struct AccountRoutes {
         }
         router.get("/v1/users/:id/avatar") { request in
             let id = try request.id(thing: "user")
-            _ = try accounts.user(id: id, viewer: try accounts.viewer(request))
+            let user = try accounts.user(id: id, viewer: try accounts.viewer(request))
             let path = accounts.avatarPath(userID: id)
-            guard FileManager.default.fileExists(atPath: path) else {
+            // An id can be reused after the newest user is deleted: only a recorded avatar is theirs.
+            guard user.icon != nil, FileManager.default.fileExists(atPath: path) else {
                 throw HTTPError.notFound("This user has no avatar.")
             }
             return try .file(at: path, contentType: "image/jpeg", request: request)

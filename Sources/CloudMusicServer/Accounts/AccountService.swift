@@ -461,6 +461,20 @@ final class AccountService: Sendable {
         return user.model(private: true)
     }
 
+    /// Deletes an account: one's own (the password confirms it), or anyone's by an administrator.
+    func deleteUser(id: Int64, password: String?, viewer: Viewer) throws {
+        guard let user = try store.user(id: id) else { throw Self.noUser }
+        if id == viewer.userID {
+            guard let password, Crypto.verifyPassword(password, hash: user.passwordHash) else {
+                throw HTTPError.forbidden("Enter your password to delete your account.")
+            }
+        } else if !viewer.isAdmin {
+            throw HTTPError.forbidden("You can only delete your own account.")
+        }
+        guard try store.deleteUser(userID: id) else { throw Self.noUser }
+        unlink(avatarPath(userID: id))
+    }
+
     static func duration(_ seconds: Int) -> String {
         if seconds < 90 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
         if seconds < 5_400 { return "\((seconds + 59) / 60) minutes" }

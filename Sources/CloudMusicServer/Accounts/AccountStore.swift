@@ -209,6 +209,24 @@ struct AccountStore: Sendable {
         }
     }
 
+    /// Deletes a user and, by the schema's cascades, everything that is theirs (sessions, sheets,
+    /// collections, history, queue); also the codes and messages sent to their phone or email.
+    func deleteUser(userID: Int64) throws -> Bool {
+        try database.write { db in
+            guard
+                let (phone, email) = try db.queryOne(
+                    "SELECT phone, email FROM users WHERE id = ?", userID,
+                    decode: { (try $0.optionalString(0), try $0.optionalString(1)) })
+            else { return false }
+            for target in [phone, email].compactMap({ $0 }) {
+                try db.execute("DELETE FROM verification_codes WHERE target = ?", target)
+                try db.execute("DELETE FROM code_sends WHERE target = ?", target)
+                try db.execute("DELETE FROM outbox WHERE target = ?", target)
+            }
+            return try db.execute("DELETE FROM users WHERE id = ?", userID) > 0
+        }
+    }
+
     func setRole(userID: Int64, role: String, now: Int64) throws {
         try database.write { db in
             try db.execute("UPDATE users SET role = ?, updated_at = ? WHERE id = ?", role, now, userID)

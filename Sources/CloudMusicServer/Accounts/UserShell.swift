@@ -39,6 +39,11 @@ struct UserShell {
                 userID: user.id, hash: Crypto.hashPassword(password, cost: accounts.settings.passwordCost),
                 now: accounts.clock())
             print("Set a new password for user \(user.id) '\(user.nickname)'; their sessions have ended.")
+        case .delete(let account):
+            let user = try find(account)
+            _ = try accounts.store.deleteUser(userID: user.id)
+            unlink(accounts.avatarPath(userID: user.id))
+            print("Deleted user \(user.id) '\(user.nickname)' with their sheets, history and sessions.")
         }
     }
 

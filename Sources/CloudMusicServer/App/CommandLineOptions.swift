@@ -22,6 +22,8 @@ public enum UserCommand: Equatable, Sendable {
     case enable(account: String)
     /// Sets a new password (read like `add`'s) and signs the user out everywhere.
     case passwd(account: String)
+    /// Deletes the user and everything that is theirs.
+    case delete(account: String)
 }
 
 /// Settings from flags and environment variables; flags win over the environment.
@@ -213,13 +215,14 @@ public struct CommandLineParser {
 
     static func userCommand(_ words: [String], admin: Bool) throws -> UserCommand {
         let usage = "Usage: cloudmusic-server user add <phone|email> <nickname> [--admin] | list | disable <account> "
-            + "| enable <account> | passwd <account>"
+            + "| enable <account> | passwd <account> | delete <account>"
         switch (words.first, words.count) {
         case ("add", 3): return .add(account: words[1], nickname: words[2], admin: admin)
         case ("list", 1): return .list
         case ("disable", 2): return .disable(account: words[1])
         case ("enable", 2): return .enable(account: words[1])
         case ("passwd", 2): return .passwd(account: words[1])
+        case ("delete", 2): return .delete(account: words[1])
         default: throw UsageError(message: usage)
         }
     }
@@ -264,9 +267,10 @@ public struct CommandLineParser {
               user add <phone|email> <nickname> [--admin]
                                Add a user; the password is read from the terminal or stdin.
               user list        List the users.
-              user disable|enable|passwd <account>
-                               Disable or re-enable a user, or set a new password (signs them
-                               out everywhere). <account> is a phone, email or user id.
+              user disable|enable|passwd|delete <account>
+                               Disable or re-enable a user, set a new password (signs them
+                               out everywhere), or delete them and everything that is theirs.
+                               <account> is a phone, email or user id.
               version          Print the version.
               help             Print this help.
 

@@ -19,6 +19,10 @@ struct SheetRoutes {
         var sheetId: String
     }
 
+    struct DeleteAccountBody: Decodable {
+        var password: String?
+    }
+
     struct PlayBody: Decodable {
         var songId: String
     }
@@ -84,9 +88,10 @@ struct SheetRoutes {
         }
         router.get("/v1/sheets/:id/cover") { request in
             let id = try request.id(thing: "sheet")
-            _ = try sheets.visibleSheet(id: id, viewer: try accounts.viewer(request))
+            let sheet = try sheets.visibleSheet(id: id, viewer: try accounts.viewer(request))
             let path = sheets.coverPath(sheetID: id)
-            guard FileManager.default.fileExists(atPath: path) else {
+            // An id can be reused after the newest sheet is deleted: only a recorded cover is this sheet's.
+            guard sheet.coverVersion != nil, FileManager.default.fileExists(atPath: path) else {
                 throw HTTPError.notFound("This sheet has no cover of its own; its icon is its first song's.")
             }
             return try .file(at: path, contentType: "image/jpeg", request: request)
@@ -158,6 +163,15 @@ struct SheetRoutes {
     }
 
     private func registerPeople(on router: Router) {
+        router.delete("/v1/users/:id") { request in
+            let viewer = try accounts.requireViewer(request)
+            let id = try request.id(thing: "user")
+            let password = try? request.decode(DeleteAccountBody.self).password
+            let covers = try sheets.store.sheetIDsWithCovers(userID: id)
+            try accounts.deleteUser(id: id, password: password, viewer: viewer)
+            for sheetID in covers { unlink(sheets.coverPath(sheetID: sheetID)) }
+            return .ok()
+        }
         router.get("/v1/users/:id/create") { request in
             let id = try request.id(thing: "user")
             let viewer = try accounts.viewer(request)

@@ -92,6 +92,14 @@ struct SheetStore: Sendable {
         }
     }
 
+    func sheetIDsWithCovers(userID: Int64) throws -> [Int64] {
+        try database.read { db in
+            try db.query("SELECT id FROM sheets WHERE user_id = ? AND cover_version IS NOT NULL", userID) {
+                try $0.int64(0)
+            }
+        }
+    }
+
     func sheetsCount(userID: Int64) throws -> Int {
         try database.read { db in
             try db.queryOne("SELECT count(*) FROM sheets WHERE user_id = ?", userID) { try $0.int(0) } ?? 0
