@@ -574,6 +574,21 @@ public enum OpenAPIDocument {
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               },
+              "delete": {
+                "summary": "Delete an account with everything that is its own (sheets, collections, history, queue, sessions): one's own with the password, or anyone's by an administrator",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "requestBody": {
+                  "required": false,
+                  "content": {"application/json": {"schema": {"type": "object", "properties": {"password": {"type": "string"}}}}}
+                },
+                "responses": {
+                  "200": {"$ref": "#/components/responses/Done"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              },
               "patch": {
                 "summary": "Change one's own profile (absent fields stay; null or empty text clears)",
                 "security": [{"session": []}],
