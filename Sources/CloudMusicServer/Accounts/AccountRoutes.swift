@@ -41,6 +41,11 @@ struct AccountRoutes {
         var password: String
     }
 
+    struct PasswordChange: Decodable {
+        var password: String
+        var newPassword: String
+    }
+
     struct AdminUserPatch: Decodable {
         var disabled: Bool
     }
@@ -61,6 +66,13 @@ struct AccountRoutes {
             let id = try request.id(thing: "user")
             let patch = try request.decode(AccountService.ProfilePatch.self)
             return .json(try accounts.updateProfile(id: id, patch: patch, viewer: viewer))
+        }
+        router.put("/v1/users/:id/password") { request in
+            let viewer = try accounts.requireViewer(request)
+            let id = try request.id(thing: "user")
+            let body = try request.decode(PasswordChange.self)
+            try accounts.changePassword(id: id, current: body.password, new: body.newPassword, viewer: viewer)
+            return .ok()
         }
         router.post("/v1/users/:id/avatar") { request in
             let viewer = try accounts.requireViewer(request)

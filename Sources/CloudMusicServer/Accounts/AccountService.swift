@@ -461,6 +461,25 @@ final class AccountService: Sendable {
         return user.model(private: true)
     }
 
+    /// Changes one's own password, given the current one; every other device is signed out.
+    func changePassword(id: Int64, current: String, new: String, viewer: Viewer) throws {
+        try requireSelf(id: id, viewer: viewer)
+        let now = clock()
+        if let wait = loginByAccount.retryAfter(String(id), now: now) {
+            throw HTTPError.tooManyRequests(
+                "Too many wrong passwords. Try again in \(Self.duration(wait)).", retryAfter: wait)
+        }
+        let password = try AccountRules.password(new)
+        guard let user = try store.user(id: id) else { throw Self.noUser }
+        guard Crypto.verifyPassword(current, hash: user.passwordHash) else {
+            loginByAccount.record(String(id), now: clock())
+            throw HTTPError.forbidden("Your current password is not right.")
+        }
+        try store.setPassword(
+            userID: id, hash: Crypto.hashPassword(password, cost: settings.passwordCost), now: clock(),
+            keepingSession: viewer.sessionID)
+    }
+
     /// Deletes an account: one's own (the password confirms it), or anyone's by an administrator.
     func deleteUser(id: Int64, password: String?, viewer: Viewer) throws {
         guard let user = try store.user(id: id) else { throw Self.noUser }

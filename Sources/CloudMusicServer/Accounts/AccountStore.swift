@@ -185,11 +185,12 @@ struct AccountStore: Sendable {
     }
 
     /// Sets a new password hash and signs the user out everywhere.
-    func setPassword(userID: Int64, hash: String, now: Int64) throws {
+    /// Sets a new password hash and ends every session of the user but `keepingSession`.
+    func setPassword(userID: Int64, hash: String, now: Int64, keepingSession: Int64? = nil) throws {
         try database.write { db in
             try db.execute(
                 "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?", hash, now, userID)
-            try db.execute("DELETE FROM sessions WHERE user_id = ?", userID)
+            try db.execute("DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?", userID, keepingSession)
         }
     }
 

@@ -634,6 +634,32 @@ public enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/users/{id}/password": {
+              "put": {
+                "summary": "Change one's own password, given the current one; every other device is signed out",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": ["password", "newPassword"],
+                        "properties": {"password": {"type": "string"}, "newPassword": {"type": "string", "minLength": 8, "maxLength": 128}}
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {"$ref": "#/components/responses/Done"},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              }
+            },
             "/v1/users/{id}/avatar": {
               "get": {
                 "summary": "A user's avatar, a 256x256 JPEG",

@@ -44,11 +44,14 @@ struct SheetRoutes {
             let (page, size) = try request.paging()
             let order = try request.enumQuery("order", default: SheetStore.SheetListOrder.new)
             let viewer = try accounts.viewer(request)
-            return .json(try sheets.store.publicSheets(order: order, page: page, size: size, viewerID: viewer?.userID))
+            return .json(
+                try sheets.store.publicSheets(order: order, page: page, size: size, viewerID: viewer?.userID))
         }
         router.post("/v1/sheets") { request in
             let viewer = try accounts.requireViewer(request)
-            return .json(try sheets.create(try request.decode(SheetService.SheetInput.self), viewer: viewer), status: 201)
+            return .json(
+                try sheets.create(try request.decode(SheetService.SheetInput.self), viewer: viewer),
+                status: 201)
         }
         router.post("/v1/sheets/import") { request in
             let viewer = try accounts.requireViewer(request)
@@ -60,7 +63,9 @@ struct SheetRoutes {
                 guard let file = form.files.first else {
                     throw HTTPError.badRequest("Send the playlist as a file field or as the request body.")
                 }
-                guard file.size <= 8 << 20 else { throw HTTPError.tooLarge("A playlist can be at most 8 MB.") }
+                guard file.size <= 8 << 20 else {
+                    throw HTTPError.tooLarge("A playlist can be at most 8 MB.")
+                }
                 text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file.path)), as: UTF8.self)
             default:
                 throw HTTPError.badRequest("Send the text of an .m3u or .m3u8 playlist as the request body.")
@@ -74,12 +79,14 @@ struct SheetRoutes {
             let limit = try request.integerQuery("songs", default: 100, range: 0...1_000)
             return .json(
                 try sheets.detail(
-                    id: try request.id(thing: "sheet"), viewer: try accounts.viewer(request), songsLimit: limit))
+                    id: try request.id(thing: "sheet"), viewer: try accounts.viewer(request),
+                    songsLimit: limit))
         }
         router.patch("/v1/sheets/:id") { request in
             let viewer = try accounts.requireViewer(request)
             let id = try request.id(thing: "sheet")
-            return .json(try sheets.update(id: id, try request.decode(SheetService.SheetInput.self), viewer: viewer))
+            return .json(
+                try sheets.update(id: id, try request.decode(SheetService.SheetInput.self), viewer: viewer))
         }
         router.delete("/v1/sheets/:id") { request in
             let viewer = try accounts.requireViewer(request)
@@ -100,9 +107,11 @@ struct SheetRoutes {
             let viewer = try accounts.requireViewer(request)
             let id = try request.id(thing: "sheet")
             guard case .multipart(let form) = request.body, let file = form.files.first else {
-                throw HTTPError.badRequest("Send the picture as a multipart/form-data file field named 'file'.")
+                throw HTTPError.badRequest(
+                    "Send the picture as a multipart/form-data file field named 'file'.")
             }
-            return .json(try sheets.setCover(sheetID: id, uploadPath: file.path, size: file.size, viewer: viewer))
+            return .json(
+                try sheets.setCover(sheetID: id, uploadPath: file.path, size: file.size, viewer: viewer))
         }
         router.delete("/v1/sheets/:id/cover") { request in
             let viewer = try accounts.requireViewer(request)
@@ -112,10 +121,12 @@ struct SheetRoutes {
             let (title, text) = try sheets.exportM3U(
                 sheetID: try request.id(thing: "sheet"), viewer: try accounts.viewer(request))
             var response = Response.raw(Data(text.utf8), contentType: "audio/x-mpegurl; charset=utf-8")
-            let ascii = String(title.unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic ? Character($0) : "_" })
+            let ascii = String(
+                title.unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic ? Character($0) : "_" })
             let encoded = title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "sheet"
             response.headers.add(
-                "Content-Disposition", "attachment; filename=\"\(ascii).m3u8\"; filename*=UTF-8''\(encoded).m3u8")
+                "Content-Disposition",
+                "attachment; filename=\"\(ascii).m3u8\"; filename*=UTF-8''\(encoded).m3u8")
             return response
         }
     }
@@ -125,7 +136,8 @@ struct SheetRoutes {
             let (page, size) = try request.paging(defaultSize: 50, maxSize: 500)
             return .json(
                 try sheets.songs(
-                    id: try request.id(thing: "sheet"), viewer: try accounts.viewer(request), page: page, size: size))
+                    id: try request.id(thing: "sheet"), viewer: try accounts.viewer(request), page: page,
+                    size: size))
         }
         router.post("/v1/sheets/:id/relations") { request in
             let viewer = try accounts.requireViewer(request)
@@ -188,7 +200,8 @@ struct SheetRoutes {
             _ = try accounts.user(id: id, viewer: viewer)
             let (page, size) = try request.paging()
             return .json(
-                try sheets.store.collectedSheets(userID: id, page: page, size: size, viewerID: viewer?.userID))
+                try sheets.store.collectedSheets(userID: id, page: page, size: size, viewerID: viewer?.userID)
+            )
         }
         router.post("/v1/collections") { request in
             let viewer = try accounts.requireViewer(request)
@@ -207,7 +220,9 @@ struct SheetRoutes {
         router.post("/v1/plays") { request in
             let viewer = try accounts.requireViewer(request)
             let body = try request.decode(PlayBody.self)
-            guard let id = Int64(body.songId), id > 0 else { throw HTTPError.notFound("That song does not exist.") }
+            guard let id = Int64(body.songId), id > 0 else {
+                throw HTTPError.notFound("That song does not exist.")
+            }
             return .json(PlayResult(counted: try sheets.recordPlay(songID: id, viewer: viewer)), status: 201)
         }
         router.get("/v1/plays") { request in
@@ -226,7 +241,8 @@ struct SheetRoutes {
         }
         router.put("/v1/queue") { request in
             let viewer = try accounts.requireViewer(request)
-            return .json(try sheets.saveQueue(try request.decode(SheetService.QueueInput.self), viewer: viewer))
+            return .json(
+                try sheets.saveQueue(try request.decode(SheetService.QueueInput.self), viewer: viewer))
         }
     }
 }

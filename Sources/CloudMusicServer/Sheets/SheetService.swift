@@ -36,7 +36,8 @@ struct SheetService: Sendable {
     /// Throws unless `viewer` owns the sheet (404 when they may not even see it).
     @discardableResult
     func ownedSheet(id: Int64, viewer: Viewer) throws -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool) {
-        guard let access = try store.access(sheetID: id), !access.isPrivate || access.ownerID == viewer.userID else {
+        guard let access = try store.access(sheetID: id), !access.isPrivate || access.ownerID == viewer.userID
+        else {
             throw Self.noSheet
         }
         guard access.ownerID == viewer.userID else {
@@ -60,10 +61,12 @@ struct SheetService: Sendable {
         let tags = try Self.tags(input.tags ?? [])
         guard try store.sheetsCount(userID: viewer.userID) < Self.maxSheetsPerUser else {
             throw HTTPError(
-                status: 409, message: "You can have at most \(Self.maxSheetsPerUser) sheets. Delete one first.")
+                status: 409,
+                message: "You can have at most \(Self.maxSheetsPerUser) sheets. Delete one first.")
         }
         let id = try store.insertSheet(
-            userID: viewer.userID, title: title, detail: detail, tags: tags, isPrivate: input.isPrivate ?? false,
+            userID: viewer.userID, title: title, detail: detail, tags: tags,
+            isPrivate: input.isPrivate ?? false,
             now: clock())
         return try visibleSheet(id: id, viewer: viewer).model(signedIn: true)
     }
@@ -117,12 +120,14 @@ struct SheetService: Sendable {
         let access = try ownedSheet(id: sheetID, viewer: viewer)
         let ids = try Self.songIDs(songIDs)
         switch try store.addSongs(
-            sheetID: sheetID, songIDs: ids, atTop: access.isLikes, maxSongs: Self.maxSongsPerSheet, now: clock())
+            sheetID: sheetID, songIDs: ids, atTop: access.isLikes, maxSongs: Self.maxSongsPerSheet,
+            now: clock())
         {
         case .added: break
         case .unknownSongs(let unknown):
             throw HTTPError.badRequest(
-                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", ")).")
+                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
+            )
         case .tooMany(let limit):
             throw HTTPError(status: 409, message: "A sheet can hold at most \(limit) songs.")
         }
@@ -138,7 +143,8 @@ struct SheetService: Sendable {
     func moveSong(sheetID: Int64, songID: Int64, to position: Int, viewer: Viewer) throws -> Sheet {
         try ownedSheet(id: sheetID, viewer: viewer)
         guard position >= 0 else { throw HTTPError.badRequest("'position' must be 0 or more.") }
-        guard try store.moveSong(sheetID: sheetID, songID: songID, to: position, now: clock()) == .moved else {
+        guard try store.moveSong(sheetID: sheetID, songID: songID, to: position, now: clock()) == .moved
+        else {
             throw HTTPError.notFound("That song is not in this sheet.")
         }
         return try visibleSheet(id: sheetID, viewer: viewer).model(signedIn: true)
@@ -158,8 +164,11 @@ struct SheetService: Sendable {
     }
 
     func unlike(songID: Int64, viewer: Viewer) throws -> Sheet {
-        guard try catalog.songExists(id: songID) else { throw HTTPError.notFound("That song does not exist.") }
-        return try removeSongs(sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
+        guard try catalog.songExists(id: songID) else {
+            throw HTTPError.notFound("That song does not exist.")
+        }
+        return try removeSongs(
+            sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
     }
 
     // MARK: Collections
@@ -233,7 +242,8 @@ struct SheetService: Sendable {
     func importM3U(text: String, title: String?, isPrivate: Bool, viewer: Viewer) throws -> ImportResult {
         let entries = M3U.parse(text)
         guard !entries.isEmpty else {
-            throw HTTPError.badRequest("That playlist has no entries. Send the text of an .m3u or .m3u8 file.")
+            throw HTTPError.badRequest(
+                "That playlist has no entries. Send the text of an .m3u or .m3u8 file.")
         }
         guard entries.count <= Self.maxSongsPerSheet else {
             throw HTTPError.badRequest("A playlist can have at most \(Self.maxSongsPerSheet) entries.")
@@ -265,12 +275,15 @@ struct SheetService: Sendable {
     func recordPlay(songID: Int64, viewer: Viewer) throws -> Bool {
         guard
             let counted = try store.recordPlay(
-                userID: viewer.userID, songID: songID, at: clock(), minimumGap: Self.minimumSecondsBetweenPlays)
+                userID: viewer.userID, songID: songID, at: clock(),
+                minimumGap: Self.minimumSecondsBetweenPlays)
         else { throw HTTPError.notFound("That song does not exist.") }
         return counted
     }
 
-    func history(order: SheetStore.HistoryOrder, page: Int, size: Int, viewer: Viewer) throws -> Page<PlayedSong> {
+    func history(order: SheetStore.HistoryOrder, page: Int, size: Int, viewer: Viewer) throws -> Page<
+        PlayedSong
+    > {
         let (rows, total) = try store.history(userID: viewer.userID, order: order, page: page, size: size)
         let songs = try catalog.songs(ids: rows.map(\.songID))
         let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
@@ -295,11 +308,14 @@ struct SheetService: Sendable {
             throw HTTPError.badRequest("A play queue can hold at most \(Self.maxQueueSongs) songs.")
         }
         let ids = try input.songIds.map { text in
-            guard let id = Int64(text), id > 0 else { throw HTTPError.badRequest("'\(text)' is not a song id.") }
+            guard let id = Int64(text), id > 0 else {
+                throw HTTPError.badRequest("'\(text)' is not a song id.")
+            }
             return id
         }
         if let index = input.currentIndex, !ids.indices.contains(index) {
-            throw HTTPError.badRequest("'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
+            throw HTTPError.badRequest(
+                "'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
         }
         let position = input.position ?? 0
         guard (0...86_400_000).contains(position) else {
@@ -313,17 +329,21 @@ struct SheetService: Sendable {
         case .stale(let current):
             throw HTTPError(
                 status: 409,
-                message: "The queue was changed on another device (version \(current)). Load it again before saving.")
+                message:
+                    "The queue was changed on another device (version \(current)). Load it again before saving."
+            )
         case .unknownSongs(let unknown):
             throw HTTPError.badRequest(
-                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", ")).")
+                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
+            )
         }
         return try queue(viewer: viewer)
     }
 
     func queue(viewer: Viewer) throws -> PlayQueue {
         try store.queue(userID: viewer.userID)
-            ?? PlayQueue(songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)
+            ?? PlayQueue(
+                songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)
     }
 
     // MARK: Checks on what people send
@@ -343,7 +363,9 @@ struct SheetService: Sendable {
             guard let tag = try AccountRules.text(value, field: "A tag", limit: 20) else { continue }
             if seen.insert(tag.lowercased()).inserted { tags.append(tag) }
         }
-        guard tags.count <= maxTags else { throw HTTPError.badRequest("A sheet can have at most \(maxTags) tags.") }
+        guard tags.count <= maxTags else {
+            throw HTTPError.badRequest("A sheet can have at most \(maxTags) tags.")
+        }
         return tags
     }
 
@@ -353,7 +375,9 @@ struct SheetService: Sendable {
             throw HTTPError.badRequest("Send at most \(maxSongsPerRequest) songs at a time.")
         }
         return try values.map { text in
-            guard let id = Int64(text), id > 0 else { throw HTTPError.badRequest("'\(text)' is not a song id.") }
+            guard let id = Int64(text), id > 0 else {
+                throw HTTPError.badRequest("'\(text)' is not a song id.")
+            }
             return id
         }
     }

@@ -61,7 +61,8 @@ struct SheetStore: Sendable {
         let tags = (try? JSONDecoder().decode([String].self, from: Data(tagsJSON.utf8))) ?? []
         return SheetRecord(
             id: try row.int64(0), userID: try row.int64(1), title: try row.string(2),
-            detail: try row.optionalString(3), tags: tags, isPrivate: try row.bool(5), isLikes: try row.int(6) == 1,
+            detail: try row.optionalString(3), tags: tags, isPrivate: try row.bool(5),
+            isLikes: try row.int(6) == 1,
             coverVersion: try row.optionalInt64(7), songsCount: try row.int(8), clicksCount: try row.int(9),
             collectsCount: try row.int(10), commentsCount: try row.int(11), createdAt: try row.int64(12),
             updatedAt: try row.int64(13), ownerNickname: try row.string(14),
@@ -88,7 +89,9 @@ struct SheetStore: Sendable {
 
     func likesSheetID(userID: Int64) throws -> Int64? {
         try database.read { db in
-            try db.queryOne("SELECT id FROM sheets WHERE user_id = ? AND kind = 1", userID) { try $0.int64(0) }
+            try db.queryOne("SELECT id FROM sheets WHERE user_id = ? AND kind = 1", userID) {
+                try $0.int64(0)
+            }
         }
     }
 
@@ -106,7 +109,9 @@ struct SheetStore: Sendable {
         }
     }
 
-    func insertSheet(userID: Int64, title: String, detail: String?, tags: [String], isPrivate: Bool, now: Int64)
+    func insertSheet(
+        userID: Int64, title: String, detail: String?, tags: [String], isPrivate: Bool, now: Int64
+    )
         throws -> Int64
     {
         try database.write { db in
@@ -128,8 +133,12 @@ struct SheetStore: Sendable {
 
     func updateSheet(id: Int64, changes: SheetChanges, now: Int64) throws {
         try database.write { db in
-            if let title = changes.title { try db.execute("UPDATE sheets SET title = ? WHERE id = ?", title, id) }
-            if let detail = changes.detail { try db.execute("UPDATE sheets SET detail = ? WHERE id = ?", detail, id) }
+            if let title = changes.title {
+                try db.execute("UPDATE sheets SET title = ? WHERE id = ?", title, id)
+            }
+            if let detail = changes.detail {
+                try db.execute("UPDATE sheets SET detail = ? WHERE id = ?", detail, id)
+            }
             if let tags = changes.tags {
                 try db.execute("UPDATE sheets SET tags = ? WHERE id = ?", Self.json(tags), id)
             }
@@ -172,13 +181,16 @@ struct SheetStore: Sendable {
     func publicSheets(order: SheetListOrder, page: Int, size: Int, viewerID: Int64?) throws -> Page<Sheet> {
         try database.read { db in
             let total =
-                try db.queryOne("SELECT count(*) FROM sheets WHERE is_private = 0 AND kind = 0") { try $0.int(0) }
+                try db.queryOne("SELECT count(*) FROM sheets WHERE is_private = 0 AND kind = 0") {
+                    try $0.int(0)
+                }
                 ?? 0
             let orderBy = order == .new ? "sh.id DESC" : "sh.collects_count DESC, sh.id DESC"
             let rows = try db.query(
                 "\(Self.sheetSelect) WHERE sh.is_private = 0 AND sh.kind = 0 ORDER BY \(orderBy) LIMIT ? OFFSET ?",
                 viewerID ?? 0, size, (page - 1) * size, decode: Self.decodeSheet)
-            return Page(items: rows.map { $0.model(signedIn: viewerID != nil) }, total: total, page: page, size: size)
+            return Page(
+                items: rows.map { $0.model(signedIn: viewerID != nil) }, total: total, page: page, size: size)
         }
     }
 
@@ -189,11 +201,13 @@ struct SheetStore: Sendable {
         try database.read { db in
             let filter = "sh.user_id = ?" + (includePrivate ? "" : " AND sh.is_private = 0")
             let total =
-                try db.queryOne("SELECT count(*) FROM sheets sh WHERE \(filter)", userID) { try $0.int(0) } ?? 0
+                try db.queryOne("SELECT count(*) FROM sheets sh WHERE \(filter)", userID) { try $0.int(0) }
+                ?? 0
             let rows = try db.query(
                 "\(Self.sheetSelect) WHERE \(filter) ORDER BY sh.kind DESC, sh.id DESC LIMIT ? OFFSET ?",
                 viewerID ?? 0, userID, size, (page - 1) * size, decode: Self.decodeSheet)
-            return Page(items: rows.map { $0.model(signedIn: viewerID != nil) }, total: total, page: page, size: size)
+            return Page(
+                items: rows.map { $0.model(signedIn: viewerID != nil) }, total: total, page: page, size: size)
         }
     }
 
@@ -213,7 +227,8 @@ struct SheetStore: Sendable {
                 WHERE mine.user_id = ? AND sh.is_private = 0
                 ORDER BY mine.created_at DESC, sh.id DESC LIMIT ? OFFSET ?
                 """, viewerID ?? 0, userID, size, (page - 1) * size, decode: Self.decodeSheet)
-            return Page(items: rows.map { $0.model(signedIn: viewerID != nil) }, total: total, page: page, size: size)
+            return Page(
+                items: rows.map { $0.model(signedIn: viewerID != nil) }, total: total, page: page, size: size)
         }
     }
 
@@ -237,7 +252,9 @@ struct SheetStore: Sendable {
     }
 
     /// Appends the songs not already in the sheet (or puts them first, for "I like"), in one transaction.
-    func addSongs(sheetID: Int64, songIDs: [Int64], atTop: Bool, maxSongs: Int, now: Int64) throws -> AddOutcome {
+    func addSongs(sheetID: Int64, songIDs: [Int64], atTop: Bool, maxSongs: Int, now: Int64) throws
+        -> AddOutcome
+    {
         try database.write { db in
             let list = Self.json(songIDs)
             let unknown = try db.query(
@@ -260,7 +277,8 @@ struct SheetStore: Sendable {
             if atTop {
                 // Shift in two steps so the unique (sheet, position) index never sees a collision.
                 try db.execute(
-                    "UPDATE sheet_songs SET position = -position - 1 - ? WHERE sheet_id = ?", new.count, sheetID)
+                    "UPDATE sheet_songs SET position = -position - 1 - ? WHERE sheet_id = ?", new.count,
+                    sheetID)
                 try db.execute("UPDATE sheet_songs SET position = -position - 1 WHERE sheet_id = ?", sheetID)
             }
             // After the top, not at `count`: a song that left the library leaves a gap until compacted.
@@ -271,7 +289,8 @@ struct SheetStore: Sendable {
             let start = atTop ? 0 : end
             for (offset, songID) in new.enumerated() {
                 try db.execute(
-                    "INSERT INTO sheet_songs(sheet_id, song_id, position, added_at) VALUES (?, ?, ?, ?)", sheetID,
+                    "INSERT INTO sheet_songs(sheet_id, song_id, position, added_at) VALUES (?, ?, ?, ?)",
+                    sheetID,
                     songID, start + offset, now)
             }
             try db.execute("UPDATE sheets SET updated_at = ? WHERE id = ?", now, sheetID)
@@ -299,7 +318,8 @@ struct SheetStore: Sendable {
     static func compact(db: Connection, sheetID: Int64) throws {
         let (count, end) =
             try db.queryOne(
-                "SELECT count(*), coalesce(max(position), -1) + 1 FROM sheet_songs WHERE sheet_id = ?", sheetID
+                "SELECT count(*), coalesce(max(position), -1) + 1 FROM sheet_songs WHERE sheet_id = ?",
+                sheetID
             ) { (try $0.int(0), try $0.int(1)) } ?? (0, 0)
         guard count != end else { return }
         // Through negative positions, numbered from a materialised ranking, so the unique index never
@@ -326,12 +346,14 @@ struct SheetStore: Sendable {
                     "SELECT position FROM sheet_songs WHERE sheet_id = ? AND song_id = ?", sheetID, songID,
                     decode: { try $0.int(0) })
             else { return .notInSheet }
-            let count = try db.queryOne("SELECT count(*) FROM sheet_songs WHERE sheet_id = ?", sheetID) {
-                try $0.int(0)
-            } ?? 0
+            let count =
+                try db.queryOne("SELECT count(*) FROM sheet_songs WHERE sheet_id = ?", sheetID) {
+                    try $0.int(0)
+                } ?? 0
             let to = min(max(position, 0), count - 1)
             if to == from { return .moved }
-            try db.execute("UPDATE sheet_songs SET position = -1 WHERE sheet_id = ? AND song_id = ?", sheetID, songID)
+            try db.execute(
+                "UPDATE sheet_songs SET position = -1 WHERE sheet_id = ? AND song_id = ?", sheetID, songID)
             // Shift through negative positions so the unique index never sees two songs at one place.
             if to < from {
                 try db.execute(
@@ -348,7 +370,8 @@ struct SheetStore: Sendable {
                     "UPDATE sheet_songs SET position = -position - 3 WHERE sheet_id = ? AND position < -1",
                     sheetID)
             }
-            try db.execute("UPDATE sheet_songs SET position = ? WHERE sheet_id = ? AND song_id = ?", to, sheetID, songID)
+            try db.execute(
+                "UPDATE sheet_songs SET position = ? WHERE sheet_id = ? AND song_id = ?", to, sheetID, songID)
             try db.execute("UPDATE sheets SET updated_at = ? WHERE id = ?", now, sheetID)
             return .moved
         }
@@ -360,7 +383,8 @@ struct SheetStore: Sendable {
     func collect(userID: Int64, sheetID: Int64, now: Int64) throws -> Bool {
         try database.write { db in
             try db.execute(
-                "INSERT OR IGNORE INTO collections(user_id, sheet_id, created_at) VALUES (?, ?, ?)", userID, sheetID,
+                "INSERT OR IGNORE INTO collections(user_id, sheet_id, created_at) VALUES (?, ?, ?)", userID,
+                sheetID,
                 now) > 0
         }
     }
@@ -377,9 +401,13 @@ struct SheetStore: Sendable {
     /// counted for this person less than `minimumGap` seconds ago.
     func recordPlay(userID: Int64, songID: Int64, at time: Int64, minimumGap: Int64) throws -> Bool? {
         try database.write { db in
-            guard let albumID = try db.queryOne("SELECT album_id FROM songs WHERE id = ?", songID, decode: {
-                try $0.optionalInt64(0)
-            }) else { return nil }
+            guard
+                let albumID = try db.queryOne(
+                    "SELECT album_id FROM songs WHERE id = ?", songID,
+                    decode: {
+                        try $0.optionalInt64(0)
+                    })
+            else { return nil }
             if let last = try db.queryOne(
                 "SELECT last_played_at FROM song_plays WHERE user_id = ? AND song_id = ?", userID, songID,
                 decode: { try $0.int64(0) }), time - last < minimumGap, time >= last
@@ -417,9 +445,11 @@ struct SheetStore: Sendable {
     {
         try database.read { db in
             let total =
-                try db.queryOne("SELECT count(*) FROM song_plays WHERE user_id = ?", userID) { try $0.int(0) } ?? 0
+                try db.queryOne("SELECT count(*) FROM song_plays WHERE user_id = ?", userID) { try $0.int(0) }
+                ?? 0
             let orderBy =
-                order == .recent ? "last_played_at DESC, song_id" : "plays_count DESC, last_played_at DESC, song_id"
+                order == .recent
+                ? "last_played_at DESC, song_id" : "plays_count DESC, last_played_at DESC, song_id"
             let rows = try db.query(
                 """
                 SELECT song_id, plays_count, last_played_at FROM song_plays WHERE user_id = ?
@@ -443,7 +473,10 @@ struct SheetStore: Sendable {
                     "SELECT current_position, position_ms, loop_mode, version, updated_at FROM play_queues WHERE user_id = ?",
                     userID,
                     decode: {
-                        (try $0.optionalInt(0), try $0.int(1), try $0.string(2), try $0.int(3), try $0.int64(4))
+                        (
+                            try $0.optionalInt(0), try $0.int(1), try $0.string(2), try $0.int(3),
+                            try $0.int64(4)
+                        )
                     })
             else { return nil }
             let items = try db.query(
@@ -453,7 +486,8 @@ struct SheetStore: Sendable {
             let index = head.0.flatMap { current in items.firstIndex { $0.0 == current } }
             return PlayQueue(
                 songIds: items.map { String($0.1) }, currentIndex: index, position: index == nil ? 0 : head.1,
-                loopMode: LoopMode(rawValue: head.2) ?? .list, version: head.3, updatedAt: APIDate.string(head.4))
+                loopMode: LoopMode(rawValue: head.2) ?? .list, version: head.3,
+                updatedAt: APIDate.string(head.4))
         }
     }
 
@@ -464,13 +498,15 @@ struct SheetStore: Sendable {
     }
 
     func saveQueue(
-        userID: Int64, songIDs: [Int64], currentIndex: Int?, positionMs: Int, loopMode: LoopMode, baseVersion: Int?,
+        userID: Int64, songIDs: [Int64], currentIndex: Int?, positionMs: Int, loopMode: LoopMode,
+        baseVersion: Int?,
         now: Int64
     ) throws -> SaveQueueOutcome {
         try database.write { db in
-            let current = try db.queryOne("SELECT version FROM play_queues WHERE user_id = ?", userID) {
-                try $0.int(0)
-            } ?? 0
+            let current =
+                try db.queryOne("SELECT version FROM play_queues WHERE user_id = ?", userID) {
+                    try $0.int(0)
+                } ?? 0
             if let baseVersion, baseVersion != current { return .stale(current: current) }
             let unknown = try db.query(
                 """
@@ -490,7 +526,8 @@ struct SheetStore: Sendable {
             try db.execute("DELETE FROM play_queue_items WHERE user_id = ?", userID)
             for (position, songID) in songIDs.enumerated() {
                 try db.execute(
-                    "INSERT INTO play_queue_items(user_id, position, song_id) VALUES (?, ?, ?)", userID, position,
+                    "INSERT INTO play_queue_items(user_id, position, song_id) VALUES (?, ?, ?)", userID,
+                    position,
                     songID)
             }
             return .saved(version: version)

@@ -37,7 +37,8 @@ public struct Sheet: Codable, Sendable, Equatable, Identifiable {
     public var updatedAt: String
 
     public init(
-        id: String, title: String, icon: String?, detail: String?, tags: [String], isPrivate: Bool, kind: String,
+        id: String, title: String, icon: String?, detail: String?, tags: [String], isPrivate: Bool,
+        kind: String,
         clicksCount: Int, collectsCount: Int, commentsCount: Int, songsCount: Int, user: UserSummary,
         collected: Bool?, songs: [Song]? = nil, createdAt: String, updatedAt: String
     ) {
@@ -78,7 +79,8 @@ public struct PlayQueue: Codable, Sendable, Equatable {
     public var updatedAt: String?
 
     public init(
-        songIds: [String], currentIndex: Int?, position: Int, loopMode: LoopMode, version: Int, updatedAt: String?
+        songIds: [String], currentIndex: Int?, position: Int, loopMode: LoopMode, version: Int,
+        updatedAt: String?
     ) {
         self.songIds = songIds
         self.currentIndex = currentIndex

@@ -22,7 +22,9 @@ public enum M3U {
         var pending: (title: String?, duration: Int?)?
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        for rawLine in body.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+        for rawLine in body.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        {
             let line = rawLine.trimmingSpaces()
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
@@ -32,7 +34,9 @@ public enum M3U {
                     // Attributes (tvg-id="..." and the like) may follow the duration before the comma.
                     let head = comma.map { info[..<$0] } ?? info
                     let durationText = head.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
-                    let seconds = Double(durationText).flatMap { $0 >= 0 && $0 < 1e9 ? Int($0.rounded()) : nil }
+                    let seconds = Double(durationText).flatMap {
+                        $0 >= 0 && $0 < 1e9 ? Int($0.rounded()) : nil
+                    }
                     let title = comma.map { String(info[info.index(after: $0)...]).trimmingSpaces() }
                     pending = (title?.isEmpty == false ? title : nil, seconds)
                 }
