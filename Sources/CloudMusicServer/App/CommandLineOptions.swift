@@ -39,6 +39,10 @@ public struct ServerOptions: Equatable, Sendable {
     public var maxUploadBytes: Int = 100 << 20
     public var maxTranscodes: Int = 4
     public var watchFolders: Bool = false
+    /// An SMTP relay for email codes; nil keeps them in the outbox.
+    public var smtpHost: String?
+    public var smtpPort: Int = 25
+    public var smtpFrom: String = "cloudmusic@localhost"
 
     public init(dataFolder: String) { self.dataFolder = dataFolder }
 
@@ -119,6 +123,26 @@ public struct CommandLineParser {
         Flag(name: "--max-transcodes", environment: "CLOUDMUSIC_MAX_TRANSCODES", valueName: "N",
              help: "Most songs converted at once (format, bit rate or offset asked); more get 429.") {
             $0.maxTranscodes = try integer($1, flag: "--max-transcodes", range: 1...64)
+        },
+        Flag(name: "--smtp-host", environment: "CLOUDMUSIC_SMTP_HOST", valueName: "HOST",
+             help: "Send email codes through this SMTP relay (plain SMTP, no login); without it they go to the outbox.") {
+            options, value in
+            guard !value.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw UsageError(message: "--smtp-host must be a host name or address (got '\(value)').")
+            }
+            options.smtpHost = value
+        },
+        Flag(name: "--smtp-port", environment: "CLOUDMUSIC_SMTP_PORT", valueName: "PORT",
+             help: "The SMTP relay's port.") {
+            $0.smtpPort = try integer($1, flag: "--smtp-port", range: 1...65535)
+        },
+        Flag(name: "--smtp-from", environment: "CLOUDMUSIC_SMTP_FROM", valueName: "ADDRESS",
+             help: "The sender address of code emails.") {
+            options, value in
+            guard value.contains("@"), !value.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" }) else {
+                throw UsageError(message: "--smtp-from must be an email address (got '\(value)').")
+            }
+            options.smtpFrom = value
         },
         Flag(name: "--max-upload", environment: "CLOUDMUSIC_MAX_UPLOAD", valueName: "BYTES",
              help: "Largest multipart upload accepted (suffixes K, M, G).") {

@@ -31,8 +31,13 @@ public final class ServerApp: Sendable {
         catalog = CatalogStore(database: database)
         media = try MediaService(cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
-        accounts = AccountService(
-            store: AccountStore(database: database), avatarFolder: options.dataFolder + "/avatars")
+        let accountStore = AccountStore(database: database)
+        let outbox = OutboxSender(store: accountStore, clock: { Int64(Date().timeIntervalSince1970) })
+        let sender: any CodeSender =
+            options.smtpHost.map {
+                SMTPSender(host: $0, port: options.smtpPort, from: options.smtpFrom, fallback: outbox)
+            } ?? outbox
+        accounts = AccountService(store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars")
         sheets = SheetService(
             store: SheetStore(database: database), catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers")
     }
