@@ -11,16 +11,7 @@ public struct ArtistSummary: Codable, Sendable, Equatable, Hashable {
 }
 
 /// Who sings a song, shaped like the apps' `singer` (a user-like object with `nickname`).
-public struct Singer: Codable, Sendable, Equatable {
-    public var id: String
-    public var nickname: String
-    public var icon: String?
-    public init(id: String, nickname: String, icon: String?) {
-        self.id = id
-        self.nickname = nickname
-        self.icon = icon
-    }
-}
+public typealias Singer = UserSummary
 
 /// A short reference to an album inside a song.
 public struct AlbumSummary: Codable, Sendable, Equatable {

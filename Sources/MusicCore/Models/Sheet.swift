@@ -1,6 +1,6 @@
 /// Each person's music as the v1 API sends it: sheets (playlists), play history and the play queue.
 
-/// Who made something, as other people may see it.
+/// Who made something (or sings it), as other people may see it.
 public struct UserSummary: Codable, Sendable, Equatable {
     public var id: String
     public var nickname: String
