@@ -64,6 +64,12 @@ struct M3UTests {
         // A comma inside a quoted attribute value is part of the value, not the start of the title.
         let quotedComma = #"#EXTINF:200 tvg-name="Hits, 2020" group-title="Pop",Artist - Song"# + "\nsong.mp3"
         #expect(M3U.parse(quotedComma) == [Entry(location: "song.mp3", title: "Artist - Song", duration: 200)])
+        // A quote never closed: the first comma still starts the title.
+        let unclosed = #"#EXTINF:5 tvg-name="oops,Title"# + "\nsong.mp3"
+        #expect(M3U.parse(unclosed) == [Entry(location: "song.mp3", title: "Title", duration: 5)])
+        // Quotes in the title itself, after the comma, are part of it.
+        let quotedTitle = #"#EXTINF:5,Band - "Live, at last""# + "\nsong.mp3"
+        #expect(M3U.parse(quotedTitle) == [Entry(location: "song.mp3", title: #"Band - "Live, at last""#, duration: 5)])
     }
 
     @Test func commasInTheTitleAreKept() {
