@@ -705,6 +705,15 @@ import Testing
 
                 """)
 
+        // A title that is not plain ASCII: the header stays ASCII, the name travels percent-encoded.
+        let cjk = try await world.sheet("夜空 Mix 2", token: world.ann, songs: [ids[4]])
+        let (cjkStatus, _, cjkResponse) = try await server.request("/v1/sheets/\(cjk)/m3u")
+        #expect(cjkStatus == 200)
+        let disposition = try #require(cjkResponse.value(forHTTPHeaderField: "Content-Disposition"))
+        #expect(disposition.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 }, "\(disposition)")
+        #expect(disposition.contains("filename*=UTF-8''%E5%A4%9C%E7%A9%BA%20Mix%202.m3u8"), "\(disposition)")
+        #expect(disposition.contains("Mix"), "\(disposition)")
+
         // Bob imports Ann's export privately: the same songs in the same order, his own sheet.
         let imported = try await server.call(
             "POST", "/v1/sheets/import?title=Copy%20of%20Ann%27s&private=true", body: body,
@@ -773,7 +782,7 @@ import Testing
             ).status == 400)
         // Refusals made no sheets.
         let annSheets = try await server.call("GET", "/v1/users/\(world.annID)/create", token: world.ann)
-        #expect(annSheets.data["total"] as? Int == 4)
+        #expect(annSheets.data["total"] as? Int == 5)
         #expect(try await server.call("GET", "/v1/sheets/999999/m3u").status == 404)
     }
 
@@ -958,9 +967,16 @@ import Testing
             "PUT", "/v1/queue", json: ["songIds": [ids[2]], "currentIndex": 0, "position": 300], token: world.bob)
         #expect(bobQueued.status == 200)
 
+        // One file goes; another moves to a new folder and keeps its id, so it stays wherever it was.
         try FileManager.default.removeItem(atPath: world.music + "/Bo/Beta/01.mp3")
+        try FileManager.default.createDirectory(atPath: world.music + "/Moved", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: world.music + "/Cy/Gamma/01.mp3", toPath: world.music + "/Moved/g.mp3")
         try await world.rescan()
+        let report = try await server.call("GET", "/v1/library/scan").data["lastReport"] as? [String: Any]
+        #expect(report?["removed"] as? Int == 1, "\(report ?? [:])")
+        #expect(report?["moved"] as? Int == 1, "\(report ?? [:])")
         #expect(try await server.call("GET", "/v1/songs/\(gone)").status == 404)
+        #expect(try await server.call("GET", "/v1/songs/\(ids[4])").status == 200)
 
         // Sheets: the song is gone, the count is right, the order of the rest kept.
         let mix = try await server.call("GET", "/v1/sheets/\(sheet)", token: world.ann)
