@@ -483,6 +483,21 @@ import Testing
         #expect(try await server.call("PUT", "/v1/songs/\(ids[0])/like").status == 401)
         #expect(try await server.call("DELETE", "/v1/songs/\(ids[0])/like").status == 401)
 
+        // Likes sent at once all land, each once, with dense positions.
+        let bobAll = try await withThrowingTaskGroup(of: Int.self) { group in
+            for id in ids + ids {
+                group.addTask { try await server.call("PUT", "/v1/songs/\(id)/like", token: world.bob).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(bobAll.allSatisfy { $0 == 200 }, "\(bobAll)")
+        let bobSongs = try await world.songIDs(ofSheet: bobLikes, token: world.bob)
+        #expect(Set(bobSongs) == Set(ids))
+        #expect(bobSongs.count == 5)
+        #expect(try await server.call("GET", "/v1/sheets/\(bobLikes)", token: world.bob).data["songsCount"] as? Int == 5)
+        let bobPage = try await server.call("GET", "/v1/sheets/\(bobLikes)/songs?page=3&size=2", token: world.bob)
+        #expect(Self.ids(bobPage) == [bobSongs[4]])
+
         // It cannot be deleted, renamed or collected; it can be described and reordered.
         #expect(try await server.call("DELETE", "/v1/sheets/\(annLikes)", token: world.ann).status == 400)
         #expect(
@@ -927,6 +942,23 @@ import Testing
         #expect(unchanged.data["version"] as? Int == 2)
         #expect(unchanged.data["songIds"] as? [String] == [ids[0]])
 
+        // Two devices saving from the same version at once: exactly one wins.
+        let base = try #require(unchanged.data["version"] as? Int)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    try await server.call(
+                        "PUT", "/v1/queue", json: ["songIds": [ids[index]], "baseVersion": base], token: world.ann
+                    ).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.sorted() == [200, 409, 409, 409])
+        let winner = try await server.call("GET", "/v1/queue", token: world.ann)
+        #expect(winner.data["version"] as? Int == base + 1)
+        #expect((winner.data["songIds"] as? [String])?.count == 1)
+
         // At the limit: 5000 songs, and an empty queue.
         let full = try await server.call(
             "PUT", "/v1/queue", json: ["songIds": Array(repeating: ids[0], count: 5_000), "currentIndex": 4_999],
@@ -937,7 +969,7 @@ import Testing
         let cleared = try await server.call("PUT", "/v1/queue", json: ["songIds": []], token: world.ann)
         #expect(cleared.status == 200)
         #expect(cleared.data["songIds"] as? [String] == [])
-        #expect(cleared.data["version"] as? Int == 4)
+        #expect(cleared.data["version"] as? Int == 5)
     }
 
     // MARK: Songs that leave the library
