@@ -160,7 +160,9 @@ struct SheetService: Sendable {
     }
 
     func like(songID: Int64, viewer: Viewer) throws -> Sheet {
-        try addSongs(sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
+        // The song is the resource named in the path: a missing one is a 404, as for unlike.
+        guard try catalog.songExists(id: songID) else { throw HTTPError.notFound("That song does not exist.") }
+        return try addSongs(sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
     }
 
     func unlike(songID: Int64, viewer: Viewer) throws -> Sheet {

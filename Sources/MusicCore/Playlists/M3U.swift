@@ -30,8 +30,9 @@ public enum M3U {
             if line.hasPrefix("#") {
                 if line.hasPrefix("#EXTINF:") {
                     let info = line.dropFirst("#EXTINF:".count)
-                    let comma = info.firstIndex(of: ",")
-                    // Attributes (tvg-id="..." and the like) may follow the duration before the comma.
+                    // Attributes (tvg-id="..." and the like) may follow the duration before the comma, and
+                    // their quoted values may hold commas of their own.
+                    let comma = info.firstUnquotedComma() ?? info.firstIndex(of: ",")
                     let head = comma.map { info[..<$0] } ?? info
                     let durationText = head.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
                     let seconds = Double(durationText).flatMap {
@@ -66,6 +67,19 @@ extension StringProtocol {
         while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
         return String(String.UnicodeScalarView(scalars))
+    }
+
+    /// The first comma outside a double-quoted value, or nil (also when a quote is never closed).
+    fileprivate func firstUnquotedComma() -> Index? {
+        var quoted = false
+        for index in indices {
+            switch self[index] {
+            case "\"": quoted.toggle()
+            case "," where !quoted: return index
+            default: continue
+            }
+        }
+        return nil
     }
 
     fileprivate func replacingNewlines() -> String {
