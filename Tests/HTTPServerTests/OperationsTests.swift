@@ -166,10 +166,12 @@ private func sample(_ text: String, _ series: String) -> Double? {
 
     @Test func gracefulShutdownFinishesInFlightRequests() async throws {
         let started = Box(false)
+        let handlerStart = Box(0.0)
         let server = try makeServer(
             { $0.shutdownGraceSeconds = 3 },
             routes: { r in
                 r.get("/slow") { _ in
+                    handlerStart.value = now()
                     started.value = true
                     usleep(700_000)
                     return .json("finished")
@@ -210,7 +212,8 @@ private func sample(_ text: String, _ series: String) -> Double? {
         #expect(r.header("Connection")?.lowercased() == "close")
         let elapsed = try await stopped
         #expect(elapsed < 3)
-        #expect(elapsed >= 0.4)
+        // Shutdown waited for the handler's 0.7 s, counted from when the handler began.
+        #expect(shutdownStart + elapsed - handlerStart.value >= 0.69)
 
         let after = try await onThread { () -> Int32 in
             do {
