@@ -53,7 +53,7 @@ for i in 1 2 3; do
   emails="$emails${emails:+,}wrong$i@example.com"
 done
 
-"$server_bin" serve --port 0 --data "$data" --music "$music" --log-level warning >"$log" 2>&1 &
+"$server_bin" serve --port 0 --data "$data" --music "$music" --log-level warning --signup-codes off >"$log" 2>&1 &
 server_pid=$!
 port=""
 for _ in $(seq 1 100); do

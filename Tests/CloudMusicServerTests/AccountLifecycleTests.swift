@@ -106,3 +106,77 @@ import Testing
             ).status == 200)
     }
 }
+
+/// With sign-up codes on (the default), only the owner of an address learns that an account uses it.
+@Suite struct SignUpCodeTests {
+    @Test func signUpNeedsACodeAndNeverRevealsWhoHasAnAccount() async throws {
+        let server = try await RunningServer.start(extraArguments: ["--signup-codes", "on"])
+        defer { _ = server.stop() }
+        // Before any administrator exists, this machine reads the outbox (loopback).
+        func outboxText(_ target: String, token: String?) async throws -> String? {
+            let reply = try await server.call("GET", "/v1/admin/outbox?size=100", token: token)
+            #expect(reply.status == 200, "\(reply.json)")
+            let messages = reply.data["data"] as? [[String: Any]] ?? []
+            return messages.first { $0["target"] as? String == target }?["text"] as? String
+        }
+        func code(in text: String?) -> String? {
+            guard let text, let range = text.range(of: #"\d{6}"#, options: .regularExpression) else {
+                return nil
+            }
+            return String(text[range])
+        }
+        let noCode = try await server.call(
+            "POST", "/v1/users",
+            json: ["email": "ann@example.com", "password": "correct horse", "nickname": "Ann"])
+        #expect(noCode.status == 400)
+        #expect(noCode.message.contains("sign-up code"))
+
+        #expect(
+            try await server.call(
+                "POST", "/v1/codes", json: ["email": "ann@example.com", "purpose": "register"]
+            )
+            .status == 200)
+        let annCode = try #require(code(in: try await outboxText("ann@example.com", token: nil)))
+        let wrong = annCode == "000000" ? "111111" : "000000"
+        #expect(
+            try await server.call(
+                "POST", "/v1/users",
+                json: [
+                    "email": "ann@example.com", "password": "correct horse", "nickname": "Ann", "code": wrong,
+                ]
+            ).status == 400)
+        let created = try await server.call(
+            "POST", "/v1/users",
+            json: [
+                "email": "ann@example.com", "password": "correct horse", "nickname": "Ann", "code": annCode,
+            ])
+        #expect(created.status == 201, "\(created.json)")
+        let admin = try await server.signIn(["email": "ann@example.com"])
+
+        // (That a taken and a free address get the same answer is checked in AccountServiceTests,
+        // where the clock can pass the one-a-minute limit.)
+        #expect(
+            try await server.call(
+                "POST", "/v1/codes", json: ["email": "bob@example.com", "purpose": "register"]
+            )
+            .status == 200)
+        let bobCode = try #require(code(in: try await outboxText("bob@example.com", token: admin)))
+        #expect(
+            try await server.call(
+                "POST", "/v1/users",
+                json: [
+                    "email": "bob@example.com", "password": "correct horse", "nickname": "Bob",
+                    "code": bobCode,
+                ]
+            ).status == 201)
+        // A code is used once.
+        #expect(
+            try await server.call(
+                "POST", "/v1/users",
+                json: [
+                    "email": "bob@example.com", "password": "correct horse", "nickname": "Bob2",
+                    "code": bobCode,
+                ]
+            ).status == 400)
+    }
+}

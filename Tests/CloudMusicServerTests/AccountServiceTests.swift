@@ -73,12 +73,48 @@ final class TestClock: @unchecked Sendable {
         }
     }
 
+    @Test func signUpCodesGoOnlyToAddressesWithoutAnAccount() throws {
+        let clock = TestClock()
+        let sender = ExpectingSender(expecting: 3)
+        let accounts = try service(sender: sender, clock: clock)
+        #expect(
+            status {
+                _ = try accounts.register(
+                    phone: nil, email: "ann@example.com", password: "correct horse", nickname: "Ann", code: nil,
+                    address: "10.0.0.1")
+            } == 400)
+        _ = try accounts.sendCode(phone: nil, email: "ann@example.com", purpose: "register", address: "10.0.0.1")
+        let code = try #require(sender.lastCode)
+        _ = try accounts.register(
+            phone: nil, email: "ann@example.com", password: "correct horse", nickname: "Ann", code: code,
+            address: "10.0.0.1")
+        clock.advance(120)
+        // Taken and free addresses get the same answer; only the owner of the taken one is told, without a code.
+        let taken = try accounts.sendCode(
+            phone: nil, email: "ann@example.com", purpose: "register", address: "10.0.0.2")
+        #expect(sender.lastCode == nil)
+        #expect(sender.texts.last?.contains("already has an account") == true)
+        let free = try accounts.sendCode(phone: nil, email: "bob@example.com", purpose: "register", address: "10.0.0.2")
+        #expect(sender.lastCode != nil)
+        #expect(taken == free)
+        // Whatever someone guesses for the taken address fails like a wrong code for a free one.
+        #expect(
+            status {
+                _ = try accounts.register(
+                    phone: nil, email: "ann@example.com", password: "other password", nickname: "Eve",
+                    code: "123456", address: "10.0.0.2")
+            } == 400)
+    }
+
     @Test func codesExpireAfterTenMinutes() throws {
         let clock = TestClock()
         let sender = ExpectingSender(expecting: 2)
-        let accounts = try service(sender: sender, clock: clock)
+        var settings = AccountService.Settings()
+        settings.signupCodes = false
+        let accounts = try service(sender: sender, clock: clock, settings: settings)
         _ = try accounts.register(
-            phone: "13800138000", email: nil, password: "correct horse", nickname: "Ann", address: "10.0.0.1")
+            phone: "13800138000", email: nil, password: "correct horse", nickname: "Ann", code: nil,
+            address: "10.0.0.1")
         _ = try accounts.sendCode(phone: "13800138000", email: nil, purpose: "login", address: "10.0.0.1")
         let code = try #require(sender.lastCode)
         clock.advance(599)

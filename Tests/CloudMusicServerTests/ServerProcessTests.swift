@@ -92,6 +92,8 @@ final class RunningServer: @unchecked Sendable {
         process.executableURL = serverBinary()
         var music: [String] = []
         if !demo && !extraArguments.contains("--music") { music = ["--music", temporaryFolder()] }
+        // Most tests sign people up directly; the sign-up code flow has its own tests.
+        if !extraArguments.contains("--signup-codes") { music += ["--signup-codes", "off"] }
         process.arguments = ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + music + extraArguments
         process.standardOutput = stdout
         try process.run()

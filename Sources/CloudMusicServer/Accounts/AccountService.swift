@@ -31,6 +31,9 @@ final class AccountService: Sendable {
         var codeSendsPerAddress = 20
         /// Accounts made per address before back-off starts.
         var registrationsPerAddress = 20
+        /// Sign-up needs a `register` code sent to the phone or email, so that only the address's owner
+        /// can learn whether an account uses it.
+        var signupCodes = true
     }
 
     let store: AccountStore
@@ -54,7 +57,7 @@ final class AccountService: Sendable {
     static let signInAgain = HTTPError.unauthorized("Your session has ended. Please sign in again.")
     static let signInFirst = HTTPError.unauthorized("Please sign in first.")
     static let noUser = HTTPError.notFound("That user does not exist.")
-    static let purposes = ["login", "reset"]
+    static let purposes = ["login", "reset", "register"]
 
     init(
         store: AccountStore, sender: (any CodeSender)? = nil, avatarFolder: String,
@@ -77,9 +80,10 @@ final class AccountService: Sendable {
 
     // MARK: Sign-up
 
-    /// Registers someone from the API: rate-limited per address.
+    /// Registers someone from the API: rate-limited per address, and (with `signupCodes`) only with a
+    /// `register` code, which the owner of an address already in use never receives.
     func register(
-        phone: String?, email: String?, password: String, nickname: String, address: String
+        phone: String?, email: String?, password: String, nickname: String, code: String?, address: String
     ) throws -> User {
         let identifier = try AccountRules.identifier(phone: phone, email: email)
         let password = try AccountRules.password(password)
@@ -89,6 +93,22 @@ final class AccountService: Sendable {
             throw HTTPError.tooManyRequests(
                 "Too many accounts were made from your network. Try again in \(Self.duration(wait)).",
                 retryAfter: wait)
+        }
+        if settings.signupCodes || code != nil {
+            guard let code else {
+                throw HTTPError.badRequest(
+                    "Ask for a sign-up code first (POST /v1/codes with purpose 'register'), then send it as 'code'.")
+            }
+            if let wait = loginByAddress.retryAfter(address, now: now) {
+                throw HTTPError.tooManyRequests(
+                    "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
+            }
+            do {
+                try verifyCode(target: identifier.value, purpose: "register", code: code, consume: true)
+            } catch {
+                loginByAddress.record(address, now: now)
+                throw error
+            }
         }
         registrationsByAddress.record(address, now: now)
         return try createUser(identifier: identifier, password: password, nickname: nickname, admin: false)
@@ -228,7 +248,7 @@ final class AccountService: Sendable {
 
     // MARK: Codes
 
-    struct CodeSent: Codable, Sendable {
+    struct CodeSent: Codable, Sendable, Equatable {
         var expiresIn: Int
         var resendAfter: Int
     }
@@ -265,6 +285,12 @@ final class AccountService: Sendable {
         let minutes = settings.codeLifetime / 60
         let text: String
         switch (exists, purpose) {
+        case (false, "register"):
+            text = "Your CloudMusic sign-up code is \(code). It expires in \(minutes) minutes."
+        case (true, "register"):
+            text =
+                "Someone tried to sign up for CloudMusic with this address, which already has an account. "
+                + "If it was you, sign in or reset your password. If not, ignore this message."
         case (true, "reset"):
             text = "Your CloudMusic code to reset the password is \(code). It expires in \(minutes) minutes."
         case (true, _):
@@ -343,7 +369,7 @@ final class AccountService: Sendable {
     static func purpose(_ text: String?) throws -> String {
         let purpose = text ?? "login"
         guard purposes.contains(purpose) else {
-            throw HTTPError.badRequest("'purpose' must be login or reset.")
+            throw HTTPError.badRequest("'purpose' must be login, reset or register.")
         }
         return purpose
     }

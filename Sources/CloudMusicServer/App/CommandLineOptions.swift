@@ -39,6 +39,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var maxUploadBytes: Int = 100 << 20
     public var maxTranscodes: Int = 4
     public var watchFolders: Bool = false
+    /// Sign-up needs a code sent to the phone or email (see AccountService.Settings.signupCodes).
+    public var signupCodes: Bool = true
     /// An SMTP relay for email codes; nil keeps them in the outbox.
     public var smtpHost: String?
     public var smtpPort: Int = 25
@@ -118,6 +120,15 @@ public struct CommandLineParser {
             case "on", "yes", "true", "1": options.watchFolders = true
             case "off", "no", "false", "0": options.watchFolders = false
             default: throw UsageError(message: "--watch must be on or off (got '\(value)').")
+            }
+        },
+        Flag(name: "--signup-codes", environment: "CLOUDMUSIC_SIGNUP_CODES", valueName: "on|off",
+             help: "Sign-up needs a code sent to the phone or email (on), so nobody learns which addresses have accounts.") {
+            options, value in
+            switch value.lowercased() {
+            case "on", "yes", "true", "1": options.signupCodes = true
+            case "off", "no", "false", "0": options.signupCodes = false
+            default: throw UsageError(message: "--signup-codes must be on or off (got '\(value)').")
             }
         },
         Flag(name: "--max-transcodes", environment: "CLOUDMUSIC_MAX_TRANSCODES", valueName: "N",

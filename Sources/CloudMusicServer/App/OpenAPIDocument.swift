@@ -507,7 +507,7 @@ public enum OpenAPIDocument {
             },
             "/v1/users": {
               "post": {
-                "summary": "Sign up with a phone number or email, a password and a nickname (the first user becomes an administrator)",
+                "summary": "Sign up with a phone number or email, a password, a nickname and (unless the server runs with --signup-codes off) a 'register' code sent to that phone or email; the first user becomes an administrator",
                 "requestBody": {
                   "required": true,
                   "content": {
@@ -525,7 +525,8 @@ public enum OpenAPIDocument {
                           "nickname": {
                             "type": "string",
                             "description": "1-32 characters after trimming, unique ignoring case; CJK and emoji allowed, control characters not"
-                          }
+                          },
+                          "code": {"type": "string", "description": "The six digits from POST /v1/codes with purpose 'register'"}
                         }
                       }
                     }
@@ -858,7 +859,7 @@ public enum OpenAPIDocument {
                             "description": "E.164-like: optional + and 7-15 digits (spaces and dashes are dropped). Give phone or email."
                           },
                           "email": {"type": "string", "format": "email", "description": "Give phone or email."},
-                          "purpose": {"type": "string", "enum": ["login", "reset"], "default": "login"}
+                          "purpose": {"type": "string", "enum": ["login", "reset", "register"], "default": "login"}
                         }
                       }
                     }
@@ -899,7 +900,7 @@ public enum OpenAPIDocument {
                             "description": "E.164-like: optional + and 7-15 digits (spaces and dashes are dropped). Give phone or email."
                           },
                           "email": {"type": "string", "format": "email", "description": "Give phone or email."},
-                          "purpose": {"type": "string", "enum": ["login", "reset"], "default": "login"},
+                          "purpose": {"type": "string", "enum": ["login", "reset", "register"], "default": "login"},
                           "code": {"type": "string", "pattern": "^[0-9]{6}$"}
                         }
                       }
@@ -2806,7 +2807,7 @@ public enum OpenAPIDocument {
                   "id": {"type": "string"},
                   "channel": {"type": "string", "enum": ["sms", "email"]},
                   "target": {"type": "string"},
-                  "purpose": {"type": "string", "enum": ["login", "reset"]},
+                  "purpose": {"type": "string", "enum": ["login", "reset", "register"]},
                   "text": {"type": "string"},
                   "createdAt": {"type": "string", "format": "date-time"},
                   "updatedAt": {"type": "string", "format": "date-time"}

@@ -37,7 +37,11 @@ public final class ServerApp: Sendable {
             options.smtpHost.map {
                 SMTPSender(host: $0, port: options.smtpPort, from: options.smtpFrom, fallback: outbox)
             } ?? outbox
-        accounts = AccountService(store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars")
+        var accountSettings = AccountService.Settings()
+        accountSettings.signupCodes = options.signupCodes
+        accounts = AccountService(
+            store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars",
+            settings: accountSettings)
         sheets = SheetService(
             store: SheetStore(database: database), catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers")
     }
