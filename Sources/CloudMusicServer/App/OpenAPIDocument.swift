@@ -2504,6 +2504,480 @@ public enum OpenAPIDocument {
                   }
                 }
               }
+            },
+            "/v1/comments": {
+              "get": {
+                "summary": "Comments on a song or a sheet (give songId or sheetId), or the replies to one comment (parentId); newest or hot first; paged by page/size or, for deep pages, by cursor",
+                "parameters": [
+                  {
+                    "name": "songId",
+                    "in": "query",
+                    "required": false,
+                    "description": "A song's id",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "sheetId",
+                    "in": "query",
+                    "required": false,
+                    "description": "A sheet's id",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "parentId",
+                    "in": "query",
+                    "required": false,
+                    "description": "List the replies to this comment",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "order",
+                    "in": "query",
+                    "required": false,
+                    "description": "new or hot (likes and replies, decaying with age)",
+                    "schema": {
+                      "type": "string",
+                      "enum": [
+                        "new",
+                        "hot"
+                      ],
+                      "default": "new"
+                    }
+                  },
+                  {
+                    "name": "cursor",
+                    "in": "query",
+                    "required": false,
+                    "description": "nextCursor from the previous page",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of comments",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/CommentPage"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              },
+              "post": {
+                "summary": "Write a comment (1-1,000 characters) on a song or a sheet, or a reply (parentId); at most 5 a minute and 200 a day",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "content"
+                        ],
+                        "properties": {
+                          "content": {
+                            "type": "string",
+                            "maxLength": 1000
+                          },
+                          "songId": {
+                            "type": "string"
+                          },
+                          "sheetId": {
+                            "type": "string"
+                          },
+                          "parentId": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The comment",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Comment"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/TooMany"
+                  }
+                }
+              }
+            },
+            "/v1/comments/{id}": {
+              "get": {
+                "summary": "One comment",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The comment",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Comment"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              },
+              "delete": {
+                "summary": "Delete one's own comment (administrators: any); its replies stay, without their quote",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/comments/{id}/reports": {
+              "post": {
+                "summary": "Report a comment to the administrators",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "requestBody": {
+                  "required": false,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "reason": {
+                            "type": "string",
+                            "maxLength": 200
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/likes": {
+              "post": {
+                "summary": "Like a comment; the comment comes back with likeId",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "commentId"
+                        ],
+                        "properties": {
+                          "commentId": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The comment",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/Comment"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/likes/{id}": {
+              "delete": {
+                "summary": "Take back one's like (id is the likeId)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/admin/reports": {
+              "get": {
+                "summary": "Reported comments, most recently reported first (administrators)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of reports",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/CommentReport"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  }
+                }
+              }
+            },
+            "/v1/admin/comments/{id}": {
+              "patch": {
+                "summary": "Hide or show a comment (administrators); a hidden comment leaves lists and counts",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "hidden"
+                        ],
+                        "properties": {
+                          "hidden": {
+                            "type": "boolean"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
             }
           },
           "components": {
@@ -2584,6 +3058,151 @@ public enum OpenAPIDocument {
               }
             },
             "schemas": {
+              "CommentQuote": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "content",
+                  "user",
+                  "createdAt"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "content": {
+                    "type": "string"
+                  },
+                  "user": {
+                    "$ref": "#/components/schemas/UserSummary"
+                  },
+                  "createdAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
+              "Comment": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "content",
+                  "likesCount",
+                  "repliesCount",
+                  "user",
+                  "createdAt",
+                  "updatedAt"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "content": {
+                    "type": "string"
+                  },
+                  "likesCount": {
+                    "type": "integer"
+                  },
+                  "repliesCount": {
+                    "type": "integer"
+                  },
+                  "likeId": {
+                    "type": "string",
+                    "description": "The viewer's like, absent when not liked"
+                  },
+                  "parentId": {
+                    "type": "string"
+                  },
+                  "parent": {
+                    "$ref": "#/components/schemas/CommentQuote"
+                  },
+                  "songId": {
+                    "type": "string"
+                  },
+                  "sheetId": {
+                    "type": "string"
+                  },
+                  "user": {
+                    "$ref": "#/components/schemas/UserSummary"
+                  },
+                  "createdAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  },
+                  "updatedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
+              "CommentPage": {
+                "type": "object",
+                "required": [
+                  "total",
+                  "pages",
+                  "size",
+                  "page",
+                  "data"
+                ],
+                "properties": {
+                  "total": {
+                    "type": "integer"
+                  },
+                  "pages": {
+                    "type": "integer"
+                  },
+                  "size": {
+                    "type": "integer"
+                  },
+                  "page": {
+                    "type": "integer",
+                    "description": "0 when reached by cursor"
+                  },
+                  "next": {
+                    "type": "integer"
+                  },
+                  "nextCursor": {
+                    "type": "string"
+                  },
+                  "data": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Comment"
+                    }
+                  }
+                }
+              },
+              "CommentReport": {
+                "type": "object",
+                "required": [
+                  "comment",
+                  "hidden",
+                  "reportsCount",
+                  "reasons",
+                  "lastReportedAt"
+                ],
+                "properties": {
+                  "comment": {
+                    "$ref": "#/components/schemas/Comment"
+                  },
+                  "hidden": {
+                    "type": "boolean"
+                  },
+                  "reportsCount": {
+                    "type": "integer"
+                  },
+                  "reasons": {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  },
+                  "lastReportedAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
               "UserSummary": {
                 "type": "object",
                 "required": [

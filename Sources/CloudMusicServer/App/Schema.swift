@@ -7,6 +7,7 @@ enum Schema {
         AccountsSchema.migration,
         LibrarySchema.searchIndexPerKind,
         SheetsSchema.migration,
+        CommentsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

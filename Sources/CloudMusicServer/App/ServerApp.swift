@@ -12,6 +12,7 @@ public final class ServerApp: Sendable {
     let scans: ScanService
     let accounts: AccountService
     let sheets: SheetService
+    let comments: CommentService
 
     /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
     public init(options: ServerOptions, logger: Logger) throws {
@@ -44,6 +45,7 @@ public final class ServerApp: Sendable {
             settings: accountSettings)
         sheets = SheetService(
             store: SheetStore(database: database), catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers")
+        comments = CommentService(store: CommentStore(database: database), sheets: sheets, catalog: catalog)
     }
 
     /// Every route of the v1 API, plus the server's own.
@@ -54,6 +56,7 @@ public final class ServerApp: Sendable {
         LibraryRoutes(catalog: catalog, media: media, scans: scans, accounts: accounts).register(on: router)
         AccountRoutes(accounts: accounts).register(on: router)
         SheetRoutes(sheets: sheets, accounts: accounts).register(on: router)
+        CommentRoutes(comments: comments, accounts: accounts).register(on: router)
         return router
     }
 

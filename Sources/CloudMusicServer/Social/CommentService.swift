@@ -1,0 +1,186 @@
+import Foundation
+import HTTPServer
+import MusicCore
+
+/// The rules of comments: what may be commented and read by whom, limits, likes, reports and moderation.
+struct CommentService: Sendable {
+    typealias Viewer = AccountService.Viewer
+
+    let store: CommentStore
+    let sheets: SheetService
+    let catalog: CatalogStore
+    var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    static let maxLength = 1_000
+    static let maxPerMinute = 5
+    static let maxPerDay = 200
+    static let noComment = HTTPError.notFound("That comment does not exist.")
+
+    /// The thing a request names: exactly one of a song or a sheet, which the viewer may see.
+    func target(songID: String?, sheetID: String?, viewer: Viewer?) throws -> CommentStore.Target {
+        switch (songID, sheetID) {
+        case (let song?, nil):
+            guard let id = Int64(song), id > 0, try catalog.songExists(id: id) else {
+                throw HTTPError.notFound("That song does not exist.")
+            }
+            return .song(id)
+        case (nil, let sheet?):
+            guard let id = Int64(sheet), id > 0 else { throw SheetService.noSheet }
+            _ = try sheets.visibleSheet(id: id, viewer: viewer)
+            return .sheet(id)
+        default:
+            throw HTTPError.badRequest("Name what the comments are on: either 'songId' or 'sheetId'.")
+        }
+    }
+
+    /// Throws unless the comment exists, is not hidden and its thing is visible to `viewer`.
+    func visibleRecord(id: Int64, viewer: Viewer?) throws -> CommentStore.CommentRecord {
+        guard let record = try store.record(id: id), !record.hidden || viewer?.isAdmin == true else {
+            throw Self.noComment
+        }
+        if case .sheet(let sheetID) = record.target {
+            do { _ = try sheets.visibleSheet(id: sheetID, viewer: viewer) } catch { throw Self.noComment }
+        }
+        return record
+    }
+
+    struct CommentInput: Decodable {
+        var content: String
+        var songId: String?
+        var sheetId: String?
+        var parentId: String?
+    }
+
+    func write(_ input: CommentInput, viewer: Viewer) throws -> Comment {
+        guard
+            let content = try AccountRules.text(
+                input.content, field: "A comment", limit: Self.maxLength, allowNewlines: true)
+        else { throw HTTPError.badRequest("Write something first: the comment is empty.") }
+        var target: CommentStore.Target
+        var parentID: Int64?
+        if let parent = input.parentId {
+            guard let id = Int64(parent), id > 0 else { throw Self.noComment }
+            let record = try visibleRecord(id: id, viewer: viewer)
+            target = record.target
+            parentID = id
+            if input.songId != nil || input.sheetId != nil,
+                try self.target(songID: input.songId, sheetID: input.sheetId, viewer: viewer) != target
+            {
+                throw HTTPError.badRequest(
+                    "A reply goes on the same song or sheet as the comment it answers.")
+            }
+        } else {
+            target = try self.target(songID: input.songId, sheetID: input.sheetId, viewer: viewer)
+        }
+        let now = clock()
+        if try store.count(userID: viewer.userID, since: now - 60) >= Self.maxPerMinute {
+            throw HTTPError.tooManyRequests("You are commenting very fast. Wait a minute.", retryAfter: 60)
+        }
+        if try store.count(userID: viewer.userID, since: now - 86_400) >= Self.maxPerDay {
+            throw HTTPError.tooManyRequests(
+                "That is the most comments for one day (\(Self.maxPerDay)).", retryAfter: 3_600)
+        }
+        let id = try store.insert(
+            userID: viewer.userID, target: target, parentID: parentID, content: content, now: now)
+        guard let comment = try store.comment(id: id, viewerID: viewer.userID) else { throw Self.noComment }
+        return comment
+    }
+
+    func delete(id: Int64, viewer: Viewer) throws {
+        let record = try visibleRecord(id: id, viewer: viewer)
+        guard record.userID == viewer.userID || viewer.isAdmin else {
+            throw HTTPError.forbidden("You can only delete your own comments.")
+        }
+        try store.delete(id: id)
+    }
+
+    struct ListQuery {
+        var songID: String?
+        var sheetID: String?
+        var parentID: String?
+        var order: CommentStore.Order
+        var cursor: String?
+        var page: Int
+        var size: Int
+    }
+
+    func list(_ query: ListQuery, viewer: Viewer?) throws -> CommentPage {
+        let target: CommentStore.Target
+        var parentID: Int64?
+        if let parent = query.parentID {
+            guard let id = Int64(parent), id > 0 else { throw Self.noComment }
+            target = try visibleRecord(id: id, viewer: viewer).target
+            parentID = id
+        } else {
+            target = try self.target(songID: query.songID, sheetID: query.sheetID, viewer: viewer)
+        }
+        let cursor = try query.cursor.map { try Self.parseCursor($0, order: query.order) }
+        let (rows, total) = try store.list(
+            target: target, parentID: parentID, order: query.order, cursor: cursor,
+            offset: cursor == nil ? (query.page - 1) * query.size : 0, limit: query.size,
+            viewerID: viewer?.userID)
+        let next = rows.count == query.size ? rows.last.map { Self.cursor(for: $0, order: query.order) } : nil
+        return CommentPage(
+            data: rows.map(\.comment), total: total, page: cursor == nil ? query.page : 0, size: query.size,
+            nextCursor: next)
+    }
+
+    static func cursor(for row: (comment: Comment, hot: Double), order: CommentStore.Order) -> String {
+        order == .new ? row.comment.id : "\(row.hot.bitPattern):\(row.comment.id)"
+    }
+
+    /// The hot score travels as its bit pattern, so the next page starts exactly after this one.
+    static func parseCursor(_ text: String, order: CommentStore.Order) throws -> (hot: Double?, id: Int64) {
+        let bad = HTTPError.badRequest(
+            "That 'cursor' is not one this server gave out; start again without it.")
+        switch order {
+        case .new:
+            guard let id = Int64(text), id > 0 else { throw bad }
+            return (nil, id)
+        case .hot:
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let bits = UInt64(parts[0]), let id = Int64(parts[1]), id > 0 else {
+                throw bad
+            }
+            let hot = Double(bitPattern: bits)
+            guard hot.isFinite else { throw bad }
+            return (hot, id)
+        }
+    }
+
+    // MARK: Likes
+
+    func like(commentID: Int64, viewer: Viewer) throws -> Comment {
+        _ = try visibleRecord(id: commentID, viewer: viewer)
+        _ = try store.like(userID: viewer.userID, commentID: commentID, now: clock())
+        guard let comment = try store.comment(id: commentID, viewerID: viewer.userID) else {
+            throw Self.noComment
+        }
+        return comment
+    }
+
+    func unlike(likeID: Int64, viewer: Viewer) throws {
+        guard let like = try store.likeOwner(likeID: likeID) else {
+            throw HTTPError.notFound("That like does not exist.")
+        }
+        guard like.userID == viewer.userID else {
+            throw HTTPError.forbidden("You can only take back your own likes.")
+        }
+        try store.unlike(likeID: likeID)
+    }
+
+    // MARK: Reports and moderation
+
+    func report(commentID: Int64, reason: String?, viewer: Viewer) throws {
+        _ = try visibleRecord(id: commentID, viewer: viewer)
+        let reason =
+            try AccountRules.text(reason, field: "The reason", limit: 200, allowNewlines: true)
+            ?? "No reason given"
+        try store.report(userID: viewer.userID, commentID: commentID, reason: reason, now: clock())
+    }
+
+    func setHidden(commentID: Int64, hidden: Bool) throws {
+        guard try store.record(id: commentID) != nil else { throw Self.noComment }
+        try store.setHidden(id: commentID, hidden: hidden, now: clock())
+    }
+}

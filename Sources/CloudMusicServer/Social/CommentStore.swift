@@ -1,0 +1,250 @@
+import Foundation
+import MusicCore
+import Storage
+
+/// The SQL of comments, their likes and reports. Counts are kept by the schema's triggers.
+struct CommentStore: Sendable {
+    let database: Database
+
+    enum Target: Sendable, Equatable {
+        case song(Int64)
+        case sheet(Int64)
+
+        var kind: Int {
+            switch self {
+            case .song: 1
+            case .sheet: 2
+            }
+        }
+
+        var id: Int64 {
+            switch self {
+            case .song(let id), .sheet(let id): id
+            }
+        }
+    }
+
+    enum Order: String, CaseIterable {
+        case new, hot
+    }
+
+    struct CommentRecord: Sendable {
+        var id: Int64
+        var userID: Int64
+        var target: Target
+        var parentID: Int64?
+        var hidden: Bool
+    }
+
+    /// Comment columns; `?` is the viewer's id (0 when nobody is signed in) for `likeId`.
+    static let select = """
+        SELECT c.id, c.content, c.likes_count, c.replies_count, c.parent_id, c.target_kind, c.target_id,
+            c.created_at, c.updated_at, c.hot, u.id, u.nickname, u.avatar_version,
+            (SELECT l.id FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ?),
+            p.id, p.content, p.created_at, pu.id, pu.nickname, pu.avatar_version
+        FROM comments c JOIN users u ON u.id = c.user_id
+        LEFT JOIN comments p ON p.id = c.parent_id AND p.hidden = 0
+        LEFT JOIN users pu ON pu.id = p.user_id
+        """
+
+    static func user(_ row: Row, _ column: Int) throws -> UserSummary {
+        let id = try row.int64(column)
+        return UserSummary(
+            id: String(id), nickname: try row.string(column + 1),
+            icon: try row.optionalInt64(column + 2).map { "v1/users/\(id)/avatar?v=\($0)" })
+    }
+
+    static func decode(_ row: Row) throws -> (comment: Comment, hot: Double) {
+        let kind = try row.int(5)
+        let targetID = String(try row.int64(6))
+        let parent: CommentQuote? =
+            try row.optionalInt64(14) == nil
+            ? nil
+            : CommentQuote(
+                id: String(try row.int64(14)), content: try row.string(15), user: try user(row, 17),
+                createdAt: APIDate.string(try row.int64(16)))
+        let comment = Comment(
+            id: String(try row.int64(0)), content: try row.string(1), likesCount: try row.int(2),
+            repliesCount: try row.int(3), likeId: try row.optionalInt64(13).map(String.init),
+            parentId: try row.optionalInt64(4).map(String.init), parent: parent,
+            songId: kind == 1 ? targetID : nil, sheetId: kind == 2 ? targetID : nil, user: try user(row, 10),
+            createdAt: APIDate.string(try row.int64(7)), updatedAt: APIDate.string(try row.int64(8)))
+        return (comment, try row.double(9))
+    }
+
+    func comment(id: Int64, viewerID: Int64?) throws -> Comment? {
+        try database.read { db in
+            try db.queryOne("\(Self.select) WHERE c.id = ? AND c.hidden = 0", viewerID ?? 0, id) {
+                try Self.decode($0).comment
+            }
+        }
+    }
+
+    func record(id: Int64) throws -> CommentRecord? {
+        try database.read { db in
+            try db.queryOne(
+                "SELECT id, user_id, target_kind, target_id, parent_id, hidden FROM comments WHERE id = ?", id
+            ) { row in
+                let targetID = try row.int64(3)
+                return CommentRecord(
+                    id: try row.int64(0), userID: try row.int64(1),
+                    target: try row.int(2) == 1 ? .song(targetID) : .sheet(targetID),
+                    parentID: try row.optionalInt64(4), hidden: try row.bool(5))
+            }
+        }
+    }
+
+    /// How many comments `userID` wrote since `time`.
+    func count(userID: Int64, since time: Int64) throws -> Int {
+        try database.read { db in
+            try db.queryOne(
+                "SELECT count(*) FROM comments WHERE user_id = ? AND created_at >= ?", userID, time
+            ) { try $0.int(0) } ?? 0
+        }
+    }
+
+    func insert(userID: Int64, target: Target, parentID: Int64?, content: String, now: Int64) throws -> Int64
+    {
+        try database.write { db in
+            try db.execute(
+                """
+                INSERT INTO comments(user_id, target_kind, target_id, parent_id, content, hot, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, userID, target.kind, target.id, parentID, content, Double(now) / 45_000, now, now)
+            return db.lastInsertRowID
+        }
+    }
+
+    func delete(id: Int64) throws {
+        _ = try database.write { db in try db.execute("DELETE FROM comments WHERE id = ?", id) }
+    }
+
+    func setHidden(id: Int64, hidden: Bool, now: Int64) throws {
+        _ = try database.write { db in
+            try db.execute("UPDATE comments SET hidden = ?, updated_at = ? WHERE id = ?", hidden, now, id)
+        }
+    }
+
+    /// The cursor is the last comment's sort key: `id` for new, `hot:id` for hot.
+    func list(
+        target: Target, parentID: Int64?, order: Order, cursor: (hot: Double?, id: Int64)?, offset: Int,
+        limit: Int,
+        viewerID: Int64?
+    ) throws -> (comments: [(comment: Comment, hot: Double)], total: Int) {
+        try database.read { db in
+            var filter = "c.target_kind = ? AND c.target_id = ? AND c.hidden = 0"
+            var arguments: [any SQLBindable] = [viewerID ?? 0, target.kind, target.id]
+            if let parentID {
+                filter += " AND c.parent_id = ?"
+                arguments.append(parentID)
+            }
+            let total =
+                try db.queryOne(
+                    "SELECT count(*) FROM comments c WHERE \(filter)", arguments: Array(arguments.dropFirst())
+                ) { try $0.int(0) } ?? 0
+            let orderBy: String
+            switch order {
+            case .new:
+                orderBy = "c.id DESC"
+                if let cursor {
+                    filter += " AND c.id < ?"
+                    arguments.append(cursor.id)
+                }
+            case .hot:
+                orderBy = "c.hot DESC, c.id DESC"
+                if let cursor, let hot = cursor.hot {
+                    filter += " AND (c.hot < ? OR (c.hot = ? AND c.id < ?))"
+                    arguments += [hot, hot, cursor.id]
+                }
+            }
+            let rows = try db.query(
+                "\(Self.select) WHERE \(filter) ORDER BY \(orderBy) LIMIT ? OFFSET ?",
+                arguments: arguments + [limit, offset], decode: Self.decode)
+            return (rows, total)
+        }
+    }
+
+    // MARK: Likes
+
+    enum LikeOutcome {
+        case liked(likeID: Int64)
+        case already(likeID: Int64)
+    }
+
+    func like(userID: Int64, commentID: Int64, now: Int64) throws -> LikeOutcome {
+        try database.write { db in
+            if let existing = try db.queryOne(
+                "SELECT id FROM comment_likes WHERE user_id = ? AND comment_id = ?", userID, commentID,
+                decode: { try $0.int64(0) })
+            {
+                return .already(likeID: existing)
+            }
+            try db.execute(
+                "INSERT INTO comment_likes(user_id, comment_id, created_at) VALUES (?, ?, ?)", userID,
+                commentID,
+                now)
+            return .liked(likeID: db.lastInsertRowID)
+        }
+    }
+
+    func likeOwner(likeID: Int64) throws -> (userID: Int64, commentID: Int64)? {
+        try database.read { db in
+            try db.queryOne("SELECT user_id, comment_id FROM comment_likes WHERE id = ?", likeID) {
+                (try $0.int64(0), try $0.int64(1))
+            }
+        }
+    }
+
+    func unlike(likeID: Int64) throws {
+        _ = try database.write { db in try db.execute("DELETE FROM comment_likes WHERE id = ?", likeID) }
+    }
+
+    // MARK: Reports
+
+    func report(userID: Int64, commentID: Int64, reason: String, now: Int64) throws {
+        _ = try database.write { db in
+            try db.execute(
+                """
+                INSERT INTO comment_reports(user_id, comment_id, reason, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(comment_id, user_id) DO UPDATE SET reason = excluded.reason
+                """, userID, commentID, reason, now)
+        }
+    }
+
+    struct Report: Codable, Sendable {
+        var comment: Comment
+        var hidden: Bool
+        var reportsCount: Int
+        var reasons: [String]
+        var lastReportedAt: String
+    }
+
+    /// Reported comments, most recently reported first.
+    func reports(page: Int, size: Int) throws -> Page<Report> {
+        try database.read { db in
+            let total =
+                try db.queryOne("SELECT count(DISTINCT comment_id) FROM comment_reports") { try $0.int(0) }
+                ?? 0
+            let rows = try db.query(
+                """
+                SELECT comment_id, count(*), json_group_array(reason), max(created_at) FROM comment_reports
+                GROUP BY comment_id ORDER BY max(created_at) DESC, comment_id DESC LIMIT ? OFFSET ?
+                """, size, (page - 1) * size
+            ) { (try $0.int64(0), try $0.int(1), try $0.string(2), try $0.int64(3)) }
+            // At most one page (100) of reports, for administrators: two lookups each are fine.
+            let items = try rows.compactMap { (id, count, reasons, last) -> Report? in
+                guard
+                    let comment = try db.queryOne(
+                        "\(Self.select) WHERE c.id = ?", 0, id, decode: { try Self.decode($0).comment }),
+                    let hidden = try db.queryOne(
+                        "SELECT hidden FROM comments WHERE id = ?", id, decode: { try $0.bool(0) })
+                else { return nil }
+                return Report(
+                    comment: comment, hidden: hidden, reportsCount: count,
+                    reasons: (try? JSONDecoder().decode([String].self, from: Data(reasons.utf8))) ?? [],
+                    lastReportedAt: APIDate.string(last))
+            }
+            return Page(items: items, total: total, page: page, size: size)
+        }
+    }
+}

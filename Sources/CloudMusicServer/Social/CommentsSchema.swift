@@ -1,0 +1,89 @@
+import Storage
+
+/// Comments on songs and sheets (moments and videos later), their likes and reports.
+///
+/// A comment points at its thing by kind and id, so cleanup and counts live in triggers: a song that
+/// leaves the library or a deleted sheet takes its comments with it, and every count stays right
+/// whatever deleted what.
+enum CommentsSchema {
+    static let migration = Migration(
+        version: 6, name: "comments, comment likes and reports",
+        sql: """
+            -- target_kind: 1 song, 2 sheet. hot: log10(likes + 2 replies) + created_at / 45000, so newer
+            -- comments need more likes to rank the same (Reddit's decay) and the order never needs recomputing.
+            CREATE TABLE comments (
+                id INTEGER PRIMARY KEY,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                target_kind INTEGER NOT NULL CHECK (target_kind IN (1, 2)),
+                target_id INTEGER NOT NULL,
+                parent_id INTEGER REFERENCES comments(id) ON DELETE SET NULL,
+                content TEXT NOT NULL,
+                likes_count INTEGER NOT NULL DEFAULT 0,
+                replies_count INTEGER NOT NULL DEFAULT 0,
+                hot REAL NOT NULL,
+                hidden INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL
+            );
+            CREATE INDEX comments_by_new ON comments(target_kind, target_id, id DESC);
+            CREATE INDEX comments_by_hot ON comments(target_kind, target_id, hot DESC, id DESC);
+            CREATE INDEX comments_by_parent ON comments(parent_id, id DESC) WHERE parent_id IS NOT NULL;
+            CREATE INDEX comments_by_user ON comments(user_id, created_at);
+            CREATE TRIGGER comment_added AFTER INSERT ON comments BEGIN
+                UPDATE songs SET comments_count = comments_count + 1 WHERE NEW.target_kind = 1 AND id = NEW.target_id;
+                UPDATE sheets SET comments_count = comments_count + 1 WHERE NEW.target_kind = 2 AND id = NEW.target_id;
+                UPDATE comments SET replies_count = replies_count + 1,
+                    hot = log10(max(likes_count + 2 * (replies_count + 1), 1)) + created_at / 45000.0
+                WHERE id = NEW.parent_id;
+            END;
+            -- A hidden comment no longer counts; deleting it then changes nothing more.
+            CREATE TRIGGER comment_removed AFTER DELETE ON comments WHEN OLD.hidden = 0 BEGIN
+                UPDATE songs SET comments_count = comments_count - 1 WHERE OLD.target_kind = 1 AND id = OLD.target_id;
+                UPDATE sheets SET comments_count = comments_count - 1 WHERE OLD.target_kind = 2 AND id = OLD.target_id;
+                UPDATE comments SET replies_count = replies_count - 1,
+                    hot = log10(max(likes_count + 2 * (replies_count - 1), 1)) + created_at / 45000.0
+                WHERE id = OLD.parent_id;
+            END;
+            CREATE TRIGGER comment_hidden_changed AFTER UPDATE OF hidden ON comments
+            WHEN OLD.hidden <> NEW.hidden BEGIN
+                UPDATE songs SET comments_count = comments_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE NEW.target_kind = 1 AND id = NEW.target_id;
+                UPDATE sheets SET comments_count = comments_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE NEW.target_kind = 2 AND id = NEW.target_id;
+                UPDATE comments SET replies_count = replies_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE id = NEW.parent_id;
+            END;
+            CREATE TRIGGER song_comments_go AFTER DELETE ON songs BEGIN
+                DELETE FROM comments WHERE target_kind = 1 AND target_id = OLD.id;
+            END;
+            CREATE TRIGGER sheet_comments_go AFTER DELETE ON sheets BEGIN
+                DELETE FROM comments WHERE target_kind = 2 AND target_id = OLD.id;
+            END;
+            CREATE TABLE comment_likes (
+                id INTEGER PRIMARY KEY,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                comment_id INTEGER NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+                created_at INTEGER NOT NULL,
+                UNIQUE (user_id, comment_id)
+            );
+            CREATE INDEX comment_likes_by_comment ON comment_likes(comment_id);
+            CREATE TRIGGER comment_liked AFTER INSERT ON comment_likes BEGIN
+                UPDATE comments SET likes_count = likes_count + 1,
+                    hot = log10(max(likes_count + 1 + 2 * replies_count, 1)) + created_at / 45000.0
+                WHERE id = NEW.comment_id;
+            END;
+            CREATE TRIGGER comment_unliked AFTER DELETE ON comment_likes BEGIN
+                UPDATE comments SET likes_count = likes_count - 1,
+                    hot = log10(max(likes_count - 1 + 2 * replies_count, 1)) + created_at / 45000.0
+                WHERE id = OLD.comment_id;
+            END;
+            CREATE TABLE comment_reports (
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                comment_id INTEGER NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+                reason TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (comment_id, user_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX comment_reports_by_time ON comment_reports(created_at DESC);
+            """)
+}

@@ -1,0 +1,77 @@
+/// Comments as the v1 API sends them (the apps' Comment: content, likesCount, likeId, parent, parentId,
+/// sheetId, ...).
+public struct Comment: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var content: String
+    public var likesCount: Int
+    public var repliesCount: Int
+    /// The viewer's like of this comment (delete it to unlike), or nil.
+    public var likeId: String?
+    public var parentId: String?
+    /// The comment this one replies to, without its own parent, so a client can quote it; nil when it was
+    /// deleted.
+    public var parent: CommentQuote?
+    public var songId: String?
+    public var sheetId: String?
+    public var user: UserSummary
+    public var createdAt: String
+    public var updatedAt: String
+
+    public init(
+        id: String, content: String, likesCount: Int, repliesCount: Int, likeId: String?, parentId: String?,
+        parent: CommentQuote?, songId: String?, sheetId: String?, user: UserSummary, createdAt: String,
+        updatedAt: String
+    ) {
+        self.id = id
+        self.content = content
+        self.likesCount = likesCount
+        self.repliesCount = repliesCount
+        self.likeId = likeId
+        self.parentId = parentId
+        self.parent = parent
+        self.songId = songId
+        self.sheetId = sheetId
+        self.user = user
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A replied-to comment as shown inside its reply.
+public struct CommentQuote: Codable, Sendable, Equatable {
+    public var id: String
+    public var content: String
+    public var user: UserSummary
+    public var createdAt: String
+
+    public init(id: String, content: String, user: UserSummary, createdAt: String) {
+        self.id = id
+        self.content = content
+        self.user = user
+        self.createdAt = createdAt
+    }
+}
+
+/// A page of comments: the usual list fields (`page`, `size`, `next`...) and `nextCursor`, which reaches
+/// the following page by key instead of by offset, so deep pages cost what the first one costs.
+public struct CommentPage: Codable, Sendable, Equatable {
+    public var total: Int
+    public var pages: Int
+    public var size: Int
+    public var page: Int
+    public var next: Int?
+    /// Pass as `cursor` for the next page; nil on the last one.
+    public var nextCursor: String?
+    public var data: [Comment]
+
+    public init(data: [Comment], total: Int, page: Int, size: Int, nextCursor: String?) {
+        let pages = (total <= 0 || size <= 0) ? 0 : (total - 1) / size + 1
+        self.total = total
+        self.pages = pages
+        self.size = size
+        self.page = page
+        self.next = page < pages ? page + 1 : nil
+        self.nextCursor = nextCursor
+        self.data = data
+    }
+}
