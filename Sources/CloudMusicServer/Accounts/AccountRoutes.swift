@@ -90,12 +90,9 @@ struct AccountRoutes {
         router.get("/v1/users/:id/avatar") { request in
             let id = try request.id(thing: "user")
             let user = try accounts.user(id: id, viewer: try accounts.viewer(request))
-            let path = accounts.avatarPath(userID: id)
-            // An id can be reused after the newest user is deleted: only a recorded avatar is theirs.
-            guard user.icon != nil, FileManager.default.fileExists(atPath: path) else {
-                throw HTTPError.notFound("This user has no avatar.")
-            }
-            return try .file(at: path, contentType: "image/jpeg", request: request)
+            return try .storedPicture(
+                at: accounts.avatarPath(userID: id), recorded: user.icon != nil, request: request,
+                missing: "This user has no avatar.")
         }
         router.post("/v1/users/reset_password") { request in
             let body = try request.decode(ResetBody.self)

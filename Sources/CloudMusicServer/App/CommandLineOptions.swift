@@ -115,21 +115,11 @@ public struct CommandLineParser {
         },
         Flag(name: "--watch", environment: "CLOUDMUSIC_WATCH", valueName: "on|off",
              help: "Rescan by itself a few seconds after files in the music folders change (inotify).") {
-            options, value in
-            switch value.lowercased() {
-            case "on", "yes", "true", "1": options.watchFolders = true
-            case "off", "no", "false", "0": options.watchFolders = false
-            default: throw UsageError(message: "--watch must be on or off (got '\(value)').")
-            }
+            $0.watchFolders = try onOff($1, flag: "--watch")
         },
         Flag(name: "--signup-codes", environment: "CLOUDMUSIC_SIGNUP_CODES", valueName: "on|off",
              help: "Sign-up needs a code sent to the phone or email (on), so nobody learns which addresses have accounts.") {
-            options, value in
-            switch value.lowercased() {
-            case "on", "yes", "true", "1": options.signupCodes = true
-            case "off", "no", "false", "0": options.signupCodes = false
-            default: throw UsageError(message: "--signup-codes must be on or off (got '\(value)').")
-            }
+            $0.signupCodes = try onOff($1, flag: "--signup-codes")
         },
         Flag(name: "--max-transcodes", environment: "CLOUDMUSIC_MAX_TRANSCODES", valueName: "N",
              help: "Most songs converted at once (format, bit rate or offset asked); more get 429.") {
@@ -259,6 +249,14 @@ public struct CommandLineParser {
         case ("passwd", 2): return .passwd(account: words[1])
         case ("delete", 2): return .delete(account: words[1])
         default: throw UsageError(message: usage)
+        }
+    }
+
+    static func onOff(_ text: String, flag: String) throws -> Bool {
+        switch text.lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default: throw UsageError(message: "\(flag) must be on or off (got '\(text)').")
         }
     }
 

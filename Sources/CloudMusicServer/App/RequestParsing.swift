@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// Reading ids, paging and enums from requests, with messages a person can act on.
@@ -40,5 +41,16 @@ extension Request {
             throw HTTPError.badRequest("'\(name)' must be one of: \(choices).")
         }
         return parsed
+    }
+}
+
+extension Response {
+    /// A picture the server stored (avatar, cover), when the database says there is one: ids can be
+    /// reused after the newest row is deleted, and a file left behind must not become someone else's.
+    static func storedPicture(at path: String, recorded: Bool, request: Request, missing: String) throws
+        -> Response
+    {
+        guard recorded, FileManager.default.fileExists(atPath: path) else { throw HTTPError.notFound(missing) }
+        return try .file(at: path, contentType: "image/jpeg", request: request)
     }
 }

@@ -96,12 +96,9 @@ struct SheetRoutes {
         router.get("/v1/sheets/:id/cover") { request in
             let id = try request.id(thing: "sheet")
             let sheet = try sheets.visibleSheet(id: id, viewer: try accounts.viewer(request))
-            let path = sheets.coverPath(sheetID: id)
-            // An id can be reused after the newest sheet is deleted: only a recorded cover is this sheet's.
-            guard sheet.coverVersion != nil, FileManager.default.fileExists(atPath: path) else {
-                throw HTTPError.notFound("This sheet has no cover of its own; its icon is its first song's.")
-            }
-            return try .file(at: path, contentType: "image/jpeg", request: request)
+            return try .storedPicture(
+                at: sheets.coverPath(sheetID: id), recorded: sheet.coverVersion != nil, request: request,
+                missing: "This sheet has no cover of its own; its icon is its first song's.")
         }
         router.post("/v1/sheets/:id/cover") { request in
             let viewer = try accounts.requireViewer(request)
