@@ -83,6 +83,9 @@ public enum ServerMain {
                     print("  search:  \(base)/v1/searches?query=night")
                     print("  scan:    \(base)/v1/library/scan")
                     print("  API:     \(base)/v1/openapi.json")
+                    if options.smtpHost == nil {
+                        print("  codes:   \(base)/v1/admin/outbox (sign-up and sign-in codes wait here; see --smtp-host)")
+                    }
                     print(
                         "Music: \(options.musicFolders.joined(separator: ", ")). Data: \(options.dataFolder). Stop with Ctrl-C."
                     )
