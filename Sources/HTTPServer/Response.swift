@@ -48,6 +48,18 @@ public struct Response: Sendable {
         }
     }
 
+    /// The same bytes as `json(_:)`, written by the value itself (see `JSONWritable`).
+    public static func json<T: JSONWritable>(_ value: T, status: Int = 200) -> Response {
+        var writer = JSONWriter(capacity: 4_096)
+        writer.object { json in
+            json.key("status")
+            json.int(0)
+            json.key("data")
+            value.writeJSON(to: &json)
+        }
+        return Response(status: status, headers: jsonHeaders, body: .data(Data(writer.bytes)))
+    }
+
     /// `{"status":0}`.
     public static func ok() -> Response {
         Response(status: 200, headers: jsonHeaders, body: .data(okBody))
