@@ -4,7 +4,7 @@ seeded with many users and sheets. Prints JSON on stdout, progress on stderr.
 
 usage: sheets-bench.py --server-bin BIN --library DIR --work DIR [--users 1000,10000] [--sheets 10000,100000]
                        [--songs-per-sheet 10] [--requests 300] [--duration 10] [--threads 2] [--connections 4]
-                       [--real-users 8] [--sheets-per-real-user 10] [--per-request 2] [--log FILE]
+                       [--real-users 8] [--sheets-per-real-user 10] [--per-request 2] [--rounds 3] [--log FILE]
 
 For each size (users[i], sheets[i]): a copy of a data folder that already holds the scanned library gets
 `users` users (straight into SQLite: their password hashes are not hashes, nobody can sign in as them; the
@@ -15,7 +15,8 @@ API and make their sheets, and the figures are taken:
 - detail: GET /v1/sheets/:id?songs=1000 on a sheet of 1,000 songs, one keep-alive client, `requests`
   times as its owner and `requests` times signed out (a view by anyone but the owner also counts a click,
   a write); then wrk for throughput (signed out).
-- relations: wrk POSTs /v1/sheets/:id/relations with `per-request` new songs to the real users' sheets.
+- relations: wrk POSTs /v1/sheets/:id/relations with `per-request` new songs to the real users' sheets;
+  `rounds` runs per size, alternating between the sizes (every server stays up), each round on fresh sheets.
 """
 import argparse, http.client, json, os, random, re, shutil, signal, sqlite3, statistics, subprocess, sys, time
 
@@ -193,13 +194,15 @@ def wrk(port, path, env, threads, connections, duration):
 
 # --- one size ----------------------------------------------------------------------------------------
 
-def run_size(args, template, users, sheets, index):
+def prepare_size(args, template, users, sheets, index):
+    """Seeds a data folder, starts a server on it, makes the real users and their sheets, measures detail."""
     log(f"==> size {index + 1}: {users} users, {sheets} sheets")
     data = os.path.join(args.work, f"data-{users}-{sheets}")
     shutil.rmtree(data, ignore_errors=True)
     shutil.copytree(template, data)
     counts, song_ids = seed(os.path.join(data, "cloudmusic.sqlite"), users, sheets, args.songs_per_sheet)
     server = Server(args.server_bin, data, args.library, args.log)
+    ok = False
     try:
         server.wait_for_scan(len(song_ids))
         client = Client(server.port)
@@ -212,7 +215,7 @@ def run_size(args, template, users, sheets, index):
                                       {"email": email, "password": PASSWORD, "device": "bench"})["session"])
         plan = []
         for i, token in enumerate(tokens):
-            for j in range(args.sheets_per_real_user):
+            for j in range(args.sheets_per_real_user * args.rounds):
                 sheet = client.json("POST", "/v1/sheets", {"title": f"Bench {i}.{j}"}, token)
                 plan.append((sheet["id"], token))
 
@@ -239,41 +242,63 @@ def run_size(args, template, users, sheets, index):
         if args.duration > 0:
             detail["wrk_signed_out"] = wrk(server.port, path, {"SHEETS_BENCH_MODE": "detail", "SHEETS_BENCH_PATH": path},
                                            args.threads, args.connections, args.duration)
+            client = Client(server.port)
             log(f"    detail wrk: {detail['wrk_signed_out']['requests_per_second']} req/s,"
                 f" p99 {detail['wrk_signed_out']['p99_ms']} ms")
 
-        # Relations under wrk.
-        relations = {"real_users": len(tokens), "sheets_written": len(plan), "songs_per_request": args.per_request}
-        if args.duration > 0:
-            plan_file = os.path.join(args.work, "plan.txt")
-            songs_file = os.path.join(args.work, "songs.txt")
-            with open(plan_file, "w") as f:
-                f.writelines(f"{sheet} {token}\n" for sheet, token in plan)
-            with open(songs_file, "w") as f:
-                f.writelines(f"{s}\n" for s in song_ids)
-            figures = wrk(server.port, "/", {"SHEETS_BENCH_MODE": "relations", "SHEETS_BENCH_PLAN": plan_file,
-                                              "SHEETS_BENCH_SONGS": songs_file,
-                                              "SHEETS_BENCH_PER_REQUEST": str(args.per_request)},
-                          args.threads, args.connections, args.duration)
-            relations.update(figures)
-            inserted = 0
-            for sheet, token in plan[:]:
-                inserted += client.json("GET", f"/v1/sheets/{sheet}?songs=0", token=token)["songsCount"]
-            relations["songs_inserted"] = inserted
-            # Requests that wrk counted but were cut off at the end never reached the database.
-            relations["share_of_songs_inserted"] = round(inserted / max(1, figures["requests"] * args.per_request), 3)
-            log(f"    relations wrk: {figures['requests_per_second']} req/s, p50 {figures['p50_ms']} ms,"
-                f" p99 {figures['p99_ms']} ms, {inserted} songs inserted, non-2xx {figures['non_2xx']}")
+        ok = True
     finally:
-        server.stop()
+        if not ok:
+            server.stop()
+    # Each round of the relations run writes its own sheets (`sheets-per-real-user` per real user), so
+    # every round starts on empty sheets.
+    rounds = [plan[r::args.rounds] for r in range(args.rounds)]
+    return {"users": users, "sheets": sheets, "data": data, "server": server, "counts": counts,
+            "song_ids": song_ids, "detail": detail, "tokens": tokens, "rounds": rounds}
+
+
+def relations_round(args, size, round_index):
+    server, plan = size["server"], size["rounds"][round_index]
+    plan_file = os.path.join(args.work, "plan.txt")
+    songs_file = os.path.join(args.work, "songs.txt")
+    with open(plan_file, "w") as f:
+        f.writelines(f"{sheet} {token}\n" for sheet, token in plan)
+    with open(songs_file, "w") as f:
+        f.writelines(f"{s}\n" for s in size["song_ids"])
+    figures = wrk(server.port, "/", {"SHEETS_BENCH_MODE": "relations", "SHEETS_BENCH_PLAN": plan_file,
+                                      "SHEETS_BENCH_SONGS": songs_file,
+                                      "SHEETS_BENCH_PER_REQUEST": str(args.per_request)},
+                  args.threads, args.connections, args.duration)
+    client = Client(server.port)
+    inserted = sum(client.json("GET", f"/v1/sheets/{sheet}?songs=0", token=token)["songsCount"]
+                   for sheet, token in plan)
+    figures["sheets_written"] = len(plan)
+    figures["songs_inserted"] = inserted
+    # A few requests wrk counted may have been cut off at the end; the rest each inserted new songs.
+    figures["share_of_songs_inserted"] = round(inserted / max(1, figures["requests"] * args.per_request), 3)
+    log(f"    round {round_index + 1}, {size['users']} users / {size['sheets']} sheets: "
+        f"{figures['requests_per_second']} req/s, p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms,"
+        f" {inserted} songs inserted, non-2xx {figures['non_2xx']}")
+    return figures
+
+
+def finish_size(args, size, runs):
+    size["server"].stop()
+    data, counts = size["data"], size["counts"]
     db = sqlite3.connect(os.path.join(data, "cloudmusic.sqlite"))
     counts["sheet_songs_after"] = db.execute("SELECT count(*) FROM sheet_songs").fetchone()[0]
-    counts["database_mib"] = round(os.path.getsize(os.path.join(data, "cloudmusic.sqlite")) / 2**20, 1)
     db.close()
+    counts["database_mib"] = round(os.path.getsize(os.path.join(data, "cloudmusic.sqlite")) / 2**20, 1)
     if not args.keep:
         shutil.rmtree(data, ignore_errors=True)
-    return {"users_seeded": users, "sheets_seeded": sheets, "database": counts, "detail": detail,
-            "relations": relations}
+    relations = {"real_users": len(size["tokens"]), "songs_per_request": args.per_request,
+                 "threads": args.threads, "connections": args.connections, "rounds": runs}
+    if runs:
+        relations["median_requests_per_second"] = statistics.median(r["requests_per_second"] for r in runs)
+        relations["median_p50_ms"] = statistics.median(r["p50_ms"] for r in runs)
+        relations["median_p99_ms"] = statistics.median(r["p99_ms"] for r in runs)
+    return {"users_seeded": size["users"], "sheets_seeded": size["sheets"], "database": counts,
+            "detail": size["detail"], "relations": relations}
 
 
 def main():
@@ -291,6 +316,7 @@ def main():
     parser.add_argument("--real-users", type=int, default=8)
     parser.add_argument("--sheets-per-real-user", type=int, default=10)
     parser.add_argument("--per-request", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3, help="relations wrk runs per size, alternating sizes")
     parser.add_argument("--keep", action="store_true", help="keep the data folders")
     parser.add_argument("--log", help="the server's log (default: WORK/server.log)")
     args = parser.parse_args()
@@ -305,17 +331,36 @@ def main():
     template = os.path.join(args.work, "template")
     log(f"==> scanning the library {args.library} into a template data folder")
     scan_template(args.server_bin, args.library, template)
-    sizes = [run_size(args, template, u, s, i) for i, (u, s) in enumerate(zip(users, sheets))]
+    prepared = []
+    try:
+        for i, (u, n) in enumerate(zip(users, sheets)):
+            prepared.append(prepare_size(args, template, u, n, i))
+        # Rounds alternate between the sizes (all servers stay up, idle but for the one measured), so a
+        # build starting on the machine meanwhile weighs on every size alike.
+        runs = [[] for _ in prepared]
+        if args.duration > 0:
+            log(f"==> adding songs under wrk: {args.rounds} rounds of {args.duration} s per size, alternating")
+            for r in range(args.rounds):
+                for i, size in enumerate(prepared):
+                    runs[i].append(relations_round(args, size, r))
+        sizes = [finish_size(args, size, runs[i]) for i, size in enumerate(prepared)]
+    finally:
+        for size in prepared:
+            size["server"].stop()
     result = {"library": os.path.abspath(args.library), "songs_per_seeded_sheet": args.songs_per_sheet,
               "sizes": sizes}
     if len(sizes) >= 2 and args.duration > 0:
-        small, large = sizes[0]["relations"], sizes[-1]["relations"]
+        small, large = runs[0], runs[-1]
+
+        def paired(key):  # the median over rounds of large / small, each pair measured back to back
+            return round(statistics.median(l[key] / s[key] for s, l in zip(small, large)), 2)
+
         result["relations_growth"] = {
             "from": f"{sizes[0]['users_seeded']} users / {sizes[0]['sheets_seeded']} sheets",
             "to": f"{sizes[-1]['users_seeded']} users / {sizes[-1]['sheets_seeded']} sheets",
-            "requests_per_second_ratio": round(large["requests_per_second"] / small["requests_per_second"], 2),
-            "p99_ratio": round(large["p99_ms"] / small["p99_ms"], 2),
-            "p50_ratio": round(large["p50_ms"] / small["p50_ms"], 2),
+            "requests_per_second_ratio": paired("requests_per_second"),
+            "p50_ratio": paired("p50_ms"),
+            "p99_ratio": paired("p99_ms"),
         }
     print(json.dumps(result, indent=2))
 
