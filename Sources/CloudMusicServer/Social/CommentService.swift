@@ -73,15 +73,18 @@ struct CommentService: Sendable {
             target = try self.target(songID: input.songId, sheetID: input.sheetId, viewer: viewer)
         }
         let now = clock()
-        if try store.count(userID: viewer.userID, since: now - 60) >= Self.maxPerMinute {
-            throw HTTPError.tooManyRequests("You are commenting very fast. Wait a minute.", retryAfter: 60)
-        }
-        if try store.count(userID: viewer.userID, since: now - 86_400) >= Self.maxPerDay {
-            throw HTTPError.tooManyRequests(
-                "That is the most comments for one day (\(Self.maxPerDay)).", retryAfter: 3_600)
-        }
+        // Checked inside the insert's transaction: a burst of requests at once gets no more than the limit.
         let id = try store.insert(
-            userID: viewer.userID, target: target, parentID: parentID, content: content, now: now)
+            userID: viewer.userID, target: target, parentID: parentID, content: content, now: now
+        ) { writtenSince in
+            if try writtenSince(now - 60) >= Self.maxPerMinute {
+                throw HTTPError.tooManyRequests("You are commenting very fast. Wait a minute.", retryAfter: 60)
+            }
+            if try writtenSince(now - 86_400) >= Self.maxPerDay {
+                throw HTTPError.tooManyRequests(
+                    "That is the most comments for one day (\(Self.maxPerDay)).", retryAfter: 3_600)
+            }
+        }
         guard let comment = try store.comment(id: id, viewerID: viewer.userID) else { throw Self.noComment }
         return comment
     }

@@ -103,9 +103,18 @@ struct CommentStore: Sendable {
         }
     }
 
-    func insert(userID: Int64, target: Target, parentID: Int64?, content: String, now: Int64) throws -> Int64
-    {
+    /// Inserts a comment after `check` (given how many comments `userID` wrote since a time) passes, in the
+    /// same write transaction, so requests sent at once cannot all pass a limit the first one reached.
+    func insert(
+        userID: Int64, target: Target, parentID: Int64?, content: String, now: Int64,
+        check: (_ writtenSince: (Int64) throws -> Int) throws -> Void = { _ in }
+    ) throws -> Int64 {
         try database.write { db in
+            try check { time in
+                try db.queryOne(
+                    "SELECT count(*) FROM comments WHERE user_id = ? AND created_at >= ?", userID, time
+                ) { try $0.int(0) } ?? 0
+            }
             try db.execute(
                 """
                 INSERT INTO comments(user_id, target_kind, target_id, parent_id, content, hot, created_at, updated_at)

@@ -9,7 +9,8 @@ enum CommentsSchema {
     static let migration = Migration(
         version: 6, name: "comments, comment likes and reports",
         sql: """
-            -- target_kind: 1 song, 2 sheet. hot: log10(likes + 2 replies) + created_at / 45000, so newer
+            -- target_kind: 1 song, 2 sheet. hot: log10(1 + likes + 2 replies) + created_at / 45000 (the 1 so that a
+            -- single like counts), so newer
             -- comments need more likes to rank the same (Reddit's decay) and the order never needs recomputing.
             CREATE TABLE comments (
                 id INTEGER PRIMARY KEY,
@@ -33,7 +34,7 @@ enum CommentsSchema {
                 UPDATE songs SET comments_count = comments_count + 1 WHERE NEW.target_kind = 1 AND id = NEW.target_id;
                 UPDATE sheets SET comments_count = comments_count + 1 WHERE NEW.target_kind = 2 AND id = NEW.target_id;
                 UPDATE comments SET replies_count = replies_count + 1,
-                    hot = log10(max(likes_count + 2 * (replies_count + 1), 1)) + created_at / 45000.0
+                    hot = log10(max(likes_count + 2 * (replies_count + 1), 0) + 1) + created_at / 45000.0
                 WHERE id = NEW.parent_id;
             END;
             -- A hidden comment no longer counts; deleting it then changes nothing more.
@@ -41,7 +42,7 @@ enum CommentsSchema {
                 UPDATE songs SET comments_count = comments_count - 1 WHERE OLD.target_kind = 1 AND id = OLD.target_id;
                 UPDATE sheets SET comments_count = comments_count - 1 WHERE OLD.target_kind = 2 AND id = OLD.target_id;
                 UPDATE comments SET replies_count = replies_count - 1,
-                    hot = log10(max(likes_count + 2 * (replies_count - 1), 1)) + created_at / 45000.0
+                    hot = log10(max(likes_count + 2 * (replies_count - 1), 0) + 1) + created_at / 45000.0
                 WHERE id = OLD.parent_id;
             END;
             CREATE TRIGGER comment_hidden_changed AFTER UPDATE OF hidden ON comments
@@ -50,7 +51,9 @@ enum CommentsSchema {
                 WHERE NEW.target_kind = 1 AND id = NEW.target_id;
                 UPDATE sheets SET comments_count = comments_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
                 WHERE NEW.target_kind = 2 AND id = NEW.target_id;
-                UPDATE comments SET replies_count = replies_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                UPDATE comments SET replies_count = replies_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END),
+                    hot = log10(max(likes_count + 2 * (replies_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)), 0)
+                        + 1) + created_at / 45000.0
                 WHERE id = NEW.parent_id;
             END;
             CREATE TRIGGER song_comments_go AFTER DELETE ON songs BEGIN
@@ -69,12 +72,12 @@ enum CommentsSchema {
             CREATE INDEX comment_likes_by_comment ON comment_likes(comment_id);
             CREATE TRIGGER comment_liked AFTER INSERT ON comment_likes BEGIN
                 UPDATE comments SET likes_count = likes_count + 1,
-                    hot = log10(max(likes_count + 1 + 2 * replies_count, 1)) + created_at / 45000.0
+                    hot = log10(max(likes_count + 1 + 2 * replies_count, 0) + 1) + created_at / 45000.0
                 WHERE id = NEW.comment_id;
             END;
             CREATE TRIGGER comment_unliked AFTER DELETE ON comment_likes BEGIN
                 UPDATE comments SET likes_count = likes_count - 1,
-                    hot = log10(max(likes_count - 1 + 2 * replies_count, 1)) + created_at / 45000.0
+                    hot = log10(max(likes_count - 1 + 2 * replies_count, 0) + 1) + created_at / 45000.0
                 WHERE id = OLD.comment_id;
             END;
             CREATE TABLE comment_reports (
