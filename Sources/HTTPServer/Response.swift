@@ -50,7 +50,7 @@ public struct Response: Sendable {
 
     /// The same bytes as `json(_:)`, written by the value itself (see `JSONWritable`).
     public static func json<T: JSONWritable>(_ value: T, status: Int = 200) -> Response {
-        var writer = JSONWriter(capacity: 4_096)
+        var writer = JSONWriter(capacity: value.jsonSizeHint + 32)
         writer.object { json in
             json.key("status")
             json.int(0)

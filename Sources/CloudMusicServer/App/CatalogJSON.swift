@@ -86,6 +86,8 @@ extension Song: JSONWritable {
 }
 
 extension Sheet: JSONWritable {
+    public var jsonSizeHint: Int { 1_024 + (songs?.count ?? 0) * 640 }
+
     public func writeJSON(to json: inout JSONWriter) {
         json.object { json in
             json.key("clicksCount")
@@ -121,6 +123,8 @@ extension Sheet: JSONWritable {
 }
 
 extension Page: JSONWritable where T: JSONWritable {
+    public var jsonSizeHint: Int { 256 + data.count * 768 }
+
     public func writeJSON(to json: inout JSONWriter) {
         json.object { json in
             json.key("data")

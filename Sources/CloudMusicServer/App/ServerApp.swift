@@ -43,8 +43,10 @@ public final class ServerApp: Sendable {
         accounts = AccountService(
             store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars",
             settings: accountSettings)
+        let sheetStore = SheetStore(database: database)
         sheets = SheetService(
-            store: SheetStore(database: database), catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers")
+            store: sheetStore, catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers",
+            clicks: ClickCounter(store: sheetStore))
         comments = CommentService(store: CommentStore(database: database), sheets: sheets, catalog: catalog)
     }
 
@@ -77,6 +79,7 @@ public final class ServerApp: Sendable {
         let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter())
         try server.start()
         accounts.prepare()
+        sheets.clicks.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
         if options.watchFolders {
             let scans = self.scans
@@ -84,5 +87,6 @@ public final class ServerApp: Sendable {
         }
         onStart(server.port)
         server.runUntilSignalled()
+        do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }
     }
 }

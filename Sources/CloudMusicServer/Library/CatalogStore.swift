@@ -295,11 +295,10 @@ struct CatalogStore: Sendable {
     func songs(ids: [Int64]) throws -> [Song] {
         guard !ids.isEmpty else { return [] }
         return try database.read { db in
-            let found = try selectSongs(
-                db: db, "WHERE s.id IN (SELECT value FROM json_each(?))",
+            // Joined on the list itself, so rows come back in its order (repeats included), no lookup table.
+            try selectSongs(
+                db: db, "JOIN json_each(?) wanted ON s.id = wanted.value ORDER BY wanted.key",
                 ["[" + ids.map(String.init).joined(separator: ",") + "]"])
-            let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return ids.compactMap { byID[String($0)] }
         }
     }
 

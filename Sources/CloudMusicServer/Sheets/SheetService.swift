@@ -11,6 +11,7 @@ struct SheetService: Sendable {
     let store: SheetStore
     let catalog: CatalogStore
     let coverFolder: String
+    let clicks: ClickCounter
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     static let maxSheetsPerUser = 1_000
@@ -100,10 +101,8 @@ struct SheetService: Sendable {
     /// Sheet detail with its first songs; a view by anyone but the owner counts as a click.
     func detail(id: Int64, viewer: Viewer?, songsLimit: Int) throws -> Sheet {
         var sheet = try visibleSheet(id: id, viewer: viewer)
-        if sheet.userID != viewer?.userID {
-            try store.addClick(sheetID: id)
-            sheet.clicksCount += 1
-        }
+        sheet.clicksCount +=
+            sheet.userID != viewer?.userID ? clicks.add(sheetID: id) : clicks.unwritten(sheetID: id)
         let ids = try store.songIDs(sheetID: id, offset: 0, limit: songsLimit)
         return sheet.model(signedIn: viewer != nil, songs: try catalog.songs(ids: ids))
     }

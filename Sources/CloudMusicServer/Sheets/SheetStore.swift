@@ -166,9 +166,11 @@ struct SheetStore: Sendable {
         _ = try database.write { db in try db.execute("DELETE FROM sheets WHERE id = ?", id) }
     }
 
-    func addClick(sheetID: Int64) throws {
-        _ = try database.write { db in
-            try db.execute("UPDATE sheets SET clicks_count = clicks_count + 1 WHERE id = ?", sheetID)
+    func addClicks(_ counts: [Int64: Int]) throws {
+        try database.write { db in
+            for (sheetID, count) in counts {
+                try db.execute("UPDATE sheets SET clicks_count = clicks_count + ? WHERE id = ?", count, sheetID)
+            }
         }
     }
 
