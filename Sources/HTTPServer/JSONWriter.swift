@@ -30,7 +30,9 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    @inlinable public mutating func array<S: Sequence>(_ items: S, _ write: (inout JSONWriter, S.Element) -> Void) {
+    @inlinable public mutating func array<S: Sequence>(
+        _ items: S, _ write: (inout JSONWriter, S.Element) -> Void
+    ) {
         separate()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
@@ -76,7 +78,9 @@ public struct JSONWriter {
         case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
         case 0..<0x20:
             let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            bytes.append(contentsOf: [
+                0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)],
+            ])
         default: bytes.append(byte)
         }
     }
@@ -85,9 +89,12 @@ public struct JSONWriter {
         separate()
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
             var start = buffer.count
             repeat {
@@ -113,7 +120,9 @@ public struct JSONWriter {
     @inlinable public mutating func value<T: JSONWritable>(_ value: T) { value.writeJSON(to: &self) }
 
     /// Writes `key` and `value` only when `value` is not nil, as JSONEncoder does.
-    @inlinable public mutating func optional<T>(_ name: StaticString, _ value: T?, _ write: (inout JSONWriter, T) -> Void) {
+    @inlinable public mutating func optional<T>(
+        _ name: StaticString, _ value: T?, _ write: (inout JSONWriter, T) -> Void
+    ) {
         guard let value else { return }
         key(name)
         write(&self, value)

@@ -2978,6 +2978,127 @@ public enum OpenAPIDocument {
                   }
                 }
               }
+            },
+            "/v1/topics": {
+              "get": {
+                "summary": "#Topics#, most commented first",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of topics",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/Topic"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  }
+                }
+              }
+            },
+            "/v1/topics/{id}": {
+              "get": {
+                "summary": "A topic's page: the topic and its comments, newest first (cursor for older ones)",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  },
+                  {
+                    "name": "cursor",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The topic and its comments",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "type": "object",
+                                  "required": [
+                                    "topic",
+                                    "comments"
+                                  ],
+                                  "properties": {
+                                    "topic": {
+                                      "$ref": "#/components/schemas/Topic"
+                                    },
+                                    "comments": {
+                                      "type": "array",
+                                      "items": {
+                                        "$ref": "#/components/schemas/Comment"
+                                      }
+                                    },
+                                    "nextCursor": {
+                                      "type": "string"
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
             }
           },
           "components": {
@@ -3058,6 +3179,92 @@ public enum OpenAPIDocument {
               }
             },
             "schemas": {
+              "TextRange": {
+                "type": "object",
+                "required": [
+                  "utf16Offset",
+                  "utf16Length",
+                  "scalarOffset",
+                  "scalarLength"
+                ],
+                "description": "Where a mention or topic stands in the text, in UTF-16 code units (iOS text views) and in Unicode scalars",
+                "properties": {
+                  "utf16Offset": {
+                    "type": "integer"
+                  },
+                  "utf16Length": {
+                    "type": "integer"
+                  },
+                  "scalarOffset": {
+                    "type": "integer"
+                  },
+                  "scalarLength": {
+                    "type": "integer"
+                  }
+                }
+              },
+              "Mention": {
+                "type": "object",
+                "required": [
+                  "userId",
+                  "nickname",
+                  "range"
+                ],
+                "properties": {
+                  "userId": {
+                    "type": "string"
+                  },
+                  "nickname": {
+                    "type": "string"
+                  },
+                  "range": {
+                    "$ref": "#/components/schemas/TextRange"
+                  }
+                }
+              },
+              "TopicMention": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "title",
+                  "range"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "range": {
+                    "$ref": "#/components/schemas/TextRange"
+                  }
+                }
+              },
+              "Topic": {
+                "type": "object",
+                "required": [
+                  "id",
+                  "title",
+                  "commentsCount",
+                  "createdAt"
+                ],
+                "properties": {
+                  "id": {
+                    "type": "string"
+                  },
+                  "title": {
+                    "type": "string"
+                  },
+                  "commentsCount": {
+                    "type": "integer"
+                  },
+                  "createdAt": {
+                    "type": "string",
+                    "format": "date-time"
+                  }
+                }
+              },
               "CommentQuote": {
                 "type": "object",
                 "required": [
@@ -3122,6 +3329,8 @@ public enum OpenAPIDocument {
                   "sheetId": {
                     "type": "string"
                   },
+                  "mentions": {"type": "array", "items": {"$ref": "#/components/schemas/Mention"}, "description": "@mentions of people who exist"},
+                  "topics": {"type": "array", "items": {"$ref": "#/components/schemas/TopicMention"}},
                   "user": {
                     "$ref": "#/components/schemas/UserSummary"
                   },

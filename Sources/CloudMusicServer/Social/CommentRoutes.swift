@@ -67,6 +67,18 @@ struct CommentRoutes {
             try comments.unlike(likeID: try request.id(thing: "like"), viewer: viewer)
             return .ok()
         }
+        router.get("/v1/topics") { request in
+            let (page, size) = try request.paging()
+            return .json(try comments.store.topics(page: page, size: size))
+        }
+        router.get("/v1/topics/:id") { request in
+            let (_, size) = try request.paging()
+            return .json(
+                try comments.topic(
+                    id: try request.id(thing: "topic"),
+                    cursor: request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 },
+                    size: size, viewer: try accounts.viewer(request)))
+        }
         router.get("/v1/admin/reports") { request in
             try accounts.requireAdmin(request, action: "read reports")
             let (page, size) = try request.paging()

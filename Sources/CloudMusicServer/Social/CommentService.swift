@@ -75,10 +75,12 @@ struct CommentService: Sendable {
         let now = clock()
         // Checked inside the insert's transaction: a burst of requests at once gets no more than the limit.
         let id = try store.insert(
-            userID: viewer.userID, target: target, parentID: parentID, content: content, now: now
+            userID: viewer.userID, target: target, parentID: parentID, content: content,
+            rich: RichTextParser.parse(content), now: now
         ) { writtenSince in
             if try writtenSince(now - 60) >= Self.maxPerMinute {
-                throw HTTPError.tooManyRequests("You are commenting very fast. Wait a minute.", retryAfter: 60)
+                throw HTTPError.tooManyRequests(
+                    "You are commenting very fast. Wait a minute.", retryAfter: 60)
             }
             if try writtenSince(now - 86_400) >= Self.maxPerDay {
                 throw HTTPError.tooManyRequests(
@@ -149,6 +151,26 @@ struct CommentService: Sendable {
             guard hot.isFinite else { throw bad }
             return (hot, id)
         }
+    }
+
+    // MARK: Topics
+
+    struct TopicPage: Codable, Sendable {
+        var topic: Topic
+        var comments: [Comment]
+        /// Pass as `cursor` for older comments; nil on the last page.
+        var nextCursor: String?
+    }
+
+    func topic(id: Int64, cursor: String?, size: Int, viewer: Viewer?) throws -> TopicPage {
+        guard let topic = try store.topic(id: id) else {
+            throw HTTPError.notFound("That topic does not exist.")
+        }
+        let before = try cursor.map { try Self.parseCursor($0, order: .new).id }
+        let comments = try store.topicComments(
+            topicID: id, before: before, limit: size, viewerID: viewer?.userID)
+        return TopicPage(
+            topic: topic, comments: comments, nextCursor: comments.count == size ? comments.last?.id : nil)
     }
 
     // MARK: Likes

@@ -41,7 +41,7 @@ struct CommentStore: Sendable {
         SELECT c.id, c.content, c.likes_count, c.replies_count, c.parent_id, c.target_kind, c.target_id,
             c.created_at, c.updated_at, c.hot, u.id, u.nickname, u.avatar_version,
             (SELECT l.id FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ?),
-            p.id, p.content, p.created_at, pu.id, pu.nickname, pu.avatar_version
+            p.id, p.content, p.created_at, pu.id, pu.nickname, pu.avatar_version, c.mentions, c.topics
         FROM comments c JOIN users u ON u.id = c.user_id
         LEFT JOIN comments p ON p.id = c.parent_id AND p.hidden = 0
         LEFT JOIN users pu ON pu.id = p.user_id
@@ -68,8 +68,14 @@ struct CommentStore: Sendable {
             repliesCount: try row.int(3), likeId: try row.optionalInt64(13).map(String.init),
             parentId: try row.optionalInt64(4).map(String.init), parent: parent,
             songId: kind == 1 ? targetID : nil, sheetId: kind == 2 ? targetID : nil, user: try user(row, 10),
+            mentions: try decodeJSON([Mention].self, row.string(20)),
+            topics: try decodeJSON([TopicMention].self, row.string(21)),
             createdAt: APIDate.string(try row.int64(7)), updatedAt: APIDate.string(try row.int64(8)))
         return (comment, try row.double(9))
+    }
+
+    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
     }
 
     func comment(id: Int64, viewerID: Int64?) throws -> Comment? {
@@ -94,19 +100,13 @@ struct CommentStore: Sendable {
         }
     }
 
-    /// How many comments `userID` wrote since `time`.
-    func count(userID: Int64, since time: Int64) throws -> Int {
-        try database.read { db in
-            try db.queryOne(
-                "SELECT count(*) FROM comments WHERE user_id = ? AND created_at >= ?", userID, time
-            ) { try $0.int(0) } ?? 0
-        }
-    }
-
     /// Inserts a comment after `check` (given how many comments `userID` wrote since a time) passes, in the
     /// same write transaction, so requests sent at once cannot all pass a limit the first one reached.
+    ///
+    /// Mentions resolve to people who exist (by nickname, ignoring case and full-width forms; a
+    /// nickname nobody has stays plain text), and topics to topic records, made on first use.
     func insert(
-        userID: Int64, target: Target, parentID: Int64?, content: String, now: Int64,
+        userID: Int64, target: Target, parentID: Int64?, content: String, rich: ParsedRichText, now: Int64,
         check: (_ writtenSince: (Int64) throws -> Int) throws -> Void = { _ in }
     ) throws -> Int64 {
         try database.write { db in
@@ -115,12 +115,81 @@ struct CommentStore: Sendable {
                     "SELECT count(*) FROM comments WHERE user_id = ? AND created_at >= ?", userID, time
                 ) { try $0.int(0) } ?? 0
             }
+            let mentions = try rich.resolvedMentions { nickname in
+                try db.queryOne(
+                    "SELECT id FROM users WHERE nickname_key = ? AND disabled = 0",
+                    AccountRules.nicknameKey(nickname)
+                ) { String(try $0.int64(0)) }
+            }
+            let topics = try rich.resolvedTopics { title in
+                let key = AccountRules.nicknameKey(title)
+                try db.execute(
+                    "INSERT INTO topics(title, title_key, created_at) VALUES (?, ?, ?) ON CONFLICT(title_key) DO NOTHING",
+                    title, key, now)
+                return try db.queryOne("SELECT id FROM topics WHERE title_key = ?", key) {
+                    String(try $0.int64(0))
+                }
+            }
             try db.execute(
                 """
-                INSERT INTO comments(user_id, target_kind, target_id, parent_id, content, hot, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, userID, target.kind, target.id, parentID, content, Double(now) / 45_000, now, now)
-            return db.lastInsertRowID
+                INSERT INTO comments(user_id, target_kind, target_id, parent_id, content, hot, mentions, topics,
+                    created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, userID, target.kind, target.id, parentID, content, Double(now) / 45_000,
+                Self.encodeJSON(mentions), Self.encodeJSON(topics), now, now)
+            let id = db.lastInsertRowID
+            for topicID in Set(topics.map(\.id)) {
+                try db.execute("INSERT INTO comment_topics(comment_id, topic_id) VALUES (?, ?)", id, topicID)
+            }
+            return id
+        }
+    }
+
+    static func encodeJSON<T: Encodable>(_ value: T) -> String {
+        String(decoding: (try? JSONEncoder().encode(value)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    // MARK: Topics
+
+    func topics(page: Int, size: Int) throws -> Page<Topic> {
+        try database.read { db in
+            let total =
+                try db.queryOne("SELECT count(*) FROM topics WHERE comments_count > 0") { try $0.int(0) } ?? 0
+            let rows = try db.query(
+                """
+                SELECT id, title, comments_count, created_at FROM topics WHERE comments_count > 0
+                ORDER BY comments_count DESC, id DESC LIMIT ? OFFSET ?
+                """, size, (page - 1) * size, decode: Self.decodeTopic)
+            return Page(items: rows, total: total, page: page, size: size)
+        }
+    }
+
+    func topic(id: Int64) throws -> Topic? {
+        try database.read { db in
+            try db.queryOne(
+                "SELECT id, title, comments_count, created_at FROM topics WHERE id = ?", id,
+                decode: Self.decodeTopic)
+        }
+    }
+
+    static func decodeTopic(_ row: Row) throws -> Topic {
+        Topic(
+            id: String(try row.int64(0)), title: try row.string(1), commentsCount: try row.int(2),
+            createdAt: APIDate.string(try row.int64(3)))
+    }
+
+    /// A topic's visible comments, newest first, keyed by id for deep pages. Comments on private sheets
+    /// are left out: a topic page is public.
+    func topicComments(topicID: Int64, before: Int64?, limit: Int, viewerID: Int64?) throws -> [Comment] {
+        try database.read { db in
+            try db.query(
+                """
+                \(Self.select) JOIN comment_topics ct ON ct.comment_id = c.id
+                WHERE ct.topic_id = ? AND c.hidden = 0 AND ct.comment_id < ?
+                  AND NOT (c.target_kind = 2 AND EXISTS (SELECT 1 FROM sheets sh WHERE sh.id = c.target_id AND sh.is_private = 1))
+                ORDER BY ct.comment_id DESC LIMIT ?
+                """, viewerID ?? 0, topicID, before ?? Int64.max, limit
+            ) { try Self.decode($0).comment }
         }
     }
 

@@ -1,6 +1,6 @@
 import Storage
 
-/// Comments on songs and sheets (moments and videos later), their likes and reports.
+/// Comments on songs and sheets (moments and videos later), their likes, reports and #topics#.
 ///
 /// A comment points at its thing by kind and id, so cleanup and counts live in triggers: a song that
 /// leaves the library or a deleted sheet takes its comments with it, and every count stays right
@@ -23,6 +23,9 @@ enum CommentsSchema {
                 replies_count INTEGER NOT NULL DEFAULT 0,
                 hot REAL NOT NULL,
                 hidden INTEGER NOT NULL DEFAULT 0,
+                -- The resolved @mentions and #topics# with their ranges, as the API sends them (JSON).
+                mentions TEXT NOT NULL DEFAULT '[]',
+                topics TEXT NOT NULL DEFAULT '[]',
                 created_at INTEGER NOT NULL,
                 updated_at INTEGER NOT NULL
             );
@@ -79,6 +82,26 @@ enum CommentsSchema {
                 UPDATE comments SET likes_count = likes_count - 1,
                     hot = log10(max(likes_count - 1 + 2 * replies_count, 0) + 1) + created_at / 45000.0
                 WHERE id = OLD.comment_id;
+            END;
+            CREATE TABLE topics (
+                id INTEGER PRIMARY KEY,
+                title TEXT NOT NULL,
+                title_key TEXT NOT NULL UNIQUE,
+                comments_count INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL
+            );
+            CREATE INDEX topics_by_popularity ON topics(comments_count DESC, id DESC);
+            CREATE TABLE comment_topics (
+                comment_id INTEGER NOT NULL REFERENCES comments(id) ON DELETE CASCADE,
+                topic_id INTEGER NOT NULL REFERENCES topics(id) ON DELETE CASCADE,
+                PRIMARY KEY (topic_id, comment_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX comment_topics_by_comment ON comment_topics(comment_id);
+            CREATE TRIGGER comment_topic_added AFTER INSERT ON comment_topics BEGIN
+                UPDATE topics SET comments_count = comments_count + 1 WHERE id = NEW.topic_id;
+            END;
+            CREATE TRIGGER comment_topic_removed AFTER DELETE ON comment_topics BEGIN
+                UPDATE topics SET comments_count = comments_count - 1 WHERE id = OLD.topic_id;
             END;
             CREATE TABLE comment_reports (
                 user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,

@@ -14,14 +14,20 @@ public struct Comment: Codable, Sendable, Equatable, Identifiable {
     public var songId: String?
     public var sheetId: String?
     public var user: UserSummary
+    /// The @mentions of people who exist, with their ranges in `content`.
+    public var mentions: [Mention]
+    /// The #topics#, with their ranges in `content`.
+    public var topics: [TopicMention]
     public var createdAt: String
     public var updatedAt: String
 
     public init(
         id: String, content: String, likesCount: Int, repliesCount: Int, likeId: String?, parentId: String?,
-        parent: CommentQuote?, songId: String?, sheetId: String?, user: UserSummary, createdAt: String,
-        updatedAt: String
+        parent: CommentQuote?, songId: String?, sheetId: String?, user: UserSummary, mentions: [Mention] = [],
+        topics: [TopicMention] = [], createdAt: String, updatedAt: String
     ) {
+        self.mentions = mentions
+        self.topics = topics
         self.id = id
         self.content = content
         self.likesCount = likesCount
@@ -73,5 +79,20 @@ public struct CommentPage: Codable, Sendable, Equatable {
         self.next = page < pages ? page + 1 : nil
         self.nextCursor = nextCursor
         self.data = data
+    }
+}
+
+/// A #topic#: its comments are listed on its page.
+public struct Topic: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var title: String
+    public var commentsCount: Int
+    public var createdAt: String
+
+    public init(id: String, title: String, commentsCount: Int, createdAt: String) {
+        self.id = id
+        self.title = title
+        self.commentsCount = commentsCount
+        self.createdAt = createdAt
     }
 }
