@@ -88,3 +88,28 @@ extension RunningServer {
             "POST", path, body: body, contentType: "multipart/form-data; boundary=\(boundary)", token: token)
     }
 }
+
+extension Reply {
+    /// The items of a page (`data.data`).
+    var items: [[String: Any]] { data["data"] as? [[String: Any]] ?? [] }
+    var ids: [String] { items.compactMap { $0["id"] as? String } }
+}
+
+extension RunningServer {
+    /// Starts a scan as an administrator and waits until a newer report than the last one is written.
+    func rescan(adminToken: String) async throws {
+        let before = try await call("GET", "/v1/library/scan").data["lastReport"] as? [String: Any]
+        let started = try await call("POST", "/v1/library/scan", token: adminToken)
+        #expect(started.status == 202, "\(started.json)")
+        for _ in 0..<300 {
+            let status = try await call("GET", "/v1/library/scan").data
+            if status["running"] as? Bool == false, let report = status["lastReport"] as? [String: Any],
+                report["id"] as? String != before?["id"] as? String
+            {
+                return
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        Issue.record("the rescan did not finish")
+    }
+}

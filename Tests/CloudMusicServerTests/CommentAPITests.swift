@@ -119,26 +119,12 @@ import Testing
             return try #require(reply.data["likeId"] as? String, sourceLocation: sourceLocation)
         }
 
-        /// Starts a scan as Ann and waits until a newer report than the last one is written.
-        func rescan() async throws {
-            let before = try await server.call("GET", "/v1/library/scan").data["lastReport"] as? [String: Any]
-            let started = try await server.call("POST", "/v1/library/scan", token: ann.token)
-            #expect(started.status == 202, "\(started.json)")
-            for _ in 0..<300 {
-                let status = try await server.call("GET", "/v1/library/scan").data
-                if status["running"] as? Bool == false, let report = status["lastReport"] as? [String: Any],
-                    report["id"] as? String != before?["id"] as? String
-                {
-                    return
-                }
-                try await Task.sleep(nanoseconds: 50_000_000)
-            }
-            Issue.record("the rescan did not finish")
-        }
+        /// Starts a scan as Ann and waits for it to finish.
+        func rescan() async throws { try await server.rescan(adminToken: ann.token) }
     }
 
-    static func items(_ reply: Reply) -> [[String: Any]] { reply.data["data"] as? [[String: Any]] ?? [] }
-    static func ids(_ reply: Reply) -> [String] { items(reply).compactMap { $0["id"] as? String } }
+    static func items(_ reply: Reply) -> [[String: Any]] { reply.items }
+    static func ids(_ reply: Reply) -> [String] { reply.ids }
     static func scalars(_ text: Any?) -> [UInt32] { ((text as? String) ?? "").unicodeScalars.map(\.value) }
 
     // MARK: Writing and reading
