@@ -172,8 +172,9 @@ private func sample(_ text: String, _ series: String) -> Double? {
             routes: { r in
                 r.get("/slow") { _ in
                     started.value = true
-                    // Still running when shutdown begins, however late a loaded machine gets there.
-                    let deadline = now() + 10
+                    // Still running when shutdown begins, however late a loaded machine gets there (longer
+                    // than the test's own 10 s wait for this handler to start, so the two never race).
+                    let deadline = now() + 30
                     while shutdownBegan.value == 0 && now() < deadline { usleep(5_000) }
                     usleep(700_000)
                     return .json("finished")
