@@ -382,7 +382,9 @@ final class AccountService: Sendable {
         guard let user = try store.user(id: id) else { throw Self.noUser }
         let isSelf = viewer?.userID == id
         if user.disabled && !isSelf && viewer?.isAdmin != true { throw Self.noUser }
-        return user.model(private: isSelf)
+        var model = user.model(private: isSelf)
+        if let viewer, !isSelf { model.following = try store.follows(followerID: viewer.userID, followeeID: id) }
+        return model
     }
 
     /// The fields a PATCH may carry; absent fields stay, null or empty text clears.

@@ -24,6 +24,8 @@ struct AccountStore: Sendable {
         var disabled: Bool
         var createdAt: Int64
         var updatedAt: Int64
+        var followingsCount = 0
+        var followersCount = 0
 
         var isAdmin: Bool { role == "admin" }
 
@@ -33,6 +35,7 @@ struct AccountStore: Sendable {
                 id: String(id), nickname: nickname,
                 icon: avatarVersion.map { "v1/users/\(id)/avatar?v=\($0)" }, description: description,
                 gender: gender, birthday: birthday, province: province, city: city, area: area,
+                followingsCount: followingsCount, followersCount: followersCount,
                 phone: `private` ? phone : nil, email: `private` ? email : nil, role: `private` ? role : nil,
                 disabled: `private` ? disabled : nil, createdAt: APIDate.string(createdAt),
                 updatedAt: APIDate.string(updatedAt))
@@ -76,7 +79,7 @@ struct AccountStore: Sendable {
 
     private static let userColumns = """
         id, phone, email, nickname, password_hash, avatar_version, description, gender, birthday, province, city,
-        area, role, disabled, created_at, updated_at
+        area, role, disabled, created_at, updated_at, followings_count, followers_count
         """
 
     private static func decodeUser(_ row: Row) throws -> UserRecord {
@@ -89,7 +92,7 @@ struct AccountStore: Sendable {
             province: try row.optionalString(9), city: try row.optionalString(10),
             area: try row.optionalString(11),
             role: try row.string(12), disabled: try row.bool(13), createdAt: try row.int64(14),
-            updatedAt: try row.int64(15))
+            updatedAt: try row.int64(15), followingsCount: try row.int(16), followersCount: try row.int(17))
     }
 
     // MARK: Users
@@ -129,6 +132,14 @@ struct AccountStore: Sendable {
         switch identifier {
         case .phone: return "phone"
         case .email: return "email"
+        }
+    }
+
+    func follows(followerID: Int64, followeeID: Int64) throws -> Bool {
+        try database.read { db in
+            try db.queryOne(
+                "SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?", followerID, followeeID
+            ) { _ in true } ?? false
         }
     }
 

@@ -3099,6 +3099,396 @@ public enum OpenAPIDocument {
                   }
                 }
               }
+            },
+            "/v1/friends": {
+              "post": {
+                "summary": "Follow someone (not oneself, not someone who blocked you)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "userId"
+                        ],
+                        "properties": {
+                          "userId": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "201": {
+                    "description": "The person followed",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "$ref": "#/components/schemas/User"
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/friends/{id}": {
+              "delete": {
+                "summary": "Unfollow (id is the person's)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/users/{id}/following": {
+              "get": {
+                "summary": "Whom a user follows, newest first",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of users (public fields, with `following` as the viewer sees it)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/User"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/users/{id}/followers": {
+              "get": {
+                "summary": "Who follows a user, newest first",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of users (public fields, with `following` as the viewer sees it)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/User"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/users/{id}/friends": {
+              "get": {
+                "summary": "A user's friends: people they follow who follow them back",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of users (public fields, with `following` as the viewer sees it)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/User"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/blocks": {
+              "get": {
+                "summary": "The people one has blocked",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Page"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Size"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of users (public fields, with `following` as the viewer sees it)",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "allOf": [
+                                    {
+                                      "$ref": "#/components/schemas/PageInfo"
+                                    },
+                                    {
+                                      "properties": {
+                                        "data": {
+                                          "type": "array",
+                                          "items": {
+                                            "$ref": "#/components/schemas/User"
+                                          }
+                                        }
+                                      }
+                                    }
+                                  ]
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  }
+                }
+              },
+              "post": {
+                "summary": "Block someone: they stop following you and can no longer follow or mention you",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": [
+                          "userId"
+                        ],
+                        "properties": {
+                          "userId": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
+            },
+            "/v1/blocks/{id}": {
+              "delete": {
+                "summary": "Unblock (id is the person's)",
+                "security": [
+                  {
+                    "session": []
+                  }
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Id"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "$ref": "#/components/responses/Done"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  }
+                }
+              }
             }
           },
           "components": {
@@ -3584,6 +3974,7 @@ public enum OpenAPIDocument {
                   "city": {"type": "string", "nullable": true},
                   "area": {"type": "string", "nullable": true},
                   "followingsCount": {"type": "integer"},
+                  "following": {"type": "boolean", "description": "Whether the signed-in viewer follows this user; absent for oneself and for nobody signed in"},
                   "followersCount": {"type": "integer"},
                   "phone": {"type": "string", "nullable": true, "description": "Only for the user themselves and in the administrators' list"},
                   "email": {"type": "string", "nullable": true, "description": "Only for the user themselves and in the administrators' list"},

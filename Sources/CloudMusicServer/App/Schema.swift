@@ -8,6 +8,7 @@ enum Schema {
         LibrarySchema.searchIndexPerKind,
         SheetsSchema.migration,
         CommentsSchema.migration,
+        FollowsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -59,6 +59,7 @@ public final class ServerApp: Sendable {
         AccountRoutes(accounts: accounts).register(on: router)
         SheetRoutes(sheets: sheets, accounts: accounts).register(on: router)
         CommentRoutes(comments: comments, accounts: accounts).register(on: router)
+        FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: router)
         return router
     }
 

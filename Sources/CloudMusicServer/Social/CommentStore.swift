@@ -117,8 +117,11 @@ struct CommentStore: Sendable {
             }
             let mentions = try rich.resolvedMentions { nickname in
                 try db.queryOne(
-                    "SELECT id FROM users WHERE nickname_key = ? AND disabled = 0",
-                    AccountRules.nicknameKey(nickname)
+                    // Someone who blocked the author cannot be mentioned by them.
+                    """
+                    SELECT id FROM users WHERE nickname_key = ? AND disabled = 0
+                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = users.id AND blocked_id = ?)
+                    """, AccountRules.nicknameKey(nickname), userID
                 ) { String(try $0.int64(0)) }
             }
             let topics = try rich.resolvedTopics { title in

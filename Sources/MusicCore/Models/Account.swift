@@ -17,6 +17,8 @@ public struct User: Codable, Sendable, Equatable, Identifiable {
     public var area: String?
     public var followingsCount: Int
     public var followersCount: Int
+    /// Whether the signed-in viewer follows this user; nil when nobody is signed in or it is oneself.
+    public var following: Bool?
     public var phone: String?
     public var email: String?
     /// `user` or `admin`.
@@ -28,9 +30,10 @@ public struct User: Codable, Sendable, Equatable, Identifiable {
     public init(
         id: String, nickname: String, icon: String? = nil, description: String? = nil, gender: Int = 0,
         birthday: String? = nil, province: String? = nil, city: String? = nil, area: String? = nil,
-        followingsCount: Int = 0, followersCount: Int = 0, phone: String? = nil, email: String? = nil,
-        role: String? = nil, disabled: Bool? = nil, createdAt: String, updatedAt: String
+        followingsCount: Int = 0, followersCount: Int = 0, following: Bool? = nil, phone: String? = nil,
+        email: String? = nil, role: String? = nil, disabled: Bool? = nil, createdAt: String, updatedAt: String
     ) {
+        self.following = following
         self.id = id
         self.nickname = nickname
         self.icon = icon
