@@ -95,3 +95,43 @@ import Testing
         #expect(try await ids("/v1/users/\(bob.id)/followers") == [ann.id])
     }
 }
+
+@Suite struct UserSearchTests {
+    @Test func theMentionPickerFindsByPrefixFriendsFirstAndNeverBlockers() async throws {
+        let server = try await RunningServer.start()
+        defer { _ = server.stop() }
+        var ids: [String: String] = [:]
+        var tokens: [String: String] = [:]
+        for (index, nickname) in ["Annie", "ANNA", "Anton", "张三", "张三丰", "Bob"].enumerated() {
+            let account = ["email": "u\(index)@example.com"]
+            ids[nickname] = try await server.signUp(account, nickname: nickname)
+            tokens[nickname] = try await server.signIn(account)
+        }
+        func search(_ query: String, as viewer: String?) async throws -> [String] {
+            let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let reply = try await server.call("GET", "/v1/searches/users?query=\(encoded)", token: viewer)
+            #expect(reply.status == 200, "\(reply.json)")
+            return (reply.json["data"] as? [[String: Any]] ?? []).compactMap { $0["nickname"] as? String }
+        }
+        #expect(try await search("an", as: nil) == ["ANNA", "Annie", "Anton"])
+        #expect(try await search("ＡＮ", as: nil) == ["ANNA", "Annie", "Anton"])  // full-width folds too
+        #expect(try await search("张三", as: nil) == ["张三", "张三丰"])
+        #expect(try await search("zz", as: nil).isEmpty)
+        // Bob follows Anton and is friends with Annie: they come first, friends and follows before others.
+        let bob = tokens["Bob"]!
+        _ = try await server.call("POST", "/v1/friends", json: ["userId": ids["Anton"]!], token: bob)
+        _ = try await server.call("POST", "/v1/friends", json: ["userId": ids["Annie"]!], token: bob)
+        _ = try await server.call(
+            "POST", "/v1/friends", json: ["userId": ids["Bob"]!], token: tokens["Annie"]!)
+        #expect(try await search("an", as: bob) == ["Annie", "Anton", "ANNA"])
+        // Someone who blocked Bob does not show up for him.
+        _ = try await server.call("POST", "/v1/blocks", json: ["userId": ids["Bob"]!], token: tokens["ANNA"]!)
+        #expect(try await search("an", as: bob) == ["Annie", "Anton"])
+        #expect(try await server.call("GET", "/v1/searches/users?query=").status == 400)
+        #expect(try await server.call("GET", "/v1/searches/users?query=%25").status == 200)
+        #expect(
+            try await server.call("GET", "/v1/searches/users?query=\(String(repeating: "a", count: 33))")
+                .status
+                == 400)
+    }
+}

@@ -3489,6 +3489,62 @@ public enum OpenAPIDocument {
                   }
                 }
               }
+            },
+            "/v1/searches/users": {
+              "get": {
+                "summary": "People whose nickname starts with what was typed (the mention picker): friends first, then people one follows; never someone who blocked the viewer",
+                "parameters": [
+                  {
+                    "name": "query",
+                    "in": "query",
+                    "required": true,
+                    "schema": {
+                      "type": "string",
+                      "maxLength": 32
+                    }
+                  },
+                  {
+                    "name": "size",
+                    "in": "query",
+                    "required": false,
+                    "schema": {
+                      "type": "integer",
+                      "minimum": 1,
+                      "maximum": 50,
+                      "default": 20
+                    }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "Matching people",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {
+                              "$ref": "#/components/schemas/Ok"
+                            },
+                            {
+                              "properties": {
+                                "data": {
+                                  "type": "array",
+                                  "items": {
+                                    "$ref": "#/components/schemas/User"
+                                  }
+                                }
+                              }
+                            }
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  }
+                }
+              }
             }
           },
           "components": {

@@ -53,6 +53,20 @@ struct FollowRoutes {
                     try store.users(relation, of: id, page: page, size: size, viewerID: viewer?.userID))
             }
         }
+        router.get("/v1/searches/users") { request in
+            let viewer = try accounts.viewer(request)
+            let typed = (request.query["query"] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else {
+                throw HTTPError.badRequest("Type the start of a nickname in 'query'.")
+            }
+            guard typed.count <= 32 else {
+                throw HTTPError.badRequest("A nickname has at most 32 characters.")
+            }
+            let limit = try request.integerQuery("size", default: 20, range: 1...50)
+            let users = try store.searchUsers(
+                prefix: AccountRules.nicknameKey(typed), limit: limit, viewerID: viewer?.userID)
+            return .json(users)
+        }
         router.get("/v1/blocks") { request in
             let viewer = try accounts.requireViewer(request)
             let (page, size) = try request.paging()

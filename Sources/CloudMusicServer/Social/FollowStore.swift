@@ -60,6 +60,29 @@ struct FollowStore: Sendable {
         }
     }
 
+    /// People whose nickname starts with `prefix` (ignoring case and full-width forms), for the mention
+    /// picker: the viewer's friends first, then people they follow, then everyone else; never someone who
+    /// blocked the viewer. An index range on the nickname key, however many users there are.
+    func searchUsers(prefix key: String, limit: Int, viewerID: Int64?) throws -> [User] {
+        try database.read { db in
+            try db.query(
+                """
+                SELECT * FROM (
+                    \(Self.userSelect)
+                    WHERE u.nickname_key >= ? AND u.nickname_key < ? AND u.disabled = 0
+                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = u.id AND b.blocked_id = ?)
+                    ORDER BY u.nickname_key LIMIT 200)
+                ORDER BY
+                    (EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ? AND f.followee_id = id)
+                     + EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = id AND f.followee_id = ?)) DESC,
+                    nickname COLLATE NOCASE
+                LIMIT ?
+                """, viewerID ?? 0, key, key + "\u{10FFFF}", viewerID ?? 0, viewerID ?? 0, viewerID ?? 0,
+                limit
+            ) { try Self.decodeUser($0, viewerID: viewerID) }
+        }
+    }
+
     func blockedUsers(by userID: Int64, page: Int, size: Int) throws -> Page<User> {
         try database.read { db in
             let total =
