@@ -55,6 +55,12 @@ struct SheetService: Sendable {
     }
 
     func create(_ input: SheetInput, viewer: Viewer) throws -> Sheet {
+        try visibleSheet(id: try create(input, songIDs: [], viewer: viewer), viewer: viewer).model(
+            signedIn: true)
+    }
+
+    /// A new sheet with `songIDs` in it, written in one transaction; returns its id.
+    func create(_ input: SheetInput, songIDs: [Int64], viewer: Viewer) throws -> Int64 {
         guard let title = try Self.title(input.title) else {
             throw HTTPError.badRequest("Give the sheet a title.")
         }
@@ -65,11 +71,9 @@ struct SheetService: Sendable {
                 status: 409,
                 message: "You can have at most \(Self.maxSheetsPerUser) sheets. Delete one first.")
         }
-        let id = try store.insertSheet(
-            userID: viewer.userID, title: title, detail: detail, tags: tags,
-            isPrivate: input.isPrivate ?? false,
-            now: clock())
-        return try visibleSheet(id: id, viewer: viewer).model(signedIn: true)
+        return try store.insertSheet(
+            userID: viewer.userID, title: title, detail: detail, tags: tags, isPrivate: input.isPrivate ?? false,
+            songIDs: songIDs, maxSongs: Self.maxSongsPerSheet, now: clock())
     }
 
     func update(id: Int64, _ input: SheetInput, viewer: Viewer) throws -> Sheet {
@@ -160,8 +164,11 @@ struct SheetService: Sendable {
 
     func like(songID: Int64, viewer: Viewer) throws -> Sheet {
         // The song is the resource named in the path: a missing one is a 404, as for unlike.
-        guard try catalog.songExists(id: songID) else { throw HTTPError.notFound("That song does not exist.") }
-        return try addSongs(sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
+        guard try catalog.songExists(id: songID) else {
+            throw HTTPError.notFound("That song does not exist.")
+        }
+        return try addSongs(
+            sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
     }
 
     func unlike(songID: Int64, viewer: Viewer) throws -> Sheet {
@@ -258,14 +265,9 @@ struct SheetService: Sendable {
                 unmatched.append(entry.title ?? entry.location)
             }
         }
-        let sheet = try create(
+        let id = try create(
             SheetInput(title: title ?? "Imported playlist", detail: nil, tags: nil, isPrivate: isPrivate),
-            viewer: viewer)
-        let id = Int64(sheet.id)!
-        if !ids.isEmpty {
-            _ = try store.addSongs(
-                sheetID: id, songIDs: ids, atTop: false, maxSongs: Self.maxSongsPerSheet, now: clock())
-        }
+            songIDs: ids, viewer: viewer)
         return ImportResult(
             sheet: try visibleSheet(id: id, viewer: viewer).model(signedIn: true), matched: Set(ids).count,
             unmatched: unmatched)

@@ -109,18 +109,23 @@ struct SheetStore: Sendable {
         }
     }
 
+    /// A new sheet, with `songIDs` in it (an import), in one transaction: a crash leaves all or nothing.
     func insertSheet(
-        userID: Int64, title: String, detail: String?, tags: [String], isPrivate: Bool, now: Int64
-    )
-        throws -> Int64
-    {
+        userID: Int64, title: String, detail: String?, tags: [String], isPrivate: Bool, songIDs: [Int64] = [],
+        maxSongs: Int = .max, now: Int64
+    ) throws -> Int64 {
         try database.write { db in
             try db.execute(
                 """
                 INSERT INTO sheets(user_id, title, detail, tags, is_private, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, userID, title, detail, Self.json(tags), isPrivate, now, now)
-            return db.lastInsertRowID
+            let id = db.lastInsertRowID
+            if !songIDs.isEmpty {
+                _ = try Self.addSongs(
+                    db: db, sheetID: id, songIDs: songIDs, atTop: false, maxSongs: maxSongs, now: now)
+            }
+            return id
         }
     }
 
@@ -169,7 +174,8 @@ struct SheetStore: Sendable {
     func addClicks(_ counts: [Int64: Int]) throws {
         try database.write { db in
             for (sheetID, count) in counts {
-                try db.execute("UPDATE sheets SET clicks_count = clicks_count + ? WHERE id = ?", count, sheetID)
+                try db.execute(
+                    "UPDATE sheets SET clicks_count = clicks_count + ? WHERE id = ?", count, sheetID)
             }
         }
     }
@@ -258,46 +264,53 @@ struct SheetStore: Sendable {
         -> AddOutcome
     {
         try database.write { db in
-            let list = Self.json(songIDs)
-            let unknown = try db.query(
-                """
-                SELECT j.value FROM json_each(?) j LEFT JOIN songs s ON s.id = j.value WHERE s.id IS NULL
-                """, list
-            ) { try $0.int64(0) }
-            if !unknown.isEmpty { return .unknownSongs(unknown) }
-            var seen = Set<Int64>()
-            let present = Set(
-                try db.query(
-                    "SELECT song_id FROM sheet_songs WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))",
-                    sheetID, list
-                ) { try $0.int64(0) })
-            let new = songIDs.filter { !present.contains($0) && seen.insert($0).inserted }
-            if new.isEmpty { return .added(0) }
-            let count =
-                try db.queryOne("SELECT songs_count FROM sheets WHERE id = ?", sheetID) { try $0.int(0) } ?? 0
-            if count + new.count > maxSongs { return .tooMany(limit: maxSongs) }
-            if atTop {
-                // Shift in two steps so the unique (sheet, position) index never sees a collision.
-                try db.execute(
-                    "UPDATE sheet_songs SET position = -position - 1 - ? WHERE sheet_id = ?", new.count,
-                    sheetID)
-                try db.execute("UPDATE sheet_songs SET position = -position - 1 WHERE sheet_id = ?", sheetID)
-            }
-            // After the top, not at `count`: a song that left the library leaves a gap until compacted.
-            let end =
-                try db.queryOne(
-                    "SELECT coalesce(max(position), -1) + 1 FROM sheet_songs WHERE sheet_id = ?", sheetID
-                ) { try $0.int(0) } ?? 0
-            let start = atTop ? 0 : end
-            for (offset, songID) in new.enumerated() {
-                try db.execute(
-                    "INSERT INTO sheet_songs(sheet_id, song_id, position, added_at) VALUES (?, ?, ?, ?)",
-                    sheetID,
-                    songID, start + offset, now)
-            }
-            try db.execute("UPDATE sheets SET updated_at = ? WHERE id = ?", now, sheetID)
-            return .added(new.count)
+            try Self.addSongs(
+                db: db, sheetID: sheetID, songIDs: songIDs, atTop: atTop, maxSongs: maxSongs, now: now)
         }
+    }
+
+    static func addSongs(
+        db: Connection, sheetID: Int64, songIDs: [Int64], atTop: Bool, maxSongs: Int, now: Int64
+    ) throws -> AddOutcome {
+        let list = Self.json(songIDs)
+        let unknown = try db.query(
+            """
+            SELECT j.value FROM json_each(?) j LEFT JOIN songs s ON s.id = j.value WHERE s.id IS NULL
+            """, list
+        ) { try $0.int64(0) }
+        if !unknown.isEmpty { return .unknownSongs(unknown) }
+        var seen = Set<Int64>()
+        let present = Set(
+            try db.query(
+                "SELECT song_id FROM sheet_songs WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))",
+                sheetID, list
+            ) { try $0.int64(0) })
+        let new = songIDs.filter { !present.contains($0) && seen.insert($0).inserted }
+        if new.isEmpty { return .added(0) }
+        let count =
+            try db.queryOne("SELECT songs_count FROM sheets WHERE id = ?", sheetID) { try $0.int(0) } ?? 0
+        if count + new.count > maxSongs { return .tooMany(limit: maxSongs) }
+        if atTop {
+            // Shift in two steps so the unique (sheet, position) index never sees a collision.
+            try db.execute(
+                "UPDATE sheet_songs SET position = -position - 1 - ? WHERE sheet_id = ?", new.count,
+                sheetID)
+            try db.execute("UPDATE sheet_songs SET position = -position - 1 WHERE sheet_id = ?", sheetID)
+        }
+        // After the top, not at `count`: a song that left the library leaves a gap until compacted.
+        let end =
+            try db.queryOne(
+                "SELECT coalesce(max(position), -1) + 1 FROM sheet_songs WHERE sheet_id = ?", sheetID
+            ) { try $0.int(0) } ?? 0
+        let start = atTop ? 0 : end
+        for (offset, songID) in new.enumerated() {
+            try db.execute(
+                "INSERT INTO sheet_songs(sheet_id, song_id, position, added_at) VALUES (?, ?, ?, ?)",
+                sheetID,
+                songID, start + offset, now)
+        }
+        try db.execute("UPDATE sheets SET updated_at = ? WHERE id = ?", now, sheetID)
+        return .added(new.count)
     }
 
     /// Removes songs and closes the gaps they leave. Returns how many were in the sheet.
