@@ -188,13 +188,15 @@ private func sample(_ text: String, _ series: String) -> Double? {
         }
         // Waiting for the request to reach its handler is not what is tested: allow a loaded machine time.
         #expect(await eventually(timeout: 10) { started.value })
-        let shutdownStart = now()
-        shutdownBegan.value = shutdownStart
+        // Timed from inside the thread: on a loaded machine the thread itself may start late.
         async let stopped = onThread { () -> Double in
+            let shutdownStart = now()
+            shutdownBegan.value = shutdownStart
             server.shutdown()
             return now() - shutdownStart
         }
         // While shutdown waits for the slow request, new connections are refused.
+        #expect(await eventually(timeout: 10) { shutdownBegan.value != 0 })
         try await Task.sleep(for: .milliseconds(150))
         let during = try await onThread { () -> String in
             do {
