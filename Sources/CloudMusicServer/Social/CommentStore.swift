@@ -219,10 +219,18 @@ struct CommentStore: Sendable {
                 filter += " AND c.parent_id = ?"
                 arguments.append(parentID)
             }
-            let total =
-                try db.queryOne(
-                    "SELECT count(*) FROM comments c WHERE \(filter)", arguments: Array(arguments.dropFirst())
-                ) { try $0.int(0) } ?? 0
+            // The kept counts, not count(*): a song with a million comments must not count them per page.
+            let total: Int
+            if let parentID {
+                total =
+                    try db.queryOne("SELECT replies_count FROM comments WHERE id = ?", parentID) { try $0.int(0) }
+                    ?? 0
+            } else {
+                let table = target.kind == 1 ? "songs" : "sheets"
+                total =
+                    try db.queryOne("SELECT comments_count FROM \(table) WHERE id = ?", target.id) { try $0.int(0) }
+                    ?? 0
+            }
             let orderBy: String
             switch order {
             case .new:
