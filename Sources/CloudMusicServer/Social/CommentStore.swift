@@ -242,8 +242,9 @@ struct CommentStore: Sendable {
             case .hot:
                 orderBy = "c.hot DESC, c.id DESC"
                 if let cursor, let hot = cursor.hot {
-                    filter += " AND (c.hot < ? OR (c.hot = ? AND c.id < ?))"
-                    arguments += [hot, hot, cursor.id]
+                    // A row value, so the index range starts at the cursor (an OR made it walk from the top).
+                    filter += " AND (c.hot, c.id) < (?, ?)"
+                    arguments += [hot, cursor.id]
                 }
             }
             let rows = try db.query(
