@@ -310,12 +310,7 @@ struct SheetService: Sendable {
         guard input.songIds.count <= Self.maxQueueSongs else {
             throw HTTPError.badRequest("A play queue can hold at most \(Self.maxQueueSongs) songs.")
         }
-        let ids = try input.songIds.map { text in
-            guard let id = Int64(text), id > 0 else {
-                throw HTTPError.badRequest("'\(text)' is not a song id.")
-            }
-            return id
-        }
+        let ids = try input.songIds.map(Self.songID)
         if let index = input.currentIndex, !ids.indices.contains(index) {
             throw HTTPError.badRequest(
                 "'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
@@ -377,11 +372,11 @@ struct SheetService: Sendable {
         guard values.count <= maxSongsPerRequest else {
             throw HTTPError.badRequest("Send at most \(maxSongsPerRequest) songs at a time.")
         }
-        return try values.map { text in
-            guard let id = Int64(text), id > 0 else {
-                throw HTTPError.badRequest("'\(text)' is not a song id.")
-            }
-            return id
-        }
+        return try values.map(songID)
+    }
+
+    static func songID(_ text: String) throws -> Int64 {
+        guard let id = Int64(text), id > 0 else { throw HTTPError.badRequest("'\(text)' is not a song id.") }
+        return id
     }
 }

@@ -58,7 +58,7 @@ struct SheetStore: Sendable {
 
     static func decodeSheet(_ row: Row) throws -> SheetRecord {
         let tagsJSON = try row.string(4)
-        let tags = (try? JSONDecoder().decode([String].self, from: Data(tagsJSON.utf8))) ?? []
+        let tags = (try? JSONColumn.decode([String].self, tagsJSON)) ?? []
         return SheetRecord(
             id: try row.int64(0), userID: try row.int64(1), title: try row.string(2),
             detail: try row.optionalString(3), tags: tags, isPrivate: try row.bool(5),
@@ -119,7 +119,7 @@ struct SheetStore: Sendable {
                 """
                 INSERT INTO sheets(user_id, title, detail, tags, is_private, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, userID, title, detail, Self.json(tags), isPrivate, now, now)
+                """, userID, title, detail, JSONColumn.text(tags), isPrivate, now, now)
             let id = db.lastInsertRowID
             if !songIDs.isEmpty {
                 _ = try Self.addSongs(
@@ -145,7 +145,7 @@ struct SheetStore: Sendable {
                 try db.execute("UPDATE sheets SET detail = ? WHERE id = ?", detail, id)
             }
             if let tags = changes.tags {
-                try db.execute("UPDATE sheets SET tags = ? WHERE id = ?", Self.json(tags), id)
+                try db.execute("UPDATE sheets SET tags = ? WHERE id = ?", JSONColumn.text(tags), id)
             }
             if let isPrivate = changes.isPrivate {
                 try db.execute("UPDATE sheets SET is_private = ? WHERE id = ?", isPrivate, id)
@@ -272,7 +272,7 @@ struct SheetStore: Sendable {
     static func addSongs(
         db: Connection, sheetID: Int64, songIDs: [Int64], atTop: Bool, maxSongs: Int, now: Int64
     ) throws -> AddOutcome {
-        let list = Self.json(songIDs)
+        let list = JSONColumn.text(songIDs)
         let unknown = try db.query(
             """
             SELECT j.value FROM json_each(?) j LEFT JOIN songs s ON s.id = j.value WHERE s.id IS NULL
@@ -320,7 +320,7 @@ struct SheetStore: Sendable {
                 """
                 DELETE FROM sheet_songs WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
                 RETURNING position
-                """, sheetID, Self.json(songIDs)
+                """, sheetID, JSONColumn.text(songIDs)
             ) { try $0.int(0) }
             guard !removed.isEmpty else { return 0 }
             try Self.compact(db: db, sheetID: sheetID)
@@ -526,7 +526,7 @@ struct SheetStore: Sendable {
             let unknown = try db.query(
                 """
                 SELECT DISTINCT j.value FROM json_each(?) j LEFT JOIN songs s ON s.id = j.value WHERE s.id IS NULL
-                """, Self.json(songIDs)
+                """, JSONColumn.text(songIDs)
             ) { try $0.int64(0) }
             if !unknown.isEmpty { return .unknownSongs(unknown) }
             let version = current + 1
@@ -549,7 +549,4 @@ struct SheetStore: Sendable {
         }
     }
 
-    static func json(_ values: [some Encodable]) -> String {
-        String(decoding: (try? JSONEncoder().encode(values)) ?? Data("[]".utf8), as: UTF8.self)
-    }
 }

@@ -68,15 +68,12 @@ struct CommentStore: Sendable {
             repliesCount: try row.int(3), likeId: try row.optionalInt64(13).map(String.init),
             parentId: try row.optionalInt64(4).map(String.init), parent: parent,
             songId: kind == 1 ? targetID : nil, sheetId: kind == 2 ? targetID : nil, user: try user(row, 10),
-            mentions: try decodeJSON([Mention].self, row.string(20)),
-            topics: try decodeJSON([TopicMention].self, row.string(21)),
+            mentions: try JSONColumn.decode([Mention].self, row.string(20)),
+            topics: try JSONColumn.decode([TopicMention].self, row.string(21)),
             createdAt: APIDate.string(try row.int64(7)), updatedAt: APIDate.string(try row.int64(8)))
         return (comment, try row.double(9))
     }
 
-    static func decodeJSON<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
-    }
 
     func comment(id: Int64, viewerID: Int64?) throws -> Comment? {
         try database.read { db in
@@ -139,7 +136,7 @@ struct CommentStore: Sendable {
                     created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, userID, target.kind, target.id, parentID, content, Double(now) / 45_000,
-                Self.encodeJSON(mentions), Self.encodeJSON(topics), now, now)
+                JSONColumn.text(mentions), JSONColumn.text(topics), now, now)
             let id = db.lastInsertRowID
             for topicID in Set(topics.map(\.id)) {
                 try db.execute("INSERT INTO comment_topics(comment_id, topic_id) VALUES (?, ?)", id, topicID)
@@ -148,9 +145,6 @@ struct CommentStore: Sendable {
         }
     }
 
-    static func encodeJSON<T: Encodable>(_ value: T) -> String {
-        String(decoding: (try? JSONEncoder().encode(value)) ?? Data("[]".utf8), as: UTF8.self)
-    }
 
     // MARK: Topics
 
@@ -331,7 +325,7 @@ struct CommentStore: Sendable {
                 else { return nil }
                 return Report(
                     comment: comment, hidden: hidden, reportsCount: count,
-                    reasons: (try? JSONDecoder().decode([String].self, from: Data(reasons.utf8))) ?? [],
+                    reasons: (try? JSONColumn.decode([String].self, reasons)) ?? [],
                     lastReportedAt: APIDate.string(last))
             }
             return Page(items: items, total: total, page: page, size: size)
