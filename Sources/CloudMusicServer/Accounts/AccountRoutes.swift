@@ -61,7 +61,7 @@ struct AccountRoutes {
             return .json(user, status: 201)
         }
         router.get("/v1/users/:id") { request in
-            .json(try accounts.user(id: try request.id(thing: "user"), viewer: try accounts.viewer(request)))
+            .json(try accounts.profile(id: try request.id(thing: "user"), viewer: try accounts.viewer(request)))
         }
         router.patch("/v1/users/:id") { request in
             let viewer = try accounts.requireViewer(request)

@@ -382,8 +382,16 @@ final class AccountService: Sendable {
         guard let user = try store.user(id: id) else { throw Self.noUser }
         let isSelf = viewer?.userID == id
         if user.disabled && !isSelf && viewer?.isAdmin != true { throw Self.noUser }
-        var model = user.model(private: isSelf)
-        if let viewer, !isSelf { model.following = try store.follows(followerID: viewer.userID, followeeID: id) }
+        return user.model(private: isSelf)
+    }
+
+    /// A user's page as the viewer sees it: `user(id:viewer:)` plus whether the viewer follows them. The
+    /// other callers only check that someone exists and need not pay for the follow lookup.
+    func profile(id: Int64, viewer: Viewer?) throws -> User {
+        var model = try user(id: id, viewer: viewer)
+        if let viewer, viewer.userID != id {
+            model.following = try store.follows(followerID: viewer.userID, followeeID: id)
+        }
         return model
     }
 

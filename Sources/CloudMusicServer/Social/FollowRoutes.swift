@@ -31,7 +31,7 @@ struct FollowRoutes {
                 throw HTTPError.badRequest("You blocked this person. Unblock them first.")
             }
             try store.follow(followerID: viewer.userID, followeeID: id, now: clock())
-            return .json(try accounts.user(id: id, viewer: viewer), status: 201)
+            return .json(try accounts.profile(id: id, viewer: viewer), status: 201)
         }
         router.delete("/v1/friends/:id") { request in
             let viewer = try accounts.requireViewer(request)
