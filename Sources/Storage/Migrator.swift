@@ -5,16 +5,23 @@ public struct Migration: Sendable {
     public let version: Int
     public let name: String
     public let apply: @Sendable (Connection) throws -> Void
+    /// Runs with foreign keys off, as SQLite's procedure for rebuilding a table asks: dropping the old
+    /// table must not cascade to the rows that point at it. The keys are checked before it commits.
+    public let rebuildsTables: Bool
 
-    public init(version: Int, name: String, apply: @escaping @Sendable (Connection) throws -> Void) {
+    public init(
+        version: Int, name: String, rebuildsTables: Bool = false,
+        apply: @escaping @Sendable (Connection) throws -> Void
+    ) {
         self.version = version
         self.name = name
+        self.rebuildsTables = rebuildsTables
         self.apply = apply
     }
 
     /// A migration that is a plain SQL script.
-    public init(version: Int, name: String, sql: String) {
-        self.init(version: version, name: name) { try $0.executeScript(sql) }
+    public init(version: Int, name: String, rebuildsTables: Bool = false, sql: String) {
+        self.init(version: version, name: name, rebuildsTables: rebuildsTables) { try $0.executeScript(sql) }
     }
 }
 
@@ -49,8 +56,24 @@ public struct Migrator: Sendable {
         }
         var done: [Int] = []
         for migration in migrations where !applied.contains(migration.version) {
+            // The pragma is a no-op inside a transaction, so it is set around it.
+            if migration.rebuildsTables {
+                try database.withWriter { try $0.executeScript("PRAGMA foreign_keys=OFF") }
+            }
+            defer {
+                if migration.rebuildsTables {
+                    _ = try? database.withWriter { try $0.executeScript("PRAGMA foreign_keys=ON") }
+                }
+            }
             try database.write { db in
                 try migration.apply(db)
+                if migration.rebuildsTables,
+                    let broken = try db.queryOne("PRAGMA foreign_key_check", decode: { try $0.string(0) })
+                {
+                    throw DatabaseError(
+                        code: 19,
+                        message: "migration \(migration.version) left rows in \(broken) pointing at nothing")
+                }
                 try db.execute(
                     "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
                     migration.version, migration.name, Int64(Date().timeIntervalSince1970))

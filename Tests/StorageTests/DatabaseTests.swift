@@ -37,6 +37,46 @@ let schema = Migrator([
         #expect(tables.isEmpty)
     }
 
+    /// Rebuilding a parent table (to change a constraint) keeps the rows that point at it, and the keys
+    /// are back on afterwards; a rebuild that orphans rows is refused whole.
+    @Test func aTableRebuildKeepsItsChildren() throws {
+        let db = try Database(path: temporaryDatabasePath())
+        let base = Migration(
+            version: 1, name: "parents",
+            sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY, kind INTEGER CHECK (kind IN (1, 2)));
+                CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE);
+                INSERT INTO parent VALUES (1, 1); INSERT INTO child VALUES (10, 1);
+                """)
+        let rebuild = Migration(
+            version: 2, name: "wider kinds", rebuildsTables: true,
+            sql: """
+                CREATE TABLE parent_new (id INTEGER PRIMARY KEY, kind INTEGER CHECK (kind BETWEEN 1 AND 9));
+                INSERT INTO parent_new SELECT * FROM parent;
+                DROP TABLE parent;
+                ALTER TABLE parent_new RENAME TO parent;
+                """)
+        try Migrator([base, rebuild]).migrate(db)
+        try db.write { try $0.execute("INSERT INTO parent VALUES (2, 3)") }
+        #expect(try db.read { try $0.queryOne("SELECT count(*) FROM child") { try $0.int(0) } } == 1)
+        try db.write { try $0.execute("DELETE FROM parent WHERE id = 1") }
+        #expect(try db.read { try $0.queryOne("SELECT count(*) FROM child") { try $0.int(0) } } == 0)
+
+        let other = try Database(path: temporaryDatabasePath())
+        let orphaning = Migration(
+            version: 2, name: "loses a parent", rebuildsTables: true,
+            sql: """
+                CREATE TABLE parent_new (id INTEGER PRIMARY KEY, kind INTEGER);
+                DROP TABLE parent;
+                ALTER TABLE parent_new RENAME TO parent;
+                """)
+        #expect(throws: DatabaseError.self) { try Migrator([base, orphaning]).migrate(other) }
+        #expect(try other.read { try $0.queryOne("SELECT count(*) FROM parent") { try $0.int(0) } } == 1)
+        #expect(throws: DatabaseError.self) {
+            try other.write { try $0.execute("INSERT INTO child VALUES (11, 99)") }
+        }
+    }
+
     @Test func aNewerDatabaseIsRefused() throws {
         let path = temporaryDatabasePath()
         let db = try Database(path: path)
