@@ -13,6 +13,7 @@ public final class ServerApp: Sendable {
     let accounts: AccountService
     let sheets: SheetService
     let comments: CommentService
+    let feeds: FeedService
 
     /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
     public init(options: ServerOptions, logger: Logger) throws {
@@ -47,7 +48,9 @@ public final class ServerApp: Sendable {
         sheets = SheetService(
             store: sheetStore, catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers",
             clicks: ClickCounter(store: sheetStore))
-        comments = CommentService(store: CommentStore(database: database), sheets: sheets, catalog: catalog)
+        feeds = FeedService(store: FeedStore(database: database))
+        comments = CommentService(
+            store: CommentStore(database: database), sheets: sheets, catalog: catalog, feeds: feeds)
     }
 
     /// Every route of the v1 API, plus the server's own.
@@ -59,6 +62,7 @@ public final class ServerApp: Sendable {
         AccountRoutes(accounts: accounts).register(on: router)
         SheetRoutes(sheets: sheets, accounts: accounts).register(on: router)
         CommentRoutes(comments: comments, accounts: accounts).register(on: router)
+        FeedRoutes(feeds: feeds, accounts: accounts).register(on: router)
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: router)
         return router
     }

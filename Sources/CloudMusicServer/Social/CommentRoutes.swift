@@ -7,8 +7,10 @@ struct CommentRoutes {
     let comments: CommentService
     let accounts: AccountService
 
+    /// A like names a comment or a moment.
     struct LikeBody: Decodable {
-        var commentId: String
+        var commentId: String?
+        var feedId: String?
     }
 
     struct ReportBody: Decodable {
@@ -24,7 +26,7 @@ struct CommentRoutes {
             let (page, size) = try request.paging()
             let query = CommentService.ListQuery(
                 songID: request.query["songId"], sheetID: request.query["sheetId"],
-                parentID: request.query["parentId"],
+                feedID: request.query["feedId"], parentID: request.query["parentId"],
                 order: try request.enumQuery("order", default: CommentStore.Order.new),
                 cursor: request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }, page: page, size: size)
             return .json(try comments.list(query, viewer: try accounts.viewer(request)))
@@ -59,12 +61,25 @@ struct CommentRoutes {
         router.post("/v1/likes") { request in
             let viewer = try accounts.requireViewer(request)
             let body = try request.decode(LikeBody.self)
-            guard let id = Int64(body.commentId), id > 0 else { throw CommentService.noComment }
-            return .json(try comments.like(commentID: id, viewer: viewer), status: 201)
+            switch (body.commentId, body.feedId) {
+            case (let comment?, nil):
+                guard let id = Int64(comment), id > 0 else { throw CommentService.noComment }
+                return .json(try comments.like(commentID: id, viewer: viewer), status: 201)
+            case (nil, let feed?):
+                guard let id = Int64(feed), id > 0 else { throw FeedService.noFeed }
+                return .json(try comments.feeds.like(feedID: id, viewer: viewer), status: 201)
+            default:
+                throw HTTPError.badRequest("Name what you like: either 'commentId' or 'feedId'.")
+            }
         }
         router.delete("/v1/likes/:id") { request in
             let viewer = try accounts.requireViewer(request)
-            try comments.unlike(likeID: try request.id(thing: "like"), viewer: viewer)
+            let id = try request.id(thing: "like")
+            if id >= FeedStore.firstLikeID {
+                try comments.feeds.unlike(likeID: id, viewer: viewer)
+            } else {
+                try comments.unlike(likeID: id, viewer: viewer)
+            }
             return .ok()
         }
         router.get("/v1/topics") { request in

@@ -9,6 +9,7 @@ struct CommentService: Sendable {
     let store: CommentStore
     let sheets: SheetService
     let catalog: CatalogStore
+    let feeds: FeedService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     static let maxLength = 1_000
@@ -16,20 +17,27 @@ struct CommentService: Sendable {
     static let maxPerDay = 200
     static let noComment = HTTPError.notFound("That comment does not exist.")
 
-    /// The thing a request names: exactly one of a song or a sheet, which the viewer may see.
-    func target(songID: String?, sheetID: String?, viewer: Viewer?) throws -> CommentStore.Target {
-        switch (songID, sheetID) {
-        case (let song?, nil):
+    /// The thing a request names: exactly one of a song, a sheet or a moment, which the viewer may see.
+    func target(songID: String?, sheetID: String?, feedID: String?, viewer: Viewer?) throws
+        -> CommentStore.Target
+    {
+        switch (songID, sheetID, feedID) {
+        case (let song?, nil, nil):
             guard let id = Int64(song), id > 0, try catalog.songExists(id: id) else {
                 throw HTTPError.notFound("That song does not exist.")
             }
             return .song(id)
-        case (nil, let sheet?):
+        case (nil, let sheet?, nil):
             guard let id = Int64(sheet), id > 0 else { throw SheetService.noSheet }
             _ = try sheets.visibleSheet(id: id, viewer: viewer)
             return .sheet(id)
+        case (nil, nil, let feed?):
+            guard let id = Int64(feed), id > 0 else { throw FeedService.noFeed }
+            _ = try feeds.visibleFeed(id: id, viewer: viewer)
+            return .feed(id)
         default:
-            throw HTTPError.badRequest("Name what the comments are on: either 'songId' or 'sheetId'.")
+            throw HTTPError.badRequest(
+                "Name what the comments are on: one of 'songId', 'sheetId' or 'feedId'.")
         }
     }
 
@@ -38,9 +46,13 @@ struct CommentService: Sendable {
         guard let record = try store.record(id: id), !record.hidden || viewer?.isAdmin == true else {
             throw Self.noComment
         }
-        if case .sheet(let sheetID) = record.target {
-            do { _ = try sheets.visibleSheet(id: sheetID, viewer: viewer) } catch { throw Self.noComment }
-        }
+        do {
+            switch record.target {
+            case .sheet(let sheetID): _ = try sheets.visibleSheet(id: sheetID, viewer: viewer)
+            case .feed(let feedID): _ = try feeds.visibleFeed(id: feedID, viewer: viewer)
+            case .song: break
+            }
+        } catch { throw Self.noComment }
         return record
     }
 
@@ -48,6 +60,7 @@ struct CommentService: Sendable {
         var content: String
         var songId: String?
         var sheetId: String?
+        var feedId: String?
         var parentId: String?
     }
 
@@ -63,14 +76,16 @@ struct CommentService: Sendable {
             let record = try visibleRecord(id: id, viewer: viewer)
             target = record.target
             parentID = id
-            if input.songId != nil || input.sheetId != nil,
-                try self.target(songID: input.songId, sheetID: input.sheetId, viewer: viewer) != target
+            if input.songId != nil || input.sheetId != nil || input.feedId != nil,
+                try self.target(
+                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, viewer: viewer) != target
             {
                 throw HTTPError.badRequest(
-                    "A reply goes on the same song or sheet as the comment it answers.")
+                    "A reply goes on the same song, sheet or moment as the comment it answers.")
             }
         } else {
-            target = try self.target(songID: input.songId, sheetID: input.sheetId, viewer: viewer)
+            target = try self.target(
+                songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, viewer: viewer)
         }
         let now = clock()
         // Checked inside the insert's transaction: a burst of requests at once gets no more than the limit.
@@ -102,6 +117,7 @@ struct CommentService: Sendable {
     struct ListQuery {
         var songID: String?
         var sheetID: String?
+        var feedID: String?
         var parentID: String?
         var order: CommentStore.Order
         var cursor: String?
@@ -117,7 +133,8 @@ struct CommentService: Sendable {
             target = try visibleRecord(id: id, viewer: viewer).target
             parentID = id
         } else {
-            target = try self.target(songID: query.songID, sheetID: query.sheetID, viewer: viewer)
+            target = try self.target(
+                songID: query.songID, sheetID: query.sheetID, feedID: query.feedID, viewer: viewer)
         }
         let cursor = try query.cursor.map { try Self.parseCursor($0, order: query.order) }
         let (rows, total) = try store.list(
@@ -160,6 +177,9 @@ struct CommentService: Sendable {
         var comments: [Comment]
         /// Pass as `cursor` for older comments; nil on the last page.
         var nextCursor: String?
+        /// The newest moments on the topic; more with `v1/feeds?topicId=` and `nextFeedsCursor`.
+        var feeds: [Feed]
+        var nextFeedsCursor: String?
     }
 
     func topic(id: Int64, cursor: String?, size: Int, viewer: Viewer?) throws -> TopicPage {
@@ -169,8 +189,10 @@ struct CommentService: Sendable {
         let before = try cursor.map { try Self.parseCursor($0, order: .new).id }
         let comments = try store.topicComments(
             topicID: id, before: before, limit: size, viewerID: viewer?.userID)
+        let feeds = try feeds.list(.topic(id), cursor: nil, size: size, viewer: viewer)
         return TopicPage(
-            topic: topic, comments: comments, nextCursor: comments.count == size ? comments.last?.id : nil)
+            topic: topic, comments: comments, nextCursor: comments.count == size ? comments.last?.id : nil,
+            feeds: feeds.data, nextFeedsCursor: feeds.nextCursor)
     }
 
     // MARK: Likes

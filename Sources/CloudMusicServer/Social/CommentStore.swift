@@ -9,17 +9,36 @@ struct CommentStore: Sendable {
     enum Target: Sendable, Equatable {
         case song(Int64)
         case sheet(Int64)
+        case feed(Int64)
+
+        init(kind: Int, id: Int64) {
+            switch kind {
+            case 1: self = .song(id)
+            case 2: self = .sheet(id)
+            default: self = .feed(id)
+            }
+        }
 
         var kind: Int {
             switch self {
             case .song: 1
             case .sheet: 2
+            case .feed: 3
             }
         }
 
         var id: Int64 {
             switch self {
-            case .song(let id), .sheet(let id): id
+            case .song(let id), .sheet(let id), .feed(let id): id
+            }
+        }
+
+        /// The table whose `comments_count` counts this thing's comments.
+        var table: String {
+            switch self {
+            case .song: "songs"
+            case .sheet: "sheets"
+            case .feed: "feeds"
             }
         }
     }
@@ -67,7 +86,8 @@ struct CommentStore: Sendable {
             id: String(try row.int64(0)), content: try row.string(1), likesCount: try row.int(2),
             repliesCount: try row.int(3), likeId: try row.optionalInt64(13).map(String.init),
             parentId: try row.optionalInt64(4).map(String.init), parent: parent,
-            songId: kind == 1 ? targetID : nil, sheetId: kind == 2 ? targetID : nil, user: try user(row, 10),
+            songId: kind == 1 ? targetID : nil, sheetId: kind == 2 ? targetID : nil,
+            feedId: kind == 3 ? targetID : nil, user: try user(row, 10),
             mentions: try JSONColumn.decode([Mention].self, row.string(20)),
             topics: try JSONColumn.decode([TopicMention].self, row.string(21)),
             createdAt: APIDate.string(try row.int64(7)), updatedAt: APIDate.string(try row.int64(8)))
@@ -91,7 +111,7 @@ struct CommentStore: Sendable {
                 let targetID = try row.int64(3)
                 return CommentRecord(
                     id: try row.int64(0), userID: try row.int64(1),
-                    target: try row.int(2) == 1 ? .song(targetID) : .sheet(targetID),
+                    target: Target(kind: try row.int(2), id: targetID),
                     parentID: try row.optionalInt64(4), hidden: try row.bool(5))
             }
         }
@@ -112,24 +132,7 @@ struct CommentStore: Sendable {
                     "SELECT count(*) FROM comments WHERE user_id = ? AND created_at >= ?", userID, time
                 ) { try $0.int(0) } ?? 0
             }
-            let mentions = try rich.resolvedMentions { nickname in
-                try db.queryOne(
-                    // Someone who blocked the author cannot be mentioned by them.
-                    """
-                    SELECT id FROM users WHERE nickname_key = ? AND disabled = 0
-                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = users.id AND blocked_id = ?)
-                    """, AccountRules.nicknameKey(nickname), userID
-                ) { String(try $0.int64(0)) }
-            }
-            let topics = try rich.resolvedTopics { title in
-                let key = AccountRules.nicknameKey(title)
-                try db.execute(
-                    "INSERT INTO topics(title, title_key, created_at) VALUES (?, ?, ?) ON CONFLICT(title_key) DO NOTHING",
-                    title, key, now)
-                return try db.queryOne("SELECT id FROM topics WHERE title_key = ?", key) {
-                    String(try $0.int64(0))
-                }
-            }
+            let (mentions, topics) = try Self.resolve(rich, authorID: userID, now: now, in: db)
             try db.execute(
                 """
                 INSERT INTO comments(user_id, target_kind, target_id, parent_id, content, hot, mentions, topics,
@@ -146,16 +149,44 @@ struct CommentStore: Sendable {
     }
 
 
+    /// Mentions resolve to people who exist (by nickname, ignoring case and full-width forms; a nickname
+    /// nobody has stays plain text) and did not block the author; topics to topic records, made on first use.
+    static func resolve(_ rich: ParsedRichText, authorID: Int64, now: Int64, in db: Connection) throws -> (
+        mentions: [Mention], topics: [TopicMention]
+    ) {
+        let mentions = try rich.resolvedMentions { nickname in
+            try db.queryOne(
+                """
+                SELECT id FROM users WHERE nickname_key = ? AND disabled = 0
+                  AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = users.id AND blocked_id = ?)
+                """, AccountRules.nicknameKey(nickname), authorID
+            ) { String(try $0.int64(0)) }
+        }
+        let topics = try rich.resolvedTopics { title in
+            let key = AccountRules.nicknameKey(title)
+            try db.execute(
+                "INSERT INTO topics(title, title_key, created_at) VALUES (?, ?, ?) ON CONFLICT(title_key) DO NOTHING",
+                title, key, now)
+            return try db.queryOne("SELECT id FROM topics WHERE title_key = ?", key) {
+                String(try $0.int64(0))
+            }
+        }
+        return (mentions, topics)
+    }
+
     // MARK: Topics
 
     func topics(page: Int, size: Int) throws -> Page<Topic> {
         try database.read { db in
             let total =
-                try db.queryOne("SELECT count(*) FROM topics WHERE comments_count > 0") { try $0.int(0) } ?? 0
+                try db.queryOne("SELECT count(*) FROM topics WHERE comments_count + feeds_count > 0") {
+                    try $0.int(0)
+                } ?? 0
             let rows = try db.query(
                 """
-                SELECT id, title, comments_count, created_at FROM topics WHERE comments_count > 0
-                ORDER BY comments_count DESC, id DESC LIMIT ? OFFSET ?
+                SELECT id, title, comments_count, created_at, feeds_count FROM topics
+                WHERE comments_count + feeds_count > 0
+                ORDER BY comments_count + feeds_count DESC, id DESC LIMIT ? OFFSET ?
                 """, size, (page - 1) * size, decode: Self.decodeTopic)
             return Page(items: rows, total: total, page: page, size: size)
         }
@@ -164,7 +195,7 @@ struct CommentStore: Sendable {
     func topic(id: Int64) throws -> Topic? {
         try database.read { db in
             try db.queryOne(
-                "SELECT id, title, comments_count, created_at FROM topics WHERE id = ?", id,
+                "SELECT id, title, comments_count, created_at, feeds_count FROM topics WHERE id = ?", id,
                 decode: Self.decodeTopic)
         }
     }
@@ -172,7 +203,7 @@ struct CommentStore: Sendable {
     static func decodeTopic(_ row: Row) throws -> Topic {
         Topic(
             id: String(try row.int64(0)), title: try row.string(1), commentsCount: try row.int(2),
-            createdAt: APIDate.string(try row.int64(3)))
+            feedsCount: try row.int(4), createdAt: APIDate.string(try row.int64(3)))
     }
 
     /// A topic's visible comments, newest first, keyed by id for deep pages. Comments on private sheets
@@ -220,10 +251,10 @@ struct CommentStore: Sendable {
                     try db.queryOne("SELECT replies_count FROM comments WHERE id = ?", parentID) { try $0.int(0) }
                     ?? 0
             } else {
-                let table = target.kind == 1 ? "songs" : "sheets"
                 total =
-                    try db.queryOne("SELECT comments_count FROM \(table) WHERE id = ?", target.id) { try $0.int(0) }
-                    ?? 0
+                    try db.queryOne("SELECT comments_count FROM \(target.table) WHERE id = ?", target.id) {
+                        try $0.int(0)
+                    } ?? 0
             }
             let orderBy: String
             switch order {

@@ -13,6 +13,8 @@ public struct Comment: Codable, Sendable, Equatable, Identifiable {
     public var parent: CommentQuote?
     public var songId: String?
     public var sheetId: String?
+    /// The moment this comment is on, when it is on one.
+    public var feedId: String?
     public var user: UserSummary
     /// The @mentions of people who exist, with their ranges in `content`.
     public var mentions: [Mention]
@@ -23,9 +25,10 @@ public struct Comment: Codable, Sendable, Equatable, Identifiable {
 
     public init(
         id: String, content: String, likesCount: Int, repliesCount: Int, likeId: String?, parentId: String?,
-        parent: CommentQuote?, songId: String?, sheetId: String?, user: UserSummary, mentions: [Mention] = [],
-        topics: [TopicMention] = [], createdAt: String, updatedAt: String
+        parent: CommentQuote?, songId: String?, sheetId: String?, feedId: String? = nil, user: UserSummary,
+        mentions: [Mention] = [], topics: [TopicMention] = [], createdAt: String, updatedAt: String
     ) {
+        self.feedId = feedId
         self.mentions = mentions
         self.topics = topics
         self.id = id
@@ -82,17 +85,19 @@ public struct CommentPage: Codable, Sendable, Equatable {
     }
 }
 
-/// A #topic#: its comments are listed on its page.
+/// A #topic#: its comments and moments are listed on its page.
 public struct Topic: Codable, Sendable, Equatable, Identifiable {
     public var id: String
     public var title: String
     public var commentsCount: Int
+    public var feedsCount: Int
     public var createdAt: String
 
-    public init(id: String, title: String, commentsCount: Int, createdAt: String) {
+    public init(id: String, title: String, commentsCount: Int, feedsCount: Int = 0, createdAt: String) {
         self.id = id
         self.title = title
         self.commentsCount = commentsCount
+        self.feedsCount = feedsCount
         self.createdAt = createdAt
     }
 }

@@ -1,0 +1,78 @@
+/// A moment as the v1 API sends it (the apps' Feed: content, images [{uri}], province, city, longitude,
+/// latitude, user).
+public struct Feed: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var content: String
+    public var images: [FeedImage]
+    public var province: String?
+    public var city: String?
+    /// The place's name as the author chose it ("West Lake"), shown under the moment.
+    public var place: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    /// Metres from the point asked about; only in nearby lists.
+    public var distance: Double?
+    public var likesCount: Int
+    public var commentsCount: Int
+    /// The viewer's like of this moment (delete it to unlike), or nil.
+    public var likeId: String?
+    public var user: UserSummary
+    public var mentions: [Mention]
+    public var topics: [TopicMention]
+    public var createdAt: String
+    public var updatedAt: String
+
+    public init(
+        id: String, content: String, images: [FeedImage], province: String?, city: String?, place: String?,
+        latitude: Double?, longitude: Double?, distance: Double? = nil, likesCount: Int, commentsCount: Int,
+        likeId: String?, user: UserSummary, mentions: [Mention], topics: [TopicMention], createdAt: String,
+        updatedAt: String
+    ) {
+        self.id = id
+        self.content = content
+        self.images = images
+        self.province = province
+        self.city = city
+        self.place = place
+        self.latitude = latitude
+        self.longitude = longitude
+        self.distance = distance
+        self.likesCount = likesCount
+        self.commentsCount = commentsCount
+        self.likeId = likeId
+        self.user = user
+        self.mentions = mentions
+        self.topics = topics
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A picture of a moment: `uri` the full picture, `icon` its thumbnail (both relative to the server root).
+public struct FeedImage: Codable, Sendable, Equatable {
+    public var uri: String
+    public var icon: String?
+    public var width: Int?
+    public var height: Int?
+
+    public init(uri: String, icon: String? = nil, width: Int? = nil, height: Int? = nil) {
+        self.uri = uri
+        self.icon = icon
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A page of moments, reached by key: pass `nextCursor` as `cursor` for the next one (nil on the last).
+/// Moments lists have no page numbers, so page 10,000 costs what page 1 costs.
+public struct FeedPage: Codable, Sendable, Equatable {
+    public var size: Int
+    public var nextCursor: String?
+    public var data: [Feed]
+
+    public init(data: [Feed], size: Int, nextCursor: String?) {
+        self.size = size
+        self.nextCursor = nextCursor
+        self.data = data
+    }
+}
