@@ -2507,7 +2507,7 @@ public enum OpenAPIDocument {
             },
             "/v1/comments": {
               "get": {
-                "summary": "Comments on a song or a sheet (give songId or sheetId), or the replies to one comment (parentId); newest or hot first; paged by page/size or, for deep pages, by cursor",
+                "summary": "Comments on a song, a sheet or a moment (give songId, sheetId or feedId), or the replies to one comment (parentId); newest or hot first; paged by page/size or, for deep pages, by cursor",
                 "parameters": [
                   {
                     "name": "songId",
@@ -2523,6 +2523,15 @@ public enum OpenAPIDocument {
                     "in": "query",
                     "required": false,
                     "description": "A sheet's id",
+                    "schema": {
+                      "type": "string"
+                    }
+                  },
+                  {
+                    "name": "feedId",
+                    "in": "query",
+                    "required": false,
+                    "description": "A moment's id",
                     "schema": {
                       "type": "string"
                     }
@@ -2621,6 +2630,9 @@ public enum OpenAPIDocument {
                             "type": "string"
                           },
                           "sheetId": {
+                            "type": "string"
+                          },
+                          "feedId": {
                             "type": "string"
                           },
                           "parentId": {
@@ -2776,9 +2788,78 @@ public enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/feeds": {
+              "get": {
+                "summary": "Moments, newest first, paged by cursor: everyone's, one user's (userId) or one topic's (topicId); moments of people who blocked the viewer, or whom the viewer blocked, are left out",
+                "parameters": [
+                  {"name": "userId", "in": "query", "required": false, "description": "Only this user's moments", "schema": {"type": "string"}},
+                  {"name": "topicId", "in": "query", "required": false, "description": "Only moments with this #topic#", "schema": {"type": "string"}},
+                  {"name": "cursor", "in": "query", "required": false, "description": "nextCursor from the previous page", "schema": {"type": "string"}},
+                  {"name": "size", "in": "query", "required": false, "description": "Moments per page (1-100, default 20)", "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}}
+                ],
+                "responses": {"200": {"description": "Moments", "content": {"application/json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Ok"}, {"properties": {"data": {"$ref": "#/components/schemas/FeedPage"}}}]}}}}, "400": {"$ref": "#/components/responses/BadRequest"}}
+              },
+              "post": {
+                "summary": "Publish a moment: text (@mentions and #topics# resolved as in comments), up to nine pictures uploaded with POST v1/files/multi, and an optional place",
+                "security": [{"session": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/FeedInput"}}}
+                },
+                "responses": {
+                  "201": {"description": "The moment", "content": {"application/json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Ok"}, {"properties": {"data": {"$ref": "#/components/schemas/Feed"}}}]}}}},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              }
+            },
+            "/v1/feeds/timeline": {
+              "get": {
+                "summary": "The timeline: moments of the people I follow and my own, newest first, paged by cursor",
+                "security": [{"session": []}],
+                "parameters": [{"name": "cursor", "in": "query", "required": false, "description": "nextCursor from the previous page", "schema": {"type": "string"}}, {"name": "size", "in": "query", "required": false, "description": "Moments per page (1-100, default 20)", "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}}],
+                "responses": {
+                  "200": {"description": "The timeline", "content": {"application/json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Ok"}, {"properties": {"data": {"$ref": "#/components/schemas/FeedPage"}}}]}}}},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                }
+              }
+            },
+            "/v1/feeds/nearby": {
+              "get": {
+                "summary": "Placed moments within a radius of a point, nearest first (each with its distance in metres), paged by cursor",
+                "parameters": [
+                  {"name": "latitude", "in": "query", "required": true, "description": "Degrees, -90 to 90", "schema": {"type": "number"}},
+                  {"name": "longitude", "in": "query", "required": true, "description": "Degrees, -180 to 180", "schema": {"type": "number"}},
+                  {"name": "radius", "in": "query", "required": false, "description": "Metres, up to 100000", "schema": {"type": "number", "default": 5000}},
+                  {"name": "cursor", "in": "query", "required": false, "description": "nextCursor from the previous page", "schema": {"type": "string"}},
+                  {"name": "size", "in": "query", "required": false, "description": "Moments per page (1-100, default 20)", "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}}
+                ],
+                "responses": {"200": {"description": "Nearby moments", "content": {"application/json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Ok"}, {"properties": {"data": {"$ref": "#/components/schemas/FeedPage"}}}]}}}}, "400": {"$ref": "#/components/responses/BadRequest"}}
+              }
+            },
+            "/v1/feeds/{id}": {
+              "get": {
+                "summary": "One moment",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "The moment", "content": {"application/json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Ok"}, {"properties": {"data": {"$ref": "#/components/schemas/Feed"}}}]}}}}, "404": {"$ref": "#/components/responses/NotFound"}}
+              },
+              "delete": {
+                "summary": "Delete a moment (your own; administrators any), with its likes and comments",
+                "security": [{"session": []}],
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {
+                  "200": {"$ref": "#/components/responses/Done"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "403": {"$ref": "#/components/responses/Forbidden"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
             "/v1/likes": {
               "post": {
-                "summary": "Like a comment; the comment comes back with likeId",
+                "summary": "Like a comment (commentId) or a moment (feedId); the comment or moment comes back with likeId. Liking twice is one like",
                 "security": [
                   {
                     "session": []
@@ -2790,11 +2871,12 @@ public enum OpenAPIDocument {
                     "application/json": {
                       "schema": {
                         "type": "object",
-                        "required": [
-                          "commentId"
-                        ],
+                        "description": "Exactly one of commentId and feedId",
                         "properties": {
                           "commentId": {
+                            "type": "string"
+                          },
+                          "feedId": {
                             "type": "string"
                           }
                         }
@@ -2804,7 +2886,7 @@ public enum OpenAPIDocument {
                 },
                 "responses": {
                   "201": {
-                    "description": "The comment",
+                    "description": "The comment or the moment",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -2815,7 +2897,7 @@ public enum OpenAPIDocument {
                             {
                               "properties": {
                                 "data": {
-                                  "$ref": "#/components/schemas/Comment"
+                                  "oneOf": [{"$ref": "#/components/schemas/Comment"}, {"$ref": "#/components/schemas/Feed"}]
                                 }
                               }
                             }
@@ -3073,6 +3155,8 @@ public enum OpenAPIDocument {
                                     "topic": {
                                       "$ref": "#/components/schemas/Topic"
                                     },
+                                    "feeds": {"type": "array", "items": {"$ref": "#/components/schemas/Feed"}, "description": "The newest moments; more with GET v1/feeds?topicId="},
+                                    "nextFeedsCursor": {"type": "string"},
                                     "comments": {
                                       "type": "array",
                                       "items": {
@@ -3705,6 +3789,10 @@ public enum OpenAPIDocument {
                   "commentsCount": {
                     "type": "integer"
                   },
+                  "feedsCount": {
+                    "type": "integer",
+                    "description": "Moments with this topic"
+                  },
                   "createdAt": {
                     "type": "string",
                     "format": "date-time"
@@ -3775,6 +3863,9 @@ public enum OpenAPIDocument {
                   "sheetId": {
                     "type": "string"
                   },
+                  "feedId": {
+                    "type": "string"
+                  },
                   "mentions": {"type": "array", "items": {"$ref": "#/components/schemas/Mention"}, "description": "@mentions of people who exist"},
                   "topics": {"type": "array", "items": {"$ref": "#/components/schemas/TopicMention"}},
                   "user": {
@@ -3788,6 +3879,62 @@ public enum OpenAPIDocument {
                     "type": "string",
                     "format": "date-time"
                   }
+                }
+              },
+              "FeedImage": {
+                "type": "object",
+                "required": ["uri"],
+                "properties": {
+                  "uri": {"type": "string", "description": "The picture, relative to the server root"},
+                  "icon": {"type": "string", "description": "Its thumbnail"},
+                  "width": {"type": "integer"},
+                  "height": {"type": "integer"}
+                }
+              },
+              "Feed": {
+                "type": "object",
+                "description": "A moment",
+                "required": ["id", "content", "images", "likesCount", "commentsCount", "user", "mentions", "topics", "createdAt", "updatedAt"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "content": {"type": "string"},
+                  "images": {"type": "array", "items": {"$ref": "#/components/schemas/FeedImage"}},
+                  "province": {"type": "string"},
+                  "city": {"type": "string"},
+                  "place": {"type": "string", "description": "The place's name"},
+                  "latitude": {"type": "number"},
+                  "longitude": {"type": "number"},
+                  "distance": {"type": "number", "description": "Metres from the point asked about (nearby lists only)"},
+                  "likesCount": {"type": "integer"},
+                  "commentsCount": {"type": "integer"},
+                  "likeId": {"type": "string", "description": "The viewer's like, absent when not liked"},
+                  "user": {"$ref": "#/components/schemas/UserSummary"},
+                  "mentions": {"type": "array", "items": {"$ref": "#/components/schemas/Mention"}},
+                  "topics": {"type": "array", "items": {"$ref": "#/components/schemas/TopicMention"}},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"}
+                }
+              },
+              "FeedInput": {
+                "type": "object",
+                "description": "Text or at least one picture; latitude and longitude together or not at all",
+                "properties": {
+                  "content": {"type": "string", "maxLength": 2000},
+                  "images": {"type": "array", "maxItems": 9, "items": {"type": "object", "required": ["uri"], "properties": {"uri": {"type": "string", "description": "A uri from POST v1/files/multi"}}}},
+                  "province": {"type": "string", "maxLength": 50},
+                  "city": {"type": "string", "maxLength": 50},
+                  "place": {"type": "string", "maxLength": 100},
+                  "latitude": {"type": "number", "minimum": -90, "maximum": 90},
+                  "longitude": {"type": "number", "minimum": -180, "maximum": 180}
+                }
+              },
+              "FeedPage": {
+                "type": "object",
+                "required": ["size", "data"],
+                "properties": {
+                  "size": {"type": "integer"},
+                  "nextCursor": {"type": "string", "description": "Pass as cursor for the next page; absent on the last"},
+                  "data": {"type": "array", "items": {"$ref": "#/components/schemas/Feed"}}
                 }
               },
               "CommentPage": {
