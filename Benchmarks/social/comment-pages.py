@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Deep comment pages: does page 5,000 cost what page 1 costs?
+"""Deep comment pages: does page 10,000 cost what page 1 costs?
 
-    comment-pages.py --server-bin BIN --music DIR [--comments 1000000] [--size 20] [--deep 5000] [--requests 200]
+    comment-pages.py --server-bin BIN --music DIR [--comments 1000000] [--size 20] [--deep 10000] [--requests 200]
 
 Starts the server once on an empty data folder (migrations run, the music folder is scanned), stops it,
 writes --comments comments on the first song straight into SQLite (one transaction; the schema's triggers
@@ -49,7 +49,7 @@ def main():
     a.add_argument("--music", required=True)
     a.add_argument("--comments", type=int, default=1_000_000)
     a.add_argument("--size", type=int, default=20)
-    a.add_argument("--deep", type=int, default=5000)
+    a.add_argument("--deep", type=int, default=10000)
     a.add_argument("--requests", type=int, default=200)
     args = a.parse_args()
     data = tempfile.mkdtemp(prefix="cm-social-")

@@ -3574,6 +3574,29 @@ public enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/searches/sheets": {
+              "get": {
+                "summary": "Public sheets whose title or tags match what was typed (Latin words by prefix, CJK as substrings), best first; the first 1,000 matches are ranked and counted",
+                "parameters": [
+                  {"name": "query", "in": "query", "required": true, "schema": {"type": "string", "maxLength": 100}},
+                  {"$ref": "#/components/parameters/Page"},
+                  {"$ref": "#/components/parameters/Size"}
+                ],
+                "responses": {
+                  "200": {
+                    "description": "Matching sheets",
+                    "content": {"application/json": {"schema": {"allOf": [
+                      {"$ref": "#/components/schemas/Ok"},
+                      {"properties": {"data": {"allOf": [
+                        {"$ref": "#/components/schemas/PageInfo"},
+                        {"properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Sheet"}}}}
+                      ]}}}
+                    ]}}}
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"}
+                }
+              }
+            },
             "/v1/searches/users": {
               "get": {
                 "summary": "People whose nickname starts with what was typed (the mention picker): friends first, then people one follows; never someone who blocked the viewer",

@@ -10,6 +10,7 @@ enum Schema {
         CommentsSchema.migration,
         FollowsSchema.migration,
         FeedsSchema.migration,
+        SheetsSchema.searchIndex,
         Migration(
             version: 1, name: "server metadata",
             sql: """

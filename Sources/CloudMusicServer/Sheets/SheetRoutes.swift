@@ -47,6 +47,14 @@ struct SheetRoutes {
             return .json(
                 try sheets.store.publicSheets(order: order, page: page, size: size, viewerID: viewer?.userID))
         }
+        router.get("/v1/searches/sheets") { request in
+            let (page, size) = try request.paging()
+            guard let query = request.query["query"], !query.isEmpty, query.count <= 100 else {
+                throw HTTPError.badRequest("Type what to look for in 'query' (up to 100 characters).")
+            }
+            let viewer = try accounts.viewer(request)
+            return .json(try sheets.store.search(query, page: page, size: size, viewerID: viewer?.userID))
+        }
         router.post("/v1/sheets") { request in
             let viewer = try accounts.requireViewer(request)
             return .json(

@@ -121,6 +121,7 @@ struct SheetStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, userID, title, detail, JSONColumn.text(tags), isPrivate, now, now)
             let id = db.lastInsertRowID
+            try Self.reindex(db: db, sheetID: id)
             if !songIDs.isEmpty {
                 _ = try Self.addSongs(
                     db: db, sheetID: id, songIDs: songIDs, atTop: false, maxSongs: maxSongs, now: now)
@@ -157,6 +158,7 @@ struct SheetStore: Sendable {
                 }
             }
             try db.execute("UPDATE sheets SET updated_at = ? WHERE id = ?", now, id)
+            try Self.reindex(db: db, sheetID: id)
         }
     }
 
@@ -199,6 +201,49 @@ struct SheetStore: Sendable {
                 viewerID ?? 0, size, (page - 1) * size, decode: Self.decodeSheet)
             return Page(
                 items: rows.map { $0.model(signedIn: viewerID != nil) }, total: total, page: page, size: size)
+        }
+    }
+
+    // MARK: Search
+
+    /// Puts a sheet's title and tags in the search index when it is public and not an "I like" sheet, and
+    /// takes it out otherwise.
+    static func reindex(db: Connection, sheetID: Int64) throws {
+        try db.execute("DELETE FROM search_sheets WHERE rowid = ?", sheetID)
+        guard
+            let (title, tags) = try db.queryOne(
+                "SELECT title, tags FROM sheets WHERE id = ? AND kind = 0 AND is_private = 0", sheetID,
+                decode: { (try $0.string(0), try $0.string(1)) })
+        else { return }
+        let tagText = ((try? JSONColumn.decode([String].self, tags)) ?? []).joined(separator: " ")
+        try db.execute(
+            "INSERT INTO search_sheets(rowid, title, tags) VALUES (?, ?, ?)", sheetID, SearchText.indexText(title),
+            SearchText.indexText(tagText))
+    }
+
+    /// Public sheets matching what a person typed, best first (bm25, a title match weighing more than a
+    /// tag). Like song search, only the first `CatalogStore.rankedCandidates` matches are ranked and counted.
+    func search(_ typed: String, page: Int, size: Int, viewerID: Int64?) throws -> Page<Sheet> {
+        guard let query = SearchText.matchQuery(typed) else {
+            return Page(items: [], total: 0, page: page, size: size)
+        }
+        return try database.read { db in
+            let candidates = """
+                SELECT rowid, bm25(search_sheets, 4.0, 1.0) AS score FROM search_sheets
+                WHERE search_sheets MATCH ? LIMIT \(CatalogStore.rankedCandidates)
+                """
+            let total = try db.queryOne("SELECT count(*) FROM (\(candidates))", query) { try $0.int(0) } ?? 0
+            let ids = try db.query(
+                "SELECT rowid FROM (\(candidates)) ORDER BY score, rowid LIMIT ? OFFSET ?", query, size,
+                (page - 1) * size
+            ) { try $0.int64(0) }
+            let rows = try db.query(
+                "\(Self.sheetSelect) WHERE sh.id IN (SELECT value FROM json_each(?))", viewerID ?? 0,
+                JSONColumn.text(ids), decode: Self.decodeSheet)
+            let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
+            return Page(
+                items: ids.compactMap { byID[$0]?.model(signedIn: viewerID != nil) }, total: total, page: page,
+                size: size)
         }
     }
 

@@ -96,4 +96,20 @@ enum SheetsSchema {
             ) WITHOUT ROWID;
             CREATE INDEX play_queue_items_by_song ON play_queue_items(song_id);
             """)
+
+    /// Public sheets by title and tags, for `v1/searches/sheets`. Index text comes from Swift
+    /// (`SearchText.indexText` spaces CJK characters apart), so rows are written by `SheetStore.reindex`;
+    /// only a deleted sheet leaves through a trigger, since a cascade deletes sheets too.
+    static let searchIndex = Migration(version: 11, name: "sheet search") { db in
+        try db.executeScript(
+            """
+            CREATE VIRTUAL TABLE search_sheets USING fts5(
+                title, tags, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+            CREATE TRIGGER sheet_search_go AFTER DELETE ON sheets BEGIN
+                DELETE FROM search_sheets WHERE rowid = OLD.id;
+            END;
+            """)
+        let ids = try db.query("SELECT id FROM sheets WHERE kind = 0 AND is_private = 0") { try $0.int64(0) }
+        for id in ids { try SheetStore.reindex(db: db, sheetID: id) }
+    }
 }

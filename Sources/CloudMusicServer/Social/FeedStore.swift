@@ -151,7 +151,8 @@ struct FeedStore: Sendable {
                 ) { try $0.int64(0) } ?? 0
             guard followed > 0,
                 let (lowest, highest) = try db.queryOne(
-                    "SELECT min(id), max(id) FROM feeds", decode: { row -> (Int64, Int64)? in
+                    // Two subqueries: min and max in one SELECT would scan the table instead of reading each end.
+                    "SELECT (SELECT min(id) FROM feeds), (SELECT max(id) FROM feeds)", decode: { row -> (Int64, Int64)? in
                         guard let low = try row.optionalInt64(0), let high = try row.optionalInt64(1) else {
                             return nil
                         }
