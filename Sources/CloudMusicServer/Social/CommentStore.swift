@@ -141,6 +141,11 @@ struct CommentStore: Sendable {
             for topicID in Set(topics.map(\.id)) {
                 try db.execute("INSERT INTO comment_topics(comment_id, topic_id) VALUES (?, ?)", id, topicID)
             }
+            var sheetID: Int64?
+            if case .sheet(let sheet) = target { sheetID = sheet }
+            try NotificationStore.recordComment(
+                db, commentID: id, by: userID, parentID: parentID, sheetID: sheetID,
+                mentioned: mentions.compactMap { Int64($0.userId) }, at: now)
             return id
         }
     }
@@ -267,7 +272,13 @@ struct CommentStore: Sendable {
                 "INSERT INTO comment_likes(user_id, comment_id, created_at) VALUES (?, ?, ?)", userID,
                 commentID,
                 now)
-            return .liked(likeID: db.lastInsertRowID)
+            let likeID = db.lastInsertRowID
+            if let author = try db.queryOne(
+                "SELECT user_id FROM comments WHERE id = ?", commentID, decode: { try $0.int64(0) })
+            {
+                try NotificationStore.record(db, kind: .like, to: author, from: userID, commentID: commentID, at: now)
+            }
+            return .liked(likeID: likeID)
         }
     }
 
@@ -280,7 +291,14 @@ struct CommentStore: Sendable {
     }
 
     func unlike(likeID: Int64) throws {
-        _ = try database.write { db in try db.execute("DELETE FROM comment_likes WHERE id = ?", likeID) }
+        try database.write { db in
+            for (userID, commentID) in try db.query(
+                "DELETE FROM comment_likes WHERE id = ? RETURNING user_id, comment_id", likeID,
+                decode: { (try $0.int64(0), try $0.int64(1)) })
+            {
+                try NotificationStore.remove(db, kind: .like, from: userID, commentID: commentID)
+            }
+        }
     }
 
     // MARK: Reports
