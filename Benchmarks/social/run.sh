@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Social benchmark: deep comment pages by cursor cost what the first page costs (1M comments on one song).
+# Social benchmark: deep comment pages by cursor cost what the first page costs (1M comments on one song);
+# a notifications inbox of 100k: first page and unread counts.
 #
-# usage: Benchmarks/social/run.sh [--comments 1000000] [--deep 5000] [--requests 200] [--server-bin PATH]
+# usage: Benchmarks/social/run.sh [--comments 1000000] [--deep 5000] [--requests 200] [--notifications 100000]
+#                                 [--server-bin PATH]
 #
 # Builds the server in release mode (unless --server-bin), uses the demo library (made once with
-# `cloudmusic-server demo` into Benchmarks/out/demo-library), and writes Benchmarks/out/social-results.json.
+# `cloudmusic-server demo` into Benchmarks/out/demo-library), and writes Benchmarks/out/social-results.json
+# and Benchmarks/out/notifications-results.json.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$root/Benchmarks/out"
 server_bin=""
 extra=()
+notify=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --server-bin) server_bin="$2"; shift 2 ;;
     --comments|--deep|--requests|--size) extra+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --notifications) notify+=("$1" "$2"); shift 2 ;;
+    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -29,3 +34,6 @@ library="$out/demo-library"
 echo "==> deep comment pages" >&2
 python3 "$here/comment-pages.py" --server-bin "$server_bin" --music "$library" "${extra[@]}" | tail -1 >"$out/social-results.json"
 echo "    results: $out/social-results.json" >&2
+echo "==> notifications inbox" >&2
+python3 "$here/notifications-bench.py" --server-bin "$server_bin" "${notify[@]}" | tail -1 >"$out/notifications-results.json"
+echo "    results: $out/notifications-results.json" >&2
