@@ -82,10 +82,17 @@ import Testing
 
         // A long comment is quoted short.
         let long = String(repeating: "长", count: 150)
-        _ = try await world.comment("@张三 " + long, song: song, by: cy)
+        let longID = try await world.comment("@张三 " + long, song: song, by: cy)
         let quoted = try await Self.inbox(world, bob).items.first?["comment"] as? [String: Any]
         #expect((quoted?["content"] as? String)?.count == 101)
         #expect((quoted?["content"] as? String)?.hasSuffix("…") == true)
+        // A comment moderators hid is quoted empty (Ann is an administrator).
+        let hide = try await server.call(
+            "PATCH", "/v1/admin/comments/\(longID)", json: ["hidden": true], token: ann.token)
+        #expect(hide.status == 200, "\(hide.json)")
+        let hidden = try await Self.inbox(world, bob).items.first?["comment"] as? [String: Any]
+        #expect(hidden?["id"] as? String == longID)
+        #expect(hidden?["content"] as? String == "")
 
         // Liking twice is one notification; unliking takes it back; liking one's own tells nobody.
         let like = try await world.like(first, by: cy)
@@ -119,7 +126,9 @@ import Testing
         #expect(try await Self.unread(world, cy).count == before - 1)
         #expect(try await Self.kinds(world, bob).contains("mention:\(ann.id)") == false)
         #expect(try await Self.kinds(world, ann).contains("reply:\(bob.id)"))
-        let orphan = try await Self.inbox(world, ann, "size=100").items.first { $0["kind"] as? String == "reply" }
+        let orphan = try await Self.inbox(world, ann, "size=100").items.first {
+            $0["kind"] as? String == "reply"
+        }
         #expect((orphan?["comment"] as? [String: Any])?["id"] as? String == reply)
     }
 
@@ -152,10 +161,12 @@ import Testing
         _ = try await world.like(annsComment, by: cy)
         #expect(try await Self.kinds(world, ann) == ["like:\(cy.id)", "like:\(bob.id)", "follow:\(bob.id)"])
         #expect(
-            try await server.call("POST", "/v1/blocks", json: ["userId": bob.id], token: ann.token).status == 200)
+            try await server.call("POST", "/v1/blocks", json: ["userId": bob.id], token: ann.token).status
+                == 200)
         #expect(try await Self.kinds(world, ann) == ["like:\(cy.id)"])
         #expect(try await Self.unread(world, ann).count == 1)
-        try await server.call("DELETE", "/v1/likes/\(try await world.like(annsComment, by: bob))", token: bob.token)
+        try await server.call(
+            "DELETE", "/v1/likes/\(try await world.like(annsComment, by: bob))", token: bob.token)
         _ = try await world.like(annsComment, by: bob)
         _ = try await world.comment("@ann hi", parent: annsComment, by: bob)
         #expect(try await follow(ann, by: bob) == 403)
@@ -175,7 +186,9 @@ import Testing
         // Twelve notifications for Ann: two follows and ten likes.
         _ = try await server.call("POST", "/v1/friends", json: ["userId": ann.id], token: bob.token)
         var comments: [String] = []
-        for index in 0..<5 { comments.append(try await world.comment("c\(index)", song: world.songs[0], by: ann)) }
+        for index in 0..<5 {
+            comments.append(try await world.comment("c\(index)", song: world.songs[0], by: ann))
+        }
         for comment in comments {
             _ = try await world.like(comment, by: bob)
             _ = try await world.like(comment, by: cy)
@@ -221,8 +234,10 @@ import Testing
         #expect(marked.data["read"] as? Bool == true)
         #expect(marked.data["id"] as? String == newest)
         #expect(
-            try await server.call("PATCH", "/v1/notifications/\(newest)", json: ["read": true], token: ann.token)
-                .status == 200)
+            try await server.call(
+                "PATCH", "/v1/notifications/\(newest)", json: ["read": true], token: ann.token
+            )
+            .status == 200)
         #expect(try await Self.unread(world, ann).count == 11)
         #expect(try await Self.inbox(world, ann, "unread=true&size=100").ids == Array(seen[1...]))
         #expect(try await Self.inbox(world, ann, "unread=true").data["total"] as? Int == 11)
@@ -254,7 +269,8 @@ import Testing
         #expect(try await Self.inbox(world, ann, "size=100").items.allSatisfy { $0["read"] as? Bool == true })
 
         // Only ever one's own: someone else's id is the same 404 as an unknown one, and changes nothing.
-        _ = try await server.call("PATCH", "/v1/notifications/\(newest)", json: ["read": false], token: ann.token)
+        _ = try await server.call(
+            "PATCH", "/v1/notifications/\(newest)", json: ["read": false], token: ann.token)
         for id in [newest, "999999", "abc", "0", "-1"] {
             let reply = try await server.call(
                 "PATCH", "/v1/notifications/\(id)", json: ["read": true], token: bob.token)
@@ -264,7 +280,8 @@ import Testing
         }
         #expect(try await Self.unread(world, ann).count == 1)
         #expect(
-            try await server.call("POST", "/v1/notifications/read", token: bob.token).data["count"] as? Int == 0)
+            try await server.call("POST", "/v1/notifications/read", token: bob.token).data["count"] as? Int
+                == 0)
         #expect(try await Self.unread(world, ann).count == 1)
 
         // Bad input is a 400 that says what to change.
@@ -275,8 +292,11 @@ import Testing
             #expect(!reply.message.isEmpty)
         }
         #expect(try await server.call("PATCH", path, token: ann.token).status == 400)
-        for body in ["{\"before\": ", "{\"before\": 5}", "{\"before\": \"abc\"}", "{\"before\": \"0\"}", "[]"] {
-            let reply = try await server.call("POST", "/v1/notifications/read", body: Data(body.utf8), token: ann.token)
+        for body in [
+            "{\"before\": ", "{\"before\": 5}", "{\"before\": \"abc\"}", "{\"before\": \"0\"}", "[]",
+        ] {
+            let reply = try await server.call(
+                "POST", "/v1/notifications/read", body: Data(body.utf8), token: ann.token)
             #expect(reply.status == 400, "\(body): \(reply.json)")
         }
         #expect(try await Self.unread(world, ann).count == 1)

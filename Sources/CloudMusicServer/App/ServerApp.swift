@@ -60,7 +60,8 @@ public final class ServerApp: Sendable {
         SheetRoutes(sheets: sheets, accounts: accounts).register(on: router)
         CommentRoutes(comments: comments, accounts: accounts).register(on: router)
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: router)
-        NotificationRoutes(store: NotificationStore(database: database), accounts: accounts).register(on: router)
+        NotificationRoutes(store: NotificationStore(database: database), accounts: accounts)
+            .register(on: router)
         return router
     }
 

@@ -276,7 +276,8 @@ struct CommentStore: Sendable {
             if let author = try db.queryOne(
                 "SELECT user_id FROM comments WHERE id = ?", commentID, decode: { try $0.int64(0) })
             {
-                try NotificationStore.record(db, kind: .like, to: author, from: userID, commentID: commentID, at: now)
+                try NotificationStore.record(
+                    db, kind: .like, to: author, from: userID, commentID: commentID, at: now)
             }
             return .liked(likeID: likeID)
         }

@@ -120,10 +120,9 @@ struct FollowStore: Sendable {
 
     func unfollow(followerID: Int64, followeeID: Int64) throws -> Bool {
         try database.write { db in
-            guard
-                try db.execute(
-                    "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", followerID, followeeID) > 0
-            else { return false }
+            let deleted = try db.execute(
+                "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", followerID, followeeID)
+            guard deleted > 0 else { return false }
             try NotificationStore.remove(db, kind: .follow, from: followerID, to: followeeID)
             return true
         }

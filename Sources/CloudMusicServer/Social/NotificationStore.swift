@@ -84,7 +84,8 @@ struct NotificationStore: Sendable {
             try record(db, kind: .mention, to: person, from: author, commentID: commentID, at: now)
         }
         if let sheetID,
-            let owner = try db.queryOne("SELECT user_id FROM sheets WHERE id = ?", sheetID, decode: { try $0.int64(0) }),
+            let owner = try db.queryOne(
+                "SELECT user_id FROM sheets WHERE id = ?", sheetID, decode: { try $0.int64(0) }),
             !told.contains(owner)
         {
             try record(db, kind: .comment, to: owner, from: author, commentID: commentID, at: now)
@@ -120,7 +121,8 @@ struct NotificationStore: Sendable {
         }
         let item = NotificationItem(
             id: String(id), kind: Kind(rawValue: kind)?.name ?? "other", read: readAt != nil,
-            actor: try CommentStore.user(row, 5), comment: comment, feedId: try row.optionalInt64(4).map(String.init),
+            actor: try CommentStore.user(row, 5), comment: comment,
+            feedId: try row.optionalInt64(4).map(String.init),
             createdAt: APIDate.string(createdAt), updatedAt: APIDate.string(readAt ?? createdAt))
         return (item, id)
     }

@@ -17,7 +17,8 @@ public struct NotificationItem: Codable, Sendable, Equatable, Identifiable {
     public var updatedAt: String
 
     public init(
-        id: String, kind: String, read: Bool, actor: UserSummary, comment: NotificationComment?, feedId: String?,
+        id: String, kind: String, read: Bool, actor: UserSummary, comment: NotificationComment?,
+        feedId: String?,
         createdAt: String, updatedAt: String
     ) {
         self.id = id
