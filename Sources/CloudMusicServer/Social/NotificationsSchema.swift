@@ -28,6 +28,10 @@ enum NotificationsSchema {
             -- undo (unlike, unfollow) finds the notification it takes back.
             CREATE UNIQUE INDEX notifications_once
                 ON notifications(actor_id, kind, coalesce(comment_id, 0), coalesce(feed_id, 0), user_id);
+            -- For the cascade when a comment goes (a song's million comments must not each scan the table),
+            -- and for the moments cleanup to come.
+            CREATE INDEX notifications_by_comment ON notifications(comment_id) WHERE comment_id IS NOT NULL;
+            CREATE INDEX notifications_by_feed ON notifications(feed_id) WHERE feed_id IS NOT NULL;
             CREATE TABLE notification_counts (
                 user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                 kind INTEGER NOT NULL,
