@@ -278,6 +278,34 @@ import Testing
         #expect(try await world.server.call("GET", "/v1/topics").items.first?["title"] as? String == "西湖")
     }
 
+    /// Likes, comments and @mentions on moments reach the author's and the mentioned person's inbox;
+    /// an unlike takes its notification back, and a deleted moment takes all of them.
+    @Test func momentsNotify() async throws {
+        let world = try await World.start(people: 3, songs: false)
+        let (ann, bob, cy) = (world.ann, world.bob, world.cy)
+        let li = try await world.server.signUp(["email": "li@example.com"], nickname: "李雷")
+        let liPerson = Person(id: li, token: try await world.server.signIn(["email": "li@example.com"]))
+        let feed = try await Self.publish(world, "和 @李雷 一起", by: bob)
+        let liked = try await world.server.call("POST", "/v1/likes", json: ["feedId": feed], token: cy.token)
+        _ = try await world.server.call(
+            "POST", "/v1/comments", json: ["feedId": feed, "content": "好"], token: ann.token)
+        let inbox = try await NotificationAPITests.inbox(world, bob, "size=10").items
+        #expect(inbox.compactMap { $0["kind"] as? String } == ["comment", "like"])
+        #expect(inbox.last?["feedId"] as? String == feed)
+        #expect((inbox.first?["comment"] as? [String: Any])?["feedId"] as? String == feed)
+        let mention = try await NotificationAPITests.inbox(world, liPerson).items
+        #expect(mention.compactMap { $0["kind"] as? String } == ["mention"])
+        #expect(mention.first?["feedId"] as? String == feed)
+
+        let likeID = try #require(liked.data["likeId"] as? String)
+        _ = try await world.server.call("DELETE", "/v1/likes/\(likeID)", token: cy.token)
+        #expect(try await NotificationAPITests.kinds(world, bob) == ["comment:\(ann.id)"])
+        _ = try await world.server.call("DELETE", "/v1/feeds/\(feed)", token: bob.token)
+        #expect(try await NotificationAPITests.kinds(world, bob).isEmpty)
+        #expect(try await NotificationAPITests.kinds(world, liPerson).isEmpty)
+        #expect(try await NotificationAPITests.unread(world, bob).count == 0)
+    }
+
     /// A database written before moments existed keeps every comment, like, reply and count when the
     /// comments table is rebuilt to take comments on moments.
     @Test func theMomentsMigrationKeepsComments() throws {

@@ -3652,6 +3652,121 @@ public enum OpenAPIDocument {
                   }
                 }
               }
+            },
+            "/v1/notifications": {
+              "get": {
+                "summary": "The signed-in person's notifications (mentions, replies, likes, follows, comments on their sheets), newest first; paged by page/size or by cursor",
+                "security": [{"session": []}],
+                "parameters": [
+                  {
+                    "name": "unread",
+                    "in": "query",
+                    "required": false,
+                    "description": "true for unread notifications only",
+                    "schema": {"type": "boolean", "default": false}
+                  },
+                  {
+                    "name": "cursor",
+                    "in": "query",
+                    "required": false,
+                    "description": "nextCursor from the previous page",
+                    "schema": {"type": "string"}
+                  },
+                  {"$ref": "#/components/parameters/Page"},
+                  {"$ref": "#/components/parameters/Size"}
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of notifications",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/NotificationPage"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                }
+              }
+            },
+            "/v1/notifications/unread": {
+              "get": {
+                "summary": "How many of the signed-in person's notifications are unread, in all and by kind",
+                "security": [{"session": []}],
+                "responses": {
+                  "200": {"$ref": "#/components/responses/UnreadNotificationsResponse"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                }
+              }
+            },
+            "/v1/notifications/{id}": {
+              "patch": {
+                "summary": "Mark one of one's own notifications read (or unread again); anyone else's is a 404",
+                "security": [{"session": []}],
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "required": ["read"],
+                        "properties": {"read": {"type": "boolean"}}
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The notification as it is now",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"$ref": "#/components/schemas/Notification"}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
+            "/v1/notifications/read": {
+              "post": {
+                "summary": "Mark all of one's notifications read, or only those up to what one saw",
+                "security": [{"session": []}],
+                "requestBody": {
+                  "required": false,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "before": {
+                            "type": "string",
+                            "description": "The newest notification id the person saw: it and every older one are marked read"
+                          }
+                        }
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {"$ref": "#/components/responses/UnreadNotificationsResponse"},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                }
+              }
             }
           },
           "components": {
@@ -3664,6 +3779,19 @@ public enum OpenAPIDocument {
               }
             },
             "responses": {
+              "UnreadNotificationsResponse": {
+                "description": "The unread counts",
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "allOf": [
+                        {"$ref": "#/components/schemas/Ok"},
+                        {"properties": {"data": {"$ref": "#/components/schemas/UnreadNotifications"}}}
+                      ]
+                    }
+                  }
+                }
+              },
               "Done": {
                 "description": "Done: {\"status\":0}",
                 "content": {
@@ -4025,6 +4153,62 @@ public enum OpenAPIDocument {
                   "lastReportedAt": {
                     "type": "string",
                     "format": "date-time"
+                  }
+                }
+              },
+              "Notification": {
+                "type": "object",
+                "required": ["id", "kind", "read", "actor", "createdAt", "updatedAt"],
+                "properties": {
+                  "id": {"type": "string"},
+                  "kind": {
+                    "type": "string",
+                    "description": "mention, reply, like, follow or comment (on a sheet of the recipient's); show unknown kinds as plain text",
+                    "enum": ["mention", "reply", "like", "follow", "comment"]
+                  },
+                  "read": {"type": "boolean"},
+                  "actor": {"$ref": "#/components/schemas/UserSummary"},
+                  "comment": {"$ref": "#/components/schemas/NotificationComment"},
+                  "feedId": {"type": "string", "description": "The moment it is about, when there is one"},
+                  "createdAt": {"type": "string", "format": "date-time"},
+                  "updatedAt": {"type": "string", "format": "date-time"}
+                }
+              },
+              "NotificationComment": {
+                "type": "object",
+                "required": ["id", "content"],
+                "description": "A short quote of the comment a notification is about (at most 100 characters, then an ellipsis; empty when moderators hid it)",
+                "properties": {
+                  "id": {"type": "string"},
+                  "content": {"type": "string"},
+                  "parentId": {"type": "string"},
+                  "songId": {"type": "string"},
+                  "sheetId": {"type": "string"},
+                  "feedId": {"type": "string", "description": "The moment the comment is on"}
+                }
+              },
+              "NotificationPage": {
+                "type": "object",
+                "required": ["total", "pages", "size", "page", "data"],
+                "properties": {
+                  "total": {"type": "integer"},
+                  "pages": {"type": "integer"},
+                  "size": {"type": "integer"},
+                  "page": {"type": "integer", "description": "0 when reached by cursor"},
+                  "next": {"type": "integer", "nullable": true},
+                  "nextCursor": {"type": "string", "nullable": true},
+                  "data": {"type": "array", "items": {"$ref": "#/components/schemas/Notification"}}
+                }
+              },
+              "UnreadNotifications": {
+                "type": "object",
+                "required": ["count", "kinds"],
+                "properties": {
+                  "count": {"type": "integer"},
+                  "kinds": {
+                    "type": "object",
+                    "description": "Unread by kind, every kind the server knows (0 for none)",
+                    "additionalProperties": {"type": "integer"}
                   }
                 }
               },

@@ -11,6 +11,7 @@ enum Schema {
         FollowsSchema.migration,
         FeedsSchema.migration,
         SheetsSchema.searchIndex,
+        NotificationsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

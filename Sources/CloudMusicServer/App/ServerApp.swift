@@ -64,6 +64,8 @@ public final class ServerApp: Sendable {
         CommentRoutes(comments: comments, accounts: accounts).register(on: router)
         FeedRoutes(feeds: feeds, accounts: accounts).register(on: router)
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: router)
+        NotificationRoutes(store: NotificationStore(database: database), accounts: accounts)
+            .register(on: router)
         return router
     }
 

@@ -144,6 +144,9 @@ struct CommentStore: Sendable {
             for topicID in Set(topics.map(\.id)) {
                 try db.execute("INSERT INTO comment_topics(comment_id, topic_id) VALUES (?, ?)", id, topicID)
             }
+            try NotificationStore.recordComment(
+                db, commentID: id, by: userID, parentID: parentID, on: target,
+                mentioned: mentions.compactMap { Int64($0.userId) }, at: now)
             return id
         }
     }
@@ -298,7 +301,14 @@ struct CommentStore: Sendable {
                 "INSERT INTO comment_likes(user_id, comment_id, created_at) VALUES (?, ?, ?)", userID,
                 commentID,
                 now)
-            return .liked(likeID: db.lastInsertRowID)
+            let likeID = db.lastInsertRowID
+            if let author = try db.queryOne(
+                "SELECT user_id FROM comments WHERE id = ?", commentID, decode: { try $0.int64(0) })
+            {
+                try NotificationStore.record(
+                    db, kind: .like, to: author, from: userID, commentID: commentID, at: now)
+            }
+            return .liked(likeID: likeID)
         }
     }
 
@@ -311,7 +321,14 @@ struct CommentStore: Sendable {
     }
 
     func unlike(likeID: Int64) throws {
-        _ = try database.write { db in try db.execute("DELETE FROM comment_likes WHERE id = ?", likeID) }
+        try database.write { db in
+            for (userID, commentID) in try db.query(
+                "DELETE FROM comment_likes WHERE id = ? RETURNING user_id, comment_id", likeID,
+                decode: { (try $0.int64(0), try $0.int64(1)) })
+            {
+                try NotificationStore.remove(db, kind: .like, from: userID, commentID: commentID)
+            }
+        }
     }
 
     // MARK: Reports

@@ -66,6 +66,9 @@ struct FeedStore: Sendable {
             for topicID in Set(topics.map(\.id)) {
                 try db.execute("INSERT INTO feed_topics(feed_id, topic_id) VALUES (?, ?)", id, topicID)
             }
+            for person in Set(mentions.compactMap { Int64($0.userId) }) {
+                try NotificationStore.record(db, kind: .mention, to: person, from: userID, feedID: id, at: now)
+            }
             return id
         }
     }
@@ -263,7 +266,13 @@ struct FeedStore: Sendable {
             }
             try db.execute(
                 "INSERT INTO feed_likes(user_id, feed_id, created_at) VALUES (?, ?, ?)", userID, feedID, now)
-            return db.lastInsertRowID
+            let likeID = db.lastInsertRowID
+            if let author = try db.queryOne(
+                "SELECT user_id FROM feeds WHERE id = ?", feedID, decode: { try $0.int64(0) })
+            {
+                try NotificationStore.record(db, kind: .like, to: author, from: userID, feedID: feedID, at: now)
+            }
+            return likeID
         }
     }
 
@@ -276,7 +285,14 @@ struct FeedStore: Sendable {
     }
 
     func unlike(likeID: Int64) throws {
-        _ = try database.write { db in try db.execute("DELETE FROM feed_likes WHERE id = ?", likeID) }
+        try database.write { db in
+            for (userID, feedID) in try db.query(
+                "DELETE FROM feed_likes WHERE id = ? RETURNING user_id, feed_id", likeID,
+                decode: { (try $0.int64(0), try $0.int64(1)) })
+            {
+                try NotificationStore.remove(db, kind: .like, from: userID, feedID: feedID)
+            }
+        }
     }
 
     /// Like ids from this value up are moments' likes (the schema starts their sequence there).

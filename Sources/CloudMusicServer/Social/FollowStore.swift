@@ -107,18 +107,24 @@ struct FollowStore: Sendable {
     }
 
     func follow(followerID: Int64, followeeID: Int64, now: Int64) throws {
-        _ = try database.write { db in
-            try db.execute(
+        try database.write { db in
+            if try db.execute(
                 "INSERT OR IGNORE INTO follows(follower_id, followee_id, created_at) VALUES (?, ?, ?)",
                 followerID,
-                followeeID, now)
+                followeeID, now) > 0
+            {
+                try NotificationStore.record(db, kind: .follow, to: followeeID, from: followerID, at: now)
+            }
         }
     }
 
     func unfollow(followerID: Int64, followeeID: Int64) throws -> Bool {
         try database.write { db in
-            try db.execute(
-                "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", followerID, followeeID) > 0
+            let deleted = try db.execute(
+                "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", followerID, followeeID)
+            guard deleted > 0 else { return false }
+            try NotificationStore.remove(db, kind: .follow, from: followerID, to: followeeID)
+            return true
         }
     }
 
