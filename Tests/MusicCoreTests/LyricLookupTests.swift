@@ -145,8 +145,9 @@ struct LyricLookupTests {
         }
     }
 
-    @Test func lookupsAreLogarithmic() {
-        // 200k lookups in 200k lines: a linear scan would take minutes; binary search is milliseconds.
+    /// Lookups in a long lyric land on the right line everywhere (the speed of the binary search is not
+    /// timed here: a timing in a unit test fails on a busy machine).
+    @Test func lookupsInALongLyricFindTheirLine() {
         let count = 200_000
         let lines = (0..<count).map {
             LyricLine(
@@ -154,15 +155,11 @@ struct LyricLookupTests {
                 words: (0..<8).map { LyricWord(start: $0, duration: 2, text: "") })
         }
         let lyric = Lyric(format: .lrc, lines: lines)
-        let clock = ContinuousClock()
-        var sum = 0
-        let elapsed = clock.measure {
-            for index in 0..<count {
-                sum &+= lyric.position(at: (index * 7919 % count) * 100 + 50)?.lineIndex ?? 0
-            }
+        for index in stride(from: 0, to: count, by: 97) {
+            let line = index * 7919 % count
+            #expect(lyric.position(at: line * 100 + 50)?.lineIndex == line)
         }
-        #expect(sum > 0)
-        #expect(elapsed < .seconds(10))
+        #expect(lyric.position(at: count * 100 - 1)?.lineIndex == count - 1)
     }
 
     @Test func lyricRoundTripsThroughJSON() throws {
