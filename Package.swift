@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "cloudmusic-server", targets: ["cloudmusic-server"]),
         .library(name: "MusicCore", targets: ["MusicCore"]),
+        .library(name: "CloudMusicKit", targets: ["CloudMusicKit"]),
     ],
     targets: [
         // C libraries from Debian, each wrapped once by the module above it.
@@ -21,6 +22,9 @@ let package = Package(
         .systemLibrary(
             name: "CTagLib", pkgConfig: "taglib_c",
             providers: [.apt(["libtagc0-dev"])]),
+        .systemLibrary(
+            name: "CMPV", pkgConfig: "mpv",
+            providers: [.apt(["libmpv-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -40,12 +44,19 @@ let package = Package(
             dependencies: ["HTTPServer", "Storage", "MusicCore", "AudioMetadata", "CSodium"]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 
+        // The client SDK: API client, repositories, MusicListManager, the player (libmpv), downloads.
+        .target(name: "CloudMusicKit", dependencies: ["MusicCore", "Storage", "CMPV"]),
+
         // Test helper: writes through Storage until it is killed (crash-consistency tests).
         .executableTarget(name: "storage-torture", dependencies: ["Storage"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
+        .testTarget(
+            name: "CloudMusicKitTests", dependencies: ["CloudMusicKit", "MusicCore", "Storage", "cloudmusic-server"]),
+        .executableTarget(
+            name: "client-bench", dependencies: ["CloudMusicKit", "MusicCore"], path: "Benchmarks/client/Bench"),
         .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata", "MusicCore"]),
         .testTarget(
             name: "CloudMusicServerTests",
