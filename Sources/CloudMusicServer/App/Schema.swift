@@ -9,6 +9,7 @@ enum Schema {
         SheetsSchema.migration,
         CommentsSchema.migration,
         FollowsSchema.migration,
+        FilesSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -13,6 +13,7 @@ public final class ServerApp: Sendable {
     let accounts: AccountService
     let sheets: SheetService
     let comments: CommentService
+    let files: UploadService
 
     /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
     public init(options: ServerOptions, logger: Logger) throws {
@@ -48,6 +49,7 @@ public final class ServerApp: Sendable {
             store: sheetStore, catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers",
             clicks: ClickCounter(store: sheetStore))
         comments = CommentService(store: CommentStore(database: database), sheets: sheets, catalog: catalog)
+        files = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
     }
 
     /// Every route of the v1 API, plus the server's own.
@@ -60,6 +62,7 @@ public final class ServerApp: Sendable {
         SheetRoutes(sheets: sheets, accounts: accounts).register(on: router)
         CommentRoutes(comments: comments, accounts: accounts).register(on: router)
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: router)
+        FileRoutes(files: files, accounts: accounts).register(on: router)
         return router
     }
 
@@ -80,6 +83,7 @@ public final class ServerApp: Sendable {
         let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter())
         try server.start()
         accounts.prepare()
+        files.removeLeftovers()
         sheets.clicks.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
         if options.watchFolders {
