@@ -6,9 +6,9 @@ enum FilesSchema {
     static let migration = Migration(
         version: 9, name: "uploaded files",
         sql: """
-            -- sha256: hex of the ORIGINAL uploaded bytes (so the same upload always maps to the same row); the
-            -- stored file is the server's re-encoding, named after it. kind: 'image' for now. mime, width,
-            -- height and size describe the stored file; original_format and original_size the upload.
+            -- sha256: hex of the ORIGINAL uploaded bytes (so the same upload always maps to the same row);
+            -- the stored file is the server's re-encoding, named after it. kind: 'image' for now. mime,
+            -- width, height and size describe the stored file; original_format and original_size the upload.
             CREATE TABLE uploaded_files (
                 sha256 TEXT PRIMARY KEY CHECK (length(sha256) = 64),
                 kind TEXT NOT NULL,

@@ -254,12 +254,13 @@ final class UploadService: Sendable {
         }
         defer { encodeSlots.signal() }
         do {
+            // One decode for both: the picture capped at maxSide, and the thumbnail made from it.
+            let graph =
+                "[0:v:0]\(box(settings.maxSide)),split=2[full][small];"
+                + "[small]\(box(settings.thumbnailSide))[thumb]"
             try ffmpeg.run(
                 ["-max_pixels", String(settings.maxPixels), "-f", format.demuxer, "-i", part.path]
-                    + [
-                        "-filter_complex",
-                        "[0:v:0]\(box(settings.maxSide)),split=2[full][small];[small]\(box(settings.thumbnailSide))[thumb]",
-                    ]
+                    + ["-filter_complex", graph]
                     + output("[full]", encoded.mainTemporary) + output("[thumb]", encoded.thumbnailTemporary),
                 timeout: settings.encodeTimeout)
             try Self.flush(encoded.mainTemporary)
