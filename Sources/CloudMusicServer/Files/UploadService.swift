@@ -105,7 +105,8 @@ final class UploadService: Sendable {
                 label: Self.label(parts[index], index: index, of: parts.count))
         }
         var records: [FileStore.Record] = []
-        for hash in Set(hashes) {
+        var seen = Set<String>()
+        for hash in hashes where seen.insert(hash).inserted {
             if let record = known[hash] {
                 records.append(record)
             } else if let encoded = pending[hash] {
@@ -293,6 +294,17 @@ final class UploadService: Sendable {
     }
 
     static let noFile = HTTPError.notFound("That file does not exist.")
+
+    /// The stored upload a `uri` from `POST v1/files/multi` names, when `userID` uploaded it (for a moment's
+    /// pictures: only one's own uploads); nil for any other uri or someone else's file.
+    func uploadedFile(uri: String, by userID: Int64) throws -> StoredFile? {
+        guard let sha256 = UploadedFiles.sha256(fromURI: uri),
+            try store.hasUploaded(userID: userID, sha256: sha256),
+            let record = try store.file(sha256: sha256)
+        else { return nil }
+        let model = try Self.model(record)
+        return model.uri == uri ? model : nil
+    }
 
     /// Deletes temporary files an interrupted upload left behind (older than an hour, so that another
     /// server on the same storage is not disturbed).
