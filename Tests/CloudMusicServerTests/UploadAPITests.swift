@@ -1,8 +1,9 @@
 import AudioMetadata
-import CloudMusicServer
 import Foundation
 import Storage
 import Testing
+
+@testable import CloudMusicServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -345,6 +346,22 @@ import Testing
         }
         #expect(owner.map(String.init) == world.userIDs[0], "the first uploader is kept")
         #expect(uploaders == 2, "every uploader is recorded once")
+
+        // What the moments code asks: is this uri a file this person uploaded?
+        let own = try #require(
+            try await world.uploadOK(
+                [Part(data: await Self.picture("png", size: "20x10"), fileName: "x.png")], token: world.ann
+            ).first)
+        let files = UploadService(store: FileStore(database: try world.database()), folder: world.filesFolder)
+        let ann = Int64(world.userIDs[0])!
+        let bob = Int64(world.userIDs[1])!
+        let uri = try #require(first.first?["uri"] as? String)
+        #expect(try files.uploadedFile(uri: uri, by: ann)?.id == id)
+        #expect(try files.uploadedFile(uri: uri, by: bob)?.id == id)
+        #expect(try files.uploadedFile(uri: own["uri"] as! String, by: ann)?.width == 20)
+        #expect(try files.uploadedFile(uri: own["uri"] as! String, by: bob) == nil, "someone else's picture")
+        #expect(try files.uploadedFile(uri: first.first?["icon"] as! String, by: ann) == nil)
+        #expect(try files.uploadedFile(uri: "v1/files/\(id).png", by: ann) == nil, "stored as JPEG")
     }
 
     @Test func concurrentIdenticalUploadsLeaveOneIntactCopy() async throws {
