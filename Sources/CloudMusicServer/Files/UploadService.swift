@@ -172,7 +172,8 @@ final class UploadService: Sendable {
         }
         if let wait {
             throw HTTPError.tooManyRequests(
-                "You can upload \(settings.filesPerMinute) files a minute. Try again in \(wait) seconds.",
+                "You can upload \(settings.filesPerMinute) files a minute. "
+                    + "Try again in \(wait) second\(wait == 1 ? "" : "s").",
                 retryAfter: Int(wait))
         }
     }
@@ -195,8 +196,12 @@ final class UploadService: Sendable {
         func install() throws -> FileStore.Record {
             for (temporary, final) in [(thumbnailTemporary, thumbnail), (mainTemporary, main)] {
                 // link() never replaces a file: one already in place came complete from another upload of
-                // the same content, and stays.
-                if link(temporary, final) != 0 && errno != EEXIST { throw UploadService.storageFailure }
+                // the same content, and stays. Where hard links are not supported, rename() (atomic too).
+                if link(temporary, final) != 0 && errno != EEXIST {
+                    guard [EPERM, ENOTSUP, EOPNOTSUPP].contains(errno), rename(temporary, final) == 0 else {
+                        throw UploadService.storageFailure
+                    }
+                }
                 unlink(temporary)
             }
             var st = stat()
