@@ -66,8 +66,10 @@ final class RunningServer: @unchecked Sendable {
 
     /// Starts a server and waits, off the cooperative pool, for it to print its address (making the
     /// demo library takes seconds).
-    static func start(extraArguments: [String] = [], demo: Bool = false) async throws -> RunningServer {
-        let server = try RunningServer(extraArguments: extraArguments, demo: demo)
+    static func start(
+        extraArguments: [String] = [], demo: Bool = false, environment: [String: String] = [:]
+    ) async throws -> RunningServer {
+        let server = try RunningServer(extraArguments: extraArguments, demo: demo, environment: environment)
         let reader = server.stdout.fileHandleForReading
         let seen = try await offPool {
             var seen = ""
@@ -86,8 +88,9 @@ final class RunningServer: @unchecked Sendable {
         return server
     }
 
-    /// Serves an empty music folder unless the arguments name one, or `demo` asks for the demo library.
-    private init(extraArguments: [String], demo: Bool) throws {
+    /// Serves an empty music folder unless the arguments name one, or `demo` asks for the demo library;
+    /// `environment` is added to the test's own.
+    private init(extraArguments: [String], demo: Bool, environment: [String: String]) throws {
         dataFolder = temporaryFolder()
         process.executableURL = serverBinary()
         var music: [String] = []
@@ -96,6 +99,9 @@ final class RunningServer: @unchecked Sendable {
         if !extraArguments.contains("--signup-codes") { music += ["--signup-codes", "off"] }
         process.arguments = ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + music + extraArguments
         process.standardOutput = stdout
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         try process.run()
     }
 

@@ -8,28 +8,14 @@ enum AvatarImages {
     static let maxUploadBytes = 10 << 20
     static let side = 256
 
-    enum Kind: String {
-        case jpeg, png, webp
-
-        /// ffmpeg's demuxer for this format only, so ffmpeg never guesses another container.
-        var demuxer: String { rawValue + "_pipe" }
-    }
-
-    static func kind(ofFileAt path: String) -> Kind? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 12), head.count >= 12 else { return nil }
-        let bytes = [UInt8](head)
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8) {
-            return .webp
-        }
-        return nil
+    /// The picture's format by its first bytes (see `ImageFormat`); GIF is not taken for avatars.
+    static func kind(ofFileAt path: String) -> ImageFormat? {
+        guard let format = ImageFormat.detect(fileAt: path), format != .gif else { return nil }
+        return format
     }
 
     /// Writes a square JPEG of `side` pixels (cropped to fill) to `destination`, atomically.
-    static func resize(_ source: String, kind: Kind, to destination: String) throws {
+    static func resize(_ source: String, kind: ImageFormat, to destination: String) throws {
         guard let ffmpeg = FFmpeg.installed else {
             throw HTTPError(
                 status: 503, message: "The server cannot process pictures now (ffmpeg is missing).")

@@ -2505,6 +2505,65 @@ public enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/files/multi": {
+              "post": {
+                "summary": "Upload pictures (up to 9 file parts, at most 20 MB each, 30 files a minute per person). The type is read from the bytes (JPEG, PNG, WebP, GIF), never the name; each picture is re-encoded without any metadata (EXIF, GPS), its long side capped at 2048 px, with a 360 px thumbnail. JPEG and WebP are stored as JPEG, PNG as PNG, GIF as a PNG of its first frame. The same bytes are stored once and always get the same id. Nothing is stored when any part is refused.",
+                "security": [{"session": []}],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "multipart/form-data": {
+                      "schema": {
+                        "type": "object",
+                        "properties": {
+                          "file": {"type": "array", "maxItems": 9, "items": {"type": "string", "format": "binary"}}
+                        },
+                        "description": "Any field names; every file part is one picture"
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The stored files, in the order of the parts",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "allOf": [
+                            {"$ref": "#/components/schemas/Ok"},
+                            {"properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/StoredFile"}}}}
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "413": {"$ref": "#/components/responses/TooLarge"},
+                  "415": {"$ref": "#/components/responses/Unsupported"},
+                  "429": {"$ref": "#/components/responses/TooMany"}
+                }
+              }
+            },
+            "/v1/files/{name}": {
+              "get": {
+                "summary": "A stored upload or its thumbnail: <id>.jpg, <id>.thumb.jpg, <id>.png or <id>.thumb.png, as the upload answered (uri, icon). The bytes under a name never change, so it may be cached for a year.",
+                "parameters": [
+                  {"name": "name", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[0-9a-f]{64}(\\.thumb)?\\.(jpg|png)$"}}
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The picture",
+                    "content": {
+                      "image/jpeg": {"schema": {"type": "string", "format": "binary"}},
+                      "image/png": {"schema": {"type": "string", "format": "binary"}}
+                    }
+                  },
+                  "304": {"description": "Not modified"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
             "/v1/comments": {
               "get": {
                 "summary": "Comments on a song, a sheet or a moment (give songId, sheetId or feedId), or the replies to one comment (parentId); newest or hot first; paged by page/size or, for deep pages, by cursor",
@@ -3827,7 +3886,7 @@ public enum OpenAPIDocument {
               },
               "Unsupported": {
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-                "description": "Not a JPEG, PNG or WebP picture"
+                "description": "Not a picture the server reads (checked by content)"
               },
               "BadRequest": {
                 "description": "The request is malformed; the message says what to change",
@@ -4368,6 +4427,19 @@ public enum OpenAPIDocument {
                     "type": "string",
                     "format": "date-time"
                   }
+                }
+              },
+              "StoredFile": {
+                "type": "object",
+                "required": ["id", "uri", "icon", "mime", "width", "height", "size"],
+                "properties": {
+                  "id": {"type": "string", "description": "SHA-256 of the uploaded bytes, 64 lowercase hex digits"},
+                  "uri": {"type": "string", "description": "The stored picture, relative to the server root: v1/files/<id>.jpg or .png"},
+                  "icon": {"type": "string", "description": "Its thumbnail: v1/files/<id>.thumb.jpg or .png"},
+                  "mime": {"type": "string", "enum": ["image/jpeg", "image/png"]},
+                  "width": {"type": "integer"},
+                  "height": {"type": "integer"},
+                  "size": {"type": "integer", "description": "Bytes of the stored picture"}
                 }
               },
               "User": {

@@ -45,12 +45,18 @@ extension Request {
 }
 
 extension Response {
-    /// A picture the server stored (avatar, cover), when the database says there is one: ids can be
+    /// A picture the server stored (avatar, cover, upload), when the database says there is one: ids can be
     /// reused after the newest row is deleted, and a file left behind must not become someone else's.
-    static func storedPicture(at path: String, recorded: Bool, request: Request, missing: String) throws
-        -> Response
-    {
+    ///
+    /// `immutable` is for content-addressed files, whose bytes never change under one name: caches keep
+    /// them for a year without asking again.
+    static func storedPicture(
+        at path: String, recorded: Bool, request: Request, missing: String, contentType: String = "image/jpeg",
+        immutable: Bool = false
+    ) throws -> Response {
         guard recorded, FileManager.default.fileExists(atPath: path) else { throw HTTPError.notFound(missing) }
-        return try .file(at: path, contentType: "image/jpeg", request: request)
+        var response = try Response.file(at: path, contentType: contentType, request: request)
+        if immutable { response.headers.replace("Cache-Control", "public, max-age=31536000, immutable") }
+        return response
     }
 }

@@ -12,6 +12,7 @@ enum Schema {
         FeedsSchema.migration,
         SheetsSchema.searchIndex,
         NotificationsSchema.migration,
+        FilesSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

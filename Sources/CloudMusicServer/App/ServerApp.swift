@@ -1,4 +1,5 @@
 import Foundation
+import MusicCore
 import HTTPServer
 import Storage
 
@@ -14,6 +15,7 @@ public final class ServerApp: Sendable {
     let sheets: SheetService
     let comments: CommentService
     let feeds: FeedService
+    let files: UploadService
 
     /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
     public init(options: ServerOptions, logger: Logger) throws {
@@ -48,7 +50,16 @@ public final class ServerApp: Sendable {
         sheets = SheetService(
             store: sheetStore, catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers",
             clicks: ClickCounter(store: sheetStore))
-        feeds = FeedService(store: FeedStore(database: database))
+        let files = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
+        self.files = files
+        var feeds = FeedService(store: FeedStore(database: database))
+        // A moment's pictures must be ones its author uploaded.
+        feeds.picture = { uri, userID in
+            try files.uploadedFile(uri: uri, by: userID).map {
+                FeedImage(uri: $0.uri, icon: $0.icon, width: $0.width, height: $0.height)
+            }
+        }
+        self.feeds = feeds
         comments = CommentService(
             store: CommentStore(database: database), sheets: sheets, catalog: catalog, feeds: feeds)
     }
@@ -66,6 +77,7 @@ public final class ServerApp: Sendable {
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: router)
         NotificationRoutes(store: NotificationStore(database: database), accounts: accounts)
             .register(on: router)
+        FileRoutes(files: files, accounts: accounts).register(on: router)
         return router
     }
 
@@ -86,6 +98,7 @@ public final class ServerApp: Sendable {
         let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter())
         try server.start()
         accounts.prepare()
+        files.removeLeftovers()
         sheets.clicks.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
         if options.watchFolders {

@@ -42,6 +42,29 @@ enum Crypto {
         }
     }
 
+    /// The SHA-256 of the file at `path` as lowercase hex, read in 1 MiB pieces; nil when it cannot be read.
+    static func sha256Hex(ofFileAt path: String) -> String? {
+        precondition(ready, "libsodium failed to initialise")
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var state = crypto_hash_sha256_state()
+        crypto_hash_sha256_init(&state)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { break }
+            crypto_hash_sha256_update(&state, buffer, UInt64(n))
+        }
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        crypto_hash_sha256_final(&state, &digest)
+        return hex(digest)
+    }
+
     /// `count` cryptographically secure random bytes.
     static func randomBytes(_ count: Int) -> [UInt8] {
         precondition(ready, "libsodium failed to initialise")

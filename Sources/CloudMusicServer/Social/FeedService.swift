@@ -32,8 +32,8 @@ struct FeedService: Sendable {
     }
 
     /// Turns an image's `uri` into the picture to store with the moment (its thumbnail and size), or nil
-    /// when it names no picture this server holds.
-    var picture: @Sendable (String) throws -> FeedImage? = { _ in nil }
+    /// when it names no picture that user uploaded to this server.
+    var picture: @Sendable (_ uri: String, _ userID: Int64) throws -> FeedImage? = { _, _ in nil }
 
     func publish(_ input: FeedInput, viewer: Viewer) throws -> Feed {
         let content =
@@ -45,7 +45,7 @@ struct FeedService: Sendable {
         }
         var images: [FeedImage] = []
         for (index, image) in inputs.enumerated() {
-            guard let stored = try picture(image.uri) else {
+            guard let stored = try picture(image.uri, viewer.userID) else {
                 throw HTTPError.badRequest(
                     "Picture \(index + 1) is not one uploaded to this server. Upload it with POST v1/files/multi and send the 'uri' it returns."
                 )
