@@ -5,8 +5,10 @@ enum MusicListSchema {
     static let migration = Migration(
         version: 1, name: "music list",
         sql: """
-            CREATE TABLE music_list (
-                position INTEGER PRIMARY KEY,
+            -- One row per entry of the list (the same song may be in it twice); the order, the mode and the
+            -- shuffle's state are the PlayOrder value in music_list_state.
+            CREATE TABLE music_list_entries (
+                entry_id INTEGER PRIMARY KEY,
                 song TEXT NOT NULL
             );
             CREATE TABLE music_list_state (
