@@ -735,7 +735,7 @@ import Testing
         let after = try await world.list("parentId=\(written[5])&size=1&cursor=\(cursor)")
         #expect(after.status == 200)
         #expect(Self.ids(after) == [])
-        #expect(after.data["nextCursor"] == nil)
+        #expect(after.data["nextCursor"] is NSNull)
 
         // Cursors this server did not give out.
         let nan = Double.nan.bitPattern

@@ -4143,7 +4143,7 @@ public enum OpenAPIDocument {
                 "required": ["size", "data"],
                 "properties": {
                   "size": {"type": "integer"},
-                  "nextCursor": {"type": "string", "description": "Pass as cursor for the next page; absent on the last"},
+                  "nextCursor": {"type": "string", "nullable": true, "description": "Pass as cursor for the next page; null on the last"},
                   "data": {"type": "array", "items": {"$ref": "#/components/schemas/Feed"}}
                 }
               },

@@ -63,7 +63,11 @@ public struct CommentQuote: Codable, Sendable, Equatable {
 
 /// A page of comments: the usual list fields (`page`, `size`, `next`...) and `nextCursor`, which reaches
 /// the following page by key instead of by offset, so deep pages cost what the first one costs.
-public struct CommentPage: Codable, Sendable, Equatable {
+public typealias CommentPage = CursorPage<Comment>
+
+/// A list page that can also be reached by key: the usual list fields and `nextCursor`. `page` is 0 when
+/// the page was reached by cursor (and `next` is then nil: follow `nextCursor`).
+public struct CursorPage<Item: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     public var total: Int
     public var pages: Int
     public var size: Int
@@ -71,17 +75,29 @@ public struct CommentPage: Codable, Sendable, Equatable {
     public var next: Int?
     /// Pass as `cursor` for the next page; nil on the last one.
     public var nextCursor: String?
-    public var data: [Comment]
+    public var data: [Item]
 
-    public init(data: [Comment], total: Int, page: Int, size: Int, nextCursor: String?) {
+    public init(data: [Item], total: Int, page: Int, size: Int, nextCursor: String?) {
         let pages = (total <= 0 || size <= 0) ? 0 : (total - 1) / size + 1
         self.total = total
         self.pages = pages
         self.size = size
         self.page = page
-        self.next = page < pages ? page + 1 : nil
+        self.next = page > 0 && page < pages ? page + 1 : nil
         self.nextCursor = nextCursor
         self.data = data
+    }
+
+    /// Encodes `next` and `nextCursor` as `null` on the last page instead of leaving them out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(total, forKey: .total)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(size, forKey: .size)
+        try container.encode(page, forKey: .page)
+        try container.encode(next, forKey: .next)
+        try container.encode(nextCursor, forKey: .nextCursor)
+        try container.encode(data, forKey: .data)
     }
 }
 

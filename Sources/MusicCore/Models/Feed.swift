@@ -75,4 +75,12 @@ public struct FeedPage: Codable, Sendable, Equatable {
         self.nextCursor = nextCursor
         self.data = data
     }
+
+    /// Encodes `nextCursor` as `null` on the last page, as the other cursor pages do.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(size, forKey: .size)
+        try container.encode(nextCursor, forKey: .nextCursor)
+        try container.encode(data, forKey: .data)
+    }
 }

@@ -55,42 +55,8 @@ public struct NotificationComment: Codable, Sendable, Equatable {
     }
 }
 
-/// A page of notifications, newest first: the usual list fields and `nextCursor`, which reaches the next
-/// page by key, as comment pages do.
-public struct NotificationPage: Codable, Sendable, Equatable {
-    public var total: Int
-    public var pages: Int
-    public var size: Int
-    /// This page's number, from 1; 0 when it was reached by cursor.
-    public var page: Int
-    public var next: Int?
-    /// Pass as `cursor` for the next page; nil on the last one.
-    public var nextCursor: String?
-    public var data: [NotificationItem]
-
-    public init(data: [NotificationItem], total: Int, page: Int, size: Int, nextCursor: String?) {
-        let pages = (total <= 0 || size <= 0) ? 0 : (total - 1) / size + 1
-        self.total = total
-        self.pages = pages
-        self.size = size
-        self.page = page
-        self.next = page > 0 && page < pages ? page + 1 : nil
-        self.nextCursor = nextCursor
-        self.data = data
-    }
-
-    /// Encodes `next` and `nextCursor` as `null` on the last page instead of leaving them out.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(total, forKey: .total)
-        try container.encode(pages, forKey: .pages)
-        try container.encode(size, forKey: .size)
-        try container.encode(page, forKey: .page)
-        try container.encode(next, forKey: .next)
-        try container.encode(nextCursor, forKey: .nextCursor)
-        try container.encode(data, forKey: .data)
-    }
-}
+/// A page of notifications, newest first, reached by page or by cursor as comment pages are.
+public typealias NotificationPage = CursorPage<NotificationItem>
 
 /// How many notifications are unread, in all and by kind.
 public struct UnreadNotifications: Codable, Sendable, Equatable {
