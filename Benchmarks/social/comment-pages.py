@@ -12,25 +12,13 @@ keep the counts), starts it again, and measures over one keep-alive connection:
   - the same three for order=hot.
 Prints p50/p99 of each and the ratios deep/first; writes JSON to stdout's last line. Python 3 stdlib only.
 """
-import argparse, http.client, json, os, signal, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, http.client, json, os, signal, sqlite3, sys, tempfile, time
 
-
-def start(server_bin, data, music, log):
-    proc = subprocess.Popen([server_bin, "serve", "--port", "0", "--data", data, "--music", music,
-                             "--log-level", "warning", "--signup-codes", "off"],
-                            stdout=subprocess.PIPE, stderr=open(log, "a"), text=True)
-    line = proc.stdout.readline()
-    port = int(line.split("127.0.0.1:")[1].split("/")[0])
-    return proc, port
+from benchserver import call, start, summary
 
 
 def get(conn, path):
-    conn.request("GET", path)
-    response = conn.getresponse()
-    body = response.read()
-    if response.status != 200:
-        raise SystemExit(f"GET {path}: {response.status} {body[:200]!r}")
-    return json.loads(body)["data"]
+    return call(conn, "GET", path, expect=200)
 
 
 def timed(conn, path, n):
@@ -39,8 +27,7 @@ def timed(conn, path, n):
         t = time.perf_counter()
         get(conn, path)
         times.append((time.perf_counter() - t) * 1000)
-    times.sort()
-    return {"p50_ms": round(statistics.median(times), 2), "p99_ms": round(times[int(len(times) * 0.99) - 1], 2)}
+    return summary(times)
 
 
 def main():

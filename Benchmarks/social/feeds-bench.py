@@ -16,28 +16,9 @@ Then starts the server again and times, over one keep-alive connection, for the 
   - everyone's moments, first page.
 Prints p50/p99 of each and writes JSON to stdout's last line. Python 3 stdlib only.
 """
-import argparse, http.client, json, math, os, random, signal, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, http.client, json, math, os, random, signal, sqlite3, sys, tempfile, time
 
-
-def start(server_bin, data, music, log):
-    proc = subprocess.Popen([server_bin, "serve", "--port", "0", "--data", data, "--music", music,
-                             "--log-level", "warning", "--signup-codes", "off"],
-                            stdout=subprocess.PIPE, stderr=open(log, "a"), text=True)
-    line = proc.stdout.readline()
-    port = int(line.split("127.0.0.1:")[1].split("/")[0])
-    return proc, port
-
-
-def call(conn, method, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if token:
-        headers["Authorization"] = "Bearer " + token
-    conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-    response = conn.getresponse()
-    raw = response.read()
-    if response.status >= 300:
-        raise SystemExit(f"{method} {path}: {response.status} {raw[:200]!r}")
-    return json.loads(raw)["data"]
+from benchserver import call, start, summary
 
 
 def timed(conn, paths, n, token_for=lambda i: None):
@@ -47,8 +28,7 @@ def timed(conn, paths, n, token_for=lambda i: None):
         t = time.perf_counter()
         call(conn, "GET", path, token=token_for(i))
         times.append((time.perf_counter() - t) * 1000)
-    times.sort()
-    return {"p50_ms": round(statistics.median(times), 2), "p99_ms": round(times[int(len(times) * 0.99) - 1], 2)}
+    return summary(times)
 
 
 def main():
@@ -71,8 +51,8 @@ def main():
     readers = []
     for i in range(args.readers):
         account = {"email": f"reader{i}@example.com", "password": "correct horse"}
-        call(conn, "POST", "/v1/users", dict(account, nickname=f"Reader {i}"))
-        readers.append(call(conn, "POST", "/v1/sessions", account)["session"])
+        call(conn, "POST", "/v1/users", body=dict(account, nickname=f"Reader {i}"))
+        readers.append(call(conn, "POST", "/v1/sessions", body=account)["session"])
     conn.close()
     proc.send_signal(signal.SIGTERM)
     proc.wait()
@@ -125,7 +105,10 @@ def main():
         for reader in readers:
             cursor = None
             for _ in range(49):
-                cursor = call(conn, "GET", first + (f"&cursor={cursor}" if cursor else ""), token=reader)["nextCursor"]
+                following = call(conn, "GET", first + (f"&cursor={cursor}" if cursor else ""), token=reader).get("nextCursor")
+                if following is None:
+                    break  # a shorter timeline than 50 pages: time its last page
+                cursor = following
             deep_paths.append(first + f"&cursor={cursor}")
         # Each reader's own deep page, so path i goes with token i.
         results["timeline_page_50"] = timed(conn, deep_paths, args.requests, token)

@@ -16,28 +16,9 @@ then one POST /v1/notifications/read of everything, and the first unread page an
 For comparison it times, in SQLite directly, what the unread count would cost without the kept counts:
 count(*) over the partial index. Prints p50/p99 of each; writes JSON to stdout's last line. Python 3 stdlib only.
 """
-import argparse, http.client, json, os, signal, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, http.client, json, os, signal, sqlite3, sys, tempfile, time
 
-
-def start(server_bin, data, music, log):
-    proc = subprocess.Popen([server_bin, "serve", "--port", "0", "--data", data, "--music", music,
-                             "--log-level", "warning", "--signup-codes", "off"],
-                            stdout=subprocess.PIPE, stderr=open(log, "a"), text=True)
-    line = proc.stdout.readline()
-    port = int(line.split("127.0.0.1:")[1].split("/")[0])
-    return proc, port
-
-
-def call(conn, method, path, token=None, body=None, expect=200):
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if token:
-        headers["Authorization"] = token
-    conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-    response = conn.getresponse()
-    data = response.read()
-    if response.status != expect:
-        raise SystemExit(f"{method} {path}: {response.status} {data[:200]!r}")
-    return json.loads(data).get("data")
+from benchserver import call, start, summary
 
 
 def timed(conn, path, token, n):
@@ -47,11 +28,6 @@ def timed(conn, path, token, n):
         call(conn, "GET", path, token)
         times.append((time.perf_counter() - t) * 1000)
     return summary(times)
-
-
-def summary(times):
-    times = sorted(times)
-    return {"p50_ms": round(statistics.median(times), 3), "p99_ms": round(times[max(0, int(len(times) * 0.99) - 1)], 3)}
 
 
 def main():

@@ -1,0 +1,32 @@
+"""Shared by the social benchmarks: start the server, call the API, summarise timings. Python 3 stdlib only."""
+import json, statistics, subprocess
+
+
+def start(server_bin, data, music, log):
+    """Starts `cloudmusic-server serve` on a free port; returns (process, port)."""
+    proc = subprocess.Popen([server_bin, "serve", "--port", "0", "--data", data, "--music", music,
+                             "--log-level", "warning", "--signup-codes", "off"],
+                            stdout=subprocess.PIPE, stderr=open(log, "a"), text=True)
+    line = proc.stdout.readline()
+    port = int(line.split("127.0.0.1:")[1].split("/")[0])
+    return proc, port
+
+
+def call(conn, method, path, token=None, body=None, expect=None):
+    """One request; exits with the answer unless its status is `expect` (any 2xx when None). Returns `data`."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = conn.getresponse()
+    raw = response.read()
+    ok = response.status == expect if expect is not None else 200 <= response.status < 300
+    if not ok:
+        raise SystemExit(f"{method} {path}: {response.status} {raw[:200]!r}")
+    return json.loads(raw).get("data")
+
+
+def summary(times):
+    """p50 and p99 of milliseconds."""
+    times = sorted(times)
+    return {"p50_ms": round(statistics.median(times), 3), "p99_ms": round(times[max(0, int(len(times) * 0.99) - 1)], 3)}
