@@ -109,7 +109,7 @@ def main():
                 if following is None:
                     break  # a shorter timeline than 50 pages: time its last page
                 cursor = following
-            deep_paths.append(first + f"&cursor={cursor}")
+            deep_paths.append(first + (f"&cursor={cursor}" if cursor else ""))
         # Each reader's own deep page, so path i goes with token i.
         results["timeline_page_50"] = timed(conn, deep_paths, args.requests, token)
         centres = [f"/v1/feeds/nearby?latitude={lat:.5f}&longitude={lng:.5f}&size={args.size}" for lat, lng in
