@@ -39,9 +39,8 @@ public struct LyricSync: Sendable {
             position = nil
             return nil
         }
-        let line = lines[lineIndex]
-        let lineProgress = fraction(ms, from: line.start, to: line.end)
-        let words = line.words
+        let lineProgress = fraction(ms, from: lines[lineIndex].start, to: lines[lineIndex].end)
+        let words = lines[lineIndex].words
         guard !words.isEmpty else {
             position = LyricPosition(
                 lineIndex: lineIndex, wordIndex: nil, wordProgress: lineProgress, lineProgress: lineProgress)
@@ -80,6 +79,7 @@ public struct LyricSync: Sendable {
     }
 
     /// Whether the cached line is still the one `Lyric.lineIndex(at:)` gives for `ms`.
+    @inline(__always)
     private func lineIsCurrent(at ms: Int, in lines: [LyricLine]) -> Bool {
         (lineIndex < 0 || lines[lineIndex].start <= ms)
             && (nextLineIndex == lines.count || ms < lines[nextLineIndex].start)
@@ -110,10 +110,15 @@ public struct LyricSync: Sendable {
             return
         }
         let start = lines[after - 1].start
-        lineIndex = firstIndex(in: lines[..<after], where: { $0.start >= start })
+        if after == 1 || lines[after - 2].start < start {
+            lineIndex = after - 1  // the usual case: no other line shares the start
+        } else {
+            lineIndex = firstIndex(in: lines[..<after], where: { $0.start >= start })
+        }
     }
 
     /// Whether `index` is the last word that has started at `ms` (-1: no word has started).
+    @inline(__always)
     private func wordIsCurrent(_ index: Int, at ms: Int, in words: [LyricWord]) -> Bool {
         guard index < words.count else { return false }
         return (index < 0 || words[index].start <= ms)
