@@ -34,10 +34,17 @@ enum LyricSyncBench {
         print(
             "lyric-sync: \(lineCount) lines, \(wordCount) words, \(format(Double(end) / 60_000)) min; "
                 + "\(frames.count) frames at 60 fps, \(seeks.count) random seeks; best of \(rounds) rounds")
-        let frameSync = best(rounds) { syncCost(lyric, frames) }
-        let frameBaseline = best(rounds) { baselineCost(lyric, frames) }
-        let seekSync = best(rounds) { syncCost(lyric, seeks) }
-        let seekBaseline = best(rounds) { baselineCost(lyric, seeks) }
+        // Rounds alternate the two ways, so that a busy moment on the machine hits both alike.
+        var frameSync = Double.infinity
+        var frameBaseline = Double.infinity
+        var seekSync = Double.infinity
+        var seekBaseline = Double.infinity
+        for _ in 0..<max(1, rounds) {
+            frameSync = min(frameSync, syncCost(lyric, frames))
+            frameBaseline = min(frameBaseline, baselineCost(lyric, frames))
+            seekSync = min(seekSync, syncCost(lyric, seeks))
+            seekBaseline = min(seekBaseline, baselineCost(lyric, seeks))
+        }
 
         print("  frames  LyricSync.update      \(format(frameSync)) ns/call")
         print(
@@ -86,10 +93,6 @@ enum LyricSyncBench {
         if checksum == 42 { print("", terminator: "") }
         let (seconds, attoseconds) = elapsed.components
         return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(max(1, calls))
-    }
-
-    private static func best(_ rounds: Int, _ measure: () -> Double) -> Double {
-        (0..<max(1, rounds)).map { _ in measure() }.min()!
     }
 
     /// A KSC script of `lines` lines of 4 to 14 words (CJK characters and `[latin]` words), some
