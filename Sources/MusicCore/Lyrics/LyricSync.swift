@@ -5,7 +5,7 @@
 /// search (after a seek). A value type, so each player or view owns its copy without locks.
 ///
 ///     var sync = LyricSync(lyric: lyric)
-///     let position = sync.update(milliseconds: player.positionMilliseconds)
+///     let position = sync.update(seconds: playbackTime)  // on every frame
 public struct LyricSync: Sendable {
     /// The lyric being followed.
     public let lyric: Lyric
