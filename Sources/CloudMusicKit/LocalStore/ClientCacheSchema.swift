@@ -15,6 +15,7 @@ enum ClientCacheSchema {
                 state TEXT NOT NULL,
                 bytes_done INTEGER NOT NULL DEFAULT 0,
                 bytes_total INTEGER,
+                expected_size INTEGER,
                 etag TEXT,
                 last_modified TEXT,
                 error TEXT,
