@@ -85,12 +85,12 @@ public final class MusicRepository: Sendable {
     /// `GET v1/songs`.
     public func songs(
         page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil, albumID: String? = nil,
-        genre: String? = nil
+        genreID: String? = nil
     ) async throws -> Cached<Page<Song>> {
         try await cachedGet(
             "v1/songs",
             [("page", page), ("size", size), ("sort", sort?.rawValue), ("artist", artistID), ("album", albumID),
-             ("genre", genre)])
+             ("genre", genreID)])
     }
 
     /// `GET v1/songs/{id}`, with the raw lyric text.
