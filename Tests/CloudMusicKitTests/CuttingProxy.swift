@@ -31,7 +31,9 @@ final class CuttingProxy: @unchecked Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(listener, 16) == 0 else { throw FixtureError(message: "the proxy could not listen") }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            throw FixtureError(message: "the proxy could not listen")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
@@ -108,7 +110,9 @@ final class CuttingProxy: @unchecked Sendable {
     private static func writeAll(_ fd: Int32, _ buffer: [UInt8], _ count: Int) -> Bool {
         var sent = 0
         while sent < count {
-            let n = buffer.withUnsafeBytes { send(fd, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = buffer.withUnsafeBytes {
+                send(fd, $0.baseAddress! + sent, count - sent, Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return false }
             sent += n
         }

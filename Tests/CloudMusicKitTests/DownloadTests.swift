@@ -40,7 +40,8 @@ import Testing
 
         // A separate process downloads at 100 kB/s; kill -9 it once some bytes are on disk.
         let process = Process()
-        process.executableURL = serverBinary().deletingLastPathComponent().appendingPathComponent("kit-download-torture")
+        process.executableURL = serverBinary().deletingLastPathComponent().appendingPathComponent(
+            "kit-download-torture")
         process.arguments = [storePath, downloads.path, url.absoluteString, song.id, "100000"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -53,7 +54,8 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         let keptBytes = Self.fileSize(part)
-        #expect(keptBytes > 0 && keptBytes < Int64(whole.count), "killed midway: \(keptBytes) of \(whole.count)")
+        #expect(
+            keptBytes > 0 && keptBytes < Int64(whole.count), "killed midway: \(keptBytes) of \(whole.count)")
 
         // A new manager over the same store and folder picks it up where it stopped.
         let manager = try DownloadManager(store: try LocalStore(path: storePath), folder: downloads)
@@ -151,7 +153,8 @@ import Testing
         #expect(refused.state == .failed)
         #expect(refused.error?.contains("expected") == true)
         #expect(checked.localFile(songID: song.id) == nil)
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(song.id).part").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(song.id).part").path))
         try await checked.delete(songID: song.id)
         #expect(try checked.list().isEmpty)
 

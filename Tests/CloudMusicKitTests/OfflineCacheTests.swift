@@ -34,7 +34,8 @@ import Testing
         #expect(try OfflineCache(store: store).count() >= 7)
 
         // A song downloaded while online.
-        let downloads = try DownloadManager(store: store, folder: folder.appendingPathComponent("downloads"), client: client)
+        let downloads = try DownloadManager(
+            store: store, folder: folder.appendingPathComponent("downloads"), client: client)
         try await downloads.enqueue(song: songs.data[0])
         #expect(await downloads.waitUntilSettled(songID: songs.data[0].id)?.state == .completed)
 
@@ -53,8 +54,9 @@ import Testing
         let offlineSheetSongs = try await repository.sheetSongs(id: sheet.id)
         #expect(offlineSheetSongs.isFromCache)
         #expect(offlineSheetSongs.data.map(\.id) == sheetSongs.data.map(\.id))
-        #expect(try await repository.createdSheets(userID: try #require(repository.userID)).data.map(\.id)
-            == mine.data.map(\.id))
+        #expect(
+            try await repository.createdSheets(userID: try #require(repository.userID)).data.map(\.id)
+                == mine.data.map(\.id))
 
         // Never fetched: the network error, as it is.
         do {
@@ -70,5 +72,8 @@ import Testing
         // The downloaded song plays without the server.
         let file = try #require(downloads.localFile(songID: songs.data[0].id))
         #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(downloads.playableURL(for: songs.data[0], client: client) == file)
+        #expect(
+            downloads.playableURL(for: songs.data[1], client: client) == client.url(for: songs.data[1].uri))
     }
 }

@@ -1,7 +1,8 @@
-import CloudMusicKit
 import Foundation
 import MusicCore
 import Testing
+
+@testable import CloudMusicKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,8 +20,10 @@ import Testing
     /// A signed-in person on `server`, with a repository of their own.
     static func person(_ server: TestServer, _ name: String) async throws -> (MusicRepository, User) {
         let repository = MusicRepository(client: client(server))
-        let user = try await repository.signUp(.email("\(name)@example.com"), password: "password-\(name)", nickname: name)
-        let login = try await repository.login(.email("\(name)@example.com"), password: "password-\(name)", device: "tests")
+        let user = try await repository.signUp(
+            .email("\(name)@example.com"), password: "password-\(name)", nickname: name)
+        let login = try await repository.login(
+            .email("\(name)@example.com"), password: "password-\(name)", device: "tests")
         #expect(login.userId == user.id)
         return (repository, user)
     }
@@ -32,17 +35,21 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
             process.arguments = [
-                "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=\(color):s=96x64", "-frames:v", "1",
+                "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=\(color):s=96x64",
+                "-frames:v", "1",
                 path,
             ]
             try process.run()
             process.waitUntilExit()
         }
-        return UploadPart(fileName: "\(color).png", contentType: "image/png", data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        return UploadPart(
+            fileName: "\(color).png", contentType: "image/png",
+            data: try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     static func expectAPIError(
-        _ kind: APIError.Kind, _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+        _ kind: APIError.Kind, _ body: () async throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         do {
             try await body()
@@ -122,7 +129,9 @@ import Testing
         let (talker, _) = try await Self.person(server, "talker")
         var limited: APIError?
         for n in 1...7 where limited == nil {
-            do { _ = try await talker.postComment("comment \(n)", on: .song(song.id)) } catch let error as APIError {
+            do { _ = try await talker.postComment("comment \(n)", on: .song(song.id)) } catch let error
+                as APIError
+            {
                 limited = error
             }
         }
@@ -153,7 +162,8 @@ import Testing
         var quick = APIClient.Configuration()
         quick.timeout = 0.5
         quick.maxAttempts = 1
-        let hanging = APIClient(baseURL: URL(string: "http://127.0.0.1:\(silent.port)/")!, configuration: quick)
+        let hanging = APIClient(
+            baseURL: URL(string: "http://127.0.0.1:\(silent.port)/")!, configuration: quick)
         let start = Date()
         await Self.expectAPIError(.network) { _ = try await hanging.sendRaw(Endpoint(.GET, "v1/songs")) }
         #expect(Date().timeIntervalSince(start) < 10)
@@ -207,13 +217,17 @@ import Testing
             try await bob.checkCode("000000", for: .email("bob@example.com"), purpose: "reset")
         }
         await Self.expectAPIError(.badRequest) {
-            try await bob.resetPassword(.email("bob@example.com"), code: "000000", newPassword: "password-bob-3")
+            try await bob.resetPassword(
+                .email("bob@example.com"), code: "000000", newPassword: "password-bob-3")
         }
 
         // Sheets: create, change, add, move, remove, cover, M3U and import.
-        let sheet = try await alice.createSheet(SheetDraft(title: "Evening", detail: "Slow songs", tags: ["calm"]))
+        let sheet = try await alice.createSheet(
+            SheetDraft(title: "Evening", detail: "Slow songs", tags: ["calm"]))
         #expect(sheet.songsCount == 0 && sheet.kind == "sheet")
-        #expect(try await alice.updateSheet(id: sheet.id, SheetDraft(title: "Late evening")).title == "Late evening")
+        #expect(
+            try await alice.updateSheet(id: sheet.id, SheetDraft(title: "Late evening")).title
+                == "Late evening")
         #expect(try await alice.addSongs(Array(ids.prefix(5)), toSheet: sheet.id).songsCount == 5)
         _ = try await alice.moveSong(ids[4], inSheet: sheet.id, to: 0)
         #expect(try await alice.sheetSongs(id: sheet.id).data.first?.id == ids[4])
@@ -255,10 +269,13 @@ import Testing
 
         // The queue, with a version conflict.
         #expect(try await alice.queue().version == 0)
-        let saved = try await alice.saveQueue(QueueDraft(songIds: Array(ids.prefix(3)), currentIndex: 1, position: 1500))
+        let saved = try await alice.saveQueue(
+            QueueDraft(songIds: Array(ids.prefix(3)), currentIndex: 1, position: 1500))
         #expect(saved.version == 1 && saved.currentIndex == 1)
         let next = try await alice.saveQueue(
-            QueueDraft(songIds: Array(ids.prefix(4)), currentIndex: 2, loopMode: .shuffle, baseVersion: saved.version))
+            QueueDraft(
+                songIds: Array(ids.prefix(4)), currentIndex: 2, loopMode: .shuffle, baseVersion: saved.version
+            ))
         #expect(next.version == 2 && next.loopMode == .shuffle)
         await Self.expectAPIError(.conflict) {
             _ = try await alice.saveQueue(QueueDraft(songIds: [ids[0]], baseVersion: saved.version))
@@ -325,7 +342,8 @@ import Testing
         #expect(pictureBytes.count == stored[0].size)
         let moment = try await ann.publishFeed(
             MomentDraft(
-                content: "By the lake #夜晚#", images: [.init(uri: stored[0].uri)], city: "Hangzhou", place: "West Lake",
+                content: "By the lake #夜晚#", images: [.init(uri: stored[0].uri)], city: "Hangzhou",
+                place: "West Lake",
                 latitude: 30.25, longitude: 120.15))
         #expect(moment.images.first?.uri == stored[0].uri && moment.place == "West Lake")
         #expect(try await ben.feed(id: moment.id).id == moment.id)
@@ -365,5 +383,36 @@ import Testing
         #expect(try await ann.blocks().total == 0)
         try await ann.deleteFeed(id: moment.id)
         await Self.expectAPIError(.notFound) { _ = try await ben.feed(id: moment.id) }
+    }
+
+    // MARK: Retry policy
+
+    @Test func retriesWaitForRetryAfterAndBackOffOnlyOnTransientFailures() {
+        var configuration = APIClient.Configuration()
+        configuration.baseRetryDelay = 0.1
+        configuration.maxRetryDelay = 10
+        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:1/")!, configuration: configuration)
+        func delay(_ kind: APIError.Kind, _ status: Int? = nil, attempt: Int = 1) -> Double? {
+            client.retryDelay(for: APIError(kind: kind, httpStatus: status, message: "x"), attempt: attempt)
+        }
+        #expect(delay(.rateLimited(retryAfter: 3), 429)! >= 3)
+        #expect(delay(.rateLimited(retryAfter: 60), 429) == nil)
+        #expect(delay(.server, 503) != nil && delay(.server, 502) != nil && delay(.server, 504) != nil)
+        #expect(delay(.server, 500) == nil)
+        #expect(delay(.notFound, 404) == nil && delay(.badRequest, 400) == nil && delay(.cancelled) == nil)
+        let first = delay(.network, attempt: 1)!
+        let third = delay(.network, attempt: 3)!
+        #expect(first >= 0.1 && first <= 0.2)
+        #expect(third >= 0.4 && third <= 0.8)
+        #expect(delay(.network, attempt: 20)! <= 10)
+        #expect(Endpoint(.GET, "v1/songs").isIdempotent && !Endpoint(.POST, "v1/plays").isIdempotent)
+        #expect(
+            !Endpoint(.PUT, "v1/users/1/password").isIdempotent
+                && !Endpoint(.DELETE, "v1/likes/1").isIdempotent)
+        #expect(
+            Endpoint(
+                .GET, "v1/songs", query: [.init(name: "size", value: "2"), .init(name: "page", value: "1")]
+            ).cacheKey
+                == "GET v1/songs?page=1&size=2")
     }
 }

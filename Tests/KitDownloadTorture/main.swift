@@ -5,7 +5,8 @@ import Foundation
 // Arguments: <store.sqlite> <download folder> <url> <song id> <bytes per second>
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let url = URL(string: arguments[3]), let rate = Int(arguments[5]) else {
-    FileHandle.standardError.write(Data("usage: kit-download-torture store folder url songID bytesPerSecond\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: kit-download-torture store folder url songID bytesPerSecond\n".utf8))
     exit(2)
 }
 var options = DownloadManager.Options()

@@ -62,7 +62,9 @@ public final class APIClient: Sendable {
     // MARK: Calls
 
     /// Sends `endpoint` and decodes the envelope's `data` as `T`.
-    public func send<T: Decodable & Sendable>(_ endpoint: Endpoint, as type: T.Type = T.self) async throws -> T {
+    public func send<T: Decodable & Sendable>(_ endpoint: Endpoint, as type: T.Type = T.self) async throws
+        -> T
+    {
         let data = try await sendRaw(endpoint)
         return try Self.decodeEnvelope(data, as: type)
     }
@@ -123,7 +125,9 @@ public final class APIClient: Sendable {
         request.httpMethod = endpoint.method.rawValue
         request.timeoutInterval = endpoint.timeout ?? configuration.timeout
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token = sessionToken { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let token = sessionToken {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
         switch endpoint.body {
         case .json(let data)?:
             request.httpBody = data
@@ -154,7 +158,8 @@ public final class APIClient: Sendable {
         }
         guard envelope.isSuccess else {
             throw APIError(
-                kind: .other, code: envelope.status, message: envelope.message ?? "The server refused the request.")
+                kind: .other, code: envelope.status,
+                message: envelope.message ?? "The server refused the request.")
         }
         if let value = envelope.data { return value }
         if let empty = EmptyData() as? T { return empty }

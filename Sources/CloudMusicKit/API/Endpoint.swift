@@ -28,7 +28,8 @@ public struct Endpoint: Sendable {
     public var timeout: TimeInterval?
 
     public init(
-        _ method: Method, _ path: String, query: [URLQueryItem] = [], body: Body? = nil, isIdempotent: Bool? = nil,
+        _ method: Method, _ path: String, query: [URLQueryItem] = [], body: Body? = nil,
+        isIdempotent: Bool? = nil,
         timeout: TimeInterval? = nil
     ) {
         self.method = method
@@ -40,7 +41,9 @@ public struct Endpoint: Sendable {
     }
 
     /// A JSON body encoded from `value`.
-    public static func json<T: Encodable>(_ method: Method, _ path: String, _ value: T, query: [URLQueryItem] = [])
+    public static func json<T: Encodable>(
+        _ method: Method, _ path: String, _ value: T, query: [URLQueryItem] = []
+    )
         throws -> Endpoint
     {
         let data = try JSONEncoder().encode(value)
@@ -76,7 +79,8 @@ extension Endpoint.Body {
         for part in parts {
             let name = part.fileName.replacingOccurrences(of: "\"", with: "_")
             data.append(Data("--\(boundary)\r\n".utf8))
-            data.append(Data("Content-Disposition: form-data; name=\"\(field)\"; filename=\"\(name)\"\r\n".utf8))
+            data.append(
+                Data("Content-Disposition: form-data; name=\"\(field)\"; filename=\"\(name)\"\r\n".utf8))
             data.append(Data("Content-Type: \(part.contentType)\r\n\r\n".utf8))
             data.append(part.data)
             data.append(Data("\r\n".utf8))

@@ -79,7 +79,8 @@ public actor DownloadManager {
 
     /// A manager over `store`, keeping files in `folder`; `client`, when given, signs requests with its
     /// session token and resolves song `uri`s.
-    public init(store: LocalStore, folder: URL, client: APIClient? = nil, options: Options = Options()) throws {
+    public init(store: LocalStore, folder: URL, client: APIClient? = nil, options: Options = Options()) throws
+    {
         self.store = store
         self.folder = folder
         self.client = client
@@ -92,7 +93,8 @@ public actor DownloadManager {
     /// Queues `song`, fetched from its stream route (the original file).
     public func enqueue(song: Song, expectedSize: Int64? = nil) throws {
         guard let client else {
-            throw DownloadError(kind: .unknownSong, message: "A download of a song needs the API client to find it.")
+            throw DownloadError(
+                kind: .unknownSong, message: "A download of a song needs the API client to find it.")
         }
         try enqueue(
             songID: song.id, url: client.url(for: song.uri), title: song.title,
@@ -102,9 +104,12 @@ public actor DownloadManager {
     /// Queues a download of `url` for `songID`; already queued or complete songs are left alone, failed or
     /// paused ones are queued again. `expectedSize`, when known, is checked against what the server sends.
     public func enqueue(
-        songID: String, url: URL, title: String? = nil, fileExtension: String? = nil, expectedSize: Int64? = nil
+        songID: String, url: URL, title: String? = nil, fileExtension: String? = nil,
+        expectedSize: Int64? = nil
     ) throws {
-        if let expectedSize, let quota = options.quotaBytes, try usedBytes(excluding: songID) + expectedSize > quota {
+        if let expectedSize, let quota = options.quotaBytes,
+            try usedBytes(excluding: songID) + expectedSize > quota
+        {
             throw Self.quotaError(needed: expectedSize, quota: quota)
         }
         let safeID = songID.replacingOccurrences(of: "/", with: "_")
@@ -160,7 +165,8 @@ public actor DownloadManager {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(fileName(of: item)))
         }
         try? FileManager.default.removeItem(at: partURL(songID))
-        try store.database.write { db in _ = try db.execute("DELETE FROM downloads WHERE song_id = ?", songID) }
+        try store.database.write { db in _ = try db.execute("DELETE FROM downloads WHERE song_id = ?", songID)
+        }
         emit(.removed(songID: songID))
         finishWaiters(songID, nil)
     }
@@ -168,14 +174,18 @@ public actor DownloadManager {
     /// Every download, oldest first.
     public nonisolated func list() throws -> [Item] {
         try store.database.read { db in
-            try db.query("SELECT \(Self.columns) FROM downloads ORDER BY created_at, song_id") { try self.item(from: $0) }
+            try db.query("SELECT \(Self.columns) FROM downloads ORDER BY created_at, song_id") {
+                try self.item(from: $0)
+            }
         }
     }
 
     /// One download, or nil.
     public nonisolated func item(songID: String) throws -> Item? {
         try store.database.read { db in
-            try db.queryOne("SELECT \(Self.columns) FROM downloads WHERE song_id = ?", songID) { try self.item(from: $0) }
+            try db.queryOne("SELECT \(Self.columns) FROM downloads WHERE song_id = ?", songID) {
+                try self.item(from: $0)
+            }
         }
     }
 
@@ -185,6 +195,12 @@ public actor DownloadManager {
             FileManager.default.fileExists(atPath: url.path)
         else { return nil }
         return url
+    }
+
+    /// Where the player should read `song` from: its downloaded file when there is one (so playback works
+    /// with the server gone), else its stream on the server.
+    public nonisolated func playableURL(for song: Song, client: APIClient) -> URL {
+        localFile(songID: song.id) ?? client.url(for: song.uri)
     }
 
     /// Bytes taken by complete downloads.
@@ -198,7 +214,8 @@ public actor DownloadManager {
 
     /// Progress and state changes, from now on, until the caller stops iterating.
     public func events() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1000))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Event.self, bufferingPolicy: .bufferingNewest(1000))
         let id = UUID()
         subscribers[id] = continuation
         continuation.onTermination = { [weak self] _ in
@@ -233,7 +250,9 @@ public actor DownloadManager {
         guard running.count < options.maxConcurrent else { return }
         let queued =
             (try? store.database.read { db in
-                try db.query("SELECT song_id FROM downloads WHERE state = 'queued' ORDER BY created_at, song_id") {
+                try db.query(
+                    "SELECT song_id FROM downloads WHERE state = 'queued' ORDER BY created_at, song_id"
+                ) {
                     try $0.string(0)
                 }
             }) ?? []
@@ -253,7 +272,9 @@ public actor DownloadManager {
             } catch let error as APIError where error.kind == .network && attempt < options.maxAttempts {
                 let delay = min(0.2 * pow(2, Double(attempt - 1)), 5) * Double.random(in: 1...1.5)
                 attempt += 1
-                do { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) } catch { outcome = .failure(error) }
+                do { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) } catch {
+                    outcome = .failure(error)
+                }
                 if !Task.isCancelled { continue }
                 outcome = .failure(CancellationError())
             } catch {
@@ -270,7 +291,8 @@ public actor DownloadManager {
             let message = (error as? APIError)?.message ?? (error as? DownloadError)?.message ?? "\(error)"
             try? store.database.write { db in
                 _ = try db.execute(
-                    "UPDATE downloads SET state = 'failed', error = ?, updated_at = ? WHERE song_id = ?", message,
+                    "UPDATE downloads SET state = 'failed', error = ?, updated_at = ? WHERE song_id = ?",
+                    message,
                     Self.now(), songID)
             }
             emit(.stateChanged(songID: songID, state: .failed))
@@ -293,7 +315,9 @@ public actor DownloadManager {
         guard let item = try item(songID: songID) else { throw CancellationError() }
         let part = partURL(songID)
         let saved = try validators(songID)
-        var offset = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value ?? 0
+        var offset =
+            (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value
+            ?? 0
         if offset > 0 && saved.etag == nil && saved.lastModified == nil {
             offset = 0  // nothing to make sure the bytes on disk are of the same file
         }
@@ -302,7 +326,9 @@ public actor DownloadManager {
 
         var request = URLRequest(url: item.url)
         request.timeoutInterval = options.timeout
-        if let token = client?.sessionToken { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let token = client?.sessionToken {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
         if offset > 0 {
             request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
             if let validator = saved.etag ?? saved.lastModified {
@@ -329,7 +355,8 @@ public actor DownloadManager {
                 case 206:
                     let range = Self.contentRange(response.value(forHTTPHeaderField: "Content-Range"))
                     guard range?.start == offset else {
-                        throw DownloadError(kind: .http, message: "The server sent a different part of the file than asked.")
+                        throw DownloadError(
+                            kind: .http, message: "The server sent a different part of the file than asked.")
                     }
                     total = range?.total ?? total
                 case 200:
@@ -342,7 +369,9 @@ public actor DownloadManager {
                     // What is on disk does not fit the file any more: start over next try.
                     try? FileManager.default.removeItem(at: part)
                     try clearValidators(songID)
-                    throw APIError(kind: .network, httpStatus: 416, message: "The partial download no longer fits the file.")
+                    throw APIError(
+                        kind: .network, httpStatus: 416,
+                        message: "The partial download no longer fits the file.")
                 default:
                     failedResponse = response
                     continue
@@ -351,9 +380,12 @@ public actor DownloadManager {
                     try? FileManager.default.removeItem(at: part)
                     throw DownloadError(
                         kind: .sizeMismatch,
-                        message: "The server's file is \(total) bytes, not the \(expected) expected; the download was discarded.")
+                        message:
+                            "The server's file is \(total) bytes, not the \(expected) expected; the download was discarded."
+                    )
                 }
-                if let total, let quota = options.quotaBytes, try usedBytes(excluding: songID) + total > quota {
+                if let total, let quota = options.quotaBytes, try usedBytes(excluding: songID) + total > quota
+                {
                     try? FileManager.default.removeItem(at: part)
                     throw Self.quotaError(needed: total, quota: quota)
                 }
@@ -387,6 +419,7 @@ public actor DownloadManager {
                 }
             }
         }
+        try Task.checkCancellation()  // a paused stream ends early: never take it for the whole file
         if let failedResponse {
             let error = APIClient.error(from: errorBody, response: failedResponse)
             if [502, 503, 504].contains(failedResponse.statusCode) {
@@ -398,14 +431,18 @@ public actor DownloadManager {
         try handle?.close()
         handle = nil
         try saveProgress(songID, done)
-        let size = (try FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value ?? -1
+        let size =
+            (try FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value
+            ?? -1
         if let total, size != total {
             if size < total {
-                throw APIError(kind: .network, message: "The connection ended after \(size) of \(total) bytes.")
+                throw APIError(
+                    kind: .network, message: "The connection ended after \(size) of \(total) bytes.")
             }
             try? FileManager.default.removeItem(at: part)
             throw DownloadError(
-                kind: .sizeMismatch, message: "The download is \(size) bytes, not the \(total) expected; it was discarded.")
+                kind: .sizeMismatch,
+                message: "The download is \(size) bytes, not the \(total) expected; it was discarded.")
         }
         let final = folder.appendingPathComponent(item.fileURL?.lastPathComponent ?? fileName(of: item))
         try? FileManager.default.removeItem(at: final)
@@ -428,14 +465,17 @@ public actor DownloadManager {
 
     private func fileName(of item: Item) -> String {
         (try? store.database.read { db in
-            try db.queryOne("SELECT file_name FROM downloads WHERE song_id = ?", item.songID) { try $0.string(0) }
+            try db.queryOne("SELECT file_name FROM downloads WHERE song_id = ?", item.songID) {
+                try $0.string(0)
+            }
         }) ?? item.songID
     }
 
     private func validators(_ songID: String) throws -> Validators {
         try store.database.read { db in
             try db.queryOne(
-                "SELECT etag, last_modified, bytes_total, expected_size FROM downloads WHERE song_id = ?", songID
+                "SELECT etag, last_modified, bytes_total, expected_size FROM downloads WHERE song_id = ?",
+                songID
             ) { row in
                 Validators(
                     etag: try row.optionalString(0), lastModified: try row.optionalString(1),
@@ -447,21 +487,24 @@ public actor DownloadManager {
     private func clearValidators(_ songID: String) throws {
         try store.database.write { db in
             _ = try db.execute(
-                "UPDATE downloads SET etag = NULL, last_modified = NULL, bytes_done = 0 WHERE song_id = ?", songID)
+                "UPDATE downloads SET etag = NULL, last_modified = NULL, bytes_done = 0 WHERE song_id = ?",
+                songID)
         }
     }
 
     private func saveProgress(_ songID: String, _ done: Int64) throws {
         try store.database.write { db in
             _ = try db.execute(
-                "UPDATE downloads SET bytes_done = ?, updated_at = ? WHERE song_id = ?", done, Self.now(), songID)
+                "UPDATE downloads SET bytes_done = ?, updated_at = ? WHERE song_id = ?", done, Self.now(),
+                songID)
         }
     }
 
     private func setState(_ songID: String, _ state: State) throws {
         try store.database.write { db in
             _ = try db.execute(
-                "UPDATE downloads SET state = ?, updated_at = ? WHERE song_id = ?", state.rawValue, Self.now(), songID)
+                "UPDATE downloads SET state = ?, updated_at = ? WHERE song_id = ?", state.rawValue,
+                Self.now(), songID)
         }
         emit(.stateChanged(songID: songID, state: state))
     }
@@ -485,7 +528,9 @@ public actor DownloadManager {
     private static func quotaError(needed: Int64, quota: Int64) -> DownloadError {
         DownloadError(
             kind: .quotaExceeded,
-            message: "Not enough download space: this song needs \(needed) bytes and the downloads may take \(quota) in all. Delete some downloads first.")
+            message:
+                "Not enough download space: this song needs \(needed) bytes and the downloads may take \(quota) in all. Delete some downloads first."
+        )
     }
 
     private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
@@ -494,7 +539,8 @@ public actor DownloadManager {
     static func contentRange(_ header: String?) -> (start: Int64, total: Int64?)? {
         guard let header, header.hasPrefix("bytes ") else { return nil }
         let parts = header.dropFirst(6).split(separator: "/")
-        guard parts.count == 2, let dash = parts[0].firstIndex(of: "-"), let start = Int64(parts[0][..<dash]) else {
+        guard parts.count == 2, let dash = parts[0].firstIndex(of: "-"), let start = Int64(parts[0][..<dash])
+        else {
             return nil
         }
         return (start, Int64(parts[1]))

@@ -57,7 +57,8 @@ public final class MusicRepository: Sendable {
     }
 
     private func json<Body: Encodable, T: Decodable & Sendable>(
-        _ method: Endpoint.Method, _ path: String, _ body: Body, idempotent: Bool? = nil, as type: T.Type = T.self
+        _ method: Endpoint.Method, _ path: String, _ body: Body, idempotent: Bool? = nil,
+        as type: T.Type = T.self
     ) async throws -> T {
         var endpoint = try Endpoint.json(method, path, body)
         if let idempotent { endpoint.isIdempotent = idempotent }
@@ -71,7 +72,8 @@ public final class MusicRepository: Sendable {
     }
 
     private func seg(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+        id.addingPercentEncoding(
+            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
             ?? id
     }
 
@@ -84,13 +86,17 @@ public final class MusicRepository: Sendable {
 
     /// `GET v1/songs`.
     public func songs(
-        page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil, albumID: String? = nil,
+        page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil,
+        albumID: String? = nil,
         genreID: String? = nil
     ) async throws -> Cached<Page<Song>> {
         try await cachedGet(
             "v1/songs",
-            [("page", page), ("size", size), ("sort", sort?.rawValue), ("artist", artistID), ("album", albumID),
-             ("genre", genreID)])
+            [
+                ("page", page), ("size", size), ("sort", sort?.rawValue), ("artist", artistID),
+                ("album", albumID),
+                ("genre", genreID),
+            ])
     }
 
     /// `GET v1/songs/{id}`, with the raw lyric text.
@@ -105,19 +111,26 @@ public final class MusicRepository: Sendable {
     public func albums(page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil)
         async throws -> Cached<Page<Album>>
     {
-        try await cachedGet("v1/albums", [("page", page), ("size", size), ("sort", sort?.rawValue), ("artist", artistID)])
+        try await cachedGet(
+            "v1/albums", [("page", page), ("size", size), ("sort", sort?.rawValue), ("artist", artistID)])
     }
 
     /// `GET v1/albums/{id}`, with its songs.
-    public func album(id: String) async throws -> Cached<Album> { try await cachedGet("v1/albums/\(seg(id))") }
+    public func album(id: String) async throws -> Cached<Album> {
+        try await cachedGet("v1/albums/\(seg(id))")
+    }
 
     /// `GET v1/artists`.
-    public func artists(page: Int = 1, size: Int = 20, sort: CatalogSort? = nil) async throws -> Cached<Page<Artist>> {
+    public func artists(page: Int = 1, size: Int = 20, sort: CatalogSort? = nil) async throws -> Cached<
+        Page<Artist>
+    > {
         try await cachedGet("v1/artists", [("page", page), ("size", size), ("sort", sort?.rawValue)])
     }
 
     /// `GET v1/artists/{id}`, with albums and most played songs.
-    public func artist(id: String) async throws -> Cached<Artist> { try await cachedGet("v1/artists/\(seg(id))") }
+    public func artist(id: String) async throws -> Cached<Artist> {
+        try await cachedGet("v1/artists/\(seg(id))")
+    }
 
     /// `GET v1/genres`.
     public func genres(page: Int = 1, size: Int = 20) async throws -> Cached<Page<Genre>> {
@@ -135,7 +148,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `GET v1/searches/sheets`.
-    public func searchSheets(_ text: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Sheet>> {
+    public func searchSheets(_ text: String, page: Int = 1, size: Int = 20) async throws -> Cached<
+        Page<Sheet>
+    > {
         try await cachedGet("v1/searches/sheets", [("query", text), ("page", page), ("size", size)])
     }
 
@@ -147,7 +162,9 @@ public final class MusicRepository: Sendable {
     // MARK: Accounts and sessions
 
     /// `POST v1/users`: sign up (`code` unless the server runs with `--signup-codes off`).
-    public func signUp(_ identifier: AccountIdentifier, password: String, nickname: String, code: String? = nil)
+    public func signUp(
+        _ identifier: AccountIdentifier, password: String, nickname: String, code: String? = nil
+    )
         async throws -> User
     {
         var body = ["password": password, "nickname": nickname]
@@ -158,7 +175,9 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/sessions`: sign in with a password or a login code; the token is kept by the client.
     @discardableResult
-    public func login(_ identifier: AccountIdentifier, password: String? = nil, code: String? = nil, device: String? = nil)
+    public func login(
+        _ identifier: AccountIdentifier, password: String? = nil, code: String? = nil, device: String? = nil
+    )
         async throws -> LoginResult
     {
         var body: [String: String] = [:]
@@ -191,19 +210,24 @@ public final class MusicRepository: Sendable {
     public func endSession(id: String) async throws { try await done(.DELETE, "v1/sessions/\(seg(id))") }
 
     /// `POST v1/codes`: send a six-digit code (`login`, `reset` or `register`).
-    public func sendCode(to identifier: AccountIdentifier, purpose: String = "login") async throws -> CodeSent {
-        try await json(.POST, "v1/codes", [identifier.field.name: identifier.field.value, "purpose": purpose])
+    public func sendCode(to identifier: AccountIdentifier, purpose: String = "login") async throws -> CodeSent
+    {
+        try await json(
+            .POST, "v1/codes", [identifier.field.name: identifier.field.value, "purpose": purpose])
     }
 
     /// `POST v1/codes/check`.
-    public func checkCode(_ code: String, for identifier: AccountIdentifier, purpose: String = "login") async throws {
+    public func checkCode(_ code: String, for identifier: AccountIdentifier, purpose: String = "login")
+        async throws
+    {
         try await done(
             .POST, "v1/codes/check",
             body: [identifier.field.name: identifier.field.value, "purpose": purpose, "code": code])
     }
 
     /// `POST v1/users/reset_password`.
-    public func resetPassword(_ identifier: AccountIdentifier, code: String, newPassword: String) async throws {
+    public func resetPassword(_ identifier: AccountIdentifier, code: String, newPassword: String) async throws
+    {
         try await done(
             .POST, "v1/users/reset_password",
             body: [identifier.field.name: identifier.field.value, "code": code, "password": newPassword])
@@ -219,7 +243,8 @@ public final class MusicRepository: Sendable {
 
     /// `PUT v1/users/{id}/password`: other devices are signed out.
     public func changePassword(userID: String, current: String, new: String) async throws {
-        let endpoint = try Endpoint.json(.PUT, "v1/users/\(seg(userID))/password", ["password": current, "newPassword": new])
+        let endpoint = try Endpoint.json(
+            .PUT, "v1/users/\(seg(userID))/password", ["password": current, "newPassword": new])
         try await client.send(endpoint)
     }
 
@@ -236,7 +261,9 @@ public final class MusicRepository: Sendable {
     // MARK: Sheets
 
     /// `GET v1/sheets`: public sheets, `new` or `hot` first.
-    public func sheets(page: Int = 1, size: Int = 20, order: String? = nil) async throws -> Cached<Page<Sheet>> {
+    public func sheets(page: Int = 1, size: Int = 20, order: String? = nil) async throws -> Cached<
+        Page<Sheet>
+    > {
         try await cachedGet("v1/sheets", [("page", page), ("size", size), ("order", order)])
     }
 
@@ -251,7 +278,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/sheets`.
-    public func createSheet(_ draft: SheetDraft) async throws -> Sheet { try await json(.POST, "v1/sheets", draft) }
+    public func createSheet(_ draft: SheetDraft) async throws -> Sheet {
+        try await json(.POST, "v1/sheets", draft)
+    }
 
     /// `PATCH v1/sheets/{id}`.
     public func updateSheet(id: String, _ change: SheetDraft) async throws -> Sheet {
@@ -269,7 +298,9 @@ public final class MusicRepository: Sendable {
     /// `DELETE v1/sheets/{id}/relations?songIds=`.
     public func removeSongs(_ songIDs: [String], fromSheet id: String) async throws -> Sheet {
         try await client.send(
-            Endpoint(.DELETE, "v1/sheets/\(seg(id))/relations", query: query([("songIds", songIDs.joined(separator: ","))])))
+            Endpoint(
+                .DELETE, "v1/sheets/\(seg(id))/relations",
+                query: query([("songIds", songIDs.joined(separator: ","))])))
     }
 
     /// `PATCH v1/sheets/{id}/relations/{songId}`: move a song (0 is first).
@@ -298,7 +329,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/sheets/import`: a new sheet from M3U text.
-    public func importSheet(m3u: String, title: String? = nil, isPrivate: Bool? = nil) async throws -> SheetImport {
+    public func importSheet(m3u: String, title: String? = nil, isPrivate: Bool? = nil) async throws
+        -> SheetImport
+    {
         try await client.send(
             Endpoint(
                 .POST, "v1/sheets/import", query: query([("title", title), ("private", isPrivate)]),
@@ -306,12 +339,16 @@ public final class MusicRepository: Sendable {
     }
 
     /// `GET v1/users/{id}/create`: sheets a user made, "I like" first.
-    public func createdSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Sheet>> {
+    public func createdSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<
+        Page<Sheet>
+    > {
         try await cachedGet("v1/users/\(seg(userID))/create", [("page", page), ("size", size)])
     }
 
     /// `GET v1/users/{id}/collect`: sheets a user collected.
-    public func collectedSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Sheet>> {
+    public func collectedSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<
+        Page<Sheet>
+    > {
         try await cachedGet("v1/users/\(seg(userID))/collect", [("page", page), ("size", size)])
     }
 
@@ -321,7 +358,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `DELETE v1/collections/{sheetId}`.
-    public func uncollect(sheetID: String) async throws { try await done(.DELETE, "v1/collections/\(seg(sheetID))") }
+    public func uncollect(sheetID: String) async throws {
+        try await done(.DELETE, "v1/collections/\(seg(sheetID))")
+    }
 
     /// `PUT v1/songs/{id}/like`: to the top of "I like"; idempotent, so retried.
     public func likeSong(id: String) async throws -> Sheet {
@@ -341,7 +380,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `GET v1/plays`: one's history, `recent` or `most`.
-    public func history(order: String? = nil, page: Int = 1, size: Int = 20) async throws -> Cached<Page<PlayedSong>> {
+    public func history(order: String? = nil, page: Int = 1, size: Int = 20) async throws -> Cached<
+        Page<PlayedSong>
+    > {
         try await cachedGet("v1/plays", [("order", order), ("page", page), ("size", size)])
     }
 
@@ -372,8 +413,10 @@ public final class MusicRepository: Sendable {
     ) async throws -> CommentPage {
         try await get(
             "v1/comments",
-            [(target.field.name, target.field.value), ("order", order), ("cursor", cursor), ("page", page),
-             ("size", size)])
+            [
+                (target.field.name, target.field.value), ("order", order), ("cursor", cursor), ("page", page),
+                ("size", size),
+            ])
     }
 
     /// `GET v1/comments/{id}`.
@@ -398,7 +441,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/likes` with `feedId`: the moment comes back with its `likeId`.
-    public func likeFeed(id: String) async throws -> Feed { try await json(.POST, "v1/likes", ["feedId": id]) }
+    public func likeFeed(id: String) async throws -> Feed {
+        try await json(.POST, "v1/likes", ["feedId": id])
+    }
 
     /// `DELETE v1/likes/{likeId}`.
     public func unlike(likeID: String) async throws { try await done(.DELETE, "v1/likes/\(seg(likeID))") }
@@ -409,7 +454,8 @@ public final class MusicRepository: Sendable {
     public func feeds(userID: String? = nil, topicID: String? = nil, cursor: String? = nil, size: Int = 20)
         async throws -> FeedPage
     {
-        try await get("v1/feeds", [("userId", userID), ("topicId", topicID), ("cursor", cursor), ("size", size)])
+        try await get(
+            "v1/feeds", [("userId", userID), ("topicId", topicID), ("cursor", cursor), ("size", size)])
     }
 
     /// `GET v1/feeds/timeline`: moments of the people one follows, and one's own.
@@ -423,14 +469,19 @@ public final class MusicRepository: Sendable {
     ) async throws -> FeedPage {
         try await get(
             "v1/feeds/nearby",
-            [("latitude", latitude), ("longitude", longitude), ("radius", radius), ("cursor", cursor), ("size", size)])
+            [
+                ("latitude", latitude), ("longitude", longitude), ("radius", radius), ("cursor", cursor),
+                ("size", size),
+            ])
     }
 
     /// `GET v1/feeds/{id}`.
     public func feed(id: String) async throws -> Feed { try await get("v1/feeds/\(seg(id))") }
 
     /// `POST v1/feeds`: publish a moment.
-    public func publishFeed(_ draft: MomentDraft) async throws -> Feed { try await json(.POST, "v1/feeds", draft) }
+    public func publishFeed(_ draft: MomentDraft) async throws -> Feed {
+        try await json(.POST, "v1/feeds", draft)
+    }
 
     /// `DELETE v1/feeds/{id}`.
     public func deleteFeed(id: String) async throws { try await done(.DELETE, "v1/feeds/\(seg(id))") }
@@ -450,7 +501,9 @@ public final class MusicRepository: Sendable {
     // MARK: Follows and blocks
 
     /// `POST v1/friends`: follow someone.
-    public func follow(userID: String) async throws -> User { try await json(.POST, "v1/friends", ["userId": userID]) }
+    public func follow(userID: String) async throws -> User {
+        try await json(.POST, "v1/friends", ["userId": userID])
+    }
 
     /// `DELETE v1/friends/{id}`: unfollow.
     public func unfollow(userID: String) async throws { try await done(.DELETE, "v1/friends/\(seg(userID))") }
@@ -476,7 +529,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/blocks`.
-    public func block(userID: String) async throws { try await done(.POST, "v1/blocks", body: ["userId": userID]) }
+    public func block(userID: String) async throws {
+        try await done(.POST, "v1/blocks", body: ["userId": userID])
+    }
 
     /// `DELETE v1/blocks/{id}`.
     public func unblock(userID: String) async throws { try await done(.DELETE, "v1/blocks/\(seg(userID))") }
@@ -484,7 +539,9 @@ public final class MusicRepository: Sendable {
     // MARK: Notifications
 
     /// `GET v1/notifications`: newest first, by page or by `cursor`.
-    public func notifications(unreadOnly: Bool = false, cursor: String? = nil, page: Int? = nil, size: Int = 20)
+    public func notifications(
+        unreadOnly: Bool = false, cursor: String? = nil, page: Int? = nil, size: Int = 20
+    )
         async throws -> NotificationPage
     {
         try await get(
@@ -493,7 +550,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `GET v1/notifications/unread`.
-    public func unreadNotifications() async throws -> UnreadNotifications { try await get("v1/notifications/unread") }
+    public func unreadNotifications() async throws -> UnreadNotifications {
+        try await get("v1/notifications/unread")
+    }
 
     /// `PATCH v1/notifications/{id}`: mark read or unread.
     public func markNotification(id: String, read: Bool) async throws -> NotificationItem {

@@ -39,7 +39,8 @@ public struct SongLyric: Codable, Sendable, Equatable {
     public var issues: [LyricIssue]
 
     public init(
-        songId: String, style: Int, format: LyricFormat, raw: String, tags: [String: String], lines: [LyricLine],
+        songId: String, style: Int, format: LyricFormat, raw: String, tags: [String: String],
+        lines: [LyricLine],
         issues: [LyricIssue]
     ) {
         self.songId = songId
