@@ -220,6 +220,22 @@ import Testing
             try await bob.resetPassword(
                 .email("bob@example.com"), code: "000000", newPassword: "password-bob-3")
         }
+        // Alice, the first user, is the administrator: the outbox has Bob's code, which resets his password.
+        let message = try #require(try await alice.outbox().data.first { $0.target == "bob@example.com" })
+        let code = String(try #require(message.text.firstMatch(of: /\d{6}/)).output)
+        try await bob.checkCode(code, for: .email("bob@example.com"), purpose: "reset")
+        try await bob.resetPassword(.email("bob@example.com"), code: code, newPassword: "password-bob-3")
+        await Self.expectAPIError(.unauthorized) { _ = try await bob.queue() }
+        try await bob.login(.email("bob@example.com"), password: "password-bob-3")
+        #expect(try await alice.adminUsers().total == 2)
+        await Self.expectAPIError(.forbidden) { _ = try await bob.adminUsers() }
+        #expect(try await alice.setUserDisabled(id: bobUser.id, true).disabled == true)
+        await Self.expectAPIError(.unauthorized) { _ = try await bob.queue() }
+        #expect(try await alice.setUserDisabled(id: bobUser.id, false).disabled == false)
+        try await bob.login(.email("bob@example.com"), password: "password-bob-3")
+        #expect(try await alice.libraryScan().running == false)
+        _ = try await alice.startLibraryScan()
+        await Self.expectAPIError(.forbidden) { _ = try await bob.startLibraryScan() }
 
         // Sheets: create, change, add, move, remove, cover, M3U and import.
         let sheet = try await alice.createSheet(
@@ -285,7 +301,7 @@ import Testing
         // Deleting a sheet, then an account.
         try await alice.deleteSheet(id: sheet.id)
         await Self.expectAPIError(.notFound) { _ = try await alice.sheet(id: sheet.id) }
-        try await bob.deleteAccount(userID: bobUser.id, password: "password-bob-2")
+        try await bob.deleteAccount(userID: bobUser.id, password: "password-bob-3")
         await Self.expectAPIError(.notFound) { _ = try await alice.user(id: bobUser.id) }
     }
 
@@ -323,6 +339,11 @@ import Testing
         #expect(try await ann.comments(.song(song.id), order: "hot", size: 1).size == 1)
         #expect(try await cat.comment(id: comment.id).likesCount == 1)
         try await cat.reportComment(id: reply.id, reason: "testing reports")
+        let report = try #require(try await ann.commentReports().data.first)
+        #expect(report.comment.id == reply.id && report.reasons == ["testing reports"])
+        try await ann.setCommentHidden(id: reply.id, true)
+        #expect(try await ann.comments(.replies(to: comment.id)).total == 0)
+        try await ann.setCommentHidden(id: reply.id, false)
         try await ben.unlike(likeID: try #require(likedComment.likeId))
         #expect(try await cat.comment(id: comment.id).likesCount == 0)
         let doomed = try await cat.postComment("to be deleted", on: .song(song.id))

@@ -563,4 +563,40 @@ public final class MusicRepository: Sendable {
     public func markNotificationsRead(before: String? = nil) async throws {
         try await done(.POST, "v1/notifications/read", body: before.map { ["before": $0] } ?? [:])
     }
+
+    // MARK: Library and administration
+
+    /// `GET v1/library/scan`: whether a scan runs and its progress.
+    public func libraryScan() async throws -> LibraryScanStatus { try await get("v1/library/scan") }
+
+    /// `POST v1/library/scan`: start a scan (administrators).
+    public func startLibraryScan() async throws -> LibraryScanStatus {
+        try await client.send(Endpoint(.POST, "v1/library/scan"))
+    }
+
+    /// `GET v1/admin/users`: every user with private fields (administrators).
+    public func adminUsers(page: Int = 1, size: Int = 20) async throws -> Page<User> {
+        try await get("v1/admin/users", [("page", page), ("size", size)])
+    }
+
+    /// `PATCH v1/admin/users/{id}`: disable (signing them out everywhere) or re-enable a user.
+    public func setUserDisabled(id: String, _ disabled: Bool) async throws -> User {
+        try await json(.PATCH, "v1/admin/users/\(seg(id))", ["disabled": disabled])
+    }
+
+    /// `GET v1/admin/outbox`: codes the built-in sender delivered instead of SMS or mail.
+    public func outbox(page: Int = 1, size: Int = 20) async throws -> Page<OutboxMessage> {
+        try await get("v1/admin/outbox", [("page", page), ("size", size)])
+    }
+
+    /// `GET v1/admin/reports`: reported comments.
+    public func commentReports(page: Int = 1, size: Int = 20) async throws -> Page<CommentReport> {
+        try await get("v1/admin/reports", [("page", page), ("size", size)])
+    }
+
+    /// `PATCH v1/admin/comments/{id}`: hide or show a comment.
+    public func setCommentHidden(id: String, _ hidden: Bool) async throws {
+        let endpoint = try Endpoint.json(.PATCH, "v1/admin/comments/\(seg(id))", ["hidden": hidden])
+        try await client.send(endpoint)
+    }
 }

@@ -118,3 +118,42 @@ public struct SheetImport: Codable, Sendable, Equatable {
         self.unmatched = unmatched
     }
 }
+
+/// A reported comment as administrators see it (`GET v1/admin/reports`).
+public struct CommentReport: Codable, Sendable, Equatable {
+    public var comment: Comment
+    public var hidden: Bool
+    public var reportsCount: Int
+    public var reasons: [String]
+    public var lastReportedAt: String
+
+    public init(comment: Comment, hidden: Bool, reportsCount: Int, reasons: [String], lastReportedAt: String)
+    {
+        self.comment = comment
+        self.hidden = hidden
+        self.reportsCount = reportsCount
+        self.reasons = reasons
+        self.lastReportedAt = lastReportedAt
+    }
+}
+
+/// Whether a library scan runs and how far it got (`GET v1/library/scan`); the last report's details are
+/// left to clients that need them.
+public struct LibraryScanStatus: Codable, Sendable, Equatable {
+    public struct Progress: Codable, Sendable, Equatable {
+        public var phase: String?
+        public var filesSeen: Int?
+        public var toRead: Int?
+        public var read: Int?
+    }
+
+    public var running: Bool
+    public var folders: [String]
+    public var progress: Progress?
+
+    public init(running: Bool, folders: [String], progress: Progress? = nil) {
+        self.running = running
+        self.folders = folders
+        self.progress = progress
+    }
+}
