@@ -178,6 +178,13 @@ import Testing
             let (data, _) = try await URLSession.shared.data(from: client.url(for: song.uri))
             #expect(try Data(contentsOf: try #require(manager.localFile(songID: song.id))) == data)
         }
+        // A complete file removed behind the manager's back is fetched again when enqueued again.
+        let lost = try #require(manager.localFile(songID: songs[1].id))
+        try FileManager.default.removeItem(at: lost)
+        #expect(manager.localFile(songID: songs[1].id) == nil)
+        try await manager.enqueue(song: songs[1])
+        #expect(await manager.waitUntilSettled(songID: songs[1].id)?.state == .completed)
+        #expect(manager.localFile(songID: songs[1].id) == lost)
         let used = try manager.completedBytes()
         let first = try #require(manager.localFile(songID: songs[0].id))
         try await manager.delete(songID: songs[0].id)

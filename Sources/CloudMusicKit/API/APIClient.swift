@@ -41,6 +41,8 @@ public final class APIClient: Sendable {
         session = URLSession(configuration: sessionConfiguration)
     }
 
+    deinit { session.finishTasksAndInvalidate() }
+
     /// The session token sent as `Authorization: Bearer <token>`, or nil when signed out.
     public var sessionToken: String? {
         get { token.current }

@@ -116,6 +116,16 @@ public actor DownloadManager {
         let ext = (fileExtension ?? url.pathExtension).filter { $0.isLetter || $0.isNumber }
         let fileName = ext.isEmpty ? safeID : "\(safeID).\(ext)"
         let now = Self.now()
+        if let existing = try item(songID: songID), existing.state == .completed,
+            localFile(songID: songID) == nil
+        {
+            // Its file was removed behind our back: fetch it again.
+            try store.database.write { db in
+                _ = try db.execute(
+                    "UPDATE downloads SET state = 'failed', bytes_done = 0, etag = NULL, last_modified = NULL WHERE song_id = ?",
+                    songID)
+            }
+        }
         let changed = try store.database.write { db in
             try db.execute(
                 """
