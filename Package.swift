@@ -54,7 +54,11 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(
-            name: "CloudMusicKitTests", dependencies: ["CloudMusicKit", "MusicCore", "Storage", "cloudmusic-server"]),
+            name: "CloudMusicKitTests",
+            dependencies: ["CloudMusicKit", "MusicCore", "Storage", "cloudmusic-server", "kit-download-torture"]),
+        // Test helper: downloads slowly until it is killed (the resume-after-kill test).
+        .executableTarget(
+            name: "kit-download-torture", dependencies: ["CloudMusicKit"], path: "Tests/KitDownloadTorture"),
         .executableTarget(
             name: "client-bench", dependencies: ["CloudMusicKit", "MusicCore"], path: "Benchmarks/client/Bench"),
         .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata", "MusicCore"]),
