@@ -57,6 +57,7 @@ public actor MusicListManager {
     private var subscribers: [UUID: AsyncStream<MusicListEvent>.Continuation] = [:]
     private var listening: Task<Void, Never>?
     private var pendingPush: Task<Void, Never>?
+    private var syncing: Task<Void, any Error>?
 
     /// How often (in seconds of playback) the position is written down.
     public static let positionSaveInterval = 5.0
@@ -388,6 +389,15 @@ public actor MusicListManager {
     /// Brings the local list and the server's queue together: local changes not yet saved go up (unless
     /// another device saved a newer queue, which then wins); otherwise a newer server queue comes down.
     public func syncWithServer() async throws {
+        // One at a time: the actor lets a second call in while the first awaits the network.
+        while let running = syncing { _ = try? await running.value }
+        let task = Task { try await self.performSync() }
+        syncing = task
+        defer { syncing = nil }
+        try await task.value
+    }
+
+    private func performSync() async throws {
         guard let sync else { return }
         let remote = try await sync.fetchQueue()
         if unsynced {
