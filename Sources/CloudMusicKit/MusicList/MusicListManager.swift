@@ -58,6 +58,9 @@ public actor MusicListManager {
     private var listening: Task<Void, Never>?
     private var pendingPush: Task<Void, Never>?
     private var syncing: Task<Void, any Error>?
+    /// The entry given to the player with `setNext`: only its `.advanced` is followed (one arriving after
+    /// a newer load, e.g. right after a failure, is stale).
+    private var queuedNext: Int64?
 
     /// How often (in seconds of playback) the position is written down.
     public static let positionSaveInterval = 5.0
@@ -295,7 +298,7 @@ public actor MusicListManager {
             try? await currentDidChange(autoplay: true)
         case .advanced(let itemID):
             // The player went on to the song it had queued: follow it, then queue the one after.
-            guard let id = Int64(itemID), songs[id] != nil else { return }
+            guard let id = Int64(itemID), id == queuedNext, songs[id] != nil else { return }
             if order.upcoming() == id { order.next(ended: true) } else { order.select(id) }
             position = 0
             try? save()
@@ -329,6 +332,7 @@ public actor MusicListManager {
         emit(.currentChanged(currentSong))
         if byThisDevice { markUnsynced() }
         guard let player else { return }
+        queuedNext = nil
         guard let id = order.current, let song = songs[id] else {
             await player.stop()
             return
@@ -346,9 +350,11 @@ public actor MusicListManager {
         guard let next = order.upcoming(), let song = songs[next], order.current != nil,
             let url = await source(song)
         else {
+            queuedNext = nil
             await player.setNext(nil)
             return
         }
+        queuedNext = next
         await player.setNext(item(next, song, url))
     }
 
