@@ -87,6 +87,9 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     }
     public func setMuted(_ muted: Bool) async { engine.setFlag("mute", muted) }
     public var state: PlaybackState { get async { engine.currentState } }
+
+    /// A libmpv property as text, for tests and diagnostics: unlike everything else here, it waits for libmpv.
+    func property(_ name: String) -> String? { engine.property(name) }
 }
 
 /// Owns the `mpv_handle`: the only place that touches it.
@@ -273,6 +276,14 @@ private final class Engine: @unchecked Sendable {
         }
     }
 
+    func property(_ name: String) -> String? {
+        lock.withLock {
+            guard !closed, let text = mpv_get_property_string(handle, name) else { return nil }
+            defer { mpv_free(text) }
+            return String(cString: text)
+        }
+    }
+
     func shutdown() {
         let wake: Bool = lock.withLock {
             guard !closed else { return false }
@@ -361,7 +372,9 @@ private final class Engine: @unchecked Sendable {
             let end = event.data.assumingMemoryBound(to: mpv_event_end_file.self).pointee
             ended(entry: end.playlist_entry_id, reason: end.reason, error: end.error)
         case MPV_EVENT_FILE_LOADED:
-            lastError = nil
+            // Read, not only observed: libmpv sends no change when the next item is exactly as long as the last.
+            var seconds = 0.0
+            duration = mpv_get_property(handle, "duration", MPV_FORMAT_DOUBLE, &seconds) >= 0 ? seconds : nil
         case MPV_EVENT_PLAYBACK_RESTART:
             // The file is ready (after a load or a seek).
             guard current != nil else { return }
