@@ -2,7 +2,9 @@ import Foundation
 
 // client-bench: the SDK's figures. Each benchmark lives in its own file and registers here.
 //   swift run -c release client-bench <name> [options]
-let benchmarks: [String: ([String]) async throws -> Void] = [:]
+let benchmarks: [String: ([String]) async throws -> Void] = [
+    "play-latency": PlayerBench.run,
+]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let run = benchmarks[name] else {

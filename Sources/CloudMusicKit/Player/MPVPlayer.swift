@@ -453,9 +453,9 @@ private final class Engine: @unchecked Sendable {
         case MPV_END_FILE_REASON_EOF:
             pendingEnd = .ended(item)
         case MPV_END_FILE_REASON_ERROR:
-            var message = "“\(item.title)” could not be played: \(String(cString: mpv_error_string(error)))"
-            if let lastError, !lastError.isEmpty { message += " (\(lastError))" }
-            emit(.failed(itemID: item.id, message: message + "."))
+            var message = "“\(item.title)” could not be played (\(String(cString: mpv_error_string(error))))."
+            if let lastError, !lastError.isEmpty { message += " \(lastError)" }
+            emit(.failed(itemID: item.id, message: message))
             pendingEnd = .failed
         case MPV_END_FILE_REASON_STOP:
             pendingEnd = .stopped
