@@ -210,6 +210,37 @@ import Testing
         server.stop()
     }
 
+    @Test func takesItsConfiguration() async throws {
+        let player = try MPVPlayer(
+            configuration: MPVConfiguration(
+                audioOutput: .null, progressRate: 1000, replayGain: .album, volume: 40,
+                httpHeaders: ["Authorization": "secret-token"]))
+        #expect(player.property("replaygain") == "album")
+        #expect(player.property("volume") == "40.000000")
+        #expect(player.property("ao") == "null")
+        #expect(player.property("video") == "no")
+        #expect(player.property("gapless-audio") == "weak")
+        #expect(player.property("http-header-fields") == "Authorization: secret-token")
+        player.shutdown()
+
+        #expect(throws: PlayerError.self) {
+            try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null, httpHeaders: ["X": "a,b"]))
+        }
+    }
+
+    @Test func progressComesAtTheConfiguredRate() async throws {
+        let song = try await Songs.make(seconds: 3)
+        let player = try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null, progressRate: 10))
+        let log = EventLog(player.events())
+        await player.load(song, startAt: 0, autoplay: true)
+        let events = try await log.wait("the end") { $0.contains(.ended(itemID: song.id)) }
+        let progress = events.progress(of: song.id)
+        let played = (progress.last?.position ?? 0) - (progress.first?.position ?? 0)
+        #expect(played > 1.5)
+        // About 10 a second; loose bounds (the box is shared): the point is that it is not the default 20.
+        #expect(Double(progress.count) >= 5 * played && Double(progress.count) <= 15 * played + 3, "\(progress.count) in \(played) s")
+    }
+
     static func player() throws -> MPVPlayer {
         try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null, progressRate: 20))
     }

@@ -38,6 +38,7 @@ enum PlayerBench {
         let log = TimedLog(player.events())
         var toPlaying: [Double] = []
         var toProgress: [Double] = []
+        var toMoving: [Double] = []
         var failures = 0
         for run in 0..<runs {
             let song = songs[run % songs.count]
@@ -59,6 +60,12 @@ enum PlayerBench {
             toProgress.append(milliseconds(outcome.at - start))
             if let playing = log.first(from: mark, where: { $0 == .state(.playing) }) {
                 toPlaying.append(milliseconds(playing - start))
+            }
+            // The first progress comes as playback starts (a position just past 0); this is audio clearly moving.
+            if let moving = try? await log.wait(from: mark, seconds: 20, {
+                if case .progress(let p) = $0 { p.itemID == item.id && p.position >= 0.1 } else { false }
+            }) {
+                toMoving.append(milliseconds(moving.at - start))
             }
         }
         try await Task.sleep(for: .seconds(1))
@@ -107,6 +114,7 @@ enum PlayerBench {
         let result: [String: Any] = [
             "benchmark": "play-latency", "runs": runs, "failures": failures, "songs": songs.count,
             "firstProgressMs": summary(toProgress), "playingMs": summary(toPlaying),
+            "position100msMs": summary(toMoving),
             "rssKB": [
                 "beforePlayer": rssBefore, "playing": rssPlaying, "afterSoak": rssAfter,
                 "soakSamples": rssSamples,
@@ -142,7 +150,7 @@ enum PlayerBench {
         guard !values.isEmpty else { return [:] }
         let sorted = values.sorted()
         func at(_ q: Double) -> Double {
-            (sorted[min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1)] * 10).rounded() / 10
+            (sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))] * 10).rounded() / 10
         }
         return ["p50": at(0.5), "p95": at(0.95), "p99": at(0.99), "max": at(1), "min": at(0)]
     }
