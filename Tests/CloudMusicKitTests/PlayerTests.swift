@@ -68,12 +68,15 @@ import Testing
 
         await player.load(missing, startAt: 0, autoplay: true)
         let events = try await log.wait("the failure") { $0.contains(.state(.failed)) }
-        let message = try #require(events.compactMap { if case .failed("missing", let m) = $0 { m } else { nil } }.first)
+        let message = try #require(
+            events.compactMap { if case .failed("missing", let m) = $0 { m } else { nil } }.first)
         #expect(message.contains("Gone"))
         #expect(await player.state == .failed)
 
         await player.load(song, startAt: 0, autoplay: true)
-        try await log.wait("the next song playing") { $0.progress(of: song.id).contains { $0.position > 0.3 } }
+        try await log.wait("the next song playing") {
+            $0.progress(of: song.id).contains { $0.position > 0.3 }
+        }
     }
 
     @Test func aMissingQueuedItemIsReportedAndTheListGoesOn() async throws {
@@ -109,7 +112,9 @@ import Testing
         try await log.wait("paused again") { $0.filter { $0 == .state(.paused) }.count == 2 }
         let pausedAt = log.events.progress(of: song.id).last?.position ?? 0
         try await Task.sleep(for: .milliseconds(300))
-        #expect((log.events.progress(of: song.id).last?.position ?? 0) - pausedAt < 0.05, "no progress while paused")
+        #expect(
+            (log.events.progress(of: song.id).last?.position ?? 0) - pausedAt < 0.05,
+            "no progress while paused")
 
         await player.seek(to: 2)
         try await log.wait("progress after the seek") {
@@ -183,7 +188,8 @@ import Testing
 
     @Test func streamsASongFromTheServer() async throws {
         let server = try await TestServer.start()
-        let (data, _) = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("v1/songs"))
+        let (data, _) = try await URLSession.shared.data(
+            from: server.baseURL.appendingPathComponent("v1/songs"))
         let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let songs = try #require((json?["data"] as? [String: Any])?["data"] as? [[String: Any]])
         let first = try #require(songs.first)
@@ -192,7 +198,8 @@ import Testing
             id: "\(first["id"] ?? "")", url: URL(string: uri, relativeTo: server.baseURL)!.absoluteURL,
             title: first["title"] as? String ?? "")
         let gone = PlayableItem(
-            id: "gone", url: server.baseURL.appendingPathComponent("v1/songs/987654321/stream"), title: "Gone")
+            id: "gone", url: server.baseURL.appendingPathComponent("v1/songs/987654321/stream"), title: "Gone"
+        )
 
         let player = try Self.player()
         let log = EventLog(player.events())
@@ -238,7 +245,9 @@ import Testing
         let played = (progress.last?.position ?? 0) - (progress.first?.position ?? 0)
         #expect(played > 1.5)
         // About 10 a second; loose bounds (the box is shared): the point is that it is not the default 20.
-        #expect(Double(progress.count) >= 5 * played && Double(progress.count) <= 15 * played + 3, "\(progress.count) in \(played) s")
+        #expect(
+            Double(progress.count) >= 5 * played && Double(progress.count) <= 15 * played + 3,
+            "\(progress.count) in \(played) s")
     }
 
     static func player() throws -> MPVPlayer {
@@ -254,14 +263,18 @@ enum Songs {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
             process.arguments = [
-                "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(frequency):duration=\(seconds)",
+                "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                "sine=frequency=\(frequency):duration=\(seconds)",
                 "-c:a", "libmp3lame", path,
             ]
             try process.run()
             process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw FixtureError(message: "ffmpeg could not make \(path)") }
+            guard process.terminationStatus == 0 else {
+                throw FixtureError(message: "ffmpeg could not make \(path)")
+            }
         }
-        return PlayableItem(id: UUID().uuidString, url: URL(fileURLWithPath: path), title: "Tone \(frequency) Hz")
+        return PlayableItem(
+            id: UUID().uuidString, url: URL(fileURLWithPath: path), title: "Tone \(frequency) Hz")
     }
 }
 

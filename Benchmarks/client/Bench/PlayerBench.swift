@@ -62,9 +62,12 @@ enum PlayerBench {
                 toPlaying.append(milliseconds(playing - start))
             }
             // The first progress comes as playback starts (a position just past 0); this is audio clearly moving.
-            if let moving = try? await log.wait(from: mark, seconds: 20, {
-                if case .progress(let p) = $0 { p.itemID == item.id && p.position >= 0.1 } else { false }
-            }) {
+            if let moving = try? await log.wait(
+                from: mark, seconds: 20,
+                {
+                    if case .progress(let p) = $0 { p.itemID == item.id && p.position >= 0.1 } else { false }
+                })
+            {
                 toMoving.append(milliseconds(moving.at - start))
             }
         }
@@ -133,13 +136,15 @@ enum PlayerBench {
 
     /// The songs' stream URLs: each song's `uri` is relative to the server root.
     static func streamURLs(_ base: URL) async throws -> [Song] {
-        var components = URLComponents(url: base.appendingPathComponent("v1/songs"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(
+            url: base.appendingPathComponent("v1/songs"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "size", value: "100")]
         let (data, _) = try await URLSession.shared.data(from: components.url!)
         let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let list = (json?["data"] as? [String: Any])?["data"] as? [[String: Any]] ?? []
         return list.compactMap { song in
-            guard let uri = song["uri"] as? String, let url = URL(string: uri, relativeTo: base)?.absoluteURL else {
+            guard let uri = song["uri"] as? String, let url = URL(string: uri, relativeTo: base)?.absoluteURL
+            else {
                 return nil
             }
             return Song(id: "\(song["id"] ?? "")", title: song["title"] as? String ?? "", url: url)
@@ -150,7 +155,8 @@ enum PlayerBench {
         guard !values.isEmpty else { return [:] }
         let sorted = values.sorted()
         func at(_ q: Double) -> Double {
-            (sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))] * 10).rounded() / 10
+            (sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))] * 10)
+                .rounded() / 10
         }
         return ["p50": at(0.5), "p95": at(0.95), "p99": at(0.99), "max": at(1), "min": at(0)]
     }
@@ -161,7 +167,9 @@ enum PlayerBench {
 
     /// VmRSS of this process, in KiB.
     static func residentKB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+            return -1
+        }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
         }

@@ -29,7 +29,8 @@ public struct MPVConfiguration: Sendable, Equatable {
 
     public init(
         audioOutput: AudioOutput = .auto, progressRate: Double = 20, replayGain: ReplayGain = .off,
-        volume: Double = 100, networkTimeout: Double = 15, cacheBytes: Int = 32 << 20, httpHeaders: [String: String] = [:]
+        volume: Double = 100, networkTimeout: Double = 15, cacheBytes: Int = 32 << 20,
+        httpHeaders: [String: String] = [:]
     ) {
         self.audioOutput = audioOutput
         self.progressRate = progressRate
@@ -100,7 +101,11 @@ public final class MPVPlayer: Player, @unchecked Sendable {
 /// setting `closed` under the lock), as libmpv requires.
 private final class Engine: @unchecked Sendable {
     private enum Role { case current, next }
-    private enum PendingEnd { case none, ended(PlayableItem), failed, stopped }
+    private enum PendingEnd {
+        case none
+        case ended(PlayableItem)
+        case failed, stopped
+    }
 
     private let handle: OpaquePointer
     private let lock = NSLock()
@@ -136,7 +141,8 @@ private final class Engine: @unchecked Sendable {
         }
         self.handle = handle
         progressInterval = 1 / min(60, max(10, c.progressRate.isFinite ? c.progressRate : 20))
-        loadfileTakesIndex = mpv_client_api_version() >= (2 << 16 | 3)  // libmpv 0.38 added the index argument
+        // libmpv 0.38 (client API 2.3) put an index argument before loadfile's per-file options.
+        loadfileTakesIndex = mpv_client_api_version() >= (2 << 16 | 3)
 
         var options: [(String, String)] = [
             ("config", "no"), ("load-scripts", "no"), ("ytdl", "no"), ("terminal", "no"),
@@ -147,7 +153,10 @@ private final class Engine: @unchecked Sendable {
             ("cache", "auto"), ("cache-secs", "60"),
             ("demuxer-max-bytes", String(min(512 << 20, max(1 << 20, c.cacheBytes)))),
             ("demuxer-max-back-bytes", String(4 << 20)),
-            ("network-timeout", String(format: "%.0f", min(120, max(2, c.networkTimeout.isFinite ? c.networkTimeout : 15)))),
+            (
+                "network-timeout",
+                String(format: "%.0f", min(120, max(2, c.networkTimeout.isFinite ? c.networkTimeout : 15)))
+            ),
             ("user-agent", "CloudMusicKit"),
         ]
         if c.audioOutput != .auto { options.append(("ao", c.audioOutput.rawValue)) }
@@ -155,7 +164,9 @@ private final class Engine: @unchecked Sendable {
             let fields = c.httpHeaders.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             guard fields.allSatisfy({ !$0.contains(where: { $0 == "," || $0 == "\n" || $0 == "\r" }) }) else {
                 mpv_terminate_destroy(handle)
-                throw PlayerError(code: "bad-header", message: "An HTTP header for streams contains a comma or a line break.")
+                throw PlayerError(
+                    code: "bad-header",
+                    message: "An HTTP header for streams contains a comma or a line break.")
             }
             options.append(("http-header-fields", fields.joined(separator: ",")))
         }
@@ -165,7 +176,9 @@ private final class Engine: @unchecked Sendable {
                 mpv_terminate_destroy(handle)
                 throw PlayerError(
                     code: "mpv-option",
-                    message: "The audio engine rejected \(name)=\(value): \(String(cString: mpv_error_string(status))).")
+                    message:
+                        "The audio engine rejected \(name)=\(value): \(String(cString: mpv_error_string(status)))."
+                )
             }
         }
         let status = mpv_initialize(handle)
@@ -191,7 +204,8 @@ private final class Engine: @unchecked Sendable {
 
     func subscribe() -> AsyncStream<PlayerEvent> {
         // Bounded so that a listener that stops reading costs at most this much; the newest events are kept.
-        let (stream, continuation) = AsyncStream.makeStream(of: PlayerEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: PlayerEvent.self, bufferingPolicy: .bufferingNewest(4096))
         let id: UInt64? = lock.withLock {
             guard !closed else { return nil }
             nextSubscriber += 1
@@ -336,7 +350,8 @@ private final class Engine: @unchecked Sendable {
                     nextTick = now + .seconds(progressInterval)
                 }
                 let wait = nextTick - now
-                timeout = max(0.001, Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+                timeout = max(
+                    0.001, Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
             } else {
                 nextTick = ContinuousClock.now
             }
@@ -358,7 +373,9 @@ private final class Engine: @unchecked Sendable {
         guard let current else { return }
         var position = 0.0
         guard mpv_get_property(handle, "time-pos", MPV_FORMAT_DOUBLE, &position) >= 0 else { return }
-        emit(.progress(PlaybackProgress(itemID: current.item.id, position: max(0, position), duration: duration)))
+        emit(
+            .progress(
+                PlaybackProgress(itemID: current.item.id, position: max(0, position), duration: duration)))
     }
 
     private func process(_ event: mpv_event) {
@@ -397,7 +414,12 @@ private final class Engine: @unchecked Sendable {
         let pending = lock.withLock { pendingCommands.removeValue(forKey: event.reply_userdata) }
         guard let pending else { return }
         guard event.error >= 0, let id = Self.entryID(in: event) else {
-            emit(.failed(itemID: pending.item.id, message: "“\(pending.item.title)” could not be queued: \(String(cString: mpv_error_string(event.error))).")
+            emit(
+                .failed(
+                    itemID: pending.item.id,
+                    message:
+                        "“\(pending.item.title)” could not be queued: \(String(cString: mpv_error_string(event.error)))."
+                )
             )
             return
         }
