@@ -33,6 +33,19 @@ import Testing
         #expect(!events.contains { if case .failed = $0 { true } else { false } })
     }
 
+    @Test func stopAfterTheEndGoesIdleAndPlayReplays() async throws {
+        let song = try await Songs.make(seconds: 1)
+        let player = try Self.player()
+        let log = EventLog(player.events())
+        await player.load(song, startAt: 0, autoplay: true)
+        try await log.wait("the end") { $0.last == .state(.ended) }
+        await player.play()
+        try await log.wait("the replay's end") { $0.filter { $0 == .ended(itemID: song.id) }.count == 2 }
+        try await log.wait("ended again") { $0.last == .state(.ended) }
+        await player.stop()
+        try await log.wait("idle") { $0.last == .state(.idle) }
+    }
+
     @Test func movesToTheNextItemWithoutAGap() async throws {
         let first = try await Songs.make(seconds: 2, frequency: 440)
         let second = try await Songs.make(seconds: 2, frequency: 660)

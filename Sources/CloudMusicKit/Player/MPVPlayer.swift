@@ -77,7 +77,7 @@ public final class MPVPlayer: Player, @unchecked Sendable {
     public func setNext(_ item: PlayableItem?) async { engine.setNext(item) }
     public func play() async { engine.play() }
     public func pause() async { engine.setFlag("pause", true) }
-    public func stop() async { engine.command(["stop"]) }
+    public func stop() async { engine.stop() }
     public func seek(to seconds: Double) async {
         guard seconds.isFinite else { return }
         engine.command(["seek", String(format: "%.3f", max(0, seconds)), "absolute"])
@@ -132,6 +132,7 @@ private final class Engine: @unchecked Sendable {
     private var lastError: String?
 
     private static let loadfileToken: UInt64 = 1 << 62
+    private static let stopToken: UInt64 = 1 << 61
 
     init(configuration c: MPVConfiguration) throws {
         // libmpv refuses to start unless numbers are formatted the C way.
@@ -267,6 +268,13 @@ private final class Engine: @unchecked Sendable {
         }
     }
 
+    func stop() {
+        lock.withLock {
+            guard !closed else { return }
+            _ = runCommand(["stop"], token: Self.stopToken)
+        }
+    }
+
     func command(_ arguments: [String]) {
         lock.withLock {
             guard !closed else { return }
@@ -395,6 +403,9 @@ private final class Engine: @unchecked Sendable {
         case MPV_EVENT_PLAYBACK_RESTART:
             // The file is ready (after a load or a seek).
             guard current != nil else { return }
+            // Read, not the observed value: a `pause` set just before a load may not have been reported yet.
+            var flag: Int32 = 0
+            if mpv_get_property(handle, "pause", MPV_FORMAT_FLAG, &flag) >= 0 { paused = flag != 0 }
             setState(paused ? .paused : .playing)
             sendProgress()
         case MPV_EVENT_IDLE:
@@ -410,6 +421,11 @@ private final class Engine: @unchecked Sendable {
     }
 
     private func commandReplied(_ event: mpv_event) {
+        if event.reply_userdata == Self.stopToken {
+            // With a file, its END_FILE and then IDLE follow; without one (after an end or a failure) none do.
+            if current == nil && lock.withLock({ pendingCommands.isEmpty }) { setState(.idle) }
+            return
+        }
         guard event.reply_userdata & Self.loadfileToken != 0 else { return }
         let pending = lock.withLock { pendingCommands.removeValue(forKey: event.reply_userdata) }
         guard let pending else { return }
