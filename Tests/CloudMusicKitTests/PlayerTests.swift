@@ -263,6 +263,22 @@ import Testing
             "\(progress.count) in \(played) s")
     }
 
+    @Test func aSlowStreamReportsBuffering() async throws {
+        let song = try await Songs.make(seconds: 4, bitrate: "64k")
+        let server = try await SlowServer.start(serving: song.url.path)
+        defer { server.stop() }
+        let item = PlayableItem(id: "slow", url: server.url, title: "Slow")
+        let player = try Self.player()
+        let log = EventLog(player.events())
+        await player.load(item, startAt: 0, autoplay: true)
+        let events = try await log.wait("buffering, then playing on") {
+            guard let start = $0.firstIndex(of: .buffering(true)) else { return false }
+            return $0[start...].contains(.buffering(false))
+        }
+        #expect(!events.contains { if case .failed = $0 { true } else { false } })
+        player.shutdown()
+    }
+
     static func player() throws -> MPVPlayer {
         try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null, progressRate: 20))
     }
@@ -270,7 +286,9 @@ import Testing
 
 /// Songs made by ffmpeg: sine tones of a few seconds, MP3.
 enum Songs {
-    static func make(seconds: Int, frequency: Int = 440) async throws -> PlayableItem {
+    static func make(seconds: Int, frequency: Int = 440, bitrate: String = "128k") async throws
+        -> PlayableItem
+    {
         let path = temporaryFolder() + "/tone-\(frequency).mp3"
         try await offThread {
             let process = Process()
@@ -278,7 +296,7 @@ enum Songs {
             process.arguments = [
                 "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                 "sine=frequency=\(frequency):duration=\(seconds)",
-                "-c:a", "libmp3lame", path,
+                "-c:a", "libmp3lame", "-b:a", bitrate, path,
             ]
             try process.run()
             process.waitUntilExit()
@@ -288,6 +306,60 @@ enum Songs {
         }
         return PlayableItem(
             id: UUID().uuidString, url: URL(fileURLWithPath: path), title: "Tone \(frequency) Hz")
+    }
+}
+
+/// An HTTP server that sends a file at half the speed of a 64 kb/s MP3 after its first second (Python, test only).
+final class SlowServer: @unchecked Sendable {
+    // @unchecked: set once in `start`, then only read.
+    let process = Process()
+    var url = URL(string: "http://127.0.0.1/")!
+
+    static let script = """
+        import http.server, sys, time
+        data = open(sys.argv[1], "rb").read()
+        class Slow(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "audio/mpeg")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                try:
+                    self.wfile.write(data[:8192]); self.wfile.flush()
+                    for i in range(8192, len(data), 1024):
+                        time.sleep(0.25); self.wfile.write(data[i:i + 1024]); self.wfile.flush()
+                except OSError:
+                    pass
+            def log_message(self, *args):
+                pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+
+    static func start(serving path: String) async throws -> SlowServer {
+        let server = SlowServer()
+        try await offThread {
+            let out = Pipe()
+            server.process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            server.process.arguments = ["-c", script, path]
+            server.process.standardOutput = out
+            try server.process.run()
+            let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                server.process.terminate()
+                throw FixtureError(message: "the slow server did not start: \(line)")
+            }
+            server.url = URL(string: "http://127.0.0.1:\(port)/song.mp3")!
+        }
+        return server
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        // SIGKILL: a child of the test runner may inherit SIGTERM ignored, and Python adds no handler of its own.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 }
 
