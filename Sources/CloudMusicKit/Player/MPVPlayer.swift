@@ -307,13 +307,13 @@ private final class Engine: @unchecked Sendable {
     }
 
     func shutdown() {
-        let wake: Bool = lock.withLock {
-            guard !closed else { return false }
+        lock.withLock {
+            guard !closed else { return }
             closed = true
-            return true
+            // Under the lock: the event thread reads `closed` under it before it destroys the handle, so the
+            // handle is still alive here. It then leaves its loop; nobody else uses the handle after this.
+            mpv_wakeup(handle)
         }
-        // The event thread sees `closed`, leaves its loop and destroys the handle; nobody else uses it after this.
-        if wake { mpv_wakeup(handle) }
     }
 
     /// Runs with `lock` held and `closed` false.
