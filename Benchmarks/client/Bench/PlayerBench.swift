@@ -83,15 +83,15 @@ enum PlayerBench {
             let song = songs[n % songs.count]
             return PlayableItem(id: "soak-\(n)", url: song.url, title: song.title)
         }
-        var mark = log.count
+        _ = log.drain()
         await player.load(item(0), startAt: 0, autoplay: true)
         await player.setNext(item(1))
         let soakStart = ContinuousClock.now
         var nextSample = soakStart + .seconds(5)
         while ContinuousClock.now - soakStart < .seconds(soak) {
             try await Task.sleep(for: .milliseconds(50))
-            let (events, end) = log.events(from: mark)
-            mark = end
+            // Taken out of the log, so that the bench's own memory stays flat and the RSS is the player's.
+            let events = log.drain()
             for event in events {
                 switch event {
                 case .advanced:
@@ -194,8 +194,12 @@ final class TimedLog: @unchecked Sendable {
 
     var count: Int { lock.withLock { recorded.count } }
 
-    func events(from start: Int) -> ([PlayerEvent], Int) {
-        lock.withLock { (recorded[start...].map(\.event), recorded.count) }
+    /// Everything recorded so far, which the log then forgets.
+    func drain() -> [PlayerEvent] {
+        lock.withLock {
+            defer { recorded.removeAll() }
+            return recorded.map(\.event)
+        }
     }
 
     func first(from start: Int, where match: (PlayerEvent) -> Bool) -> ContinuousClock.Instant? {
