@@ -40,11 +40,14 @@ public enum PlayerEvent: Sendable, Equatable {
     /// At the player's progress rate while playing (at least 10 a second), and after a seek.
     case progress(PlaybackProgress)
     case buffering(Bool)
-    /// The item played to its end (not stopped, not replaced).
+    /// The item played to its end (not stopped, not replaced) and nothing queued followed it, so the player's
+    /// owner decides what plays next. When the item given to `setNext` takes over, `.advanced` comes instead.
     case ended(itemID: String)
-    /// The item could not be played (missing, unreadable, network); the player did not stop because of it.
+    /// The item could not be played (missing, unreadable, network); the player did not stop because of it. If an
+    /// item was queued with `setNext`, `.advanced` follows; otherwise the state becomes `.failed`.
     case failed(itemID: String, message: String)
-    /// The player moved on its own to the item given to `setNext` (gapless).
+    /// The player moved on its own to the item given to `setNext` (gapless), after the one before it ended or
+    /// failed; no `.ended` is sent for the one before, and the state does not pass through idle or loading.
     case advanced(itemID: String)
 }
 
@@ -58,6 +61,7 @@ public protocol Player: AnyObject, Sendable {
     func load(_ item: PlayableItem, startAt: Double, autoplay: Bool) async
     /// The item to play right after the current one ends (nil: stop at the end).
     func setNext(_ item: PlayableItem?) async
+    /// Resumes; after `.ended`, plays the last item again from the start.
     func play() async
     func pause() async
     func stop() async
