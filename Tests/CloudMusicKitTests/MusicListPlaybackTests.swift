@@ -1,0 +1,108 @@
+import CloudMusicKit
+import Foundation
+import MusicCore
+import Testing
+
+/// The music list driving the real libmpv player (`ao=null`) on songs from the real server: it moves on when
+/// a song ends, skips one that cannot be played, and plays a downloaded song with the server gone.
+@Suite struct MusicListPlaybackTests {
+    /// Collects a manager's events so a test can wait for one.
+    actor Recorder {
+        var events: [MusicListEvent] = []
+        func add(_ event: MusicListEvent) { events.append(event) }
+
+        func wait(
+            seconds: Double = 20, _ matches: @Sendable (MusicListEvent) -> Bool
+        ) async throws -> MusicListEvent {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let found = events.first(where: matches) { return found }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            throw FixtureError(message: "no matching event in \(seconds) s; saw \(events.suffix(10))")
+        }
+
+        func clear() { events = [] }
+    }
+
+    static func start(
+        _ manager: MusicListManager
+    ) async -> (Recorder, Task<Void, Never>) {
+        let recorder = Recorder()
+        let stream = await manager.events()
+        let task = Task { for await event in stream { await recorder.add(event) } }
+        return (recorder, task)
+    }
+
+    @Test func theListPlaysOnAndSkipsWhatCannotPlay() async throws {
+        let server = try await TestServer.start()
+        let client = RepositoryTests.client(server)
+        let repository = MusicRepository(client: client)
+        let songs = try await repository.songs(size: 3).value.data
+        try #require(songs.count == 3)
+        var missing = songs[0]
+        missing.id = "999999"
+        missing.title = "Gone"
+        missing.uri = "v1/songs/999999/stream"
+
+        let player = try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null))
+        defer { player.shutdown() }
+        let list = try await MusicListManager(
+            store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: player, seed: 4
+        ) { client.url(for: $0.uri) }
+        let (recorder, task) = await Self.start(list)
+        defer { task.cancel() }
+
+        try await list.setList([songs[0], missing, songs[1]], startAt: 0)
+        _ = try await recorder.wait { if case .progress(let at, _) = $0 { at > 0 } else { false } }
+        // Near the end of the first song, the list moves on: past the missing one (reported), to the third.
+        let duration = Double(songs[0].duration) / 1000
+        await list.seek(to: max(0, duration - 0.6))
+        let skipped = try await recorder.wait { if case .skipped(let song, _) = $0 { song.id == "999999" } else { false } }
+        if case .skipped(_, let message) = skipped { #expect(!message.isEmpty) }
+        _ = try await recorder.wait { $0 == .currentChanged(songs[1]) }
+        await recorder.clear()
+        _ = try await recorder.wait { if case .progress(let at, _) = $0 { at > 0 } else { false } }
+        #expect(await list.currentSong?.id == songs[1].id)
+
+        // Single: the end of a song plays it again.
+        try await list.setMode(.single)
+        let second = Double(songs[1].duration) / 1000
+        try #require(second > 2)
+        await list.seek(to: second - 0.6)
+        await recorder.clear()
+        _ = try await recorder.wait { if case .progress(let at, _) = $0 { at > second - 1 } else { false } }
+        await recorder.clear()
+        _ = try await recorder.wait { if case .progress(let at, _) = $0 { at < 1 } else { false } }
+        #expect(await list.currentSong?.id == songs[1].id)
+        await list.pause()
+    }
+
+    /// A downloaded song plays from its file after the server stopped.
+    @Test func aDownloadPlaysWithTheServerGone() async throws {
+        let server = try await TestServer.start()
+        let client = RepositoryTests.client(server)
+        let repository = MusicRepository(client: client)
+        let song = try #require(try await repository.songs(size: 1).value.data.first)
+        let store = try LocalStore(path: temporaryFolder() + "/local.sqlite")
+        let downloads = try DownloadManager(
+            store: store, folder: URL(fileURLWithPath: temporaryFolder()), client: client)
+        try await downloads.enqueue(song: song)
+        let item = try #require(await downloads.waitUntilSettled(songID: song.id))
+        #expect(item.state == .completed, "\(item.error ?? "")")
+        server.stop()
+
+        let player = try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null))
+        defer { player.shutdown() }
+        let list = try await MusicListManager(store: store, player: player) {
+            downloads.playableURL(for: $0, client: client)
+        }
+        let (recorder, task) = await Self.start(list)
+        defer { task.cancel() }
+        try await list.setList([song])
+        _ = try await recorder.wait { if case .progress(let at, _) = $0 { at > 0.2 } else { false } }
+        let events = await recorder.events
+        #expect(!events.contains { if case .skipped = $0 { true } else { false } })
+        await list.pause()
+    }
+}
