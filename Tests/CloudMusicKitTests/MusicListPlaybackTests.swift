@@ -105,4 +105,48 @@ import Testing
         #expect(!events.contains { if case .skipped = $0 { true } else { false } })
         await list.pause()
     }
+
+    /// A media session as a client brings one: it keeps what it was shown and sends commands on demand.
+    final class PanelSession: MediaSession, @unchecked Sendable {
+        private let lock = NSLock()
+        private var shown: [NowPlayingInfo?] = []
+        private let stream: AsyncStream<RemoteCommand>
+        private let continuation: AsyncStream<RemoteCommand>.Continuation
+
+        init() { (stream, continuation) = AsyncStream.makeStream() }
+
+        func update(_ info: NowPlayingInfo?) { lock.withLock { shown.append(info) } }
+        func commands() -> AsyncStream<RemoteCommand> { stream }
+        func send(_ command: RemoteCommand) { continuation.yield(command) }
+        var last: NowPlayingInfo? { lock.withLock { shown.last ?? nil } }
+    }
+
+    @Test func theMediaSessionShowsAndControlsTheList() async throws {
+        let server = try await TestServer.start()
+        let client = RepositoryTests.client(server)
+        let songs = try await MusicRepository(client: client).songs(size: 2).value.data
+        let player = try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null))
+        defer { player.shutdown() }
+        let list = try await MusicListManager(
+            store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: player
+        ) { client.url(for: $0.uri) }
+        let panel = PanelSession()
+        let bridge = await NowPlayingBridge(list: list, session: panel) { $0.album?.icon.map(client.url(for:)) }
+        defer { bridge.stop() }
+        try await list.setList(songs)
+
+        func until(_ what: String, _ check: @Sendable () -> Bool) async throws {
+            for _ in 0..<400 where !check() { try await Task.sleep(for: .milliseconds(25)) }
+            #expect(check(), "\(what): \(String(describing: panel.last))")
+        }
+        try await until("playing the first") { panel.last?.title == songs[0].title && panel.last?.isPlaying == true }
+        #expect(panel.last?.duration == Double(songs[0].duration) / 1000)
+        panel.send(.next)
+        try await until("the next song") { panel.last?.title == songs[1].title }
+        panel.send(.togglePlayPause)
+        try await until("paused") { panel.last?.isPlaying == false }
+        panel.send(.seek(to: 1.5))
+        panel.send(.play)
+        try await until("playing from 1.5 s") { panel.last?.isPlaying == true && (panel.last?.position ?? 0) >= 1.5 }
+    }
 }

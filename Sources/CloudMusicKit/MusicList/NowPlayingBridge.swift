@@ -1,0 +1,71 @@
+import Foundation
+import MusicCore
+
+/// Connects a music list to the platform's media session: what plays goes to the now-playing panel, and
+/// the panel's commands (media keys, lock screen, MPRIS) come back to the list.
+public final class NowPlayingBridge: Sendable {
+    private let tasks: [Task<Void, Never>]
+
+    /// How often the panel hears the position while nothing else changes, in seconds.
+    public static let positionInterval = 1.0
+
+    /// - Parameter artwork: the cover's URL for a song (its `icon` joined onto the server), or nil.
+    public init(
+        list: MusicListManager, session: any MediaSession, artwork: @escaping @Sendable (Song) -> URL? = { _ in nil }
+    ) async {
+        let events = await list.events()
+        let commands = session.commands()
+        let initial = await list.snapshot()
+        tasks = [
+            Task {
+                var info = initial.current.map { Self.info(for: $0, artwork: artwork) }
+                info?.position = initial.position
+                info?.isPlaying = initial.state == .playing
+                session.update(info)
+                var lastSent = Date.distantPast
+                for await event in events {
+                    switch event {
+                    case .currentChanged(let song):
+                        info = song.map { Self.info(for: $0, artwork: artwork) }
+                    case .state(let state):
+                        info?.isPlaying = state == .playing
+                    case .progress(let position, let duration):
+                        info?.position = position
+                        if let duration { info?.duration = duration }
+                        // Panels move the position themselves between updates; once a second is enough.
+                        guard Date().timeIntervalSince(lastSent) >= Self.positionInterval else { continue }
+                    case .listChanged, .modeChanged, .skipped:
+                        continue
+                    }
+                    session.update(info)
+                    lastSent = Date()
+                }
+            },
+            Task {
+                for await command in commands {
+                    switch command {
+                    case .play: try? await list.play()
+                    case .pause: await list.pause()
+                    case .togglePlayPause:
+                        if await list.snapshot().state == .playing { await list.pause() } else { try? await list.play() }
+                    case .next: try? await list.next()
+                    case .previous: try? await list.previous()
+                    case .seek(let seconds): await list.seek(to: seconds)
+                    }
+                }
+            },
+        ]
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        for task in tasks { task.cancel() }
+    }
+
+    static func info(for song: Song, artwork: (Song) -> URL?) -> NowPlayingInfo {
+        NowPlayingInfo(
+            title: song.title, artist: song.artists.isEmpty ? nil : song.artists.map(\.name).joined(separator: " / "),
+            album: song.album?.title, cover: artwork(song), duration: Double(song.duration) / 1000)
+    }
+}
