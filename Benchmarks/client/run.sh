@@ -6,6 +6,8 @@
 #   play-latency: `load` of a streamed song (autoplay) to `.state(.playing)` and to the first progress event
 #   past 0, p50/p95/p99 over --runs loads; the process's RSS before the player, while playing, and after
 #   --soak seconds of continuous playing through the demo songs (libmpv with ao=null, real time).
+#   lyric-sync: the cost per call of following a 5,000-line karaoke lyric (frames and seeks), against
+#   Lyric.position(at:) in the same run.
 #
 # The demo library is made once into Benchmarks/out/demo-library (or --library). Results: one JSON line
 # per benchmark, printed and written to Benchmarks/out/client-results.json.
@@ -59,4 +61,7 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 
-"$bin/client-bench" play-latency --base-url "$base" --runs "$runs" --soak "$soak" | tee "$out/client-results.json"
+{
+  "$bin/client-bench" lyric-sync | tail -1
+  "$bin/client-bench" play-latency --base-url "$base" --runs "$runs" --soak "$soak" | tail -1
+} | tee "$out/client-results.json"
