@@ -114,7 +114,7 @@ public struct Lyric: Codable, Sendable, Equatable {
     public func position(at ms: Int) -> LyricPosition? {
         guard let index = lineIndex(at: ms) else { return nil }
         let line = lines[index]
-        let lineProgress = progress(ms, from: line.start, to: line.end)
+        let lineProgress = lyricProgress(ms, from: line.start, to: line.end)
         guard !line.words.isEmpty else {
             return LyricPosition(
                 lineIndex: index, wordIndex: nil, wordProgress: lineProgress, lineProgress: lineProgress)
@@ -127,13 +127,13 @@ public struct Lyric: Codable, Sendable, Equatable {
         let word = line.words[after - 1]
         return LyricPosition(
             lineIndex: index, wordIndex: after - 1,
-            wordProgress: progress(ms, from: word.start, to: word.end),
+            wordProgress: lyricProgress(ms, from: word.start, to: word.end),
             lineProgress: lineProgress)
     }
 }
 
 /// The first index in `elements` whose element satisfies `predicate`, which must be false then true.
-private func firstIndex<C: RandomAccessCollection>(
+func firstIndex<C: RandomAccessCollection>(
     in elements: C, where predicate: (C.Element) -> Bool
 ) -> C.Index {
     var low = elements.startIndex
@@ -151,7 +151,8 @@ private func firstIndex<C: RandomAccessCollection>(
     return low
 }
 
-private func progress(_ ms: Int, from start: Int, to end: Int) -> Double {
+/// How far `ms` is from `start` to `end`, 0 to 1 (shared with `LyricSync`, so their answers are identical).
+func lyricProgress(_ ms: Int, from start: Int, to end: Int) -> Double {
     if end <= start { return ms >= start ? 1 : 0 }
     let value = (Double(ms) - Double(start)) / (Double(end) - Double(start))
     return min(1, max(0, value))

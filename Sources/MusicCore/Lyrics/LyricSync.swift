@@ -39,7 +39,7 @@ public struct LyricSync: Sendable {
             position = nil
             return nil
         }
-        let lineProgress = fraction(ms, from: lines[lineIndex].start, to: lines[lineIndex].end)
+        let lineProgress = lyricProgress(ms, from: lines[lineIndex].start, to: lines[lineIndex].end)
         let words = lines[lineIndex].words
         guard !words.isEmpty else {
             position = LyricPosition(
@@ -61,7 +61,7 @@ public struct LyricSync: Sendable {
         let word = words[wordIndex]
         position = LyricPosition(
             lineIndex: lineIndex, wordIndex: wordIndex,
-            wordProgress: fraction(ms, from: word.start, to: word.end), lineProgress: lineProgress)
+            wordProgress: lyricProgress(ms, from: word.start, to: word.end), lineProgress: lineProgress)
         return position
     }
 
@@ -124,30 +124,4 @@ public struct LyricSync: Sendable {
         return (index < 0 || words[index].start <= ms)
             && (index + 1 == words.count || ms < words[index + 1].start)
     }
-}
-
-/// The first index whose element satisfies `predicate`, which must be false then true.
-private func firstIndex<C: RandomAccessCollection>(
-    in elements: C, where predicate: (C.Element) -> Bool
-) -> C.Index {
-    var low = elements.startIndex
-    var count = elements.count
-    while count > 0 {
-        let half = count / 2
-        let middle = elements.index(low, offsetBy: half)
-        if predicate(elements[middle]) {
-            count = half
-        } else {
-            low = elements.index(after: middle)
-            count -= half + 1
-        }
-    }
-    return low
-}
-
-/// The same computation as `Lyric.position(at:)` uses, so that the answers are identical.
-private func fraction(_ ms: Int, from start: Int, to end: Int) -> Double {
-    if end <= start { return ms >= start ? 1 : 0 }
-    let value = (Double(ms) - Double(start)) / (Double(end) - Double(start))
-    return min(1, max(0, value))
 }
