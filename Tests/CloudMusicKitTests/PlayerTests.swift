@@ -111,7 +111,8 @@ import Testing
     }
 
     @Test func pausesResumesSeeksAndStops() async throws {
-        let song = try await Songs.make(seconds: 3)
+        // Long enough that the song cannot end between "playing again" and the stop on a busy machine.
+        let song = try await Songs.make(seconds: 12)
         let player = try Self.player()
         let log = EventLog(player.events())
 
