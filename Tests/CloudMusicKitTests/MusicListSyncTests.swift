@@ -52,5 +52,13 @@ import Testing
         #expect(laptopView.songs.map(\.id) == afterConflict)
         let remote = try await phone.queue()
         #expect(remote.songIds == afterConflict)
+
+        // Syncs asked for at once run one after the other and all finish.
+        try await second.insertNext(songs[2])
+        async let one: Void = second.syncWithServer()
+        async let two: Void = second.syncWithServer()
+        async let three: Void = second.syncWithServer()
+        _ = try await (one, two, three)
+        #expect(try await phone.queue().songIds == (await second.snapshot()).songs.map(\.id))
     }
 }

@@ -395,11 +395,15 @@ public actor MusicListManager {
     /// Brings the local list and the server's queue together: local changes not yet saved go up (unless
     /// another device saved a newer queue, which then wins); otherwise a newer server queue comes down.
     public func syncWithServer() async throws {
-        // One at a time: the actor lets a second call in while the first awaits the network.
-        while let running = syncing { _ = try? await running.value }
+        // One at a time: the actor lets a second call in while the first awaits the network. A finished
+        // sync whose owner has not yet cleared it is cleared here: awaiting it again would spin.
+        while let running = syncing {
+            _ = try? await running.value
+            if syncing == running { syncing = nil }
+        }
         let task = Task { try await self.performSync() }
         syncing = task
-        defer { syncing = nil }
+        defer { if syncing == task { syncing = nil } }
         try await task.value
     }
 
