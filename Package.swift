@@ -46,6 +46,8 @@ let package = Package(
 
         // The client SDK: API client, repositories, MusicListManager, the player (libmpv), downloads.
         .target(name: "CloudMusicKit", dependencies: ["MusicCore", "Storage", "CMPV"]),
+        // The terminal player's screens as pure functions of state (the ncurses shell comes on top).
+        .target(name: "CloudMusicTUI", dependencies: ["CloudMusicKit", "MusicCore"]),
 
         // Test helper: writes through Storage until it is killed (crash-consistency tests).
         .executableTarget(name: "storage-torture", dependencies: ["Storage"]),
@@ -53,6 +55,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
+        .testTarget(name: "CloudMusicTUITests", dependencies: ["CloudMusicTUI", "MusicCore"]),
         .testTarget(
             name: "CloudMusicKitTests",
             dependencies: ["CloudMusicKit", "MusicCore", "Storage", "cloudmusic-server", "kit-download-torture"]),

@@ -1,0 +1,4 @@
+import CloudMusicTUI
+import Testing
+
+@Suite struct TerminalWidthTests {}
