@@ -80,7 +80,8 @@ public enum ControlBar {
         let loop = "[" + loopLabel(state.loopMode, short: short) + "]"
         let volume = short ? "\(clampedVolume(state.volume))%" : "Vol \(clampedVolume(state.volume))%"
         // glyph ␣ name ␣ bar ␣ times ␣ loop ␣ volume
-        let fixed = 1 + 1 + 1 + 1 + timesWidth + 1 + TerminalWidth.width(of: loop) + 1
+        let fixed =
+            1 + 1 + 1 + 1 + timesWidth + 1 + TerminalWidth.width(of: loop) + 1
             + TerminalWidth.width(of: volume)
         let flexible = width - fixed
         let nameWidth = min(TerminalWidth.width(of: name), max(flexible * 55 / 100, flexible - 60))

@@ -67,7 +67,9 @@ public enum LyricsView {
         var start = 0
         for character in word {
             let characterWidth = TerminalWidth.width(of: character)
-            if filled < Double(start) + Double(characterWidth) / 2 || (characterWidth == 0 && filled <= Double(start)) {
+            if filled < Double(start) + Double(characterWidth) / 2
+                || (characterWidth == 0 && filled <= Double(start))
+            {
                 break
             }
             count += 1
@@ -93,8 +95,10 @@ public enum LyricsView {
         if text.allSatisfy({ $0 == " " }) {
             // An instrumental gap: blank around the current line, a note when it is the current one.
             let shown = position != nil ? instrumental : ""
-            return [[StyledSpan(TerminalWidth.pad(shown, to: width, alignment: .center), baseStyle)]
-                .fitted(to: width)]
+            return [
+                [StyledSpan(TerminalWidth.pad(shown, to: width, alignment: .center), baseStyle)]
+                    .fitted(to: width)
+            ]
         }
         let characters = Array(text)
         let sung = position.flatMap { sungCount(line: line, text: characters, position: $0) }

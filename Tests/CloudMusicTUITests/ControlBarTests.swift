@@ -28,8 +28,11 @@ import Testing
 
     @Test func progressBarFillsByPosition() {
         let bar = ControlBar.progressBar(position: 30, duration: 120, width: 20)
-        #expect(bar == [StyledSpan(String(repeating: "━", count: 5), .progressFilled),
-                        StyledSpan(String(repeating: "─", count: 15), .progressEmpty)])
+        #expect(
+            bar == [
+                StyledSpan(String(repeating: "━", count: 5), .progressFilled),
+                StyledSpan(String(repeating: "─", count: 15), .progressEmpty),
+            ])
         #expect(ControlBar.progressBar(position: 500, duration: 120, width: 4).text == "━━━━")
         #expect(ControlBar.progressBar(position: 5, duration: .nan, width: 4).text == "────")
         #expect(ControlBar.progressBar(position: 5, duration: 10, width: 0).isEmpty)

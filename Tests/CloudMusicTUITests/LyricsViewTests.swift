@@ -34,7 +34,8 @@ import Testing
     @Test(arguments: [(80, 24), (200, 60), (41, 7)])
     func currentLineIsCentredAndHighlighted(width: Int, height: Int) {
         let lyric = Self.lrc
-        let screen = LyricsView.render(lyric: lyric, milliseconds: 10_000 + 11 * 4000 + 1500, width: width, height: height)
+        let screen = LyricsView.render(
+            lyric: lyric, milliseconds: 10_000 + 11 * 4000 + 1500, width: width, height: height)
         expectShape(screen, width: width, height: height)
         let middle = (height - 1) / 2
         #expect(screen[middle].text == centred("第11行 歌词", width: width))
@@ -75,7 +76,9 @@ import Testing
             #expect(screen[11].text == centred("No lyrics", width: 80))
         }
         #expect(LyricsView.render(lyric: nil, milliseconds: 0, width: 80, height: 0).isEmpty)
-        expectShape(LyricsView.render(lyric: Self.lrc, milliseconds: 20_000, width: 0, height: 3), width: 0, height: 3)
+        expectShape(
+            LyricsView.render(lyric: Self.lrc, milliseconds: 20_000, width: 0, height: 3), width: 0, height: 3
+        )
     }
 
     /// The sung part of the current row at `ms`.
@@ -89,7 +92,8 @@ import Testing
     @Test func karaokeFillsTheCurrentWordAtGivenTimes() {
         let lyric = Self.ksc
         #expect(lyric.issues.isEmpty)
-        #expect(lyric.lines[1].words.map(\.start) == [27487, 27834, 28207, 29284, 29604, 29948, 30334, 30972])
+        #expect(
+            lyric.lines[1].words.map(\.start) == [27487, 27834, 28207, 29284, 29604, 29948, 30334, 30972])
         // Line 2 starts at 27.487 s; its words last 347, 373, 1077, ... ms; a character turns at its middle.
         #expect(sung(at: 27_487) == "")
         #expect(sung(at: 27_487 + 173) == "")

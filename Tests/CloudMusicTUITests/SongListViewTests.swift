@@ -21,7 +21,8 @@ import Testing
 
     @Test(arguments: [80, 120, 200])
     func columnsLineUpWithMixedScripts(width: Int) {
-        let output = SongListView.render(songs: Self.songs, selected: 1, scrollOffset: 0, width: width, height: 10)
+        let output = SongListView.render(
+            songs: Self.songs, selected: 1, scrollOffset: 0, width: width, height: 10)
         #expect(output.lines.count == 10)
         for line in output.lines { #expect(line.width == width, "\(line.text)") }
         let header = output.lines[0]
@@ -44,7 +45,8 @@ import Testing
     }
 
     @Test func selectedRowIsStyled() {
-        let output = SongListView.render(songs: Self.songs, selected: 2, scrollOffset: 0, width: 80, height: 8)
+        let output = SongListView.render(
+            songs: Self.songs, selected: 2, scrollOffset: 0, width: 80, height: 8)
         #expect(output.lines[3].allSatisfy { $0.style == .selected })
         #expect(!output.lines[2].contains { $0.style == .selected })
         #expect(output.lines[0].allSatisfy { $0.style == .accent })
@@ -52,12 +54,14 @@ import Testing
 
     @Test func narrowListsTruncateWithoutSplittingAndDropColumns() {
         for width in [20, 30, 36, 45, 59, 60] {
-            let output = SongListView.render(songs: Self.songs, selected: nil, scrollOffset: 0, width: width, height: 7)
+            let output = SongListView.render(
+                songs: Self.songs, selected: nil, scrollOffset: 0, width: width, height: 7)
             for line in output.lines { #expect(line.width == width, "\(width): \(line.text)") }
             #expect(output.lines[0].text.contains("Artist") == (width >= 36))
             #expect(output.lines[0].text.contains("Album") == (width >= 60))
         }
-        let narrow = SongListView.render(songs: Self.songs, selected: nil, scrollOffset: 0, width: 24, height: 7)
+        let narrow = SongListView.render(
+            songs: Self.songs, selected: nil, scrollOffset: 0, width: 24, height: 7)
         #expect(narrow.lines[2].text.contains("…"))
     }
 
@@ -66,13 +70,16 @@ import Testing
         // 10 rows: a header and 9 songs.
         var output = SongListView.render(songs: many, selected: 0, scrollOffset: 0, width: 80, height: 10)
         #expect(output.scrollOffset == 0)
-        output = SongListView.render(songs: many, selected: 9, scrollOffset: output.scrollOffset, width: 80, height: 10)
+        output = SongListView.render(
+            songs: many, selected: 9, scrollOffset: output.scrollOffset, width: 80, height: 10)
         #expect(output.scrollOffset == 1)
         #expect(output.lines[9].allSatisfy { $0.style == .selected })
         #expect(output.lines[9].text.contains("歌 9"))
-        output = SongListView.render(songs: many, selected: 5, scrollOffset: output.scrollOffset, width: 80, height: 10)
+        output = SongListView.render(
+            songs: many, selected: 5, scrollOffset: output.scrollOffset, width: 80, height: 10)
         #expect(output.scrollOffset == 1)
-        output = SongListView.render(songs: many, selected: 0, scrollOffset: output.scrollOffset, width: 80, height: 10)
+        output = SongListView.render(
+            songs: many, selected: 0, scrollOffset: output.scrollOffset, width: 80, height: 10)
         #expect(output.scrollOffset == 0)
         output = SongListView.render(songs: many, selected: 99, scrollOffset: 0, width: 80, height: 10)
         #expect(output.scrollOffset == 91)

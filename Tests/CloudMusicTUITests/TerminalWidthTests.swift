@@ -2,27 +2,30 @@ import CloudMusicTUI
 import Testing
 
 @Suite struct TerminalWidthTests {
-    @Test(arguments: [
-        ("a", 1), (" ", 1), ("~", 1),
-        ("中", 2), ("一", 2), ("𠀀", 2),  // CJK, Extension B
-        ("あ", 2), ("ア", 2), ("한", 2),  // kana, Hangul syllable
-        ("Ａ", 2), ("！", 2), ("。", 2), ("「", 2),  // fullwidth, CJK punctuation
-        ("ｱ", 1),  // halfwidth katakana
-        ("😀", 2), ("🎵", 2),
-        ("👩‍👩‍👧‍👦", 2),  // ZWJ family
-        ("🇨🇳", 2), ("🇨", 1),  // flag, lone regional indicator
-        ("👍🏽", 2), ("🏽", 2),  // skin tone
-        ("❤️", 2), ("❤", 1), ("1️⃣", 2),  // VS16
-        ("☺︎", 1), ("⌚︎", 2),  // VS15 adds nothing
-        ("e\u{301}", 1), ("é", 1), ("\u{301}", 0),  // combining
-        ("\u{200D}", 0), ("\u{200B}", 0), ("\u{FE0F}", 0),  // ZWJ, ZWSP, lone VS16
-        ("\u{7}", 0), ("\r\n", 0), ("\u{85}", 0),  // controls
-        ("\u{1100}\u{1161}", 2),  // Hangul jamo L+V
-        ("…", 1), ("♪", 1), ("━", 1),  // ambiguous: narrow
-    ] as [(String, Int)])
+    @Test(
+        arguments: [
+            ("a", 1), (" ", 1), ("~", 1),
+            ("中", 2), ("一", 2), ("𠀀", 2),  // CJK, Extension B
+            ("あ", 2), ("ア", 2), ("한", 2),  // kana, Hangul syllable
+            ("Ａ", 2), ("！", 2), ("。", 2), ("「", 2),  // fullwidth, CJK punctuation
+            ("ｱ", 1),  // halfwidth katakana
+            ("😀", 2), ("🎵", 2),
+            ("👩‍👩‍👧‍👦", 2),  // ZWJ family
+            ("🇨🇳", 2), ("🇨", 1),  // flag, lone regional indicator
+            ("👍🏽", 2), ("🏽", 2),  // skin tone
+            ("❤️", 2), ("❤", 1), ("1️⃣", 2),  // VS16
+            ("☺︎", 1), ("⌚︎", 2),  // VS15 adds nothing
+            ("e\u{301}", 1), ("é", 1), ("\u{301}", 0),  // combining
+            ("\u{200D}", 0), ("\u{200B}", 0), ("\u{FE0F}", 0),  // ZWJ, ZWSP, lone VS16
+            ("\u{7}", 0), ("\r\n", 0), ("\u{85}", 0),  // controls
+            ("\u{1100}\u{1161}", 2),  // Hangul jamo L+V
+            ("…", 1), ("♪", 1), ("━", 1),  // ambiguous: narrow
+        ] as [(String, Int)])
     func characterWidths(text: String, expected: Int) {
         #expect(text.count == 1)
-        #expect(TerminalWidth.width(of: Character(text)) == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(
+            TerminalWidth.width(of: Character(text)) == expected,
+            "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 
     @Test func stringWidths() {
