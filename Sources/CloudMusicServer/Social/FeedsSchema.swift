@@ -47,7 +47,7 @@ enum FeedsSchema {
                 created_at INTEGER NOT NULL,
                 UNIQUE (user_id, feed_id)
             );
-            INSERT INTO sqlite_sequence(name, seq) VALUES ('feed_likes', 1099511627775);
+            INSERT INTO sqlite_sequence(name, seq) VALUES ('feed_likes', \(FeedStore.firstLikeID - 1));
             CREATE INDEX feed_likes_by_feed ON feed_likes(feed_id);
             CREATE TRIGGER feed_liked AFTER INSERT ON feed_likes BEGIN
                 UPDATE feeds SET likes_count = likes_count + 1 WHERE id = NEW.feed_id;
