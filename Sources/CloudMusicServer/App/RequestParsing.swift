@@ -27,6 +27,15 @@ extension Request {
         return number
     }
 
+    /// A decimal number from the query, or nil when absent.
+    func doubleQuery(_ name: String) throws -> Double? {
+        guard let text = query[name], !text.isEmpty else { return nil }
+        guard let number = Double(text), number.isFinite else {
+            throw HTTPError.badRequest("'\(name)' must be a number.")
+        }
+        return number
+    }
+
     func optionalIDQuery(_ name: String) throws -> Int64? {
         guard let text = query[name], !text.isEmpty else { return nil }
         guard let id = Int64(text), id > 0 else { throw HTTPError.badRequest("'\(name)' must be an id.") }

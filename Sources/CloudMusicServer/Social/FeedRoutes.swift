@@ -49,14 +49,3 @@ struct FeedRoutes {
         }
     }
 }
-
-extension Request {
-    /// A decimal number from the query, or nil when absent.
-    func doubleQuery(_ name: String) throws -> Double? {
-        guard let text = query[name], !text.isEmpty else { return nil }
-        guard let number = Double(text), number.isFinite else {
-            throw HTTPError.badRequest("'\(name)' must be a number.")
-        }
-        return number
-    }
-}
