@@ -33,6 +33,11 @@ struct CommentStore: Sendable {
             }
         }
 
+        /// Sheets and moments belong to someone (`user_id` in `table`); songs belong to the library.
+        var hasOwner: Bool {
+            if case .song = self { false } else { true }
+        }
+
         /// The table whose `comments_count` counts this thing's comments.
         var table: String {
             switch self {

@@ -84,15 +84,9 @@ struct NotificationStore: Sendable {
         for person in mentioned where told.insert(person).inserted {
             try record(db, kind: .mention, to: person, from: author, commentID: commentID, at: now)
         }
-        let ownerTable: String? =
-            switch target {
-            case .sheet: "sheets"
-            case .feed: "feeds"
-            case .song: nil
-            }
-        if let ownerTable,
+        if target.hasOwner,
             let owner = try db.queryOne(
-                "SELECT user_id FROM \(ownerTable) WHERE id = ?", target.id, decode: { try $0.int64(0) }),
+                "SELECT user_id FROM \(target.table) WHERE id = ?", target.id, decode: { try $0.int64(0) }),
             !told.contains(owner)
         {
             try record(db, kind: .comment, to: owner, from: author, commentID: commentID, at: now)
