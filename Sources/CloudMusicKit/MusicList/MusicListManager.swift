@@ -364,13 +364,19 @@ public actor MusicListManager {
             artist: song.artists.map(\.name).joined(separator: " / "))
     }
 
+    /// Writes down a change made here, which the server has yet to hear of.
     private func save(added: [(Int64, Song)] = [], removed: [Int64] = [], replaceAll: Bool = false) throws {
         unsynced = true
+        try persist(added: added, removed: removed, replaceAll: replaceAll)
+        schedulePush()
+    }
+
+    /// Writes the list, order and state as they are now.
+    private func persist(added: [(Int64, Song)] = [], removed: [Int64] = [], replaceAll: Bool = false) throws {
         try store.save(
             order: order, added: added, removed: removed, replaceAll: replaceAll, position: position,
             syncedVersion: syncedVersion, unsynced: unsynced)
         savedPosition = position
-        schedulePush()
     }
 
     private func markUnsynced() {
@@ -415,7 +421,7 @@ public actor MusicListManager {
                 let saved = try await sync.saveQueue(localQueue(), baseVersion: syncedVersion ?? remote.version)
                 syncedVersion = saved.version
                 unsynced = false
-                try saveSynced()
+                try persist()
                 return
             } catch is QueueSyncConflict {
                 // Another device saved since: its queue wins.
@@ -444,17 +450,9 @@ public actor MusicListManager {
         position = start == nil ? 0 : Double(remote.position) / 1000
         syncedVersion = remote.version
         unsynced = false
-        try saveSynced(added: Array(zip(ids, kept)), replaceAll: true)
+        try persist(added: Array(zip(ids, kept)), replaceAll: true)
         emit(.listChanged)
         emit(.modeChanged(order.mode))
         try await currentDidChange(autoplay: false, from: position, byThisDevice: false)
-    }
-
-    /// Writes down the state as it now is on the server too.
-    private func saveSynced(added: [(Int64, Song)] = [], replaceAll: Bool = false) throws {
-        try store.save(
-            order: order, added: added, replaceAll: replaceAll, position: position, syncedVersion: syncedVersion,
-            unsynced: unsynced)
-        savedPosition = position
     }
 }
