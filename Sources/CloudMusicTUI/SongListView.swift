@@ -17,9 +17,7 @@ public struct SongRow: Sendable, Equatable {
 
     /// The row of `song`: its artists joined with " / " (or its singer), its album's title.
     public init(song: Song) {
-        let artist =
-            song.artists.isEmpty
-            ? (song.singer?.nickname ?? "") : song.artists.map(\.name).joined(separator: " / ")
+        let artist = song.artistNames ?? song.singer?.nickname ?? ""
         self.init(title: song.title, artist: artist, album: song.album?.title ?? "", duration: song.duration)
     }
 }

@@ -361,7 +361,7 @@ public actor MusicListManager {
     private func item(_ id: Int64, _ song: Song, _ url: URL) -> PlayableItem {
         PlayableItem(
             id: String(id), url: url, title: song.title,
-            artist: song.artists.map(\.name).joined(separator: " / "))
+            artist: song.artistNames ?? "")
     }
 
     /// Writes down a change made here, which the server has yet to hear of.

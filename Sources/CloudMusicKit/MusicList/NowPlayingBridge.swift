@@ -65,7 +65,7 @@ public final class NowPlayingBridge: Sendable {
 
     static func info(for song: Song, artwork: (Song) -> URL?) -> NowPlayingInfo {
         NowPlayingInfo(
-            title: song.title, artist: song.artists.isEmpty ? nil : song.artists.map(\.name).joined(separator: " / "),
+            title: song.title, artist: song.artistNames,
             album: song.album?.title, cover: artwork(song), duration: Double(song.duration) / 1000)
     }
 }

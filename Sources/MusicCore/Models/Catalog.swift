@@ -165,3 +165,10 @@ public enum CatalogSort: String, Codable, Sendable, CaseIterable {
     /// `recent` is recently added; `played` is recently played.
     case name, year, recent, plays, played
 }
+
+extension Song {
+    /// The artists' names as the apps show them ("A / B"), or nil when the song has none.
+    public var artistNames: String? {
+        artists.isEmpty ? nil : artists.map(\.name).joined(separator: " / ")
+    }
+}
