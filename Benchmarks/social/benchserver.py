@@ -1,5 +1,5 @@
 """Shared by the social benchmarks: start the server, call the API, summarise timings. Python 3 stdlib only."""
-import json, statistics, subprocess
+import json, statistics, subprocess, time
 
 
 def start(server_bin, data, music, log):
@@ -30,3 +30,16 @@ def summary(times):
     """p50 and p99 of milliseconds."""
     times = sorted(times)
     return {"p50_ms": round(statistics.median(times), 3), "p99_ms": round(times[max(0, int(len(times) * 0.99) - 1)], 3)}
+
+
+def timed(conn, paths, n, tokens=None):
+    """p50/p99 of n GETs, each answered 200, cycling through `paths` (one path or a list) and `tokens` (one
+    session token, none, or a list: path i goes with token i)."""
+    paths = [paths] if isinstance(paths, str) else paths
+    tokens = tokens if isinstance(tokens, list) else [tokens]
+    times = []
+    for i in range(n):
+        t = time.perf_counter()
+        call(conn, "GET", paths[i % len(paths)], token=tokens[i % len(tokens)], expect=200)
+        times.append((time.perf_counter() - t) * 1000)
+    return summary(times)

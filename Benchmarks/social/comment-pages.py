@@ -14,20 +14,11 @@ Prints p50/p99 of each and the ratios deep/first; writes JSON to stdout's last l
 """
 import argparse, http.client, json, os, signal, sqlite3, sys, tempfile, time
 
-from benchserver import call, start, summary
+from benchserver import call, start, timed
 
 
 def get(conn, path):
     return call(conn, "GET", path, expect=200)
-
-
-def timed(conn, path, n):
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        get(conn, path)
-        times.append((time.perf_counter() - t) * 1000)
-    return summary(times)
 
 
 def main():

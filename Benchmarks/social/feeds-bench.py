@@ -18,17 +18,7 @@ Prints p50/p99 of each and writes JSON to stdout's last line. Python 3 stdlib on
 """
 import argparse, http.client, json, math, os, random, signal, sqlite3, sys, tempfile, time
 
-from benchserver import call, start, summary
-
-
-def timed(conn, paths, n, token_for=lambda i: None):
-    times = []
-    for i in range(n):
-        path = paths[i % len(paths)]
-        t = time.perf_counter()
-        call(conn, "GET", path, token=token_for(i))
-        times.append((time.perf_counter() - t) * 1000)
-    return summary(times)
+from benchserver import call, start, timed
 
 
 def main():
@@ -98,9 +88,8 @@ def main():
     results = {"users": len(users), "follows_each": args.follows, "moments": args.moments, "size": args.size,
                "seed_seconds": round(seeded, 1)}
     try:
-        token = lambda i: readers[i % len(readers)]
         first = f"/v1/feeds/timeline?size={args.size}"
-        results["timeline_first"] = timed(conn, [first], args.requests, token)
+        results["timeline_first"] = timed(conn, [first], args.requests, readers)
         deep_paths = []
         for reader in readers:
             cursor = None
@@ -111,7 +100,7 @@ def main():
                 cursor = following
             deep_paths.append(first + (f"&cursor={cursor}" if cursor else ""))
         # Each reader's own deep page, so path i goes with token i.
-        results["timeline_page_50"] = timed(conn, deep_paths, args.requests, token)
+        results["timeline_page_50"] = timed(conn, deep_paths, args.requests, readers)
         centres = [f"/v1/feeds/nearby?latitude={lat:.5f}&longitude={lng:.5f}&size={args.size}" for lat, lng in
                    rng.sample(cities, 50)]
         results["nearby_city_centre"] = timed(conn, centres, args.requests)

@@ -18,16 +18,7 @@ count(*) over the partial index. Prints p50/p99 of each; writes JSON to stdout's
 """
 import argparse, http.client, json, os, signal, sqlite3, sys, tempfile, time
 
-from benchserver import call, start, summary
-
-
-def timed(conn, path, token, n):
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        call(conn, "GET", path, token)
-        times.append((time.perf_counter() - t) * 1000)
-    return summary(times)
+from benchserver import call, start, summary, timed
 
 
 def main():
@@ -97,25 +88,25 @@ def main():
                "sql_count_unread_without_kept_counts": summary(raw)}
     try:
         base = f"/v1/notifications?size={args.size}"
-        first = call(conn, "GET", base, token)
+        first = call(conn, "GET", base, token, expect=200)
         assert first["total"] == total and len(first["data"]) == args.size, first["total"]
-        counts = call(conn, "GET", "/v1/notifications/unread", token)
+        counts = call(conn, "GET", "/v1/notifications/unread", token, expect=200)
         assert counts["count"] == total, counts
         # The floor: a signed-in request that reads nothing of the inbox (the viewer's own profile).
-        results["control_own_profile"] = timed(conn, f"/v1/users/{me}", token, args.requests)
-        results["first_page"] = timed(conn, base, token, args.requests)
-        results["unread_counts"] = timed(conn, "/v1/notifications/unread", token, args.requests)
-        results["first_unread_page"] = timed(conn, base + "&unread=true", token, args.requests)
-        page = call(conn, "GET", f"/v1/notifications?size=100&page={total // 200}", token)
+        results["control_own_profile"] = timed(conn, f"/v1/users/{me}", args.requests, token)
+        results["first_page"] = timed(conn, base, args.requests, token)
+        results["unread_counts"] = timed(conn, "/v1/notifications/unread", args.requests, token)
+        results["first_unread_page"] = timed(conn, base + "&unread=true", args.requests, token)
+        page = call(conn, "GET", f"/v1/notifications?size=100&page={total // 200}", token, expect=200)
         middle = page["data"][-1]["id"]
-        results["deep_page_by_cursor"] = timed(conn, base + f"&cursor={middle}", token, args.requests)
+        results["deep_page_by_cursor"] = timed(conn, base + f"&cursor={middle}", args.requests, token)
         s = time.perf_counter()
-        after = call(conn, "POST", "/v1/notifications/read", token, body={})
+        after = call(conn, "POST", "/v1/notifications/read", token, body={}, expect=200)
         results["mark_all_read_ms"] = round((time.perf_counter() - s) * 1000, 1)
         assert after["count"] == 0, after
-        results["first_unread_page_all_read"] = timed(conn, base + "&unread=true", token, args.requests)
-        results["unread_counts_all_read"] = timed(conn, "/v1/notifications/unread", token, args.requests)
-        results["first_page_all_read"] = timed(conn, base, token, args.requests)
+        results["first_unread_page_all_read"] = timed(conn, base + "&unread=true", args.requests, token)
+        results["unread_counts_all_read"] = timed(conn, "/v1/notifications/unread", args.requests, token)
+        results["first_page_all_read"] = timed(conn, base, args.requests, token)
         for name, value in results.items():
             print(f"    {name}: {value}", file=sys.stderr)
     finally:
