@@ -148,24 +148,17 @@ struct CommentService: Sendable {
     }
 
     static func cursor(for row: (comment: Comment, hot: Double), order: CommentStore.Order) -> String {
-        order == .new ? row.comment.id : "\(row.hot.bitPattern):\(row.comment.id)"
+        order == .new ? row.comment.id : PageCursor.scored(row.hot, id: row.comment.id)
     }
 
-    /// The hot score travels as its bit pattern, so the next page starts exactly after this one.
+    /// New pages travel by id, hot ones by hot score and id.
     static func parseCursor(_ text: String, order: CommentStore.Order) throws -> (hot: Double?, id: Int64) {
-        let bad = HTTPError.badRequest(
-            "That 'cursor' is not one this server gave out; start again without it.")
         switch order {
         case .new:
-            guard let id = Int64(text), id > 0 else { throw bad }
+            guard let id = try PageCursor.id(text) else { throw PageCursor.notOurs }
             return (nil, id)
         case .hot:
-            let parts = text.split(separator: ":")
-            guard parts.count == 2, let bits = UInt64(parts[0]), let id = Int64(parts[1]), id > 0 else {
-                throw bad
-            }
-            let hot = Double(bitPattern: bits)
-            guard hot.isFinite else { throw bad }
+            guard let (hot, id) = try PageCursor.scored(text) else { throw PageCursor.notOurs }
             return (hot, id)
         }
     }

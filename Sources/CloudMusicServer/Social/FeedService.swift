@@ -112,23 +112,14 @@ struct FeedService: Sendable {
         FeedPage(data: feeds, size: size, nextCursor: feeds.count == size ? feeds.last.map(cursor) : nil)
     }
 
-    static func parseCursor(_ text: String?) throws -> Int64? {
-        guard let text, !text.isEmpty else { return nil }
-        guard let id = Int64(text), id > 0 else { throw badCursor }
-        return id
-    }
-
-    static let badCursor = HTTPError.badRequest(
-        "That 'cursor' is not one this server gave out; start again without it.")
-
     func list(_ scope: FeedStore.Scope, cursor: String?, size: Int, viewer: Viewer?) throws -> FeedPage {
         let feeds = try store.list(
-            scope, before: try Self.parseCursor(cursor), limit: size, viewerID: viewer?.userID)
+            scope, before: try PageCursor.id(cursor), limit: size, viewerID: viewer?.userID)
         return Self.page(feeds, size: size, cursor: \.id)
     }
 
     func timeline(cursor: String?, size: Int, viewer: Viewer) throws -> FeedPage {
-        let feeds = try store.timeline(userID: viewer.userID, before: try Self.parseCursor(cursor), limit: size)
+        let feeds = try store.timeline(userID: viewer.userID, before: try PageCursor.id(cursor), limit: size)
         return Self.page(feeds, size: size, cursor: \.id)
     }
 
@@ -144,17 +135,10 @@ struct FeedService: Sendable {
         guard radius.isFinite, radius > 0, radius <= Self.maxRadius else {
             throw HTTPError.badRequest("'radius' must be more than 0 and at most \(Int(Self.maxRadius)) metres.")
         }
-        var after: (distance: Double, id: Int64)?
-        if let cursor, !cursor.isEmpty {
-            let parts = cursor.split(separator: ":")
-            guard parts.count == 2, let bits = UInt64(parts[0]), let id = Int64(parts[1]), id > 0,
-                Double(bitPattern: bits).isFinite
-            else { throw Self.badCursor }
-            after = (Double(bitPattern: bits), id)
-        }
+        let after = try PageCursor.scored(cursor).map { (distance: $0.score, id: $0.id) }
         let feeds = try store.nearby(
             point: point, radius: radius, after: after, limit: size, viewerID: viewer?.userID)
-        return Self.page(feeds, size: size) { "\(($0.distance ?? 0).bitPattern):\($0.id)" }
+        return Self.page(feeds, size: size) { PageCursor.scored($0.distance ?? 0, id: $0.id) }
     }
 
     // MARK: Likes

@@ -30,13 +30,7 @@ struct NotificationRoutes {
             case "true", "1": unreadOnly = true
             default: throw HTTPError.badRequest("'unread' must be true or false.")
             }
-            let cursor = try request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }.map { text in
-                guard let id = Int64(text), id > 0 else {
-                    throw HTTPError.badRequest(
-                        "That 'cursor' is not one this server gave out; start again without it.")
-                }
-                return id
-            }
+            let cursor = try PageCursor.id(request.query["cursor"])
             let result = try store.page(
                 userID: viewer.userID, unreadOnly: unreadOnly, before: cursor,
                 offset: cursor == nil ? (page - 1) * size : 0, limit: size)
