@@ -200,13 +200,16 @@ struct CommentService: Sendable {
     }
 
     func unlike(likeID: Int64, viewer: Viewer) throws {
-        guard let like = try store.likeOwner(likeID: likeID) else {
-            throw HTTPError.notFound("That like does not exist.")
-        }
-        guard like.userID == viewer.userID else {
+        try Self.requireOwnLike(by: try store.likeOwner(likeID: likeID)?.userID, viewer: viewer)
+        try store.unlike(likeID: likeID)
+    }
+
+    /// Only who made a like (of a comment or a moment) takes it back.
+    static func requireOwnLike(by likerID: Int64?, viewer: Viewer) throws {
+        guard let likerID else { throw HTTPError.notFound("That like does not exist.") }
+        guard likerID == viewer.userID else {
             throw HTTPError.forbidden("You can only take back your own likes.")
         }
-        try store.unlike(likeID: likeID)
     }
 
     // MARK: Reports and moderation

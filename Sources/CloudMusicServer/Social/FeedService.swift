@@ -151,12 +151,7 @@ struct FeedService: Sendable {
     }
 
     func unlike(likeID: Int64, viewer: Viewer) throws {
-        guard let like = try store.likeOwner(likeID: likeID) else {
-            throw HTTPError.notFound("That like does not exist.")
-        }
-        guard like.userID == viewer.userID else {
-            throw HTTPError.forbidden("You can only take back your own likes.")
-        }
+        try CommentService.requireOwnLike(by: try store.likeOwner(likeID: likeID)?.userID, viewer: viewer)
         try store.unlike(likeID: likeID)
     }
 }
