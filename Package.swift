@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "cloudmusic-server", targets: ["cloudmusic-server"]),
         .library(name: "MusicCore", targets: ["MusicCore"]),
         .library(name: "CloudMusicKit", targets: ["CloudMusicKit"]),
+        .executable(name: "cloudmusic", targets: ["cloudmusic"]),
     ],
     targets: [
         // C libraries from Debian, each wrapped once by the module above it.
@@ -25,6 +26,12 @@ let package = Package(
         .systemLibrary(
             name: "CMPV", pkgConfig: "mpv",
             providers: [.apt(["libmpv-dev"])]),
+        .systemLibrary(
+            name: "CNCurses", pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(
+            name: "CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -46,8 +53,15 @@ let package = Package(
 
         // The client SDK: API client, repositories, MusicListManager, the player (libmpv), downloads.
         .target(name: "CloudMusicKit", dependencies: ["MusicCore", "Storage", "CMPV"]),
-        // The terminal player's screens as pure functions of state (the ncurses shell comes on top).
-        .target(name: "CloudMusicTUI", dependencies: ["CloudMusicKit", "MusicCore"]),
+        // The desktop's media keys and now-playing widgets: an MPRIS2 service on the D-Bus session bus.
+        .target(name: "MPRIS", dependencies: ["CDBus", "CloudMusicKit", "MusicCore"]),
+        // The terminal player's config file, remembered login and control socket (`cloudmusic pause`).
+        .target(name: "PlayerControl", dependencies: ["MusicCore"]),
+        // The terminal player: screens as pure functions of state, the ncurses shell, and the app.
+        .target(
+            name: "CloudMusicTUI",
+            dependencies: ["CloudMusicKit", "MusicCore", "CNCurses", "MPRIS", "PlayerControl"]),
+        .executableTarget(name: "cloudmusic", dependencies: ["CloudMusicTUI"]),
 
         // Test helper: writes through Storage until it is killed (crash-consistency tests).
         .executableTarget(name: "storage-torture", dependencies: ["Storage"]),
@@ -55,7 +69,11 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
-        .testTarget(name: "CloudMusicTUITests", dependencies: ["CloudMusicTUI", "MusicCore"]),
+        .testTarget(
+            name: "CloudMusicTUITests",
+            dependencies: ["CloudMusicTUI", "CloudMusicKit", "MusicCore", "cloudmusic", "cloudmusic-server"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "CloudMusicKit", "MusicCore"]),
+        .testTarget(name: "PlayerControlTests", dependencies: ["PlayerControl", "MusicCore"]),
         .testTarget(
             name: "CloudMusicKitTests",
             dependencies: ["CloudMusicKit", "MusicCore", "Storage", "cloudmusic-server", "kit-download-torture"]),

@@ -18,6 +18,10 @@ public enum TextStyle: String, Sendable, Equatable, Hashable, CaseIterable {
     /// The part of a progress bar still to play.
     case progressEmpty
     case error
+    /// An @mention of a person in a comment.
+    case mention
+    /// A #topic# in a comment.
+    case topic
 }
 
 /// A run of text drawn in one style.
