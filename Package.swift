@@ -27,7 +27,7 @@ let package = Package(
             name: "CMPV", pkgConfig: "mpv",
             providers: [.apt(["libmpv-dev"])]),
         .systemLibrary(
-            name: "CNCurses", pkgConfig: "ncursesw",
+            name: "CNCurses",
             providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(
             name: "CDBus", pkgConfig: "dbus-1",

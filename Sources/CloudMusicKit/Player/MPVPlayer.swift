@@ -26,12 +26,15 @@ public struct MPVConfiguration: Sendable, Equatable {
     public var cacheBytes: Int
     /// Extra HTTP headers for streams, such as `Authorization`; a value may not contain a comma or a line break.
     public var httpHeaders: [String: String]
+    /// The output device by libmpv's name for it (`mpv --audio-device=help` lists them); nil for the default.
+    public var audioDevice: String?
 
     public init(
         audioOutput: AudioOutput = .auto, progressRate: Double = 20, replayGain: ReplayGain = .off,
         volume: Double = 100, networkTimeout: Double = 15, cacheBytes: Int = 32 << 20,
-        httpHeaders: [String: String] = [:]
+        httpHeaders: [String: String] = [:], audioDevice: String? = nil
     ) {
+        self.audioDevice = audioDevice
         self.audioOutput = audioOutput
         self.progressRate = progressRate
         self.replayGain = replayGain
@@ -161,6 +164,7 @@ private final class Engine: @unchecked Sendable {
             ("user-agent", "CloudMusicKit"),
         ]
         if c.audioOutput != .auto { options.append(("ao", c.audioOutput.rawValue)) }
+        if let device = c.audioDevice, !device.isEmpty { options.append(("audio-device", device)) }
         if !c.httpHeaders.isEmpty {
             let fields = c.httpHeaders.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             guard fields.allSatisfy({ !$0.contains(where: { $0 == "," || $0 == "\n" || $0 == "\r" }) }) else {

@@ -1,0 +1,82 @@
+import CloudMusicKit
+import MusicCore
+
+/// Something that happened: a key, or the answer to an effect.
+public enum AppAction: Sendable {
+    case key(Key)
+    /// Once a second.
+    case tick
+    case signedIn(userID: String, nickname: String?)
+    case signInFailed(String)
+    case codeSent(String)
+    /// A call needed a session the server no longer knows.
+    case sessionExpired
+    case homeLoaded(sheets: [Sheet], newSongs: [Song], recent: [Song])
+    case homeFailed(String)
+    case libraryPage(LibraryPage)
+    case libraryFailed(tab: Int, String)
+    case searchAnswered(generation: Int, SearchResults)
+    case searchFailed(generation: Int, String)
+    case detailLoaded(DetailState)
+    case detailFailed(id: String, String)
+    case myMusicLoaded(created: [Sheet], collected: [Sheet], liked: [Song], likesSheetID: String?)
+    case myMusicFailed(String)
+    case queueChanged(songs: [Song], current: Int?, mode: LoopMode)
+    case playback(PlaybackState)
+    case progress(position: Double, duration: Double?)
+    case lyricLoaded(songID: String, Lyric?, message: String?)
+    case commentsLoaded(songID: String, [Comment])
+    case commentsFailed(String)
+    case commentPosted(Comment)
+    case commentChanged(Comment)
+    case downloadsChanged([DownloadEntry])
+    case likedChanged(songID: String, liked: Bool)
+    case collectedChanged(sheetID: String, collected: Bool)
+    case notice(String, isError: Bool)
+    /// Commands from outside: media keys (MPRIS) and `cloudmusic pause|next|...`.
+    case remote(Command)
+    case remoteVolume(Int)
+    case remoteLoopMode(LoopMode)
+}
+
+/// One page of one of the library's tabs.
+public enum LibraryPage: Sendable {
+    case artists([Artist], page: Int, next: Int?)
+    case albums([Album], page: Int, next: Int?)
+    case songs([Song], page: Int, next: Int?)
+    case genres([Genre], page: Int, next: Int?)
+}
+
+/// Work the runtime does for the state: calls to the server, the player, the downloads.
+public enum AppEffect: Sendable, Equatable {
+    case signIn(account: String, password: String)
+    case signUp(nickname: String, account: String, password: String, code: String?)
+    case sendCode(account: String)
+    case loadHome
+    case loadLibrary(tab: Int, page: Int)
+    case search(query: String, generation: Int)
+    case openDetail(DetailState.Kind, id: String, title: String)
+    case loadMyMusic
+    case playSongs([Song], start: Int)
+    case addToQueue(Song)
+    case playQueueIndex(Int)
+    case togglePlayPause
+    case next
+    case previous
+    case seek(by: Double)
+    case setVolume(Int)
+    case setLoopMode(LoopMode)
+    case moveInQueue(from: Int, to: Int)
+    case removeFromQueue(Int)
+    case clearQueue
+    case download(Song)
+    case deleteDownload(songID: String)
+    case setLiked(songID: String, liked: Bool)
+    case setCollected(sheetID: String, collected: Bool)
+    case loadLyric(songID: String)
+    case loadComments(songID: String)
+    case postComment(text: String, songID: String, replyTo: String?)
+    case likeComment(id: String)
+    case unlikeComment(likeID: String, commentID: String)
+    case quit
+}

@@ -1,0 +1,838 @@
+import CloudMusicKit
+import MusicCore
+
+extension AppState {
+    /// Seconds a seek key moves.
+    static let seekStep = 5.0
+    /// Percent a volume key moves.
+    static let volumeStep = 5
+    /// Items asked for per page of a library tab.
+    static let pageSize = 100
+
+    /// Applies what happened to the state and returns the work it asks for. Pure: no I/O, no clock.
+    public mutating func reduce(_ action: AppAction) -> [AppEffect] {
+        switch action {
+        case .key(let key): return handle(key)
+        case .tick:
+            if var toast {
+                toast.ticksLeft -= 1
+                self.toast = toast.ticksLeft > 0 ? toast : nil
+            }
+            return []
+        case .signedIn(let userID, let nickname):
+            self.userID = userID
+            self.nickname = nickname
+            login = LoginState()
+            if screen == .login { screen = .home }
+            show("Signed in as \(nickname ?? userID).")
+            return [.loadHome, .loadMyMusic]
+        case .signInFailed(let message):
+            login.busy = false
+            login.message = message
+            login.messageIsError = true
+            return []
+        case .codeSent(let message):
+            login.message = message
+            login.messageIsError = false
+            return []
+        case .sessionExpired:
+            userID = nil
+            nickname = nil
+            myMusic = MyMusicState()
+            login = LoginState()
+            login.message = "Your session has ended. Sign in again."
+            login.messageIsError = true
+            screen = .login
+            backStack = []
+            return []
+        case .homeLoaded(let sheets, let newSongs, let recent):
+            home.sheets = sheets
+            home.newSongs = newSongs
+            home.recent = recent
+            home.status = .loaded
+            clampHome()
+            return []
+        case .homeFailed(let message):
+            home.status = .failed(message)
+            return []
+        case .libraryPage(let page):
+            receive(page)
+            return []
+        case .libraryFailed(let tab, let message):
+            switch tab {
+            case 0: library.artists.status = .failed(message)
+            case 1: library.albums.status = .failed(message)
+            case 2: library.songs.status = .failed(message)
+            default: library.genres.status = .failed(message)
+            }
+            return []
+        case .searchAnswered(let generation, let results):
+            guard generation == search.generation else { return [] }
+            search.results = results
+            search.status = .loaded
+            if search.count(of: search.section) == 0,
+                let first = (0..<3).first(where: { search.count(of: $0) > 0 })
+            {
+                search.section = first
+            }
+            search.list.clamp(count: search.count(of: search.section))
+            if search.playFirstAnswer {
+                search.playFirstAnswer = false
+                guard !results.songs.isEmpty else {
+                    show("Nothing found for \"\(search.query)\".", isError: true)
+                    return []
+                }
+                screen = .nowPlaying
+                return [.playSongs(results.songs, start: 0)]
+            }
+            return []
+        case .searchFailed(let generation, let message):
+            guard generation == search.generation else { return [] }
+            search.status = .failed(message)
+            return []
+        case .detailLoaded(let loaded):
+            guard detail?.id == loaded.id, detail?.kind == loaded.kind else { return [] }
+            var loaded = loaded
+            loaded.list = detail?.list ?? ListCursor()
+            loaded.list.clamp(count: loaded.songs.count)
+            detail = loaded
+            return []
+        case .detailFailed(let id, let message):
+            if detail?.id == id { detail?.status = .failed(message) }
+            return []
+        case .myMusicLoaded(let created, let collected, let liked, let likesSheetID):
+            myMusic.created = created
+            myMusic.collected = collected
+            myMusic.liked = liked
+            myMusic.likesSheetID = likesSheetID
+            myMusic.status = .loaded
+            myMusic.list.clamp(count: myMusic.count(of: myMusic.tab))
+            playing.liked = playing.song.map { song in liked.contains { $0.id == song.id } } ?? false
+            return []
+        case .myMusicFailed(let message):
+            myMusic.status = .failed(message)
+            return []
+        case .queueChanged(let songs, let current, let mode):
+            queue = songs
+            queueIndex = current
+            queueList.clamp(count: songs.count)
+            playing.mode = mode
+            let song = current.map { songs[$0] }
+            guard song?.id != playing.song?.id else { return [] }
+            playing.song = song
+            playing.position = 0
+            playing.duration = Double(song?.duration ?? 0) / 1000
+            playing.lyric = nil
+            playing.lyricSongID = nil
+            playing.liked = song.map { song in myMusic.liked.contains { $0.id == song.id } } ?? false
+            guard let song else { return [] }
+            playing.lyricStatus = "Loading lyrics…"
+            return [.loadLyric(songID: song.id)]
+        case .playback(let state):
+            playing.playback = state
+            return []
+        case .progress(let position, let duration):
+            playing.position = position
+            if let duration, duration > 0 { playing.duration = duration }
+            return []
+        case .lyricLoaded(let songID, let lyric, let message):
+            guard songID == playing.song?.id else { return [] }
+            playing.lyric = lyric
+            playing.lyricSongID = songID
+            playing.lyricStatus = message
+            return []
+        case .commentsLoaded(let songID, let comments):
+            guard songID == self.comments.songID else { return [] }
+            self.comments.comments = CommentsView.threaded(comments).map(\.comment)
+            self.comments.status = .loaded
+            self.comments.list.clamp(count: comments.count)
+            return []
+        case .commentsFailed(let message):
+            comments.status = .failed(message)
+            return []
+        case .commentPosted(let comment):
+            guard comment.songId == comments.songID else { return [] }
+            if let parentID = comment.parentId, let index = comments.comments.firstIndex(where: { $0.id == parentID }) {
+                comments.comments[index].repliesCount += 1
+            }
+            comments.comments = CommentsView.threaded(
+                comment.parentId == nil ? [comment] + comments.comments : comments.comments + [comment]
+            ).map(\.comment)
+            comments.list.selected = comments.comments.firstIndex { $0.id == comment.id } ?? 0
+            show(comment.parentId == nil ? "Comment posted." : "Reply posted.")
+            return []
+        case .commentChanged(let comment):
+            if let index = comments.comments.firstIndex(where: { $0.id == comment.id }) {
+                comments.comments[index] = comment
+            }
+            return []
+        case .downloadsChanged(let entries):
+            downloads = entries
+            downloadsList.clamp(count: entries.count)
+            return []
+        case .likedChanged(let songID, let liked):
+            if playing.song?.id == songID { playing.liked = liked }
+            if liked {
+                if let song = [playing.song].compactMap({ $0 }).first(where: { $0.id == songID }) ?? selectedSong,
+                    song.id == songID, !myMusic.liked.contains(where: { $0.id == songID })
+                {
+                    myMusic.liked.insert(song, at: 0)
+                }
+            } else {
+                myMusic.liked.removeAll { $0.id == songID }
+            }
+            show(liked ? "Added to I like." : "Removed from I like.")
+            return []
+        case .collectedChanged(let sheetID, let collected):
+            if detail?.sheet?.id == sheetID { detail?.sheet?.collected = collected }
+            show(collected ? "Sheet collected." : "Sheet no longer collected.")
+            return [.loadMyMusic]
+        case .notice(let message, let isError):
+            show(message, isError: isError)
+            return []
+        case .remote(let command):
+            return run(command)
+        case .remoteVolume(let volume):
+            playing.volume = min(100, max(0, volume))
+            return [.setVolume(playing.volume)]
+        case .remoteLoopMode(let mode):
+            playing.mode = mode
+            return [.setLoopMode(mode)]
+        }
+    }
+
+    mutating func show(_ message: String, isError: Bool = false) {
+        toast = Toast(message: message, isError: isError)
+    }
+
+    // MARK: Keys
+
+    private mutating func handle(_ key: Key) -> [AppEffect] {
+        // Fields take the keys they type with before any command does.
+        if screen == .login { return handleLoginKey(key) }
+        if screen == .search, search.editing, let effects = handleSearchTyping(key) { return effects }
+        if screen == .comments, comments.draft != nil { return handleDraftKey(key) }
+        guard let command = keyMap.command(for: key) else { return [] }
+        return run(command)
+    }
+
+    /// Runs a command on the current screen; what the screen does not use falls to the global meaning.
+    public mutating func run(_ command: Command) -> [AppEffect] {
+        if let effects = runOnScreen(command) { return effects }
+        switch command {
+        case .playPause: return playing.song == nil ? [] : [.togglePlayPause]
+        case .next: return queue.isEmpty ? [] : [.next]
+        case .previous: return queue.isEmpty ? [] : [.previous]
+        case .seekBack: return playing.song == nil ? [] : [.seek(by: -Self.seekStep)]
+        case .seekForward: return playing.song == nil ? [] : [.seek(by: Self.seekStep)]
+        case .volumeUp, .volumeDown:
+            let step = command == .volumeUp ? Self.volumeStep : -Self.volumeStep
+            playing.volume = min(100, max(0, playing.volume + step))
+            return [.setVolume(playing.volume)]
+        case .loopMode:
+            let modes = LoopMode.allCases
+            playing.mode = modes[(modes.firstIndex(of: playing.mode)! + 1) % modes.count]
+            show("Loop mode: \(ControlBar.loopLabel(playing.mode, short: false))")
+            return [.setLoopMode(playing.mode)]
+        case .like:
+            guard let song = playing.song else { return [] }
+            return likeEffects(for: song)
+        case .home: return switchTab(.home)
+        case .library: return switchTab(.library)
+        case .search:
+            var effects = switchTab(.search)
+            search.editing = true
+            if search.query.isEmpty { effects = [] }
+            return effects
+        case .myMusic: return switchTab(.myMusic)
+        case .queue: return switchTab(.queue)
+        case .downloads: return switchTab(.downloads)
+        case .nowPlaying: return switchTab(.nowPlaying)
+        case .comments:
+            guard let song = playing.song else {
+                show("Play a song to see its comments.", isError: true)
+                return []
+            }
+            return openComments(of: song)
+        case .help:
+            guard screen != .help else { return [] }
+            open(.help)
+            helpScroll = 0
+            return []
+        case .back:
+            goBack()
+            return []
+        case .quit:
+            quitting = true
+            return [.quit]
+        default:
+            return []
+        }
+    }
+
+    private mutating func switchTab(_ tab: Screen) -> [AppEffect] {
+        screen = tab
+        backStack = []
+        switch tab {
+        case .home where home.status == .idle || isFailed(home.status):
+            home.status = .loading
+            return [.loadHome]
+        case .library:
+            return loadLibraryIfNeeded()
+        case .myMusic where isSignedIn && (myMusic.status == .idle || isFailed(myMusic.status)):
+            myMusic.status = .loading
+            return [.loadMyMusic]
+        default:
+            return []
+        }
+    }
+
+    private func isFailed(_ status: LoadStatus) -> Bool {
+        if case .failed = status { return true }
+        return false
+    }
+
+    mutating func open(_ overlay: Screen) {
+        if screen != overlay { backStack.append(screen) }
+        screen = overlay
+    }
+
+    mutating func goBack() {
+        if let previous = backStack.popLast() {
+            screen = previous
+            if screen != .comments { comments.draft = nil }
+        } else if screen != .home {
+            screen = .home
+        }
+    }
+
+    private mutating func openComments(of song: Song) -> [AppEffect] {
+        if comments.songID != song.id {
+            comments = CommentsState()
+            comments.songID = song.id
+            comments.songTitle = song.title
+        }
+        comments.status = .loading
+        open(.comments)
+        return [.loadComments(songID: song.id)]
+    }
+
+    private mutating func likeEffects(for song: Song) -> [AppEffect] {
+        guard isSignedIn else {
+            show("Sign in to like songs.", isError: true)
+            return []
+        }
+        let liked = myMusic.liked.contains { $0.id == song.id } || (playing.song?.id == song.id && playing.liked)
+        return [.setLiked(songID: song.id, liked: !liked)]
+    }
+
+    /// The song the selection is on, on screens that list songs.
+    public var selectedSong: Song? {
+        switch screen {
+        case .home:
+            switch home.section {
+            case 1: return home.newSongs[safe: home.item]
+            case 2: return home.recent[safe: home.item]
+            default: return nil
+            }
+        case .library: return library.tab == 2 ? library.songs.items[safe: library.songs.cursor.selected] : nil
+        case .search: return search.section == 0 ? search.results?.songs[safe: search.list.selected] : nil
+        case .detail: return detail?.songs[safe: detail?.list.selected ?? 0]
+        case .myMusic: return myMusic.tab == 2 ? myMusic.liked[safe: myMusic.list.selected] : nil
+        case .queue: return queue[safe: queueList.selected]
+        case .downloads: return downloads[safe: downloadsList.selected]?.song
+        case .nowPlaying, .comments: return playing.song
+        case .help, .login: return nil
+        }
+    }
+
+    // MARK: Commands per screen
+
+    /// What a command does on the current screen, or nil to fall through to its global meaning.
+    private mutating func runOnScreen(_ command: Command) -> [AppEffect]? {
+        // Moving in lists, the same on every list.
+        if let delta = movement(command) {
+            return move(by: delta)
+        }
+        switch command {
+        case .addToQueue:
+            guard let song = selectedSong else { return nil }
+            show("Added to the queue: \(song.title)")
+            return [.addToQueue(song)]
+        case .download:
+            guard let song = selectedSong else { return nil }
+            show("Downloading \(song.title)…")
+            return [.download(song)]
+        case .like where screen != .comments:
+            guard screen != .nowPlaying, let song = selectedSong else { return nil }
+            return likeEffects(for: song)
+        default:
+            break
+        }
+        switch screen {
+        case .home: return homeCommand(command)
+        case .library: return libraryCommand(command)
+        case .search: return searchCommand(command)
+        case .detail: return detailCommand(command)
+        case .myMusic: return myMusicCommand(command)
+        case .queue: return queueCommand(command)
+        case .downloads: return downloadsCommand(command)
+        case .comments: return commentsCommand(command)
+        case .help, .nowPlaying, .login: return nil
+        }
+    }
+
+    private func movement(_ command: Command) -> Int? {
+        let page = max(1, bodyHeight - 2)
+        switch command {
+        case .up: return -1
+        case .down: return 1
+        case .pageUp: return -page
+        case .pageDown: return page
+        case .top: return Int.min / 2
+        case .bottom: return Int.max / 2
+        default: return nil
+        }
+    }
+
+    private mutating func move(by delta: Int) -> [AppEffect] {
+        switch screen {
+        case .home:
+            // Moving past a section's end goes on into the next section.
+            var item = home.item + max(-1_000_000, min(1_000_000, delta))
+            var section = home.section
+            while item >= home.count(of: section), section < 2, delta > 0 {
+                item -= max(home.count(of: section), 0)
+                section += 1
+            }
+            while item < 0, section > 0, delta < 0 {
+                section -= 1
+                item += home.count(of: section)
+            }
+            home.section = section
+            home.item = item
+            clampHome()
+        case .library:
+            let effects = moveInLibrary(delta)
+            return effects
+        case .search:
+            if delta == -1, search.list.selected == 0 {
+                search.editing = true
+                return []
+            }
+            search.list.move(delta, count: search.count(of: search.section))
+        case .detail:
+            let count = detail?.songs.count ?? 0
+            detail?.list.move(delta, count: count)
+        case .myMusic:
+            myMusic.list.move(delta, count: myMusic.count(of: myMusic.tab))
+        case .queue:
+            queueList.move(delta, count: queue.count)
+        case .downloads:
+            downloadsList.move(delta, count: downloads.count)
+        case .comments:
+            comments.list.move(delta, count: comments.comments.count)
+        case .help:
+            helpScroll = max(0, min(Command.allCases.count + 8, helpScroll + max(-1000, min(1000, delta))))
+        case .nowPlaying, .login:
+            break
+        }
+        return []
+    }
+
+    private mutating func clampHome() {
+        home.section = min(2, max(0, home.section))
+        let count = home.count(of: home.section)
+        home.item = count == 0 ? 0 : min(count - 1, max(0, home.item))
+    }
+
+    private mutating func homeCommand(_ command: Command) -> [AppEffect]? {
+        switch command {
+        case .nextTab, .previousTab:
+            home.section = (home.section + (command == .nextTab ? 1 : 2)) % 3
+            home.item = 0
+            return []
+        case .play, .playAll:
+            let start = command == .playAll ? 0 : home.item
+            switch home.section {
+            case 0:
+                guard let sheet = home.sheets[safe: home.item] else { return [] }
+                return openDetail(.sheet, id: sheet.id, title: sheet.title)
+            case 1: return home.newSongs.isEmpty ? [] : [.playSongs(home.newSongs, start: start)]
+            default: return home.recent.isEmpty ? [] : [.playSongs(home.recent, start: start)]
+            }
+        case .refresh:
+            home.status = .loading
+            return [.loadHome]
+        default: return nil
+        }
+    }
+
+    private mutating func openDetail(_ kind: DetailState.Kind, id: String, title: String) -> [AppEffect] {
+        detail = DetailState(kind: kind, id: id, title: title)
+        open(.detail)
+        return [.openDetail(kind, id: id, title: title)]
+    }
+
+    // MARK: Library
+
+    private mutating func moveInLibrary(_ delta: Int) -> [AppEffect] {
+        switch library.tab {
+        case 0: library.artists.cursor.move(delta, count: library.artists.items.count)
+        case 1: library.albums.cursor.move(delta, count: library.albums.items.count)
+        case 2: library.songs.cursor.move(delta, count: library.songs.items.count)
+        default: library.genres.cursor.move(delta, count: library.genres.items.count)
+        }
+        return loadLibraryIfNeeded()
+    }
+
+    private mutating func loadLibraryIfNeeded() -> [AppEffect] {
+        let tab = library.tab
+        func request<T>(_ list: inout PagedList<T>) -> [AppEffect] {
+            guard list.wantsMore, let page = list.nextPage else { return [] }
+            list.status = .loading
+            return [.loadLibrary(tab: tab, page: page)]
+        }
+        switch tab {
+        case 0: return request(&library.artists)
+        case 1: return request(&library.albums)
+        case 2: return request(&library.songs)
+        default: return request(&library.genres)
+        }
+    }
+
+    private mutating func receive(_ page: LibraryPage) {
+        switch page {
+        case .artists(let items, let number, let next):
+            library.artists.receive(items, next: next, replacing: number == 1)
+        case .albums(let items, let number, let next):
+            library.albums.receive(items, next: next, replacing: number == 1)
+        case .songs(let items, let number, let next):
+            library.songs.receive(items, next: next, replacing: number == 1)
+        case .genres(let items, let number, let next):
+            library.genres.receive(items, next: next, replacing: number == 1)
+        }
+    }
+
+    private mutating func libraryCommand(_ command: Command) -> [AppEffect]? {
+        switch command {
+        case .nextTab, .previousTab:
+            library.tab = (library.tab + (command == .nextTab ? 1 : 3)) % 4
+            return loadLibraryIfNeeded()
+        case .play, .playAll:
+            switch library.tab {
+            case 0:
+                guard let artist = library.artists.items[safe: library.artists.cursor.selected] else { return [] }
+                return openDetail(.artist, id: artist.id, title: artist.name)
+            case 1:
+                guard let album = library.albums.items[safe: library.albums.cursor.selected] else { return [] }
+                return openDetail(.album, id: album.id, title: album.title)
+            case 2:
+                let songs = library.songs.items
+                guard !songs.isEmpty else { return [] }
+                return [.playSongs(songs, start: command == .playAll ? 0 : library.songs.cursor.selected)]
+            default:
+                guard let genre = library.genres.items[safe: library.genres.cursor.selected] else { return [] }
+                return openDetail(.genre, id: genre.id, title: genre.name)
+            }
+        case .refresh:
+            switch library.tab {
+            case 0: library.artists = PagedList()
+            case 1: library.albums = PagedList()
+            case 2: library.songs = PagedList()
+            default: library.genres = PagedList()
+            }
+            return loadLibraryIfNeeded()
+        default: return nil
+        }
+    }
+
+    // MARK: Search
+
+    /// Keys while typing the query; nil for keys that are not the field's (they then act as commands).
+    private mutating func handleSearchTyping(_ key: Key) -> [AppEffect]? {
+        switch key {
+        case .enter, .down:
+            search.editing = false
+            return []
+        case .escape:
+            search.editing = false
+            if search.query.isEmpty { goBack() }
+            return []
+        case .tab, .backTab:
+            return nil
+        case .up, .pageUp, .pageDown, .function, .control("r"):
+            return nil
+        default:
+            let before = search.query
+            guard TextEditing.apply(key, to: &search.query, cursor: &search.cursor) else { return [] }
+            guard search.query != before else { return [] }
+            return querySearch()
+        }
+    }
+
+    private mutating func querySearch() -> [AppEffect] {
+        search.generation += 1
+        search.list = ListCursor()
+        let query = search.query.trimmingCharacters(in: .whitespaces)
+        guard !query.isEmpty else {
+            search.results = nil
+            search.status = .idle
+            return []
+        }
+        search.status = .loading
+        return [.search(query: query, generation: search.generation)]
+    }
+
+    private mutating func searchCommand(_ command: Command) -> [AppEffect]? {
+        switch command {
+        case .nextTab, .previousTab:
+            search.section = (search.section + (command == .nextTab ? 1 : 2)) % 3
+            search.list = ListCursor()
+            return []
+        case .search:
+            search.editing = true
+            return []
+        case .refresh:
+            return querySearch()
+        case .play, .playAll:
+            guard let results = search.results else { return [] }
+            switch search.section {
+            case 0:
+                guard !results.songs.isEmpty else { return [] }
+                return [.playSongs(results.songs, start: command == .playAll ? 0 : search.list.selected)]
+            case 1:
+                guard let album = results.albums[safe: search.list.selected] else { return [] }
+                return openDetail(.album, id: album.id, title: album.title)
+            default:
+                guard let artist = results.artists[safe: search.list.selected] else { return [] }
+                return openDetail(.artist, id: artist.id, title: artist.name)
+            }
+        default: return nil
+        }
+    }
+
+    // MARK: Detail, my music, queue, downloads
+
+    private mutating func detailCommand(_ command: Command) -> [AppEffect]? {
+        guard let detail else { return nil }
+        switch command {
+        case .play, .playAll:
+            guard !detail.songs.isEmpty else { return [] }
+            return [.playSongs(detail.songs, start: command == .playAll ? 0 : detail.list.selected)]
+        case .collect:
+            guard let sheet = detail.sheet else {
+                show("Only sheets can be collected.", isError: true)
+                return []
+            }
+            guard isSignedIn else {
+                show("Sign in to collect sheets.", isError: true)
+                return []
+            }
+            guard sheet.user.id != userID else {
+                show("This is your own sheet.", isError: true)
+                return []
+            }
+            return [.setCollected(sheetID: sheet.id, collected: !(sheet.collected ?? false))]
+        case .refresh:
+            return openDetail(detail.kind, id: detail.id, title: detail.title)
+        default: return nil
+        }
+    }
+
+    private mutating func myMusicCommand(_ command: Command) -> [AppEffect]? {
+        if !isSignedIn, command == .play {
+            login = LoginState()
+            screen = .login
+            return []
+        }
+        switch command {
+        case .nextTab, .previousTab:
+            myMusic.tab = (myMusic.tab + (command == .nextTab ? 1 : 2)) % 3
+            myMusic.list = ListCursor()
+            return []
+        case .play, .playAll:
+            switch myMusic.tab {
+            case 2:
+                guard !myMusic.liked.isEmpty else { return [] }
+                return [.playSongs(myMusic.liked, start: command == .playAll ? 0 : myMusic.list.selected)]
+            default:
+                let sheets = myMusic.tab == 0 ? myMusic.created : myMusic.collected
+                guard let sheet = sheets[safe: myMusic.list.selected] else { return [] }
+                return openDetail(.sheet, id: sheet.id, title: sheet.title)
+            }
+        case .refresh:
+            guard isSignedIn else { return [] }
+            myMusic.status = .loading
+            return [.loadMyMusic]
+        default: return nil
+        }
+    }
+
+    private mutating func queueCommand(_ command: Command) -> [AppEffect]? {
+        let index = queueList.selected
+        switch command {
+        case .play:
+            return queue.indices.contains(index) ? [.playQueueIndex(index)] : []
+        case .moveUp, .moveDown:
+            let target = index + (command == .moveUp ? -1 : 1)
+            guard queue.indices.contains(index), queue.indices.contains(target) else { return [] }
+            queue.swapAt(index, target)
+            queueList.selected = target
+            return [.moveInQueue(from: index, to: target)]
+        case .remove:
+            guard queue.indices.contains(index) else { return [] }
+            queue.remove(at: index)
+            queueList.clamp(count: queue.count)
+            return [.removeFromQueue(index)]
+        case .clear:
+            guard !queue.isEmpty else { return [] }
+            queue = []
+            queueList = ListCursor()
+            show("Queue cleared.")
+            return [.clearQueue]
+        default: return nil
+        }
+    }
+
+    private mutating func downloadsCommand(_ command: Command) -> [AppEffect]? {
+        switch command {
+        case .play, .playAll:
+            let done = downloads.filter { $0.state == "done" }.map(\.song)
+            guard let selected = downloads[safe: downloadsList.selected]?.song else { return [] }
+            let start = command == .playAll ? 0 : done.firstIndex { $0.id == selected.id } ?? 0
+            return done.isEmpty ? [] : [.playSongs(done, start: start)]
+        case .remove:
+            guard let entry = downloads[safe: downloadsList.selected] else { return [] }
+            return [.deleteDownload(songID: entry.song.id)]
+        default: return nil
+        }
+    }
+
+    // MARK: Comments
+
+    private mutating func commentsCommand(_ command: Command) -> [AppEffect]? {
+        switch command {
+        case .write, .reply:
+            guard isSignedIn else {
+                show("Sign in to write comments.", isError: true)
+                return []
+            }
+            let replyTo = command == .reply ? comments.comments[safe: comments.list.selected] : nil
+            if command == .reply, replyTo == nil { return [] }
+            comments.draft = CommentsState.Draft(replyTo: replyTo)
+            return []
+        case .like:
+            guard let comment = comments.comments[safe: comments.list.selected] else { return [] }
+            guard isSignedIn else {
+                show("Sign in to like comments.", isError: true)
+                return []
+            }
+            if let likeID = comment.likeId { return [.unlikeComment(likeID: likeID, commentID: comment.id)] }
+            return [.likeComment(id: comment.id)]
+        case .refresh:
+            guard let songID = comments.songID else { return [] }
+            comments.status = .loading
+            return [.loadComments(songID: songID)]
+        default: return nil
+        }
+    }
+
+    private mutating func handleDraftKey(_ key: Key) -> [AppEffect] {
+        guard var draft = comments.draft else { return [] }
+        switch key {
+        case .escape:
+            comments.draft = nil
+            return []
+        case .enter:
+            let text = draft.text.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty, let songID = comments.songID else {
+                show("Write something first, or press Esc.", isError: true)
+                return []
+            }
+            comments.draft = nil
+            return [.postComment(text: text, songID: songID, replyTo: draft.replyTo?.id)]
+        default:
+            _ = TextEditing.apply(key, to: &draft.text, cursor: &draft.cursor)
+            comments.draft = draft
+            return []
+        }
+    }
+
+    // MARK: Sign in
+
+    private mutating func handleLoginKey(_ key: Key) -> [AppEffect] {
+        guard !login.busy else { return key == .escape ? skipLogin() : [] }
+        switch key {
+        case .tab, .down:
+            login.focused = (login.focused + 1) % login.values.count
+        case .backTab, .up:
+            login.focused = (login.focused + login.values.count - 1) % login.values.count
+        case .control("r"):
+            login.switchMode()
+        case .control("s"):
+            let account = login.values[login.mode == .signIn ? 0 : 1].trimmingCharacters(in: .whitespaces)
+            guard login.mode == .signUp, !account.isEmpty else {
+                login.message = "Type your email or phone first, then press Ctrl-S for a code."
+                login.messageIsError = true
+                return []
+            }
+            return [.sendCode(account: account)]
+        case .escape:
+            return skipLogin()
+        case .enter:
+            if login.focused < login.values.count - 1, login.values[login.focused + 1].isEmpty {
+                login.focused += 1
+                return []
+            }
+            return submitLogin()
+        default:
+            var cursor = login.values[login.focused].count
+            _ = TextEditing.apply(key, to: &login.values[login.focused], cursor: &cursor)
+        }
+        return []
+    }
+
+    private mutating func skipLogin() -> [AppEffect] {
+        login.busy = false
+        screen = .home
+        show("Browsing without signing in. Press 4 for My Music to sign in.")
+        guard home.status == .idle else { return [] }
+        home.status = .loading
+        return [.loadHome]
+    }
+
+    private mutating func submitLogin() -> [AppEffect] {
+        let values = login.values.map { $0.trimmingCharacters(in: .whitespaces) }
+        switch login.mode {
+        case .signIn:
+            guard !values[0].isEmpty, !login.values[1].isEmpty else {
+                login.message = "Type your email or phone and your password."
+                login.messageIsError = true
+                return []
+            }
+            login.busy = true
+            login.message = "Signing in…"
+            login.messageIsError = false
+            return [.signIn(account: values[0], password: login.values[1])]
+        case .signUp:
+            guard !values[0].isEmpty, !values[1].isEmpty, !login.values[2].isEmpty else {
+                login.message = "Type a nickname, your email or phone, and a password."
+                login.messageIsError = true
+                return []
+            }
+            login.busy = true
+            login.message = "Creating your account…"
+            login.messageIsError = false
+            return [
+                .signUp(
+                    nickname: values[0], account: values[1], password: login.values[2],
+                    code: values[3].isEmpty ? nil : values[3])
+            ]
+        }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

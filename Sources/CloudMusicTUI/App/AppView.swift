@@ -1,0 +1,325 @@
+import CloudMusicKit
+import Foundation
+import MusicCore
+
+/// The whole screen from the state: the tab bar, the screen's body, a status row and the control bar.
+///
+/// Pure but for scroll offsets: each list's offset is kept in the state so the list does not jump.
+public enum AppView {
+    /// Rows that are not the body: tab bar, status, control bar.
+    static let chromeRows = 3
+
+    public static func render(_ state: inout AppState, width: Int, height: Int, now: Date = Date()) -> [Line] {
+        let width = max(0, width)
+        let height = max(0, height)
+        guard height >= chromeRows else {
+            return Array([controlBar(state, width: width)].suffix(height))
+        }
+        let bodyHeight = height - chromeRows
+        var lines: [Line] = [tabBar(state, width: width)]
+        lines += fitted(body(&state, width: width, height: bodyHeight, now: now), width: width, height: bodyHeight)
+        lines.append(statusRow(state, width: width))
+        lines.append(controlBar(state, width: width))
+        return lines
+    }
+
+    static func fitted(_ lines: [Line], width: Int, height: Int) -> [Line] {
+        var lines = Array(lines.prefix(height)).map { $0.fitted(to: width) }
+        while lines.count < height { lines.append(Line.blank(width)) }
+        return lines
+    }
+
+    static func tabBar(_ state: AppState, width: Int) -> Line {
+        let tab = state.backStack.first ?? state.screen
+        let current = Screen.tabs.firstIndex(of: tab) ?? 0
+        return TabBar.render(tabs: Screen.tabs.map(\.title), current: current, width: width)
+    }
+
+    static func controlBar(_ state: AppState, width: Int) -> Line {
+        let song = state.playing.song
+        return ControlBar.render(
+            ControlBar.State(
+                title: song?.title ?? "", artist: song?.artistNames ?? "", playback: state.playing.playback,
+                position: state.playing.position, duration: state.playing.duration, loopMode: state.playing.mode,
+                volume: state.playing.volume),
+            width: width)
+    }
+
+    /// A message that just happened, else the screen's loading state, else its most useful keys.
+    static func statusRow(_ state: AppState, width: Int) -> Line {
+        if let toast = state.toast {
+            return [StyledSpan(" " + toast.message, toast.isError ? .error : .highlight)].fitted(to: width)
+        }
+        if let message = screenStatus(state)?.message {
+            return [StyledSpan(" " + message, .dim)].fitted(to: width)
+        }
+        return [StyledSpan(" " + hint(state), .dim)].fitted(to: width)
+    }
+
+    static func screenStatus(_ state: AppState) -> LoadStatus? {
+        switch state.screen {
+        case .home: state.home.status
+        case .library:
+            switch state.library.tab {
+            case 0: state.library.artists.status
+            case 1: state.library.albums.status
+            case 2: state.library.songs.status
+            default: state.library.genres.status
+            }
+        case .myMusic: state.myMusic.status
+        case .detail: state.detail?.status
+        case .comments: state.comments.status
+        case .search, .queue, .downloads, .nowPlaying, .help, .login: nil
+        }
+    }
+
+    static func hint(_ state: AppState) -> String {
+        let keys = state.keyMap
+        func pair(_ command: Command, _ words: String) -> String { "\(keys.label(command).split(separator: " ").first ?? "") \(words)" }
+        var parts: [String]
+        switch state.screen {
+        case .home, .library, .search, .detail, .myMusic:
+            parts = [pair(.play, "play/open"), pair(.addToQueue, "queue"), pair(.download, "download"), pair(.nextTab, "section")]
+            if state.screen == .detail, state.detail?.sheet != nil { parts.append(pair(.collect, "collect")) }
+        case .queue:
+            parts = [pair(.play, "play"), pair(.moveUp, "/\(keys.label(.moveDown).split(separator: " ").first ?? "") move"), pair(.remove, "remove"), pair(.clear, "clear")]
+        case .downloads: parts = [pair(.play, "play"), pair(.remove, "delete")]
+        case .comments:
+            parts = state.comments.draft == nil
+                ? [pair(.write, "write"), pair(.reply, "reply"), pair(.like, "like"), pair(.back, "back")]
+                : ["Enter send", "Esc cancel"]
+        case .nowPlaying: parts = [pair(.comments, "comments"), pair(.like, "like"), pair(.loopMode, "loop")]
+        case .help, .login: parts = []
+        }
+        return (parts + [pair(.help, "help"), pair(.quit, "quit")]).joined(separator: " · ")
+    }
+
+    // MARK: Bodies
+
+    static func body(_ state: inout AppState, width: Int, height: Int, now: Date) -> [Line] {
+        switch state.screen {
+        case .login: return login(state, width: width, height: height)
+        case .home: return home(state, width: width, height: height)
+        case .library: return library(&state, width: width, height: height)
+        case .search:
+            let search = state.search
+            let output = SearchView.render(
+                query: search.query, cursor: search.editing ? search.cursor : -1, results: search.results,
+                section: search.section, selected: search.editing ? nil : search.list.selected,
+                scrollOffset: search.list.scroll, status: searchStatus(search), width: width, height: height)
+            state.search.list.scroll = output.scrollOffset
+            return output.lines
+        case .myMusic: return myMusic(&state, width: width, height: height)
+        case .detail: return detail(&state, width: width, height: height)
+        case .queue:
+            let output = table(
+                header: ["Title", "Artist", "Album", "Time"], rows: state.queue.map(songCells), layout: songLayout,
+                cursor: state.queueList, width: width, height: height,
+                marked: state.queueIndex.map { [$0] } ?? [], empty: "The queue is empty: press Enter on a song to play it")
+            state.queueList.scroll = output.scrollOffset
+            return output.lines
+        case .downloads:
+            let rows = state.downloads.map {
+                DownloadRow(
+                    title: $0.song.title, artist: $0.song.artistNames ?? "", state: $0.state, received: $0.received,
+                    total: $0.total, message: $0.message)
+            }
+            let output = DownloadsView.render(
+                rows: rows, selected: state.downloadsList.selected, scrollOffset: state.downloadsList.scroll,
+                width: width, height: height)
+            state.downloadsList.scroll = output.scrollOffset
+            return output.lines
+        case .nowPlaying:
+            let playing = state.playing
+            return NowPlayingView.render(
+                NowPlayingView.State(
+                    title: playing.song?.title ?? "Nothing playing", artist: playing.song?.artistNames ?? "",
+                    album: playing.song?.album?.title ?? "", playback: playing.playback, position: playing.position,
+                    duration: playing.duration, loopMode: playing.mode, volume: playing.volume, lyric: playing.lyric,
+                    lyricStatus: playing.song == nil ? "Find something to play: press / to search" : playing.lyricStatus),
+                width: width, height: height)
+        case .comments:
+            let comments = state.comments
+            let composer = comments.draft.map {
+                CommentsView.Composer(text: $0.text, replyingTo: $0.replyTo?.user.nickname, cursor: $0.cursor)
+            }
+            let output = CommentsView.render(
+                comments: comments.comments, selected: comments.comments.isEmpty ? nil : comments.list.selected,
+                scrollOffset: comments.list.scroll, width: width, height: height,
+                title: "Comments · \(comments.songTitle)", composer: composer, now: now)
+            state.comments.list.scroll = output.scrollOffset
+            return output.lines
+        case .help:
+            let entries = Command.allCases.map {
+                HelpView.Entry(keys: state.keyMap.label($0), action: $0.summary, section: $0.section)
+            }
+            return HelpView.render(entries: entries, scrollOffset: state.helpScroll, width: width, height: height)
+        }
+    }
+
+    static func searchStatus(_ search: SearchState) -> String? {
+        switch search.status {
+        case .idle: return search.query.isEmpty ? "Type to search songs, albums and artists" : nil
+        case .loading: return "Searching…"
+        case .failed(let message): return message
+        case .loaded:
+            guard let results = search.results else { return nil }
+            if results.songs.isEmpty, results.albums.isEmpty, results.artists.isEmpty {
+                return "No results for \"\(search.query)\""
+            }
+            return search.editing ? "Enter or ↓ to choose" : nil
+        }
+    }
+
+    static func login(_ state: AppState, width: Int, height: Int) -> [Line] {
+        let login = state.login
+        let fields = zip(login.labels, login.values).enumerated().map { index, pair in
+            FormView.Field(label: pair.0, value: pair.1, secret: index == login.secretField)
+        }
+        let title = login.mode == .signIn ? "Sign in to \(state.server)" : "Create an account on \(state.server)"
+        let hint =
+            login.mode == .signIn
+            ? "Tab next field · Enter sign in · Ctrl-R create an account · Esc browse without signing in"
+            : "Tab next field · Enter create · Ctrl-S send a code · Ctrl-R back to sign in · Esc browse"
+        return FormView.render(
+            title: title, fields: fields, focused: login.focused, message: login.message,
+            messageIsError: login.messageIsError, hint: hint, width: width, height: height)
+    }
+
+    static func home(_ state: AppState, width: Int, height: Int) -> [Line] {
+        let home = state.home
+        var sections = [
+            HomeView.Section(title: HomeState.sectionTitles[0], items: home.sheets.map { "\($0.title) · \($0.songsCount) songs" }),
+            HomeView.Section(title: HomeState.sectionTitles[1], items: home.newSongs.map(songLabel)),
+        ]
+        sections.append(
+            HomeView.Section(
+                title: HomeState.sectionTitles[2],
+                items: state.isSignedIn ? home.recent.map(songLabel) : ["Sign in to see what you played"]))
+        return HomeView.render(
+            sections: sections, selectedSection: home.section, selectedItem: home.item, width: width, height: height)
+    }
+
+    static func songLabel(_ song: Song) -> String {
+        song.artistNames.map { "\(song.title) - \($0)" } ?? song.title
+    }
+
+    static func library(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+        let library = state.library
+        var lines = [TabBar.render(tabs: LibraryState.tabTitles, current: library.tab, width: width)]
+        let rest = max(0, height - 1)
+        switch library.tab {
+        case 0:
+            let output = table(
+                header: ["Artist", "Albums", "Songs"],
+                rows: library.artists.items.map { [$0.name, "\($0.albumsCount)", "\($0.songsCount)"] },
+                layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 1)), .init(.fixed(7), alignment: .right), .init(.fixed(6), alignment: .right)]),
+                cursor: library.artists.cursor, width: width, height: rest, empty: emptyText(library.artists.status, "No artists"))
+            state.library.artists.cursor.scroll = output.scrollOffset
+            lines += output.lines
+        case 1:
+            let output = table(
+                header: ["Album", "Artist", "Year", "Songs"],
+                rows: library.albums.items.map { [$0.title, $0.artist?.name ?? "", $0.year.map(String.init) ?? "", "\($0.songsCount)"] },
+                layout: ColumnLayout([
+                    .init(.flexible(minimum: 8, weight: 3)), .init(.flexible(minimum: 6, weight: 2)),
+                    .init(.fixed(4), alignment: .right), .init(.fixed(5), alignment: .right),
+                ]),
+                cursor: library.albums.cursor, width: width, height: rest, empty: emptyText(library.albums.status, "No albums"))
+            state.library.albums.cursor.scroll = output.scrollOffset
+            lines += output.lines
+        case 2:
+            let output = table(
+                header: ["Title", "Artist", "Album", "Time"], rows: library.songs.items.map(songCells), layout: songLayout,
+                cursor: library.songs.cursor, width: width, height: rest, marked: playingMarks(library.songs.items, state),
+                empty: emptyText(library.songs.status, "No songs"))
+            state.library.songs.cursor.scroll = output.scrollOffset
+            lines += output.lines
+        default:
+            let output = table(
+                header: ["Genre", "Songs"], rows: library.genres.items.map { [$0.name, "\($0.songsCount)"] },
+                layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 1)), .init(.fixed(6), alignment: .right)]),
+                cursor: library.genres.cursor, width: width, height: rest, empty: emptyText(library.genres.status, "No genres"))
+            state.library.genres.cursor.scroll = output.scrollOffset
+            lines += output.lines
+        }
+        return lines
+    }
+
+    static func emptyText(_ status: LoadStatus, _ empty: String) -> String {
+        switch status {
+        case .idle, .loading: "Loading…"
+        case .failed(let message): message
+        case .loaded: empty
+        }
+    }
+
+    static func myMusic(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+        let mine = state.myMusic
+        var lines = [TabBar.render(tabs: MyMusicState.tabTitles, current: mine.tab, width: width)]
+        let rest = max(0, height - 1)
+        guard state.isSignedIn else {
+            return lines + [Line.blank(width), ViewKit.centred("Sign in to see your sheets and the songs you like: press Enter", width: width, style: .dim)]
+        }
+        if mine.tab == 2 {
+            let output = table(
+                header: ["Title", "Artist", "Album", "Time"], rows: mine.liked.map(songCells), layout: songLayout,
+                cursor: mine.list, width: width, height: rest, marked: playingMarks(mine.liked, state),
+                empty: emptyText(mine.status, "No songs yet: press f on a song you like"))
+            state.myMusic.list.scroll = output.scrollOffset
+            return lines + output.lines
+        }
+        let sheets = mine.tab == 0 ? mine.created : mine.collected
+        let output = table(
+            header: ["Sheet", "Songs", "By"],
+            rows: sheets.map { [$0.kind == "likes" ? "♥ \($0.title)" : $0.title, "\($0.songsCount)", $0.user.nickname] },
+            layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 3)), .init(.fixed(5), alignment: .right), .init(.flexible(minimum: 6, weight: 1))]),
+            cursor: mine.list, width: width, height: rest,
+            empty: emptyText(mine.status, mine.tab == 0 ? "No sheets yet" : "No collected sheets yet: press s on a sheet"))
+        state.myMusic.list.scroll = output.scrollOffset
+        lines += output.lines
+        return lines
+    }
+
+    static func detail(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+        guard let detail = state.detail else { return [] }
+        var title = detail.title
+        if detail.sheet?.collected == true { title += "  ✓ collected" }
+        var lines = [
+            ViewKit.left(title, width: width, style: .accent),
+            ViewKit.left(detail.subtitle, width: width, style: .dim),
+        ]
+        let output = table(
+            header: ["Title", "Artist", "Album", "Time"], rows: detail.songs.map(songCells), layout: songLayout,
+            cursor: detail.list, width: width, height: max(0, height - 2), marked: playingMarks(detail.songs, state),
+            empty: emptyText(detail.status, "No songs"))
+        state.detail?.list.scroll = output.scrollOffset
+        lines += output.lines
+        return lines
+    }
+
+    // MARK: Tables of songs
+
+    static let songLayout = ColumnLayout([
+        .init(.flexible(minimum: 8, weight: 4)), .init(.flexible(minimum: 6, weight: 3)),
+        .init(.flexible(minimum: 6, weight: 3)), .init(.fixed(5), alignment: .right),
+    ])
+
+    static func songCells(_ song: Song) -> [String] {
+        [song.title, song.artistNames ?? "", song.album?.title ?? "", DisplayFormat.duration(milliseconds: song.duration)]
+    }
+
+    static func playingMarks(_ songs: [Song], _ state: AppState) -> Set<Int> {
+        guard let id = state.playing.song?.id else { return [] }
+        return Set(songs.indices.filter { songs[$0].id == id })
+    }
+
+    static func table(
+        header: [String], rows: [[String]], layout: ColumnLayout, cursor: ListCursor, width: Int, height: Int,
+        marked: Set<Int> = [], empty: String
+    ) -> TableView.Output {
+        TableView.render(
+            header: header, rows: rows, layout: layout, selected: rows.isEmpty ? nil : cursor.selected,
+            scrollOffset: cursor.scroll, width: width, height: height, marked: marked, emptyMessage: empty)
+    }
+}

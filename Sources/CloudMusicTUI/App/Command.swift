@@ -1,0 +1,175 @@
+/// Something a person asks for with a key; the config file names them (`play_pause = space`).
+public enum Command: String, CaseIterable, Sendable {
+    // Playback, on every screen.
+    case playPause = "play_pause"
+    case next
+    case previous
+    case seekBack = "seek_back"
+    case seekForward = "seek_forward"
+    case volumeUp = "volume_up"
+    case volumeDown = "volume_down"
+    case loopMode = "loop_mode"
+    case like
+    // Screens.
+    case home
+    case library
+    case search
+    case myMusic = "my_music"
+    case queue
+    case downloads
+    case nowPlaying = "now_playing"
+    case comments
+    case help
+    case back
+    case quit
+    // Lists.
+    case up
+    case down
+    case pageUp = "page_up"
+    case pageDown = "page_down"
+    case top
+    case bottom
+    case nextTab = "next_tab"
+    case previousTab = "previous_tab"
+    case play
+    case playAll = "play_all"
+    case addToQueue = "add_to_queue"
+    case download
+    case collect
+    case moveUp = "move_up"
+    case moveDown = "move_down"
+    case remove
+    case clear
+    case write
+    case reply
+    case refresh
+
+    /// What the help screen says it does.
+    public var summary: String {
+        switch self {
+        case .playPause: "Play or pause"
+        case .next: "Next song"
+        case .previous: "Previous song"
+        case .seekBack: "Back 5 seconds"
+        case .seekForward: "Forward 5 seconds"
+        case .volumeUp: "Volume up"
+        case .volumeDown: "Volume down"
+        case .loopMode: "Loop mode: list, one, shuffle"
+        case .like: "Like the song (\"I like\"), or the comment"
+        case .home: "Home"
+        case .library: "Library: artists, albums, songs, genres"
+        case .search: "Search"
+        case .myMusic: "My sheets, collected sheets, I like"
+        case .queue: "The play queue"
+        case .downloads: "Downloads"
+        case .nowPlaying: "Now playing, with lyrics"
+        case .comments: "Comments of the playing song"
+        case .help: "This help"
+        case .back: "Back"
+        case .quit: "Quit"
+        case .up: "Up"
+        case .down: "Down"
+        case .pageUp: "Page up"
+        case .pageDown: "Page down"
+        case .top: "First item"
+        case .bottom: "Last item"
+        case .nextTab: "Next tab or section"
+        case .previousTab: "Previous tab or section"
+        case .play: "Play, or open"
+        case .playAll: "Play the whole list"
+        case .addToQueue: "Add to the queue"
+        case .download: "Download for offline play"
+        case .collect: "Collect the sheet, or stop collecting it"
+        case .moveUp: "Move up in the queue"
+        case .moveDown: "Move down in the queue"
+        case .remove: "Remove from the queue; delete a download"
+        case .clear: "Clear the queue"
+        case .write: "Write a comment"
+        case .reply: "Reply to the comment"
+        case .refresh: "Reload"
+        }
+    }
+
+    /// Where the help screen lists it.
+    public var section: String {
+        switch self {
+        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .loopMode, .like:
+            "Playback"
+        case .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .comments, .help, .back, .quit:
+            "Screens"
+        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextTab, .previousTab, .play, .playAll, .addToQueue,
+            .download, .collect, .refresh:
+            "Lists"
+        case .moveUp, .moveDown, .remove, .clear: "Queue and downloads"
+        case .write, .reply: "Comments"
+        }
+    }
+}
+
+/// Which keys run which commands: the defaults, with the config file's `[keys]` on top.
+public struct KeyMap: Sendable, Equatable {
+    public private(set) var keys: [Command: [Key]]
+    private var commands: [Key: Command]
+
+    public static let defaults: [Command: [Key]] = [
+        .playPause: [.space], .next: [.character("n")], .previous: [.character("p")],
+        .seekBack: [.left], .seekForward: [.right],
+        .volumeUp: [.character("+"), .character("=")], .volumeDown: [.character("-")],
+        .loopMode: [.character("l")], .like: [.character("f")],
+        .home: [.character("1")], .library: [.character("2")], .search: [.character("/"), .character("3")],
+        .myMusic: [.character("4")], .queue: [.character("5")], .downloads: [.character("6")],
+        .nowPlaying: [.character("7")], .comments: [.character("c")], .help: [.character("?"), .function(1)],
+        .back: [.escape, .backspace], .quit: [.character("q")],
+        .up: [.up, .character("k")], .down: [.down, .character("j")],
+        .pageUp: [.pageUp], .pageDown: [.pageDown],
+        .top: [.home, .character("g")], .bottom: [.end, .character("G")],
+        .nextTab: [.tab], .previousTab: [.backTab],
+        .play: [.enter], .playAll: [.character("P")], .addToQueue: [.character("a")],
+        .download: [.character("d")], .collect: [.character("s")],
+        .moveUp: [.character("K")], .moveDown: [.character("J")], .remove: [.character("x"), .delete],
+        .clear: [.character("C")], .write: [.character("w")], .reply: [.character("r")],
+        .refresh: [.control("r")],
+    ]
+
+    /// The defaults, with `overrides` replacing the keys of the commands they name.
+    public init(overrides: [Command: [Key]] = [:]) {
+        var keys = Self.defaults
+        for (command, bound) in overrides { keys[command] = bound }
+        self.keys = keys
+        commands = [:]
+        // Commands in declaration order, so when two share a key the first one listed wins.
+        for command in Command.allCases {
+            for key in keys[command] ?? [] where commands[key] == nil { commands[key] = command }
+        }
+    }
+
+    public func command(for key: Key) -> Command? { commands[key] }
+
+    /// The keys of a command as the help screen shows them ("Space", "n", "←").
+    public func label(_ command: Command) -> String {
+        (keys[command] ?? []).map(Self.label).joined(separator: " ")
+    }
+
+    public static func label(_ key: Key) -> String {
+        switch key {
+        case .character(let character): String(character)
+        case .space: "Space"
+        case .enter: "Enter"
+        case .tab: "Tab"
+        case .backTab: "Shift-Tab"
+        case .backspace: "Backspace"
+        case .delete: "Delete"
+        case .escape: "Esc"
+        case .left: "←"
+        case .right: "→"
+        case .up: "↑"
+        case .down: "↓"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "Home"
+        case .end: "End"
+        case .function(let number): "F\(number)"
+        case .control(let letter): "Ctrl-\(letter.uppercased())"
+        }
+    }
+}

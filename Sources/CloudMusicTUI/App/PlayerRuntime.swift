@@ -1,0 +1,328 @@
+import CloudMusicKit
+import Foundation
+import MusicCore
+import Synchronization
+
+/// Carries out the state's effects with CloudMusicKit (server, player, queue, downloads) and posts what
+/// comes of them back as actions.
+final class PlayerRuntime: Sendable {
+    let client: APIClient
+    let repository: MusicRepository
+    let player: MPVPlayer
+    let list: MusicListManager
+    let downloads: DownloadManager
+    private let post: @Sendable (AppAction) -> Void
+    private let onSignedIn: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void
+    private let onSignedOut: @Sendable () -> Void
+    /// The newest search asked for: a search still waiting out the typing pause gives way to a newer one.
+    private let latestSearch = Mutex(0)
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    /// How long typing must pause before a search goes out.
+    static let searchPause: Duration = .milliseconds(150)
+
+    init(
+        client: APIClient, repository: MusicRepository, player: MPVPlayer, list: MusicListManager,
+        downloads: DownloadManager, post: @escaping @Sendable (AppAction) -> Void,
+        onSignedIn: @escaping @Sendable (String, String, String?) -> Void,
+        onSignedOut: @escaping @Sendable () -> Void
+    ) {
+        self.client = client
+        self.repository = repository
+        self.player = player
+        self.list = list
+        self.downloads = downloads
+        self.post = post
+        self.onSignedIn = onSignedIn
+        self.onSignedOut = onSignedOut
+    }
+
+    /// Forwards the queue's, the player's and the downloads' events as actions, from now until `stop`.
+    func start() async {
+        let events = await list.events()
+        let downloadEvents = await downloads.events()
+        await postQueue()
+        postDownloads()
+        keep(
+            Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    switch event {
+                    case .listChanged, .currentChanged, .modeChanged:
+                        await self.postQueue()
+                        if case .currentChanged(let song?) = event { self.reportPlay(song) }
+                    case .state(let state): self.post(.playback(state))
+                    case .progress(let position, let duration): self.post(.progress(position: position, duration: duration))
+                    case .skipped(let song, let message):
+                        self.post(.notice("Skipped \(song.title): \(message)", isError: true))
+                    }
+                }
+            })
+        keep(
+            Task { [weak self] in
+                var last = ContinuousClock.now - .seconds(1)
+                for await event in downloadEvents {
+                    guard let self else { return }
+                    // Progress comes many times a second; the screen needs a few.
+                    if case .progress = event, ContinuousClock.now - last < .milliseconds(250) { continue }
+                    last = ContinuousClock.now
+                    self.postDownloads()
+                }
+            })
+        keep(
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    self?.post(.tick)
+                }
+            })
+    }
+
+    func stop() {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+    }
+
+    private func keep(_ task: Task<Void, Never>) { tasks.withLock { $0.append(task) } }
+
+    private func postQueue() async {
+        let snapshot = await list.snapshot()
+        post(.queueChanged(songs: snapshot.songs, current: snapshot.currentIndex, mode: snapshot.mode))
+        post(.playback(snapshot.state))
+        post(.progress(position: snapshot.position, duration: snapshot.duration))
+    }
+
+    private func postDownloads() {
+        guard let items = try? downloads.list() else { return }
+        let entries = items.map { item in
+            DownloadEntry(
+                song: Self.placeholderSong(id: item.songID, title: item.title ?? item.songID),
+                state: item.state == .completed ? "done" : item.state.rawValue, received: item.bytesDone,
+                total: item.bytesTotal, message: item.error)
+        }
+        post(.downloadsChanged(entries))
+    }
+
+    /// A downloaded song as the downloads list knows it; playing it reads the local file.
+    static func placeholderSong(id: String, title: String) -> Song {
+        Song(
+            id: id, title: title, icon: nil, uri: "v1/songs/\(id)/stream", style: 0, lyric: nil, singer: nil,
+            artists: [], album: nil, genres: [], trackNumber: nil, discNumber: nil, year: nil, duration: 0,
+            format: "", bitRate: 0, sampleRate: 0, channels: 0, clicksCount: 0, commentsCount: 0, playsCount: 0,
+            createdAt: "", updatedAt: "")
+    }
+
+    private func reportPlay(_ song: Song) {
+        guard repository.userID != nil else { return }
+        Task { _ = try? await repository.reportPlay(songID: song.id) }
+    }
+
+    // MARK: Effects
+
+    func perform(_ effect: AppEffect) {
+        Task { await self.run(effect) }
+    }
+
+    /// Runs an effect; a failure becomes a message on screen (or a sign-in screen when the session ended).
+    private func run(_ effect: AppEffect) async {
+        do {
+            try await execute(effect)
+        } catch let error as APIError where error.kind == .unauthorized && repository.userID != nil {
+            if case .signIn = effect {
+                post(.signInFailed(error.message))
+            } else {
+                repository.restoreSession(token: nil, userID: nil)
+                onSignedOut()
+                post(.sessionExpired)
+            }
+        } catch {
+            let message = (error as? APIError)?.message ?? String(describing: error)
+            switch effect {
+            case .signIn, .signUp, .sendCode: post(.signInFailed(message))
+            case .loadHome: post(.homeFailed(message))
+            case .loadLibrary(let tab, _): post(.libraryFailed(tab: tab, message))
+            case .search(_, let generation): post(.searchFailed(generation: generation, message))
+            case .openDetail(_, let id, _): post(.detailFailed(id: id, message))
+            case .loadMyMusic: post(.myMusicFailed(message))
+            case .loadComments: post(.commentsFailed(message))
+            case .loadLyric(let songID): post(.lyricLoaded(songID: songID, nil, message: "Lyrics unavailable: \(message)"))
+            default: post(.notice(message, isError: true))
+            }
+        }
+    }
+
+    private func execute(_ effect: AppEffect) async throws {
+        switch effect {
+        case .signIn(let account, let password):
+            try await signIn(account: account, password: password)
+        case .signUp(let nickname, let account, let password, let code):
+            _ = try await repository.signUp(Self.identifier(account), password: password, nickname: nickname, code: code)
+            try await signIn(account: account, password: password)
+        case .sendCode(let account):
+            _ = try await repository.sendCode(to: Self.identifier(account), purpose: "register")
+            post(.codeSent("A code is on its way to \(account). Type it in the Code field."))
+        case .loadHome:
+            try await loadHome()
+        case .loadLibrary(let tab, let page):
+            try await loadLibrary(tab: tab, page: page)
+        case .search(let query, let generation):
+            latestSearch.withLock { $0 = generation }
+            try await Task.sleep(for: Self.searchPause)
+            guard latestSearch.withLock({ $0 }) == generation else { return }
+            let results = try await repository.search(query, size: 50).value
+            post(.searchAnswered(generation: generation, results))
+        case .openDetail(let kind, let id, let title):
+            post(.detailLoaded(try await loadDetail(kind, id: id, title: title)))
+        case .loadMyMusic:
+            try await loadMyMusic()
+        case .playSongs(let songs, let start):
+            try await list.setList(songs, startAt: start)
+        case .addToQueue(let song):
+            try await list.append([song])
+        case .playQueueIndex(let index):
+            try await list.play(at: index)
+        case .togglePlayPause:
+            if await list.snapshot().state == .playing { await list.pause() } else { try await list.play() }
+        case .next:
+            try await list.next()
+        case .previous:
+            try await list.previous()
+        case .seek(let delta):
+            let snapshot = await list.snapshot()
+            let end = snapshot.duration ?? .infinity
+            await list.seek(to: min(max(0, snapshot.position + delta), max(0, end - 1)))
+        case .setVolume(let volume):
+            await player.setVolume(Double(volume))
+        case .setLoopMode(let mode):
+            try await list.setMode(mode)
+        case .moveInQueue(let from, let to):
+            try await list.move(from: from, to: to)
+        case .removeFromQueue(let index):
+            try await list.remove(at: index)
+        case .clearQueue:
+            try await list.clear()
+        case .download(let song):
+            try await downloads.enqueue(song: song)
+        case .deleteDownload(let songID):
+            try await downloads.delete(songID: songID)
+            post(.notice("Download deleted.", isError: false))
+        case .setLiked(let songID, let liked):
+            _ = liked ? try await repository.likeSong(id: songID) : try await repository.unlikeSong(id: songID)
+            post(.likedChanged(songID: songID, liked: liked))
+        case .setCollected(let sheetID, let collected):
+            if collected { _ = try await repository.collect(sheetID: sheetID) } else {
+                try await repository.uncollect(sheetID: sheetID)
+            }
+            post(.collectedChanged(sheetID: sheetID, collected: collected))
+        case .loadLyric(let songID):
+            try await loadLyric(songID: songID)
+        case .loadComments(let songID):
+            let page = try await repository.comments(.song(songID), size: 100)
+            post(.commentsLoaded(songID: songID, page.data))
+        case .postComment(let text, let songID, let replyTo):
+            let comment = try await repository.postComment(text, on: replyTo.map { .replies(to: $0) } ?? .song(songID))
+            post(.commentPosted(comment))
+        case .likeComment(let id):
+            post(.commentChanged(try await repository.likeComment(id: id)))
+        case .unlikeComment(let likeID, let commentID):
+            try await repository.unlike(likeID: likeID)
+            post(.commentChanged(try await repository.comment(id: commentID)))
+        case .quit:
+            break
+        }
+    }
+
+    static func identifier(_ account: String) -> AccountIdentifier {
+        account.contains("@") ? .email(account) : .phone(account)
+    }
+
+    private func signIn(account: String, password: String) async throws {
+        let result = try await repository.login(Self.identifier(account), password: password, device: "cloudmusic terminal")
+        let user = try? await repository.user(id: result.userId)
+        onSignedIn(result.userId, result.session, user?.nickname)
+        post(.signedIn(userID: result.userId, nickname: user?.nickname))
+        // The server's queue, so playback goes on from another device.
+        try? await list.syncWithServer()
+    }
+
+    private func loadHome() async throws {
+        async let sheets = repository.sheets(page: 1, size: 20, order: "hot")
+        async let newSongs = repository.songs(page: 1, size: 30, sort: .recent)
+        let recent: [Song]
+        if repository.userID != nil {
+            recent = (try? await repository.history(order: "recent", page: 1, size: 30).value.data.map(\.song)) ?? []
+        } else {
+            recent = []
+        }
+        post(.homeLoaded(sheets: try await sheets.value.data, newSongs: try await newSongs.value.data, recent: recent))
+    }
+
+    private func loadLibrary(tab: Int, page: Int) async throws {
+        let size = AppState.pageSize
+        switch tab {
+        case 0:
+            let result = try await repository.artists(page: page, size: size, sort: .name).value
+            post(.libraryPage(.artists(result.data, page: page, next: result.next)))
+        case 1:
+            let result = try await repository.albums(page: page, size: size, sort: .name).value
+            post(.libraryPage(.albums(result.data, page: page, next: result.next)))
+        case 2:
+            let result = try await repository.songs(page: page, size: size, sort: .name).value
+            post(.libraryPage(.songs(result.data, page: page, next: result.next)))
+        default:
+            let result = try await repository.genres(page: page, size: size).value
+            post(.libraryPage(.genres(result.data, page: page, next: result.next)))
+        }
+    }
+
+    private func loadDetail(_ kind: DetailState.Kind, id: String, title: String) async throws -> DetailState {
+        var detail = DetailState(kind: kind, id: id, title: title)
+        detail.status = .loaded
+        switch kind {
+        case .sheet:
+            let sheet = try await repository.sheet(id: id, songs: 500).value
+            detail.title = sheet.title
+            detail.subtitle = "\(sheet.user.nickname) · \(sheet.songsCount) songs · \(sheet.collectsCount) collects"
+            detail.songs = sheet.songs ?? []
+            detail.sheet = sheet
+        case .album:
+            let album = try await repository.album(id: id).value
+            detail.title = album.title
+            detail.subtitle = [album.artist?.name, album.year.map(String.init), "\(album.songsCount) songs"]
+                .compactMap { $0 }.joined(separator: " · ")
+            detail.songs = album.songs ?? []
+        case .artist:
+            let artist = try await repository.artist(id: id).value
+            detail.title = artist.name
+            detail.subtitle = "\(artist.albumsCount) albums · \(artist.songsCount) songs"
+            detail.songs = artist.songs ?? []
+            if detail.songs.isEmpty {
+                detail.songs = try await repository.songs(page: 1, size: 100, sort: .name, artistID: id).value.data
+            }
+        case .genre:
+            let songs = try await repository.songs(page: 1, size: 100, sort: .name, genreID: id).value
+            detail.subtitle = "\(songs.total) songs"
+            detail.songs = songs.data
+        }
+        return detail
+    }
+
+    private func loadMyMusic() async throws {
+        guard let userID = repository.userID else { return }
+        async let created = repository.createdSheets(userID: userID, page: 1, size: 100)
+        async let collected = repository.collectedSheets(userID: userID, page: 1, size: 100)
+        let mine = try await created.value.data
+        let likes = mine.first { $0.kind == "likes" }
+        var liked: [Song] = []
+        if let likes { liked = try await repository.sheetSongs(id: likes.id, page: 1, size: 100).value.data }
+        post(.myMusicLoaded(created: mine, collected: try await collected.value.data, liked: liked, likesSheetID: likes?.id))
+    }
+
+    private func loadLyric(songID: String) async throws {
+        do {
+            let lyric = try await repository.lyric(songID: songID).value.lyric
+            post(.lyricLoaded(songID: songID, lyric.lines.isEmpty ? nil : lyric, message: lyric.lines.isEmpty ? "No lyrics" : nil))
+        } catch let error as APIError where error.kind == .notFound {
+            post(.lyricLoaded(songID: songID, nil, message: "No lyrics"))
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import CloudMusicKit
+import Foundation
+import MusicCore
+
+/// How the terminal player is set up (from the config file and the command line).
+public struct PlayerOptions: Sendable {
+    public var server: URL
+    public var audioOutput: MPVConfiguration.AudioOutput = .auto
+    public var audioDevice: String?
+    public var volume = 80
+    /// Where the client's SQLite file (queue, downloads, offline cache) lives.
+    public var stateDirectory: URL
+    public var downloadsDirectory: URL
+    public var keyMap = KeyMap()
+    public var colors: Theme.Mode = .auto
+    public var palette: [TextStyle: Theme.ColorSpec] = [:]
+    /// A remembered sign-in.
+    public var session: (userID: String, token: String, nickname: String?)?
+    /// Called after a sign-in, to remember it.
+    public var saveSession: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void = { _, _, _ in }
+    /// Called when the server ended the session.
+    public var forgetSession: @Sendable () -> Void = {}
+    /// Words to search for and play once started (`cloudmusic play <words>` with no player running).
+    public var playQuery: String?
+    /// Where `cloudmusic pause|next|status` find this player; nil for no control socket.
+    public var controlSocketPath: String?
+    /// Whether to offer MPRIS on the D-Bus session bus.
+    public var mediaKeys = true
+
+    public init(server: URL, stateDirectory: URL, downloadsDirectory: URL) {
+        self.server = server
+        self.stateDirectory = stateDirectory
+        self.downloadsDirectory = downloadsDirectory
+    }
+}
+
+/// The terminal player: the state, its runtime, and the loop that reads keys, applies actions and draws.
+public final class TerminalApp {
+    private var state: AppState
+    private let mailbox = Mailbox()
+    private let runtime: PlayerRuntime
+    private let options: PlayerOptions
+    private var terminal: Terminal?
+    /// How long the first frame took from `main`, for the start-up figure.
+    public private(set) var firstFrameAt: ContinuousClock.Instant?
+
+    /// Builds the client (store, player, queue, downloads); blocking, call it from `main` before `run`.
+    public init(options: PlayerOptions) throws {
+        self.options = options
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let client = APIClient(baseURL: options.server, token: options.session?.token)
+        let store = try LocalStore(path: options.stateDirectory.appendingPathComponent("client.sqlite").path)
+        let repository = MusicRepository(client: client, cache: OfflineCache(store: store), userID: options.session?.userID)
+        let player = try MPVPlayer(
+            configuration: MPVConfiguration(
+                audioOutput: options.audioOutput, progressRate: 10, volume: Double(options.volume),
+                audioDevice: options.audioDevice))
+        let downloads = try DownloadManager(store: store, folder: options.downloadsDirectory, client: client)
+        let mailbox = self.mailbox
+        let list = try Self.blocking {
+            try await MusicListManager(store: store, player: player, sync: repository) { song in
+                downloads.playableURL(for: song, client: client)
+            }
+        }
+        runtime = PlayerRuntime(
+            client: client, repository: repository, player: player, list: list, downloads: downloads,
+            post: { mailbox.post($0) }, onSignedIn: options.saveSession, onSignedOut: options.forgetSession)
+        var state = AppState(
+            server: options.server.absoluteString, keyMap: options.keyMap,
+            signedIn: options.session.map { ($0.userID, $0.nickname) })
+        state.playing.volume = options.volume
+        if let query = options.playQuery {
+            state.screen = .search
+            state.search.query = query
+            state.search.cursor = query.count
+            state.search.playFirstAnswer = true
+        }
+        self.state = state
+    }
+
+    /// Waits for async work from synchronous code (start-up only), off the cooperative pool's threads.
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<T, any Error>!
+        Task.detached {
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try result.get()
+    }
+
+    /// Takes the terminal and runs until the person quits; the terminal is given back however it ends.
+    public func run(startedAt: ContinuousClock.Instant = .now) throws {
+        let terminal = try Terminal(colors: options.colors, palette: options.palette)
+        self.terminal = terminal
+        defer {
+            terminal.close()
+            runtime.stop()
+        }
+        let runtime = self.runtime
+        try Self.blocking { await runtime.start() }
+        var effects: [AppEffect] = []
+        if state.isSignedIn {
+            state.home.status = .loading
+            effects += [.loadHome, .loadMyMusic]
+        }
+        if state.search.playFirstAnswer {
+            state.search.generation += 1
+            state.search.status = .loading
+            effects.append(.search(query: state.search.query, generation: state.search.generation))
+        }
+        effects.forEach(runtime.perform)
+        draw()
+        firstFrameAt = .now
+        if ProcessInfo.processInfo.environment["CLOUDMUSIC_EXIT_AFTER_FIRST_FRAME"] != nil {
+            let elapsed = firstFrameAt! - startedAt
+            terminal.close()
+            print("first frame after \(elapsed.components.attoseconds / 1_000_000_000_000 + elapsed.components.seconds * 1000) ms")
+            return
+        }
+        loop()
+        // Stop the sound before the terminal is given back, so quitting is immediate.
+        try? Self.blocking { await runtime.list.pause() }
+        runtime.player.shutdown()
+    }
+
+    private func loop() {
+        var fds = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: mailbox.readEnd, events: Int16(POLLIN), revents: 0),
+        ]
+        while !state.quitting, !Terminal.wasInterrupted {
+            _ = poll(&fds, 2, 1_000)
+            var changed = false
+            // ncurses may hold several keys from one read; take all of them.
+            while let input = terminal?.readKey(timeout: 0) {
+                changed = true
+                switch input {
+                case .resize: break
+                case .key(let key): apply(.key(key))
+                }
+                if state.quitting { return }
+            }
+            for action in mailbox.take() {
+                changed = true
+                apply(action)
+            }
+            if changed { draw() }
+            // A closed terminal reads as end of input forever: nobody is left to press q.
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
+        }
+    }
+
+    private func apply(_ action: AppAction) {
+        for effect in state.reduce(action) { runtime.perform(effect) }
+    }
+
+    private func draw() {
+        guard let terminal else { return }
+        state.bodyHeight = max(1, terminal.height - 3)
+        terminal.draw(AppView.render(&state, width: terminal.width, height: terminal.height))
+    }
+}
