@@ -398,19 +398,18 @@ extension AppState {
     private mutating func move(by delta: Int) -> [AppEffect] {
         switch screen {
         case .home:
-            // Moving past a section's end goes on into the next section.
-            var item = home.item + max(-1_000_000, min(1_000_000, delta))
-            var section = home.section
-            while item >= home.count(of: section), section < 2, delta > 0 {
-                item -= max(home.count(of: section), 0)
-                section += 1
+            let next = home.item + delta
+            if abs(delta) != 1 || (0..<home.count(of: home.section)).contains(next) {
+                home.item = next
+            } else {
+                // One step past a section's end goes on into the next section that has items.
+                var section = home.section + delta
+                while (0...2).contains(section), home.count(of: section) == 0 { section += delta }
+                if (0...2).contains(section) {
+                    home.section = section
+                    home.item = delta > 0 ? 0 : home.count(of: section) - 1
+                }
             }
-            while item < 0, section > 0, delta < 0 {
-                section -= 1
-                item += home.count(of: section)
-            }
-            home.section = section
-            home.item = item
             clampHome()
         case .library:
             let effects = moveInLibrary(delta)
@@ -442,6 +441,9 @@ extension AppState {
 
     private mutating func clampHome() {
         home.section = min(2, max(0, home.section))
+        if home.count(of: home.section) == 0, let first = (0...2).first(where: { home.count(of: $0) > 0 }) {
+            home.section = first
+        }
         let count = home.count(of: home.section)
         home.item = count == 0 ? 0 : min(count - 1, max(0, home.item))
     }

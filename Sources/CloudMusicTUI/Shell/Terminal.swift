@@ -78,14 +78,8 @@ public final class Terminal {
                 let (attributes, pair) = theme.attributes(for: span.style)
                 cm_set_attr(window, attributes, pair)
                 var scalars = span.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-                // Writing the bottom-right cell would scroll the screen; that one cell stays blank.
-                if row == height - 1 {
-                    let room = width - 1 - column
-                    if room <= 0 { break }
-                    let fitted = TerminalWidth.truncate(span.text, to: room, ellipsis: "")
-                    scalars = fitted.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-                }
                 scalars.append(0)
+                // In the bottom-right cell this reports ERR (the cursor cannot move on) but draws the text.
                 waddnwstr(window, scalars, -1)
                 column += TerminalWidth.width(of: span.text)
             }
@@ -136,7 +130,11 @@ enum TerminalRestore {
     nonisolated(unsafe) private static var hasSaved = false
     nonisolated(unsafe) static var interrupted: sig_atomic_t = 0
     /// The handlers there were before ours (the Swift runtime's backtracer), to pass a crash on to.
-    nonisolated(unsafe) private static var previous = [sigaction](repeating: sigaction(), count: 65)
+    nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
+        let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        table.initialize(repeating: sigaction(), count: 65)
+        return table
+    }()
 
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
     static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -152,7 +150,7 @@ enum TerminalRestore {
     }
 
     static func uninstall() {
-        for signal in crashSignals + quitSignals { sigaction(signal, &previous[Int(signal)], nil) }
+        for signal in crashSignals + quitSignals { sigaction(signal, previous + Int(signal), nil) }
     }
 
     private static func handle(
@@ -162,7 +160,7 @@ enum TerminalRestore {
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        sigaction(signal, &action, &previous[Int(signal)])
+        sigaction(signal, &action, previous + Int(signal))
     }
 
     /// Writes the reset sequences and restores the saved modes; safe inside a signal handler.
@@ -176,7 +174,7 @@ enum TerminalRestore {
     private static let crashHandler: @convention(c) (Int32) -> Void = { signal in
         TerminalRestore.restoreNow()
         // The previous handler (or the default) then reports the crash on a usable terminal.
-        sigaction(signal, &previous[Int(signal)], nil)
+        sigaction(signal, previous + Int(signal), nil)
         raise(signal)
     }
 
