@@ -71,12 +71,18 @@ let package = Package(
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(
             name: "CloudMusicTUITests",
-            dependencies: ["CloudMusicTUI", "CloudMusicKit", "MusicCore", "cloudmusic", "cloudmusic-server"]),
+            dependencies: [
+                "CloudMusicTUI", "CloudMusicKit", "MusicCore", "ServerTestSupport", "cloudmusic", "cloudmusic-server",
+            ]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "CloudMusicKit", "MusicCore"]),
         .testTarget(name: "PlayerControlTests", dependencies: ["PlayerControl", "MusicCore"]),
+        // Test helper: the real server on the demo library, for the SDK's and the terminal player's tests.
+        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(
             name: "CloudMusicKitTests",
-            dependencies: ["CloudMusicKit", "MusicCore", "Storage", "cloudmusic-server", "kit-download-torture"]),
+            dependencies: [
+                "CloudMusicKit", "MusicCore", "Storage", "ServerTestSupport", "cloudmusic-server", "kit-download-torture",
+            ]),
         // Test helper: downloads slowly until it is killed (the resume-after-kill test).
         .executableTarget(
             name: "kit-download-torture", dependencies: ["CloudMusicKit"], path: "Tests/KitDownloadTorture"),

@@ -1,5 +1,6 @@
 import CloudMusicKit
 import Foundation
+import ServerTestSupport
 import MusicCore
 import Testing
 
