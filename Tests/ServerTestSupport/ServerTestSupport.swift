@@ -55,7 +55,8 @@ public final class TestServer: @unchecked Sendable {
     }
 
     private func waitForScan() async throws {
-        for _ in 0..<600 {
+        // Up to three minutes: the first scan competes with every other test on two loaded cores.
+        for _ in 0..<1800 {
             let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("v1/library/scan"))
             if let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let status = json["data"] as? [String: Any], status["running"] as? Bool == false,
