@@ -79,15 +79,23 @@ public enum ControlClient {
                 throw UnixSocket.ioError("Cannot connect to the control socket \(path)")
             }
         }
-        if let error = UnixSocket.sendAll(fd, request, until: deadline) {
-            if error.code == ETIMEDOUT { throw timedOut(path, timeout) }
-            throw UnixSocket.ioError("Cannot send the command to the player at \(path)", error)
+        let sendError = UnixSocket.sendAll(fd, request, until: deadline)
+        if let sendError {
+            if sendError.code == ETIMEDOUT { throw timedOut(path, timeout) }
+            // A busy player, or one refusing an oversized request, answers and closes without
+            // reading everything: its answer is still waiting to be read.
+            guard sendError.code == EPIPE || sendError.code == ECONNRESET else {
+                throw UnixSocket.ioError("Cannot send the command to the player at \(path)", sendError)
+            }
         }
         switch UnixSocket.readLine(fd, limit: responseLimit, until: deadline) {
         case .line(let bytes):
             return bytes
         case .endOfFile(let bytes):
             guard !bytes.isEmpty else {
+                if let sendError {
+                    throw UnixSocket.ioError("Cannot send the command to the player at \(path)", sendError)
+                }
                 throw ControlError(
                     code: .badResponse,
                     message: "The player at \(path) closed the connection without answering.")

@@ -12,7 +12,8 @@ import Synchronization
 /// thread. Each connection carries one JSON `ControlCommand` line and gets one `ControlResponse`
 /// line back. A request may be at most 4 KiB and must arrive within 2 seconds; malformed ones are
 /// answered with `ok: false` and a message. Up to 4 clients are served at once, each on its own
-/// thread; `handler` runs as a task and has 10 seconds to answer.
+/// thread, while later ones wait in the listen queue; `handler` runs as a task and has 10 seconds
+/// to answer.
 public final class ControlServer: Sendable {
     /// The largest request, in bytes, not counting the newline.
     public static let requestLimit = 4096
@@ -20,7 +21,7 @@ public final class ControlServer: Sendable {
     public static let requestTimeout: Duration = .seconds(2)
     /// How long the handler has to answer before the client is told the player is stuck.
     public static let handlerTimeout: Duration = .seconds(10)
-    /// Clients served at the same time; more are told the player is busy.
+    /// Clients served at the same time; more wait to be accepted (slow clients cannot pile up threads).
     public static let concurrentClients = 4
 
     /// The socket's path.
@@ -140,13 +141,16 @@ private final class ServerCore: Sendable {
         ]
         // The timeout is a backstop; stop() normally wakes the poll through the pipe.
         while !stopping.load(ordering: .acquiring) {
-            let ready = poll(&entries, 2, 500)
+            // At the limit, leave new clients in the listen queue and look again shortly.
+            let full = activeClients.load(ordering: .acquiring) >= ControlServer.concurrentClients
+            entries[0].events = full ? 0 : Int16(POLLIN)
+            let ready = poll(&entries, 2, full ? 20 : 500)
             if ready < 0 {
                 if errno != EINTR { usleep(50_000) }
                 continue
             }
             if entries[1].revents != 0 { break }
-            guard entries[0].revents != 0 else { continue }
+            guard !full, entries[0].revents != 0 else { continue }
             let client = accept(listenFD, nil, nil)
             guard client >= 0 else {
                 // EMFILE and the like: back off instead of spinning on a socket that stays readable.
@@ -159,16 +163,8 @@ private final class ServerCore: Sendable {
                 close(client)
                 continue
             }
-            if activeClients.add(1, ordering: .acquiringAndReleasing).newValue
-                > ControlServer.concurrentClients
-            {
-                activeClients.subtract(1, ordering: .acquiringAndReleasing)
-                let busy = ControlResponse(
-                    ok: false, message: "The player is busy answering other commands; try again.")
-                _ = UnixSocket.sendAll(client, Self.line(busy), until: .now + .milliseconds(200))
-                close(client)
-                continue
-            }
+            // Only this thread adds, so the count never passes the limit.
+            activeClients.add(1, ordering: .acquiringAndReleasing)
             let thread = Thread { [self] in
                 serve(client)
                 close(client)
