@@ -207,7 +207,7 @@ private func sendRaw(_ bytes: [UInt8], _ path: String) async throws -> ControlRe
         defer { server.stop() }
         // Connections that never send a byte take all 4 slots until their 2-second limit.
         var silent: [Int32] = []
-        defer { silent.forEach { close($0) } }
+        defer { for fd in silent { close(fd) } }
         for _ in 0..<ControlServer.concurrentClients {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             let connected = try UnixSocket.withAddress(path) { connect(fd, $0, $1) }
