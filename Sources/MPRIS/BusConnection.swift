@@ -306,7 +306,7 @@ final class BusConnection: @unchecked Sendable {
             guard dbus_signature_validate(v, nil) != 0 else { return false }
             return text(DBusType.signature, v)
         case .array(let element, let items):
-            guard dbus_signature_validate_single(element, nil) != 0, items.allSatisfy({ $0.signature == element })
+            guard dbus_signature_validate_single("a" + element, nil) != 0, items.allSatisfy({ $0.signature == element })
             else { return false }
             return container(DBusType.array, element, items)
         case .variant(let inner):
