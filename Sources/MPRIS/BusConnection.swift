@@ -43,7 +43,10 @@ final class BusConnection: @unchecked Sendable {
     /// How long the loop waits for traffic before it looks at `stopRequested` again, in milliseconds.
     private static let pollTimeout: Int32 = 100
 
-    private init(connection: OpaquePointer, uniqueName: String, handler: @escaping @Sendable (MethodCall) -> CallOutcome) {
+    private init(
+        connection: OpaquePointer, uniqueName: String,
+        handler: @escaping @Sendable (MethodCall) -> CallOutcome
+    ) {
         self.connection = connection
         self.uniqueName = uniqueName
         self.handler = handler
@@ -52,7 +55,9 @@ final class BusConnection: @unchecked Sendable {
     deinit { close() }
 
     /// Connects and says Hello to the bus at `address`; nil when there is no bus there.
-    static func open(address: String, handler: @escaping @Sendable (MethodCall) -> CallOutcome) -> BusConnection? {
+    static func open(address: String, handler: @escaping @Sendable (MethodCall) -> CallOutcome)
+        -> BusConnection?
+    {
         _ = dbus_threads_init_default()
         var error = DBusError()
         dbus_error_init(&error)
@@ -61,7 +66,8 @@ final class BusConnection: @unchecked Sendable {
         guard let connection = dbus_connection_open_private(address, &error) else { return nil }
         // The default for bus connections is to _exit() the process when the bus goes away.
         dbus_connection_set_exit_on_disconnect(connection, 0)
-        guard dbus_bus_register(connection, &error) != 0, let unique = dbus_bus_get_unique_name(connection) else {
+        guard dbus_bus_register(connection, &error) != 0, let unique = dbus_bus_get_unique_name(connection)
+        else {
             dbus_connection_close(connection)
             dbus_connection_unref(connection)
             return nil
@@ -132,7 +138,9 @@ final class BusConnection: @unchecked Sendable {
         }
         guard first else { return }
         stopRequested.store(true, ordering: .releasing)
-        let onLoopThread = loopThreadID.withLock { id in id.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        let onLoopThread = loopThreadID.withLock { id in
+            id.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        }
         if loopStarted.load(ordering: .acquiring), !onLoopThread {
             finished.wait()
         }
@@ -162,7 +170,8 @@ final class BusConnection: @unchecked Sendable {
 
     /// Decodes and answers one message; runs on the loop thread.
     fileprivate func handle(_ message: OpaquePointer) -> DBusHandlerResult {
-        guard dbus_message_get_type(message) == DBusType.methodCall, let member = dbus_message_get_member(message)
+        guard dbus_message_get_type(message) == DBusType.methodCall,
+            let member = dbus_message_get_member(message)
         else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
         let call = MethodCall(
             path: dbus_message_get_path(message).map { String(cString: $0) } ?? "",
@@ -182,7 +191,8 @@ final class BusConnection: @unchecked Sendable {
                 reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.Failed", "Internal error")
             }
         case .error(let name, let text):
-            let safeName = dbus_validate_error_name(name, nil) != 0 ? name : "org.freedesktop.DBus.Error.Failed"
+            let safeName =
+                dbus_validate_error_name(name, nil) != 0 ? name : "org.freedesktop.DBus.Error.Failed"
             reply = dbus_message_new_error(message, safeName, text)
         }
         if let reply {
@@ -306,7 +316,8 @@ final class BusConnection: @unchecked Sendable {
             guard dbus_signature_validate(v, nil) != 0 else { return false }
             return text(DBusType.signature, v)
         case .array(let element, let items):
-            guard dbus_signature_validate_single("a" + element, nil) != 0, items.allSatisfy({ $0.signature == element })
+            guard dbus_signature_validate_single("a" + element, nil) != 0,
+                items.allSatisfy({ $0.signature == element })
             else { return false }
             return container(DBusType.array, element, items)
         case .variant(let inner):
@@ -316,7 +327,8 @@ final class BusConnection: @unchecked Sendable {
             guard !fields.isEmpty else { return false }
             return container(DBusType.structure, nil, fields)
         case .dictEntry(let key, let value):
-            guard dbus_type_is_basic(Int32(key.signature.utf8.first ?? 0)) != 0, key.signature.count == 1 else {
+            guard dbus_type_is_basic(Int32(key.signature.utf8.first ?? 0)) != 0, key.signature.count == 1
+            else {
                 return false
             }
             return container(DBusType.dictEntry, nil, [key, value])

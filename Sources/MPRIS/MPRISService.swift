@@ -38,12 +38,16 @@ public final class MPRISService: MediaSession, Sendable {
     ///
     /// - Parameter address: the bus to use; nil means the session bus (DBUS_SESSION_BUS_ADDRESS, else
     ///   $XDG_RUNTIME_DIR/bus).
-    public static func start(name: String = "cloudmusic", identity: String = "CloudMusic", address: String? = nil)
+    public static func start(
+        name: String = "cloudmusic", identity: String = "CloudMusic", address: String? = nil
+    )
         -> MPRISService?
     {
         guard let address = address ?? sessionBusAddress() else { return nil }
         let object = MediaPlayerObject(identity: identity)
-        guard let bus = BusConnection.open(address: address, handler: { object.handle($0) }) else { return nil }
+        guard let bus = BusConnection.open(address: address, handler: { object.handle($0) }) else {
+            return nil
+        }
         guard bus.register(path: MediaPlayerObject.path) else {
             bus.close()
             return nil
@@ -80,7 +84,8 @@ public final class MPRISService: MediaSession, Sendable {
         let now = MediaPlayerObject.now()
         change { state in
             let expected = state.info != nil ? state.position(at: now) : nil
-            let sameTrack = state.info != nil && info != nil && state.trackID == info.map(PlayerState.trackID(for:))
+            let sameTrack =
+                state.info != nil && info != nil && state.trackID == info.map(PlayerState.trackID(for:))
             state.info = info
             state.updatedAt = now
             guard let info, let expected, sameTrack, abs(info.position - expected) > PlayerState.seekTolerance
@@ -139,7 +144,8 @@ public final class MPRISService: MediaSession, Sendable {
             }
             if let seekedTo, let micros = PlayerState.microseconds(seekedTo) {
                 bus.emitSignal(
-                    path: MediaPlayerObject.path, interface: MediaPlayerObject.playerInterface, member: "Seeked",
+                    path: MediaPlayerObject.path, interface: MediaPlayerObject.playerInterface,
+                    member: "Seeked",
                     arguments: [.int64(micros)])
             }
         }

@@ -42,9 +42,14 @@ final class MediaPlayerObject: Sendable {
         // A call may leave the interface out; then the first interface with that member takes it.
         let interfaces =
             call.interface.map { [$0] }
-            ?? [Self.playerInterface, Self.rootInterface, Self.propertiesInterface, Self.introspectableInterface]
+            ?? [
+                Self.playerInterface, Self.rootInterface, Self.propertiesInterface,
+                Self.introspectableInterface,
+            ]
         for interface in interfaces {
-            if let outcome = handle(interface: interface, member: call.member, signature: call.signature, arguments) {
+            if let outcome = handle(
+                interface: interface, member: call.member, signature: call.signature, arguments)
+            {
                 return outcome
             }
         }
@@ -86,7 +91,9 @@ final class MediaPlayerObject: Sendable {
             }
         case (Self.propertiesInterface, "GetAll"):
             return expecting("s") {
-                guard case .string(let interface) = arguments[0] else { return Self.invalidArgs("GetAll takes (s)") }
+                guard case .string(let interface) = arguments[0] else {
+                    return Self.invalidArgs("GetAll takes (s)")
+                }
                 return getAll(interface: interface)
             }
         case (Self.propertiesInterface, "Set"):
@@ -106,13 +113,16 @@ final class MediaPlayerObject: Sendable {
         case (Self.playerInterface, "Stop"): return request(.stop)
         case (Self.playerInterface, "Seek"):
             return expecting("x") {
-                guard case .int64(let offset) = arguments[0] else { return Self.invalidArgs("Seek takes (x)") }
+                guard case .int64(let offset) = arguments[0] else {
+                    return Self.invalidArgs("Seek takes (x)")
+                }
                 seek(by: offset)
                 return .reply([])
             }
         case (Self.playerInterface, "SetPosition"):
             return expecting("ox") {
-                guard case .objectPath(let track) = arguments[0], case .int64(let position) = arguments[1] else {
+                guard case .objectPath(let track) = arguments[0], case .int64(let position) = arguments[1]
+                else {
                     return Self.invalidArgs("SetPosition takes (ox)")
                 }
                 setPosition(track: track, micros: position)
@@ -120,7 +130,8 @@ final class MediaPlayerObject: Sendable {
             }
         case (Self.playerInterface, "OpenUri"):
             return expecting("s") {
-                .error(name: "org.freedesktop.DBus.Error.NotSupported", message: "CloudMusic does not open URIs")
+                .error(
+                    name: "org.freedesktop.DBus.Error.NotSupported", message: "CloudMusic does not open URIs")
             }
         default:
             return nil
@@ -151,7 +162,9 @@ final class MediaPlayerObject: Sendable {
     }
 
     private func getAll(interface: String) -> CallOutcome {
-        if interface.isEmpty { return .reply([.vardict(rootProperties + (properties(of: Self.playerInterface) ?? []))]) }
+        if interface.isEmpty {
+            return .reply([.vardict(rootProperties + (properties(of: Self.playerInterface) ?? []))])
+        }
         guard let properties = properties(of: interface) else { return Self.unknownInterface(interface) }
         return .reply([.vardict(properties)])
     }
@@ -181,9 +194,11 @@ final class MediaPlayerObject: Sendable {
             return Self.invalidArgs("\(name) does not take a value of type \(value.signature)")
         default:
             guard known.contains(name) else {
-                return .error(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "No property \(name)")
+                return .error(
+                    name: "org.freedesktop.DBus.Error.UnknownProperty", message: "No property \(name)")
             }
-            return .error(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(name) is read-only")
+            return .error(
+                name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(name) is read-only")
         }
         return .reply([])
     }
@@ -227,7 +242,9 @@ final class MediaPlayerObject: Sendable {
     private static func unknownMethod(_ call: MethodCall) -> CallOutcome {
         .error(
             name: "org.freedesktop.DBus.Error.UnknownMethod",
-            message: "No method \(call.member) with signature (\(call.signature)) on \(call.interface ?? "any interface")")
+            message:
+                "No method \(call.member) with signature (\(call.signature)) on \(call.interface ?? "any interface")"
+        )
     }
 }
 
@@ -242,7 +259,8 @@ final class Broadcaster<Element: Sendable>: Sendable {
     private let listeners = Mutex(Listeners())
 
     func stream() -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Element.self, bufferingPolicy: .bufferingNewest(256))
         let id: Int? = listeners.withLock { listeners in
             guard !listeners.finished else { return nil }
             defer { listeners.next += 1 }

@@ -24,7 +24,9 @@ struct PlayerState: Sendable, Equatable {
         guard let info else { return 0 }
         var position = info.position
         if info.isPlaying { position += max(0, now - updatedAt) }
-        if let duration = info.duration, duration.isFinite, duration >= 0 { position = min(position, duration) }
+        if let duration = info.duration, duration.isFinite, duration >= 0 {
+            position = min(position, duration)
+        }
         return max(0, position)
     }
 
@@ -75,7 +77,9 @@ struct PlayerState: Sendable, Equatable {
             ("Metadata", metadata),
             ("Volume", .double(volume)),
         ]
-        if includingPosition { properties.append(("Position", .int64(Self.microseconds(position(at: now)) ?? 0))) }
+        if includingPosition {
+            properties.append(("Position", .int64(Self.microseconds(position(at: now)) ?? 0)))
+        }
         properties += [
             ("MinimumRate", .double(1)),
             ("MaximumRate", .double(1)),

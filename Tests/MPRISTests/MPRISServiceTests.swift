@@ -11,7 +11,8 @@ private func withService(
     name: String = "cloudmusic", _ body: (PrivateBus, MPRISService) async throws -> Void
 ) async throws {
     let bus = try await PrivateBus.start()
-    guard let service = MPRISService.start(name: name, identity: "CloudMusic Test", address: bus.address) else {
+    guard let service = MPRISService.start(name: name, identity: "CloudMusic Test", address: bus.address)
+    else {
         await bus.stop()
         throw TestError(description: "MPRISService.start returned nil on a running bus")
     }
@@ -47,12 +48,15 @@ struct MPRISServiceTests {
             #expect(props["Metadata.xesam:album"] == "String:Album")
             #expect(props["Metadata.mpris:length"] == "Int64:200500000")
             #expect(props["Metadata.mpris:artUrl"] == "String:https://example.com/cover.jpg")
-            #expect(props["Metadata.mpris:trackid"]?.hasPrefix("ObjectPath:/org/cloudmusic/track/Song_") == true)
+            #expect(
+                props["Metadata.mpris:trackid"]?.hasPrefix("ObjectPath:/org/cloudmusic/track/Song_") == true)
             #expect(props["Volume"] == "Double:1.0")
             #expect(props["Rate"] == "Double:1.0")
             #expect(props["CanControl"] == "Boolean:1")
             // Position moves on from the last update while playing.
-            let position = props["Position"].flatMap { Int64($0.replacingOccurrences(of: "Int64:", with: "")) }
+            let position = props["Position"].flatMap {
+                Int64($0.replacingOccurrences(of: "Int64:", with: ""))
+            }
             #expect(position.map { $0 >= 10_000_000 && $0 <= 200_500_000 } == true)
 
             service.updateVolume(0.5)
@@ -85,13 +89,18 @@ struct MPRISServiceTests {
             #expect(await bus.send(to: service.busName, "\(player).Seek", ["int64:500000000"]).status == 0)
 
             let props = try await bus.properties(of: service.busName)
-            let trackID = try #require(props["Metadata.mpris:trackid"]).replacingOccurrences(of: "ObjectPath:", with: "")
-            let moved = await bus.send(to: service.busName, "\(player).SetPosition", ["objpath:\(trackID)", "int64:30000000"])
+            let trackID = try #require(props["Metadata.mpris:trackid"]).replacingOccurrences(
+                of: "ObjectPath:", with: "")
+            let moved = await bus.send(
+                to: service.busName, "\(player).SetPosition", ["objpath:\(trackID)", "int64:30000000"])
             #expect(moved.status == 0, "\(moved.errorOutput)")
             // Another track's id is ignored, as the spec says.
-            _ = await bus.send(to: service.busName, "\(player).SetPosition", ["objpath:/org/other", "int64:1000000"])
+            _ = await bus.send(
+                to: service.busName, "\(player).SetPosition", ["objpath:/org/other", "int64:1000000"])
 
-            let expected: [RemoteCommand] = [.togglePlayPause, .next, .previous, .play, .pause, .seek(to: 15), .next, .seek(to: 30)]
+            let expected: [RemoteCommand] = [
+                .togglePlayPause, .next, .previous, .play, .pause, .seek(to: 15), .next, .seek(to: 30),
+            ]
             #expect(await eventually { commands.values.count >= expected.count })
             #expect(commands.values == expected)
         }
@@ -129,7 +138,9 @@ struct MPRISServiceTests {
                 ])
             // The monitor is ready once it sees a marker signal of ours.
             let ready = await eventually {
-                _ = await run("/usr/bin/dbus-send", ["--bus=\(bus.address)", "--type=signal", "/", "org.cloudmusic.Test.Ready"])
+                _ = await run(
+                    "/usr/bin/dbus-send",
+                    ["--bus=\(bus.address)", "--type=signal", "/", "org.cloudmusic.Test.Ready"])
                 return monitor.output.contains("member=Ready")
             }
             #expect(ready)
@@ -187,16 +198,27 @@ struct MPRISServiceTests {
                 ("\(player).Seek", ["int64:1", "int64:2"], "/org/mpris/MediaPlayer2", "InvalidArgs"),
                 ("\(player).SetPosition", ["int64:1"], "/org/mpris/MediaPlayer2", "InvalidArgs"),
                 ("\(player).OpenUri", ["string:file:///x.mp3"], "/org/mpris/MediaPlayer2", "NotSupported"),
-                ("\(properties).Set", ["string:\(player)", "string:Volume", "variant:string:loud"],
-                    "/org/mpris/MediaPlayer2", "InvalidArgs"),
-                ("\(properties).Set", ["string:\(player)", "string:LoopStatus", "variant:string:Forever"],
-                    "/org/mpris/MediaPlayer2", "InvalidArgs"),
-                ("\(properties).Set", ["string:\(player)", "string:PlaybackStatus", "variant:string:Playing"],
-                    "/org/mpris/MediaPlayer2", "PropertyReadOnly"),
-                ("\(properties).Get", ["string:com.example.Nothing", "string:Volume"],
-                    "/org/mpris/MediaPlayer2", "UnknownInterface"),
-                ("\(properties).Get", ["string:\(player)", "string:Loudness"], "/org/mpris/MediaPlayer2",
-                    "UnknownProperty"),
+                (
+                    "\(properties).Set", ["string:\(player)", "string:Volume", "variant:string:loud"],
+                    "/org/mpris/MediaPlayer2", "InvalidArgs"
+                ),
+                (
+                    "\(properties).Set", ["string:\(player)", "string:LoopStatus", "variant:string:Forever"],
+                    "/org/mpris/MediaPlayer2", "InvalidArgs"
+                ),
+                (
+                    "\(properties).Set",
+                    ["string:\(player)", "string:PlaybackStatus", "variant:string:Playing"],
+                    "/org/mpris/MediaPlayer2", "PropertyReadOnly"
+                ),
+                (
+                    "\(properties).Get", ["string:com.example.Nothing", "string:Volume"],
+                    "/org/mpris/MediaPlayer2", "UnknownInterface"
+                ),
+                (
+                    "\(properties).Get", ["string:\(player)", "string:Loudness"], "/org/mpris/MediaPlayer2",
+                    "UnknownProperty"
+                ),
                 ("\(properties).GetAll", [], "/org/mpris/MediaPlayer2", "InvalidArgs"),
                 ("\(player).Next", [], "/org/elsewhere", "org.freedesktop.DBus.Error"),
             ]
@@ -205,7 +227,8 @@ struct MPRISServiceTests {
                 #expect(result.status != 0, "\(call.method) \(call.arguments) was accepted")
                 #expect(result.errorOutput.contains(call.error), "\(call.method): \(result.errorOutput)")
             }
-            let volume = await bus.send(to: service.busName, "\(properties).Get", ["string:\(player)", "string:Volume"])
+            let volume = await bus.send(
+                to: service.busName, "\(properties).Get", ["string:\(player)", "string:Volume"])
             #expect(volume.status == 0)
             #expect(volume.output.contains("double 1"))
         }

@@ -119,7 +119,8 @@ final class PrivateBus: Sendable {
 
     static func start() async throws -> PrivateBus {
         let daemon = try RunningProcess.start(
-            "/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address", "--address=unix:tmpdir=/tmp"])
+            "/usr/bin/dbus-daemon",
+            ["--session", "--nofork", "--print-address", "--address=unix:tmpdir=/tmp"])
         let started = await eventually { daemon.output.contains("\n") }
         let address = daemon.output.split(separator: "\n").first.map(String.init) ?? ""
         guard started, address.hasPrefix("unix:") else {
@@ -138,7 +139,10 @@ final class PrivateBus: Sendable {
     ) async -> ProcessResult {
         await run(
             "/usr/bin/dbus-send",
-            ["--bus=\(address)", "--print-reply", "--reply-timeout=10000", "--dest=\(destination)", path, method]
+            [
+                "--bus=\(address)", "--print-reply", "--reply-timeout=10000", "--dest=\(destination)", path,
+                method,
+            ]
                 + arguments)
     }
 
@@ -147,7 +151,8 @@ final class PrivateBus: Sendable {
     func properties(of destination: String, interface: String = "org.mpris.MediaPlayer2.Player") async throws
         -> [String: String]
     {
-        let result = await run("/usr/bin/python3", ["-c", Self.getAllScript, address, destination, interface])
+        let result = await run(
+            "/usr/bin/python3", ["-c", Self.getAllScript, address, destination, interface])
         guard result.status == 0 else { throw TestError(description: "GetAll failed: \(result.errorOutput)") }
         var properties: [String: String] = [:]
         for line in result.output.split(separator: "\n") {
