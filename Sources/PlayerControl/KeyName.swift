@@ -2,7 +2,7 @@
 public enum KeyName: Hashable, Sendable {
     /// A printable character; case matters (`N` is Shift+n).
     case character(Character)
-    case space, enter, tab, backspace, escape, left, right, up, down, pageUp, pageDown, home, end
+    case space, enter, tab, backTab, backspace, delete, escape, left, right, up, down, pageUp, pageDown, home, end
     /// F1 to F12.
     case function(Int)
     /// Ctrl with a letter, always stored lowercase (`control("l")` is Ctrl+L).
@@ -55,7 +55,9 @@ public enum KeyName: Hashable, Sendable {
         case .space: return "space"
         case .enter: return "enter"
         case .tab: return "tab"
+        case .backTab: return "shift-tab"
         case .backspace: return "backspace"
+        case .delete: return "delete"
         case .escape: return "esc"
         case .left: return "left"
         case .right: return "right"
@@ -71,7 +73,7 @@ public enum KeyName: Hashable, Sendable {
     }
 
     private static let named: [String: KeyName] = [
-        "space": .space, "enter": .enter, "return": .enter, "tab": .tab, "backspace": .backspace,
+        "space": .space, "enter": .enter, "return": .enter, "tab": .tab, "shift-tab": .backTab, "backtab": .backTab, "backspace": .backspace, "delete": .delete, "del": .delete,
         "esc": .escape, "escape": .escape, "left": .left, "right": .right, "up": .up, "down": .down,
         "pgup": .pageUp, "pageup": .pageUp, "pgdn": .pageDown, "pagedown": .pageDown, "home": .home,
         "end": .end, "comma": .character(","),

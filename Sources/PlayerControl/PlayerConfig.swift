@@ -50,42 +50,64 @@ public struct PlayerConfig: Equatable, Sendable {
     ]
 
     // Ordered so the template reads in a sensible order; the dictionaries derive from these.
-    private static let keyDefaults: [(action: String, keys: [KeyName])] = [
+    /// The terminal player's commands and their keys, in the order the help screen and the template list them.
+    public static let keyDefaults: [(action: String, keys: [KeyName])] = [
         ("play_pause", [.space]),
         ("next", [.character("n")]),
         ("previous", [.character("p")]),
+        ("seek_back", [.left]),
         ("seek_forward", [.right]),
-        ("seek_backward", [.left]),
         ("volume_up", [.character("+"), .character("=")]),
         ("volume_down", [.character("-")]),
         ("loop_mode", [.character("l")]),
+        ("like", [.character("f")]),
+        ("home", [.character("1")]),
+        ("library", [.character("2")]),
+        ("search", [.character("/"), .character("3")]),
+        ("my_music", [.character("4")]),
+        ("queue", [.character("5")]),
+        ("downloads", [.character("6")]),
+        ("now_playing", [.character("7")]),
+        ("comments", [.character("c")]),
+        ("help", [.character("?"), .function(1)]),
+        ("back", [.escape, .backspace]),
+        ("quit", [.character("q")]),
         ("up", [.up, .character("k")]),
         ("down", [.down, .character("j")]),
         ("page_up", [.pageUp]),
         ("page_down", [.pageDown]),
         ("top", [.home, .character("g")]),
         ("bottom", [.end, .character("G")]),
-        ("select", [.enter]),
-        ("back", [.escape, .backspace]),
-        ("search", [.character("/")]),
-        ("lyrics", [.character("y")]),
-        ("help", [.character("?")]),
-        ("quit", [.character("q")]),
+        ("next_tab", [.tab]),
+        ("previous_tab", [.backTab]),
+        ("play", [.enter]),
+        ("play_all", [.character("P")]),
+        ("add_to_queue", [.character("a")]),
+        ("download", [.character("d")]),
+        ("collect", [.character("s")]),
+        ("move_up", [.character("K")]),
+        ("move_down", [.character("J")]),
+        ("remove", [.character("x"), .delete]),
+        ("clear", [.character("C")]),
+        ("write", [.character("w")]),
+        ("reply", [.character("r")]),
+        ("refresh", [.control("r")]),
     ]
 
-    private static let colorDefaults: [(role: String, spec: ColorSpec)] = [
+    /// The player's colours, red like the apps it follows.
+    public static let colorDefaults: [(role: String, spec: ColorSpec)] = [
         ("normal", ColorSpec(foreground: -1, background: -1)),
         ("dim", ColorSpec(foreground: 8)),
-        ("highlight", ColorSpec(foreground: 15)),
-        ("accent", ColorSpec(foreground: 6)),
-        ("karaoke_sung", ColorSpec(foreground: 14)),
+        ("highlight", ColorSpec(foreground: 14)),
+        ("accent", ColorSpec(foreground: 1)),
+        ("karaoke_sung", ColorSpec(foreground: 9)),
         ("karaoke_unsung", ColorSpec(foreground: -1)),
-        ("selected", ColorSpec(foreground: 0, background: 6)),
-        ("progress_filled", ColorSpec(foreground: 6)),
+        ("selected", ColorSpec(foreground: 15, background: 1)),
+        ("progress_filled", ColorSpec(foreground: 1)),
         ("progress_empty", ColorSpec(foreground: 8)),
-        ("error", ColorSpec(foreground: 1)),
-        ("mention", ColorSpec(foreground: 4)),
-        ("topic", ColorSpec(foreground: 3)),
+        ("error", ColorSpec(foreground: 9)),
+        ("mention", ColorSpec(foreground: 12)),
+        ("topic", ColorSpec(foreground: 11)),
     ]
 
     /// The keys when the config file says nothing about them.
@@ -175,7 +197,8 @@ public struct PlayerConfig: Equatable, Sendable {
             "# action = key, or several keys separated by commas; an empty value leaves the action",
             "# without a key. A key bound here is taken away from any action left on its defaults.",
             "# Keys: a single character (case matters: G is not g), space, enter, tab, backspace, esc,",
-            "# left, right, up, down, pgup, pgdn, home, end, f1 to f12, ctrl-a to ctrl-z, and comma.",
+            "# shift-tab, delete, left, right, up, down, pgup, pgdn, home, end, f1 to f12, ctrl-a to ctrl-z,",
+            "# and comma.",
         ]
         let actionWidth = keyDefaults.map(\.action.count).max() ?? 0
         for (action, keys) in keyDefaults {

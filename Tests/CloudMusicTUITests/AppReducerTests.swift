@@ -997,22 +997,14 @@ extension AppReducerTests {
             var state = AppFixture.playing(songs)
             _ = state.press(.character("5"))
             _ = state.press(.character("J"))
-            withKnownIssue(
-                "queueCommand moves queue rows but leaves queueIndex on the old row, so ▶ marks another song"
-            ) {
-                #expect(state.queueIndex == 1)
-            }
+                        #expect(state.queueIndex == 1)
         }
 
         @Test func removingASongAboveThePlayingOneKeepsTheMarkOnIt() {
             var state = AppFixture.playing(songs, current: 2)
             _ = state.press(.character("5"))
             _ = state.press(.character("x"))
-            withKnownIssue(
-                "queueCommand removes a row above the playing song but leaves queueIndex pointing one row too far"
-            ) {
-                #expect(state.queueIndex == 1)
-            }
+                        #expect(state.queueIndex == 1)
         }
     }
 }
@@ -1240,11 +1232,7 @@ extension AppReducerTests {
             _ = state.press(.down)
             #expect(state.downloadsList.selected == 1)
             let effects = state.press(.enter)
-            withKnownIssue(
-                "downloadsCommand plays the first finished download when Enter is pressed on one still downloading"
-            ) {
-                #expect(effects == [])
-            }
+                        #expect(effects == [])
         }
     }
 }

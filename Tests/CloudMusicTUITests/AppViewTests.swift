@@ -113,11 +113,7 @@ import Testing
         #expect(lines.allSatisfy { $0.width == 40 })
         // The control bar is the last row either way.
         #expect(lines.last?.text.contains("晴天") == true)
-        withKnownIssue(
-            "AppView.render below 3 rows returns only the control bar, so at height 2 it gives 1 row instead of 2"
-        ) {
-            #expect(lines.count == 2)
-        }
+                #expect(lines.count == 2)
     }
 
     @Test func theTopRowHasTheTabTitlesAt80Columns() throws {
@@ -300,17 +296,11 @@ import Testing
         var state = Self.stateWithControlsInTitles()
         _ = state.press(.character("5"), .character("a"))
         #expect(state.toast?.message.contains("\n") == true)
-        withKnownIssue(
-            "AppView.statusRow draws a toast's text unsanitized, so a title with \\n or ESC reaches the terminal"
-        ) {
-            #expect(Self.rowsWithControls(state, on: .queue) == [])
-        }
+                #expect(Self.rowsWithControls(state, on: .queue) == [])
     }
 
     @Test func aDetailTitleWithAControlCharacterIsSanitized() {
         let state = Self.stateWithControlsInTitles()
-        withKnownIssue("AppView.detail draws the detail title and subtitle with ViewKit.left, unsanitized") {
-            #expect(Self.rowsWithControls(state, on: .detail) == [])
-        }
+                #expect(Self.rowsWithControls(state, on: .detail) == [])
     }
 }

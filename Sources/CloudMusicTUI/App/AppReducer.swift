@@ -117,7 +117,7 @@ extension AppState {
             queueIndex = current
             queueList.clamp(count: songs.count)
             playing.mode = mode
-            let song = current.map { songs[$0] }
+            let song = current.flatMap { songs[safe: $0] }
             guard song?.id != playing.song?.id else { return [] }
             playing.song = song
             playing.position = 0
@@ -681,11 +681,13 @@ extension AppState {
             guard queue.indices.contains(index), queue.indices.contains(target) else { return [] }
             queue.swapAt(index, target)
             queueList.selected = target
+            if queueIndex == index { queueIndex = target } else if queueIndex == target { queueIndex = index }
             return [.moveInQueue(from: index, to: target)]
         case .remove:
             guard queue.indices.contains(index) else { return [] }
             queue.remove(at: index)
             queueList.clamp(count: queue.count)
+            if let playing = queueIndex, index < playing { queueIndex = playing - 1 }
             return [.removeFromQueue(index)]
         case .clear:
             guard !queue.isEmpty else { return [] }
@@ -701,7 +703,12 @@ extension AppState {
         switch command {
         case .play, .playAll:
             let done = downloads.filter { $0.state == "done" }.map(\.song)
-            guard let selected = downloads[safe: downloadsList.selected]?.song else { return [] }
+            guard let entry = downloads[safe: downloadsList.selected] else { return [] }
+            let selected = entry.song
+            guard entry.state == "done" || command == .playAll else {
+                show("\(selected.title) is not downloaded yet.", isError: true)
+                return []
+            }
             let start = command == .playAll ? 0 : done.firstIndex { $0.id == selected.id } ?? 0
             return done.isEmpty ? [] : [.playSongs(done, start: start)]
         case .remove:

@@ -13,7 +13,7 @@ public enum AppView {
         let width = max(0, width)
         let height = max(0, height)
         guard height >= chromeRows else {
-            return Array([controlBar(state, width: width)].suffix(height))
+            return Array([tabBar(state, width: width), controlBar(state, width: width)].suffix(height))
         }
         let bodyHeight = height - chromeRows
         var lines: [Line] = [tabBar(state, width: width)]
@@ -48,10 +48,11 @@ public enum AppView {
     /// A message that just happened, else the screen's loading state, else its most useful keys.
     static func statusRow(_ state: AppState, width: Int) -> Line {
         if let toast = state.toast {
-            return [StyledSpan(" " + toast.message, toast.isError ? .error : .highlight)].fitted(to: width)
+            let message = TerminalWidth.sanitized(toast.message)
+            return [StyledSpan(" " + message, toast.isError ? .error : .highlight)].fitted(to: width)
         }
         if let message = screenStatus(state)?.message {
-            return [StyledSpan(" " + message, .dim)].fitted(to: width)
+            return [StyledSpan(" " + TerminalWidth.sanitized(message), .dim)].fitted(to: width)
         }
         return [StyledSpan(" " + hint(state), .dim)].fitted(to: width)
     }
@@ -283,11 +284,11 @@ public enum AppView {
 
     static func detail(_ state: inout AppState, width: Int, height: Int) -> [Line] {
         guard let detail = state.detail else { return [] }
-        var title = detail.title
+        var title = TerminalWidth.sanitized(detail.title)
         if detail.sheet?.collected == true { title += "  ✓ collected" }
         var lines = [
             ViewKit.left(title, width: width, style: .accent),
-            ViewKit.left(detail.subtitle, width: width, style: .dim),
+            ViewKit.left(TerminalWidth.sanitized(detail.subtitle), width: width, style: .dim),
         ]
         let output = table(
             header: ["Title", "Artist", "Album", "Time"], rows: detail.songs.map(songCells), layout: songLayout,

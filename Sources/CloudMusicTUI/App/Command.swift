@@ -1,3 +1,5 @@
+import PlayerControl
+
 /// Something a person asks for with a key; the config file names them (`play_pause = space`).
 public enum Command: String, CaseIterable, Sendable {
     // Playback, on every screen.
@@ -111,29 +113,19 @@ public struct KeyMap: Sendable, Equatable {
     public private(set) var keys: [Command: [Key]]
     private var commands: [Key: Command]
 
-    public static let defaults: [Command: [Key]] = [
-        .playPause: [.space], .next: [.character("n")], .previous: [.character("p")],
-        .seekBack: [.left], .seekForward: [.right],
-        .volumeUp: [.character("+"), .character("=")], .volumeDown: [.character("-")],
-        .loopMode: [.character("l")], .like: [.character("f")],
-        .home: [.character("1")], .library: [.character("2")], .search: [.character("/"), .character("3")],
-        .myMusic: [.character("4")], .queue: [.character("5")], .downloads: [.character("6")],
-        .nowPlaying: [.character("7")], .comments: [.character("c")], .help: [.character("?"), .function(1)],
-        .back: [.escape, .backspace], .quit: [.character("q")],
-        .up: [.up, .character("k")], .down: [.down, .character("j")],
-        .pageUp: [.pageUp], .pageDown: [.pageDown],
-        .top: [.home, .character("g")], .bottom: [.end, .character("G")],
-        .nextTab: [.tab], .previousTab: [.backTab],
-        .play: [.enter], .playAll: [.character("P")], .addToQueue: [.character("a")],
-        .download: [.character("d")], .collect: [.character("s")],
-        .moveUp: [.character("K")], .moveDown: [.character("J")], .remove: [.character("x"), .delete],
-        .clear: [.character("C")], .write: [.character("w")], .reply: [.character("r")],
-        .refresh: [.control("r")],
-    ]
+    /// The keys each command has unless the config file says otherwise (the config's own table, so the
+    /// template people edit and the player agree).
+    public static let defaults: [Command: [Key]] = Dictionary(
+        uniqueKeysWithValues: PlayerConfig.keyDefaults.compactMap { entry in
+            Command(rawValue: entry.action).map { ($0, entry.keys) }
+        })
 
     /// The defaults, with `overrides` replacing the keys of the commands they name.
+    /// A key an override binds is taken from any command still on its defaults, so the override wins.
     public init(overrides: [Command: [Key]] = [:]) {
         var keys = Self.defaults
+        let taken = Set(overrides.values.joined())
+        for (command, bound) in keys where overrides[command] == nil { keys[command] = bound.filter { !taken.contains($0) } }
         for (command, bound) in overrides { keys[command] = bound }
         self.keys = keys
         commands = [:]

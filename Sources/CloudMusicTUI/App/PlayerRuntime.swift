@@ -1,6 +1,8 @@
 import CloudMusicKit
 import Foundation
+import MPRIS
 import MusicCore
+import PlayerControl
 import Synchronization
 
 /// Carries out the state's effects with CloudMusicKit (server, player, queue, downloads) and posts what
@@ -17,13 +19,19 @@ final class PlayerRuntime: Sendable {
     /// The newest search asked for: a search still waiting out the typing pause gives way to a newer one.
     private let latestSearch = Mutex(0)
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// The volume as last set, for `cloudmusic status` and MPRIS (the player does not report it back).
+    private let volume: Mutex<Int>
+    /// The desktop's media keys and now-playing widgets, when there is a session bus.
+    let mediaSession: MPRISService?
+    private let bridge = Mutex<NowPlayingBridge?>(nil)
 
     /// How long typing must pause before a search goes out.
     static let searchPause: Duration = .milliseconds(150)
 
     init(
         client: APIClient, repository: MusicRepository, player: MPVPlayer, list: MusicListManager,
-        downloads: DownloadManager, post: @escaping @Sendable (AppAction) -> Void,
+        downloads: DownloadManager, mediaSession: MPRISService?, volume: Int,
+        post: @escaping @Sendable (AppAction) -> Void,
         onSignedIn: @escaping @Sendable (String, String, String?) -> Void,
         onSignedOut: @escaping @Sendable () -> Void
     ) {
@@ -32,6 +40,8 @@ final class PlayerRuntime: Sendable {
         self.player = player
         self.list = list
         self.downloads = downloads
+        self.mediaSession = mediaSession
+        self.volume = Mutex(volume)
         self.post = post
         self.onSignedIn = onSignedIn
         self.onSignedOut = onSignedOut
@@ -43,6 +53,7 @@ final class PlayerRuntime: Sendable {
         let downloadEvents = await downloads.events()
         await postQueue()
         postDownloads()
+        if let mediaSession { await connect(mediaSession) }
         keep(
             Task { [weak self] in
                 for await event in events {
@@ -50,6 +61,7 @@ final class PlayerRuntime: Sendable {
                     switch event {
                     case .listChanged, .currentChanged, .modeChanged:
                         await self.postQueue()
+                        if case .modeChanged(let mode) = event { self.mediaSession?.updateLoop(mode) }
                         if case .currentChanged(let song?) = event { self.reportPlay(song) }
                     case .state(let state): self.post(.playback(state))
                     case .progress(let position, let duration): self.post(.progress(position: position, duration: duration))
@@ -80,6 +92,74 @@ final class PlayerRuntime: Sendable {
 
     func stop() {
         for task in tasks.withLock({ $0 }) { task.cancel() }
+        bridge.withLock { $0 = nil }
+        mediaSession?.shutdown()
+    }
+
+    /// Media keys and desktop widgets: what plays goes out, their commands come back as the app's.
+    private func connect(_ session: MPRISService) async {
+        let client = client
+        let bridge = await NowPlayingBridge(list: list, session: session) { song in
+            (song.album?.icon ?? song.icon).map(client.url(for:))
+        }
+        self.bridge.withLock { $0 = bridge }
+        session.updateVolume(Double(volume.withLock { $0 }) / 100)
+        session.updateLoop(await list.snapshot().mode)
+        let requests = session.requests()
+        keep(
+            Task { [weak self] in
+                for await request in requests {
+                    guard let self else { return }
+                    switch request {
+                    case .setVolume(let level): self.post(.remoteVolume(Int((level * 100).rounded())))
+                    case .setLoopStatus(let status):
+                        self.post(.remoteLoopMode(status == "Track" ? .single : .list))
+                    case .setShuffle(let on): self.post(.remoteLoopMode(on ? .shuffle : .list))
+                    case .stop: await self.list.pause()
+                    case .quit: self.post(.remote(.quit))
+                    case .raise: break
+                    }
+                }
+            })
+    }
+
+    // MARK: The control socket
+
+    /// Answers `cloudmusic pause|next|status|play <words>` from another terminal.
+    func control(_ command: ControlCommand) async -> ControlResponse {
+        do {
+            switch command {
+            case .play(let query):
+                let songs = try await repository.search(query, size: 50).value.songs
+                guard let first = songs.first else {
+                    return ControlResponse(ok: false, message: "Nothing found for \"\(query)\".")
+                }
+                try await list.setList(songs, startAt: 0)
+                return ControlResponse(ok: true, message: "Playing \(first.title)", status: await status())
+            case .pause: await list.pause()
+            case .resume: try await list.play()
+            case .toggle:
+                if await list.snapshot().state == .playing { await list.pause() } else { try await list.play() }
+            case .next: try await list.next()
+            case .previous: try await list.previous()
+            case .stop:
+                await list.pause()
+                await list.seek(to: 0)
+            case .status: break
+            }
+            return ControlResponse(ok: true, message: command.name == "status" ? "" : "Done.", status: await status())
+        } catch {
+            return ControlResponse(ok: false, message: (error as? APIError)?.message ?? String(describing: error))
+        }
+    }
+
+    private func status() async -> PlayerStatus {
+        let snapshot = await list.snapshot()
+        let song = snapshot.current
+        return PlayerStatus(
+            state: snapshot.state.rawValue, title: song?.title, artist: song?.artistNames, album: song?.album?.title,
+            position: snapshot.position, duration: snapshot.duration ?? song.map { Double($0.duration) / 1000 },
+            loopMode: snapshot.mode.rawValue, volume: volume.withLock { $0 })
     }
 
     private func keep(_ task: Task<Void, Never>) { tasks.withLock { $0.append(task) } }
@@ -190,8 +270,10 @@ final class PlayerRuntime: Sendable {
             let snapshot = await list.snapshot()
             let end = snapshot.duration ?? .infinity
             await list.seek(to: min(max(0, snapshot.position + delta), max(0, end - 1)))
-        case .setVolume(let volume):
-            await player.setVolume(Double(volume))
+        case .setVolume(let level):
+            volume.withLock { $0 = level }
+            mediaSession?.updateVolume(Double(level) / 100)
+            await player.setVolume(Double(level))
         case .setLoopMode(let mode):
             try await list.setMode(mode)
         case .moveInQueue(let from, let to):
@@ -324,5 +406,12 @@ final class PlayerRuntime: Sendable {
         } catch let error as APIError where error.kind == .notFound {
             post(.lyricLoaded(songID: songID, nil, message: "No lyrics"))
         }
+    }
+}
+
+extension MPRISService {
+    /// MPRIS says loop and shuffle apart: one song is Track, the list (shuffled or not) is Playlist.
+    func updateLoop(_ mode: LoopMode) {
+        updateLoop(status: mode == .single ? "Track" : "Playlist", shuffle: mode == .shuffle)
     }
 }

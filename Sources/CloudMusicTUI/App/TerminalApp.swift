@@ -1,6 +1,8 @@
 import CloudMusicKit
 import Foundation
+import MPRIS
 import MusicCore
+import PlayerControl
 
 /// How the terminal player is set up (from the config file and the command line).
 public struct PlayerOptions: Sendable {
@@ -13,7 +15,9 @@ public struct PlayerOptions: Sendable {
     public var downloadsDirectory: URL
     public var keyMap = KeyMap()
     public var colors: Theme.Mode = .auto
-    public var palette: [TextStyle: Theme.ColorSpec] = [:]
+    public var palette: [TextStyle: ColorSpec] = [:]
+    /// Something to tell the person as the player opens (a config problem that was worked around).
+    public var notice: String?
     /// A remembered sign-in.
     public var session: (userID: String, token: String, nickname: String?)?
     /// Called after a sign-in, to remember it.
@@ -41,6 +45,7 @@ public final class TerminalApp {
     private let runtime: PlayerRuntime
     private let options: PlayerOptions
     private var terminal: Terminal?
+    private var controlServer: ControlServer?
     /// How long the first frame took from `main`, for the start-up figure.
     public private(set) var firstFrameAt: ContinuousClock.Instant?
 
@@ -58,6 +63,8 @@ public final class TerminalApp {
                 audioDevice: options.audioDevice))
         let downloads = try DownloadManager(store: store, folder: options.downloadsDirectory, client: client)
         let mailbox = self.mailbox
+        // Without a session bus (SSH, a console, CI) this is nil and the player runs quietly without it.
+        let mediaSession = options.mediaKeys ? MPRISService.start() : nil
         let list = try Self.blocking {
             try await MusicListManager(store: store, player: player, sync: repository) { song in
                 downloads.playableURL(for: song, client: client)
@@ -65,7 +72,7 @@ public final class TerminalApp {
         }
         runtime = PlayerRuntime(
             client: client, repository: repository, player: player, list: list, downloads: downloads,
-            post: { mailbox.post($0) }, onSignedIn: options.saveSession, onSignedOut: options.forgetSession)
+            mediaSession: mediaSession, volume: options.volume, post: { mailbox.post($0) }, onSignedIn: options.saveSession, onSignedOut: options.forgetSession)
         var state = AppState(
             server: options.server.absoluteString, keyMap: options.keyMap,
             signedIn: options.session.map { ($0.userID, $0.nickname) })
@@ -76,6 +83,7 @@ public final class TerminalApp {
             state.search.cursor = query.count
             state.search.playFirstAnswer = true
         }
+        if let notice = options.notice { state.toast = Toast(message: notice, isError: true, ticksLeft: 10) }
         self.state = state
     }
 
@@ -101,6 +109,14 @@ public final class TerminalApp {
         }
         let runtime = self.runtime
         try Self.blocking { await runtime.start() }
+        if let path = options.controlSocketPath {
+            do {
+                controlServer = try ControlServer(path: path) { await runtime.control($0) }
+            } catch {
+                state.show("\(error) `cloudmusic pause|next|status` will not reach this player.", isError: true)
+            }
+        }
+        defer { controlServer?.stop() }
         var effects: [AppEffect] = []
         if state.isSignedIn {
             state.home.status = .loading

@@ -40,7 +40,10 @@ enum TextEditing {
         default:
             return false
         }
+        // A combining mark joins the character before it, so count again in the joined text.
+        let before = String(characters[..<min(cursor, characters.count)])
         text = String(characters)
+        cursor = before.count
         return true
     }
 }

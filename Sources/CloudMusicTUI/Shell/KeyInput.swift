@@ -1,14 +1,8 @@
 import CNCurses
+import PlayerControl
 
-/// A key as the app sees it, decoded from what ncurses reads.
-public enum Key: Hashable, Sendable {
-    case character(Character)
-    case space, enter, tab, backTab, backspace, delete, escape
-    case left, right, up, down, pageUp, pageDown, home, end
-    case function(Int)
-    /// Ctrl and a letter, lowercased.
-    case control(Character)
-}
+/// A key as the app sees it: the same names the config file uses.
+public typealias Key = KeyName
 
 /// One thing read from the terminal.
 public enum KeyInput: Equatable, Sendable {

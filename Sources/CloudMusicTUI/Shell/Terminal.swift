@@ -1,4 +1,5 @@
 import CNCurses
+import PlayerControl
 import Foundation
 
 /// The terminal, owned through ncurses: draws frames of `Line`s, reads keys, and always gives the terminal
@@ -17,7 +18,7 @@ public final class Terminal {
     /// Takes over the terminal on stdin/stdout.
     ///
     /// - Throws: `TerminalError` when stdin or stdout is not a terminal, or ncurses cannot start on it.
-    public init(colors: Theme.Mode = .auto, palette: [TextStyle: Theme.ColorSpec] = [:]) throws {
+    public init(colors: Theme.Mode = .auto, palette: [TextStyle: ColorSpec] = [:]) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalError(message: "cloudmusic needs a terminal: run it in a terminal window, not through a pipe.")
         }

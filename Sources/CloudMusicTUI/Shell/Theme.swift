@@ -1,4 +1,5 @@
 import CNCurses
+import PlayerControl
 import Glibc
 
 /// How each `TextStyle` looks: colour pairs where the terminal has colours, else bold, dim, underline and
@@ -12,34 +13,21 @@ public struct Theme {
         case none
     }
 
-    /// A foreground and background colour: 0...255, -1 for the terminal's default.
-    public struct ColorSpec: Equatable, Sendable {
-        public var foreground: Int
-        public var background: Int
-        public init(foreground: Int, background: Int = -1) {
-            self.foreground = foreground
-            self.background = background
-        }
-    }
-
     public let usesColor: Bool
     private var looks: [TextStyle: (UInt32, Int16)] = [:]
 
     /// The colours people see unless their config says otherwise.
-    public static let defaultPalette: [TextStyle: ColorSpec] = [
-        .normal: ColorSpec(foreground: -1),
-        .dim: ColorSpec(foreground: 8),
-        .highlight: ColorSpec(foreground: 14),
-        .accent: ColorSpec(foreground: 1),
-        .karaokeSung: ColorSpec(foreground: 9),
-        .karaokeUnsung: ColorSpec(foreground: -1),
-        .selected: ColorSpec(foreground: 15, background: 1),
-        .progressFilled: ColorSpec(foreground: 1),
-        .progressEmpty: ColorSpec(foreground: 8),
-        .error: ColorSpec(foreground: 9),
-        .mention: ColorSpec(foreground: 12),
-        .topic: ColorSpec(foreground: 11),
-    ]
+    public static let defaultPalette = palette(fromConfig: PlayerConfig.defaultColors)
+
+    /// The palette from the config file's `[colors]`, whose roles are the styles' names in snake case.
+    public static func palette(fromConfig colors: [String: ColorSpec]) -> [TextStyle: ColorSpec] {
+        var palette: [TextStyle: ColorSpec] = [:]
+        for style in TextStyle.allCases {
+            let role = style.rawValue.replacing(/[A-Z]/) { "_" + $0.output.lowercased() }
+            if let spec = colors[role] { palette[style] = spec }
+        }
+        return palette
+    }
 
     /// Sets up colour pairs; call once ncurses has started.
     init(mode: Mode, palette: [TextStyle: ColorSpec]) {
@@ -55,13 +43,15 @@ public struct Theme {
                 let spec = palette[style] ?? Self.defaultPalette[style] ?? ColorSpec(foreground: -1)
                 let pair = Int16(index + 1)
                 // Bright colours (8...15) become bold plain colours on 8-colour terminals.
-                let foreground = spec.foreground >= cm_colors() ? spec.foreground % 8 : spec.foreground
-                let background = spec.background >= cm_colors() ? spec.background % 8 : spec.background
+                var foreground = spec.foreground ?? -1
+                var background = spec.background ?? -1
+                if foreground >= cm_colors() { foreground %= 8 }
+                if background >= cm_colors() { background %= 8 }
                 init_pair(pair, Int16(foreground), Int16(background))
                 let extra: UInt32 =
                     switch style {
                     case .accent, .highlight, .karaokeSung, .selected: bold
-                    default: spec.foreground >= cm_colors() ? bold : 0
+                    default: (spec.foreground ?? -1) >= cm_colors() ? bold : 0
                     }
                 looks[style] = (extra, pair)
             } else {

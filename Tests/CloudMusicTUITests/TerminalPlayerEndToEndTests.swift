@@ -1,0 +1,156 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The real `cloudmusic` binary in tmux against the real server on the demo library: what a person types
+/// and what they would see.
+@Suite(.serialized) struct TerminalPlayerEndToEndTests {
+    /// A player with its own home folder (config, remembered sign-in, client database) on `server`.
+    struct Player {
+        let home: String
+        let session: TmuxSession
+
+        init(server: TestServer, home: String = temporaryFolder(), arguments: [String] = [], width: Int = 100, height: Int = 30)
+            throws
+        {
+            self.home = home
+            session = try TmuxSession(
+                command: [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"]
+                    + arguments,
+                environment: Self.environment(home: home), width: width, height: height)
+        }
+
+        static func environment(home: String) -> [String: String] {
+            [
+                "HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": home + "/config",
+                "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run",
+                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(home)/no-bus",
+            ]
+        }
+    }
+
+    static func signUp(_ server: TestServer, email: String, password: String, nickname: String) async throws {
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/users"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["email": email, "password": password, "nickname": nickname])
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+
+    /// The row holding the control bar (the last one).
+    static func controlBar(_ screen: [String]) -> String {
+        screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+    }
+
+    @Test func signInSearchPlayLyricsSkipLoopCommentAndQuit() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        try await Self.signUp(server, email: "ann@example.com", password: "correct horse", nickname: "Ann")
+        let player = try Player(server: server)
+        let tmux = player.session
+
+        // Sign in.
+        try await tmux.waitFor(text: "Sign in to")
+        try await tmux.type("ann@example.com")
+        try await tmux.press("Tab")
+        try await tmux.type("correct horse")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Signed in as Ann")
+        try await tmux.waitFor(text: "New songs")
+
+        // Search as you type, in Chinese, and play the song found.
+        try await tmux.press("/")
+        try await tmux.type("少年")
+        var screen = try await tmux.waitFor(text: "周末乐队")
+        #expect(screen.contains { $0.contains("Songs (1)") })
+        try await tmux.press("Enter")
+        try await tmux.press("Enter")
+        try await tmux.press("7")
+        screen = try await tmux.waitFor("the first lyric line") { $0.contains { $0.contains("少年的梦") } }
+        #expect(Self.controlBar(screen).contains("少年 - 周末乐队"))
+        #expect(Self.controlBar(screen).contains("▶"))
+
+        // The current line is centred; with time the next line takes its row.
+        let row = try #require(screen.firstIndex { $0.contains("少年的梦") })
+        try await tmux.waitFor("the next lyric line in the current row", seconds: 30) {
+            $0.count > row && $0[row].contains("在风中飞")
+        }
+        // Sung words are drawn in another style than the words still to sing (the karaoke fill).
+        let styled = try await tmux.styledScreen()
+        #expect(styled[row].contains("\u{1B}["))
+
+        // Play a list from home, skip to the next song.
+        try await tmux.press("1")
+        try await tmux.waitFor(text: "New songs")
+        try await tmux.press("Enter")
+        screen = try await tmux.waitFor("a song from home") { Self.controlBar($0).contains("Northern Lights") }
+        try await tmux.press("n")
+        screen = try await tmux.waitFor("the next song") { !Self.controlBar($0).contains("Northern Lights") && Self.controlBar($0).contains("▶") }
+
+        // Loop mode: list, one, shuffle.
+        #expect(Self.controlBar(screen).contains("[Loop]"))
+        try await tmux.press("l")
+        try await tmux.waitFor("loop one") { Self.controlBar($0).contains("[One]") }
+        try await tmux.press("l")
+        try await tmux.waitFor("shuffle") { Self.controlBar($0).contains("[Shuffle]") }
+
+        // Comments of the playing song: none yet, then one written from the keyboard.
+        try await tmux.press("c")
+        try await tmux.waitFor(text: "No comments yet")
+        try await tmux.press("w")
+        try await tmux.type("Lovely song #夜航# q")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Comment posted.")
+        try await tmux.waitFor(text: "Lovely song #夜航# q")
+
+        // Quit: the program ends cleanly and the terminal is back on its normal screen.
+        try await tmux.press("Escape")
+        try await tmux.press("q")
+        let exit = try await tmux.waitForExit()
+        #expect(exit.status == 0)
+        #expect(!exit.alternateScreen)
+    }
+
+    @Test func ctrlCAndSigtermRestoreTheTerminal() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        for way in ["C-c", "TERM"] {
+            let player = try Player(server: server)
+            try await player.session.waitFor(text: "Sign in to")
+            if way == "C-c" {
+                try await player.session.press("C-c")
+            } else {
+                let pid = try #require(try await player.session.pid())
+                kill(pid, SIGTERM)
+            }
+            let exit = try await player.session.waitForExit()
+            #expect(exit.status == 0, "after \(way)")
+            #expect(!exit.alternateScreen, "after \(way)")
+        }
+    }
+
+    @Test func resizingRedrawsAndNarrowWindowsStillFit() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let player = try Player(server: server, width: 80, height: 24)
+        let tmux = player.session
+        try await tmux.waitFor(text: "Sign in to")
+        try await tmux.press("Escape")
+        try await tmux.waitFor(text: "New songs")
+        try await tmux.resize(width: 50, height: 15)
+        let screen = try await tmux.waitFor("the narrow layout") { $0.count >= 15 && $0.contains { $0.contains("Nothing playing") } }
+        for line in screen.prefix(15) {
+            // tmux gives each row's text; none may be wider than the window.
+            #expect(line.count <= 50)
+        }
+        try await tmux.resize(width: 160, height: 50)
+        try await tmux.waitFor("the wide layout") { $0.contains { $0.contains("7 Now Playing") } && $0.count >= 50 }
+        try await tmux.press("q")
+        #expect(try await tmux.waitForExit().status == 0)
+    }
+}
