@@ -39,8 +39,17 @@ final class TmuxSession: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The test runner's threads block signals such as SIGTERM and SIGWINCH; the tmux server and the player
+        // must start with none blocked, as from a shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw FixtureError(message: "could not start tmux: \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -90,6 +99,21 @@ final class TmuxSession: Sendable {
             last = try await screen()
             if condition(last) { return last }
             try await Task.sleep(for: .milliseconds(100))
+        }
+        throw FixtureError(message: "waited \(seconds) s for \(what); the screen was:\n" + last.joined(separator: "\n"))
+    }
+
+    /// Waits (up to `seconds`) until the screen with its escape sequences satisfies `condition`.
+    @discardableResult
+    func waitForStyled(
+        _ what: String, seconds: Double = 20, _ condition: @escaping ([String]) -> Bool
+    ) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last: [String] = []
+        while Date() < deadline {
+            last = try await styledScreen()
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(50))
         }
         throw FixtureError(message: "waited \(seconds) s for \(what); the screen was:\n" + last.joined(separator: "\n"))
     }

@@ -245,7 +245,8 @@ final class PlayerRuntime: Sendable {
         case .loadLibrary(let tab, let page):
             try await loadLibrary(tab: tab, page: page)
         case .search(let query, let generation):
-            latestSearch.withLock { $0 = generation }
+            // Effects start as separate tasks in no set order, so an older one must not lower the mark.
+            latestSearch.withLock { $0 = max($0, generation) }
             try await Task.sleep(for: Self.searchPause)
             guard latestSearch.withLock({ $0 }) == generation else { return }
             let results = try await repository.search(query, size: 50).value

@@ -145,6 +145,12 @@ enum TerminalRestore {
     }
 
     static func install() {
+        // A parent may have started us with these blocked (test runners do); then Ctrl-C, kill and resizing
+        // would never arrive.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        for signal in quitSignals + [SIGWINCH] { sigaddset(&wanted, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
         for signal in crashSignals { Self.handle(signal, with: crashHandler) }
         // Ctrl-C, kill and a closed window end the loop, which then restores the terminal the normal way.
         for signal in quitSignals { Self.handle(signal, with: quitHandler) }
