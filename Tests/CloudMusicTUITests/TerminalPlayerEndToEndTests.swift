@@ -9,49 +9,11 @@ import Testing
 /// The real `cloudmusic` binary in tmux against the real server on the demo library: what a person types
 /// and what they would see.
 @Suite(.serialized) struct TerminalPlayerEndToEndTests {
-    /// A player with its own home folder (config, remembered sign-in, client database) on `server`.
-    struct Player {
-        let home: String
-        let session: TmuxSession
-
-        init(server: TestServer, home: String = temporaryFolder(), arguments: [String] = [], width: Int = 100, height: Int = 30)
-            throws
-        {
-            self.home = home
-            session = try TmuxSession(
-                command: [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"]
-                    + arguments,
-                environment: Self.environment(home: home), width: width, height: height)
-        }
-
-        static func environment(home: String) -> [String: String] {
-            [
-                "HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": home + "/config",
-                "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run",
-                "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(home)/no-bus",
-            ]
-        }
-    }
-
-    static func signUp(_ server: TestServer, email: String, password: String, nickname: String) async throws {
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/users"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["email": email, "password": password, "nickname": nickname])
-        let (_, response) = try await URLSession.shared.data(for: request)
-        #expect((200..<300).contains((response as? HTTPURLResponse)?.statusCode ?? 0))
-    }
-
-    /// The row holding the control bar (the last one).
-    static func controlBar(_ screen: [String]) -> String {
-        screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-    }
-
     @Test func signInSearchPlayLyricsSkipLoopCommentAndQuit() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        try await Self.signUp(server, email: "ann@example.com", password: "correct horse", nickname: "Ann")
-        let player = try Player(server: server)
+        try await signUp(server, email: "ann@example.com", password: "correct horse", nickname: "Ann")
+        let player = try TerminalPlayer(server: server)
         let tmux = player.session
 
         // Sign in.
@@ -72,9 +34,9 @@ import Testing
         try await tmux.press("Enter")
         try await tmux.press("7")
         screen = try await tmux.waitFor("the first lyric line while playing") {
-            $0.contains { $0.contains("少年的梦") } && Self.controlBar($0).contains("▶")
+            $0.contains { $0.contains("少年的梦") } && controlBar($0).contains("▶")
         }
-        #expect(Self.controlBar(screen).contains("少年 - 周末乐队"))
+        #expect(controlBar(screen).contains("少年 - 周末乐队"))
 
         // The current line is centred; with time the next line takes its row.
         let row = try #require(screen.firstIndex { $0.contains("少年的梦") })
@@ -93,16 +55,16 @@ import Testing
         try await tmux.press("1")
         try await tmux.waitFor(text: "New songs")
         try await tmux.press("Enter")
-        screen = try await tmux.waitFor("a song from home") { Self.controlBar($0).contains("Northern Lights") }
+        screen = try await tmux.waitFor("a song from home") { controlBar($0).contains("Northern Lights") }
         try await tmux.press("n")
-        screen = try await tmux.waitFor("the next song") { !Self.controlBar($0).contains("Northern Lights") && Self.controlBar($0).contains("▶") }
+        screen = try await tmux.waitFor("the next song") { !controlBar($0).contains("Northern Lights") && controlBar($0).contains("▶") }
 
         // Loop mode: list, one, shuffle.
-        #expect(Self.controlBar(screen).contains("[Loop]"))
+        #expect(controlBar(screen).contains("[Loop]"))
         try await tmux.press("l")
-        try await tmux.waitFor("loop one") { Self.controlBar($0).contains("[One]") }
+        try await tmux.waitFor("loop one") { controlBar($0).contains("[One]") }
         try await tmux.press("l")
-        try await tmux.waitFor("shuffle") { Self.controlBar($0).contains("[Shuffle]") }
+        try await tmux.waitFor("shuffle") { controlBar($0).contains("[Shuffle]") }
 
         // Comments of the playing song: none yet, then one written from the keyboard.
         try await tmux.press("c")
@@ -125,7 +87,7 @@ import Testing
         let server = try await TestServer.start()
         defer { server.stop() }
         for way in ["C-c", "TERM"] {
-            let player = try Player(server: server)
+            let player = try TerminalPlayer(server: server)
             try await player.session.waitFor(text: "Sign in to")
             if way == "C-c" {
                 try await player.session.press("C-c")
@@ -142,7 +104,7 @@ import Testing
     @Test func resizingRedrawsAndNarrowWindowsStillFit() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
-        let player = try Player(server: server, width: 80, height: 24)
+        let player = try TerminalPlayer(server: server, width: 80, height: 24)
         let tmux = player.session
         try await tmux.waitFor(text: "Sign in to")
         try await tmux.press("Escape")

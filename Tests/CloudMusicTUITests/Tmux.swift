@@ -1,5 +1,10 @@
 import Foundation
 import ServerTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A program running in its own tmux server (a private socket), driven by keys and read back with
 /// capture-pane: what a person would type and see.
@@ -148,4 +153,43 @@ final class TmuxSession: Sendable {
         Int32(try await offThread { try self.tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]) }
             .trimmingCharacters(in: .whitespacesAndNewlines))
     }
+}
+
+/// A player with its own home folder (config, remembered sign-in, client database) on `server`.
+struct TerminalPlayer {
+    let home: String
+    let session: TmuxSession
+
+    init(
+        server: TestServer, home: String = temporaryFolder(), arguments: [String] = [],
+        environment extra: [String: String] = [:], width: Int = 100, height: Int = 30
+    ) throws {
+        self.home = home
+        session = try TmuxSession(
+            command: [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"]
+                + arguments,
+            environment: Self.environment(home: home).merging(extra) { $1 }, width: width, height: height)
+    }
+
+    static func environment(home: String) -> [String: String] {
+        [
+            "HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": home + "/config",
+            "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run",
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(home)/no-bus",
+        ]
+    }
+}
+
+func signUp(_ server: TestServer, email: String, password: String, nickname: String) async throws {
+    var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/users"))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = try JSONSerialization.data(withJSONObject: ["email": email, "password": password, "nickname": nickname])
+    let (_, response) = try await URLSession.shared.data(for: request)
+    #expect((200..<300).contains((response as? HTTPURLResponse)?.statusCode ?? 0))
+}
+
+/// The row holding the control bar (the last one).
+func controlBar(_ screen: [String]) -> String {
+    screen.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
 }
