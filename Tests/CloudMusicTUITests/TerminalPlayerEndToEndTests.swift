@@ -123,3 +123,79 @@ import Testing
         #expect(try await tmux.waitForExit().status == 0)
     }
 }
+
+/// The lists a person keeps: the queue, downloads, "I like", and a conversation in the comments.
+@Suite(.serialized) struct TerminalPlayerLibraryTests {
+    @Test func queueDownloadsLikesAndReplies() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        try await signUp(server, email: "cy@example.com", password: "another passphrase", nickname: "Cy")
+        let player = try TerminalPlayer(server: server, width: 120, height: 36)
+        let tmux = player.session
+        try await tmux.waitFor(text: "Sign in to")
+        try await tmux.type("cy@example.com")
+        try await tmux.press("Tab")
+        try await tmux.type("another passphrase")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Signed in as Cy")
+
+        // Library: the songs tab, play the list from the first song.
+        try await tmux.press("2")
+        try await tmux.waitFor(text: "Artists")
+        try await tmux.press("Tab", "Tab")
+        var screen = try await tmux.waitFor(text: "Small Hours")
+        try await tmux.press("Enter")
+        screen = try await tmux.waitFor("a song from the library") { controlBar($0).contains("▶") }
+        let first = controlBar(screen)
+
+        // The queue marks what plays; moving the playing song down keeps the mark on it and the song playing.
+        try await tmux.press("5")
+        screen = try await tmux.waitFor(text: "▶ ")
+        try await tmux.press("g", "Enter")
+        screen = try await tmux.waitFor("the first row playing") { $0.count > 2 && $0[2].hasPrefix("▶ ") }
+        let markedTitle = String(screen[2].dropFirst(2).prefix { $0 != " " })
+        try await tmux.press("J")
+        try await tmux.waitFor("the playing song one row down") { $0.count > 3 && $0[3].hasPrefix("▶ \(markedTitle)") }
+        #expect(controlBar(try await tmux.screen()).contains(markedTitle))
+        #expect(!first.isEmpty)
+
+        // Like the playing song: it is in "I like".
+        try await tmux.press("f")
+        try await tmux.waitFor(text: "Added to I like.")
+        try await tmux.press("4")
+        try await tmux.waitFor(text: "My sheets")
+        try await tmux.press("Tab", "Tab")
+        try await tmux.waitFor(text: markedTitle)
+
+        // Download the song the selection is on, and see it finish.
+        try await tmux.press("d")
+        try await tmux.press("6")
+        try await tmux.waitFor("the download to finish", seconds: 30) { $0.contains { $0.contains(markedTitle) && $0.contains("100%") || $0.contains("done") } }
+
+        // Comments: write one, reply to it, like it; the reply shows under its parent.
+        try await tmux.press("c")
+        try await tmux.waitFor(text: "No comments yet")
+        try await tmux.press("w")
+        try await tmux.type("First! @Cy listen to #雨天#")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Comment posted.")
+        try await tmux.press("g", "r")
+        try await tmux.waitFor(text: "Reply to Cy")
+        try await tmux.type("Agreed")
+        try await tmux.press("Enter")
+        screen = try await tmux.waitFor(text: "Reply posted.")
+        let parent = try #require(screen.firstIndex { $0.contains("First! @Cy listen to #雨天#") })
+        let reply = try #require(screen.firstIndex { $0.contains("Agreed") })
+        #expect(reply > parent)
+        #expect(screen[reply].contains("│"))
+        try await tmux.press("g", "f")
+        try await tmux.waitFor(text: "♥ 1")
+        // The mention and the topic are drawn in their own styles.
+        let styled = try await tmux.styledScreen()
+        let row = try #require(styled.firstIndex { $0.contains("First!") })
+        #expect(styled[row].components(separatedBy: "\u{1B}[").count >= 4)
+
+        try await tmux.press("Escape", "q")
+        #expect(try await tmux.waitForExit().status == 0)
+    }
+}

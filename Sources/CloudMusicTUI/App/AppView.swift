@@ -83,7 +83,8 @@ public enum AppView {
             parts = [pair(.play, "play/open"), pair(.addToQueue, "queue"), pair(.download, "download"), pair(.nextTab, "section")]
             if state.screen == .detail, state.detail?.sheet != nil { parts.append(pair(.collect, "collect")) }
         case .queue:
-            parts = [pair(.play, "play"), pair(.moveUp, "/\(keys.label(.moveDown).split(separator: " ").first ?? "") move"), pair(.remove, "remove"), pair(.clear, "clear")]
+            let down = keys.label(.moveDown).split(separator: " ").first ?? ""
+            parts = [pair(.play, "play"), pair(.moveUp, "").trimmingCharacters(in: .whitespaces) + "/\(down) move", pair(.remove, "remove"), pair(.clear, "clear")]
         case .downloads: parts = [pair(.play, "play"), pair(.remove, "delete")]
         case .comments:
             parts = state.comments.draft == nil
