@@ -9,8 +9,8 @@
 #   count from `main` to the first frame.
 #   playing: CPU of the player (% of one core, from /proc/<pid>/stat) and bytes it writes to the terminal
 #   per second, while it plays a karaoke (KSC) song with the now-playing screen and its lyrics on screen,
-#   over --seconds, at 80x24 and 200x60, in tmux (libmpv with ao=null decodes in real time); and the same
-#   with the player paused, to split decoding from drawing.
+#   over --seconds, at 80x24 and 200x60, in tmux (libmpv with ao=null decodes in real time); then the same
+#   song on the help screen (only the control bar moves) and paused, to split decoding from drawing.
 #
 # Results: one JSON line per figure, printed and written to Benchmarks/out/tui-results.json.
 set -euo pipefail

@@ -95,7 +95,12 @@ def playing(args, width, height):
         tmux.run("pipe-pane", "-t", "main", f"cat > {pipe}")
         pid = tmux.pid()
         results = []
-        for state in ("playing", "paused"):
+        # Now playing with the lyrics; the help screen (a static body, only the control bar moves), which
+        # splits decoding and events from drawing lyrics; paused.
+        for state in ("playing", "playing-help-screen", "paused"):
+            if state == "playing-help-screen":
+                tmux.run("send-keys", "-t", "main", "?")
+                tmux.wait_for("Loop mode: list, one, shuffle")
             if state == "paused":
                 tmux.run("send-keys", "-t", "main", "Space")
                 tmux.wait_for("‖")

@@ -133,7 +133,7 @@ public final class TerminalApp {
         if ProcessInfo.processInfo.environment["CLOUDMUSIC_EXIT_AFTER_FIRST_FRAME"] != nil {
             let elapsed = firstFrameAt! - startedAt
             terminal.close()
-            print("first frame after \(elapsed.components.attoseconds / 1_000_000_000_000 + elapsed.components.seconds * 1000) ms")
+            print("first frame after \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms")
             return
         }
         loop()
