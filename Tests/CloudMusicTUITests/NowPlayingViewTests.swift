@@ -4,23 +4,9 @@ import MusicCore
 import Testing
 
 @Suite struct NowPlayingViewTests {
-    /// 30 LRC lines, one every 4 s from 0:10: "Line 0", "第1行 歌词", "Line 2", ...
-    static let lrc: Lyric = {
-        var source = ""
-        for index in 0..<30 {
-            let seconds = 10 + index * 4
-            let text = index % 2 == 0 ? "Line \(index)" : "第\(index)行 歌词"
-            source += "[\(seconds / 60):\(seconds % 60 < 10 ? "0" : "")\(seconds % 60).00]\(text)\n"
-        }
-        return LyricParser.parseLRC(source)
-    }()
-
-    static let ksc = LyricParser.parseKSC(
-        """
-        karaoke.add('00:20.000', '00:27.000', '爱拼才会赢', '1000,1000,1000,1000,1000');
-        karaoke.add('00:27.487', '00:32.068', '一时失志不免怨叹', '347,373,1077,320,344,386,638,1096');
-        karaoke.add('00:33.000', '00:36.000', '[Hello] [world]', '1000,2000');
-        """)
+    // The same lyrics as the lyrics view's tests, so both views are checked on one text.
+    static let lrc = LyricsViewTests.lrc
+    static let ksc = LyricsViewTests.ksc
 
     func state(position: Double, lyric: Lyric? = Self.lrc, status: String? = nil) -> NowPlayingView.State {
         NowPlayingView.State(

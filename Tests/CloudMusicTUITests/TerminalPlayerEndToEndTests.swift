@@ -17,12 +17,7 @@ import Testing
         let tmux = player.session
 
         // Sign in.
-        try await tmux.waitFor(text: "Sign in to")
-        try await tmux.type("ann@example.com")
-        try await tmux.press("Tab")
-        try await tmux.type("correct horse")
-        try await tmux.press("Enter")
-        try await tmux.waitFor(text: "Signed in as Ann")
+        try await player.signIn(email: "ann@example.com", password: "correct horse", nickname: "Ann")
         try await tmux.waitFor(text: "New songs")
 
         // Search as you type, in Chinese, and play the song found.
@@ -45,7 +40,7 @@ import Testing
         }
         // Sung words are drawn in another style than the words still to sing (the karaoke fill): part of the
         // line is styled and part is not.
-        try await tmux.waitForStyled("the karaoke fill part way through the line") { rows in
+        try await tmux.waitFor("the karaoke fill part way through the line", styled: true) { rows in
             guard rows.count > row, let styled = rows[row].range(of: "\u{1B}[") else { return false }
             let sung = rows[row][styled.upperBound...]
             return sung.contains("在") && !sung.hasPrefix("39m") && rows[row].contains("\u{1B}[39m")
@@ -132,12 +127,7 @@ import Testing
         try await signUp(server, email: "cy@example.com", password: "another passphrase", nickname: "Cy")
         let player = try TerminalPlayer(server: server, width: 120, height: 36)
         let tmux = player.session
-        try await tmux.waitFor(text: "Sign in to")
-        try await tmux.type("cy@example.com")
-        try await tmux.press("Tab")
-        try await tmux.type("another passphrase")
-        try await tmux.press("Enter")
-        try await tmux.waitFor(text: "Signed in as Cy")
+        try await player.signIn(email: "cy@example.com", password: "another passphrase", nickname: "Cy")
 
         // Library: the songs tab, play the list from the first song.
         try await tmux.press("2")

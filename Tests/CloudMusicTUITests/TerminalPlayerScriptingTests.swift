@@ -39,13 +39,7 @@ import Testing
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            var seen = ""
-            while !seen.contains("\n") {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen += String(decoding: chunk, as: UTF8.self)
-            }
-            address = seen.trimmingCharacters(in: .whitespacesAndNewlines)
+            address = firstLine(of: out).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !address.isEmpty else { throw FixtureError(message: "dbus-daemon printed no address") }
         }
 
@@ -90,12 +84,7 @@ import Testing
         let home = temporaryFolder()
         let player = try TerminalPlayer(server: server, home: home, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         let tmux = player.session
-        try await tmux.waitFor(text: "Sign in to")
-        try await tmux.type("bo@example.com")
-        try await tmux.press("Tab")
-        try await tmux.type("a long passphrase")
-        try await tmux.press("Enter")
-        try await tmux.waitFor(text: "Signed in as Bo")
+        try await player.signIn(email: "bo@example.com", password: "a long passphrase", nickname: "Bo")
 
         // The sign-in is remembered in a file only its owner can read, with the token and never the password.
         let sessionPath = home + "/state/cloudmusic/session.json"

@@ -93,30 +93,16 @@ final class TmuxSession: Sendable {
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// Waits (up to `seconds`) until the screen satisfies `condition`; returns that screen.
+    /// Waits (up to `seconds`) until the screen (with its escape sequences when `styled`) satisfies
+    /// `condition`; returns that screen.
     @discardableResult
     func waitFor(
-        _ what: String, seconds: Double = 20, _ condition: @escaping ([String]) -> Bool
+        _ what: String, styled: Bool = false, seconds: Double = 20, _ condition: @escaping ([String]) -> Bool
     ) async throws -> [String] {
         let deadline = Date().addingTimeInterval(seconds)
         var last: [String] = []
         while Date() < deadline {
-            last = try await screen()
-            if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw FixtureError(message: "waited \(seconds) s for \(what); the screen was:\n" + last.joined(separator: "\n"))
-    }
-
-    /// Waits (up to `seconds`) until the screen with its escape sequences satisfies `condition`.
-    @discardableResult
-    func waitForStyled(
-        _ what: String, seconds: Double = 20, _ condition: @escaping ([String]) -> Bool
-    ) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last: [String] = []
-        while Date() < deadline {
-            last = try await styledScreen()
+            last = styled ? try await styledScreen() : try await screen()
             if condition(last) { return last }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -159,6 +145,16 @@ final class TmuxSession: Sendable {
 struct TerminalPlayer {
     let home: String
     let session: TmuxSession
+
+    /// Fills in the sign-in form as a person would and waits for the greeting.
+    func signIn(email: String, password: String, nickname: String) async throws {
+        try await session.waitFor(text: "Sign in to")
+        try await session.type(email)
+        try await session.press("Tab")
+        try await session.type(password)
+        try await session.press("Enter")
+        try await session.waitFor(text: "Signed in as \(nickname)")
+    }
 
     init(
         server: TestServer, home: String = temporaryFolder(), arguments: [String] = [],

@@ -32,12 +32,7 @@ public final class TestServer: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var seen = ""
-        while !seen.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
+        let seen = firstLine(of: out)
         guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
             process.terminate()
             throw FixtureError(message: "server did not print its address: \(seen)")
@@ -127,3 +122,14 @@ public func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) a
     }
 }
 
+
+/// What a child process printed up to its first line break (or until it closed its output).
+public func firstLine(of pipe: Pipe) -> String {
+    var seen = ""
+    while !seen.contains("\n") {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        seen += String(decoding: chunk, as: UTF8.self)
+    }
+    return seen
+}

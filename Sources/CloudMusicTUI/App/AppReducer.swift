@@ -813,32 +813,26 @@ extension AppState {
 
     private mutating func submitLogin() -> [AppEffect] {
         let values = login.values.map { $0.trimmingCharacters(in: .whitespaces) }
-        switch login.mode {
-        case .signIn:
-            guard !values[0].isEmpty, !login.values[1].isEmpty else {
-                login.message = "Type your email or phone and your password."
-                login.messageIsError = true
-                return []
-            }
-            login.busy = true
-            login.message = "Signing in…"
-            login.messageIsError = false
-            return [.signIn(account: values[0], password: login.values[1])]
-        case .signUp:
-            guard !values[0].isEmpty, !values[1].isEmpty, !login.values[2].isEmpty else {
-                login.message = "Type a nickname, your email or phone, and a password."
-                login.messageIsError = true
-                return []
-            }
-            login.busy = true
-            login.message = "Creating your account…"
-            login.messageIsError = false
-            return [
-                .signUp(
-                    nickname: values[0], account: values[1], password: login.values[2],
-                    code: values[3].isEmpty ? nil : values[3])
-            ]
+        let signingIn = login.mode == .signIn
+        // The password is taken as typed; the other fields without surrounding spaces.
+        let required = signingIn ? [values[0], login.values[1]] : [values[0], values[1], login.values[2]]
+        guard required.allSatisfy({ !$0.isEmpty }) else {
+            login.message =
+                signingIn
+                ? "Type your email or phone and your password."
+                : "Type a nickname, your email or phone, and a password."
+            login.messageIsError = true
+            return []
         }
+        login.busy = true
+        login.message = signingIn ? "Signing in…" : "Creating your account…"
+        login.messageIsError = false
+        if signingIn { return [.signIn(account: values[0], password: login.values[1])] }
+        return [
+            .signUp(
+                nickname: values[0], account: values[1], password: login.values[2],
+                code: values[3].isEmpty ? nil : values[3])
+        ]
     }
 }
 
