@@ -96,6 +96,65 @@ import Testing
         }
     }
 
+    @Test func aCrashStillGivesTheTerminalBack() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let home = temporaryFolder()
+        // A shell around the player records the terminal's modes after it died.
+        let player = [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"]
+            .map(TmuxSession.quoted).joined(separator: " ")
+        let tmux = try TmuxSession(
+            command: ["sh", "-c", "\(player); echo died=$? > \(home)/died; stty -a > \(home)/stty"],
+            // The runtime's crash report, but not its interactive prompt (which waits for a key).
+            environment: TerminalPlayer.environment(home: home).merging(["SWIFT_BACKTRACE": "interactive=no"]) { $1 })
+        try await tmux.waitFor(text: "Sign in to")
+        let pid = try #require(Self.playerPID(home: home))
+        kill(pid, SIGSEGV)
+        try await tmux.waitFor("the shell to go on") { _ in FileManager.default.fileExists(atPath: home + "/stty") }
+        let modes = try String(contentsOfFile: home + "/stty", encoding: .utf8)
+        // Echo and line editing are back, as the shell had them before the player took the terminal.
+        #expect(modes.contains(" echo ") || modes.contains(" echo\n"))
+        #expect(modes.contains(" icanon "))
+        #expect(!(try String(contentsOfFile: home + "/died", encoding: .utf8)).contains("died=0"))
+        #expect(!(try await tmux.exitState().alternateScreen))
+    }
+
+    /// The player's pid, from /proc: the process whose command line names this home's player.
+    static func playerPID(home: String) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = Int32(entry),
+                let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                let command = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { continue }
+            if String(decoding: command, as: UTF8.self).contains("cloudmusic\0"),
+                String(decoding: environ, as: UTF8.self).contains("HOME=\(home)\0")
+            {
+                return pid
+            }
+        }
+        return nil
+    }
+
+    @Test func withoutColoursStylesBecomeBoldDimAndReverse() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let home = temporaryFolder()
+        let tmux = try TmuxSession(
+            command: [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"],
+            environment: TerminalPlayer.environment(home: home).merging(["TERM": "vt100"]) { $1 })
+        try await tmux.waitFor(text: "Sign in to")
+        try await tmux.press("Escape")
+        try await tmux.waitFor(text: "New songs")
+        let styled = try await tmux.waitFor("the selected row in reverse video", styled: true) { rows in
+            rows.contains { $0.contains(/\x1B\[[0-9;]*7m/) }
+        }
+        // No colour at all: only attributes.
+        #expect(!styled.contains { $0.contains(/\x1B\[(3[0-7]|9[0-7]|38;)/) })
+        try await tmux.press("q")
+        #expect(try await tmux.waitForExit().status == 0)
+    }
+
     @Test func resizingRedrawsAndNarrowWindowsStillFit() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

@@ -151,7 +151,8 @@ enum TerminalRestore {
         sigemptyset(&wanted)
         for signal in quitSignals + [SIGWINCH] { sigaddset(&wanted, signal) }
         pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
-        for signal in crashSignals { Self.handle(signal, with: crashHandler) }
+        // NODEFER: the crash handler re-raises inside itself and needs the signal delivered there and then.
+        for signal in crashSignals { Self.handle(signal, with: crashHandler, flags: Int32(SA_NODEFER)) }
         // Ctrl-C, kill and a closed window end the loop, which then restores the terminal the normal way.
         for signal in quitSignals { Self.handle(signal, with: quitHandler) }
     }
@@ -161,12 +162,12 @@ enum TerminalRestore {
     }
 
     private static func handle(
-        _ signal: Int32, with handler: @escaping @convention(c) (Int32) -> Void
+        _ signal: Int32, with handler: @escaping @convention(c) (Int32) -> Void, flags: Int32 = 0
     ) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
         sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
+        action.sa_flags = flags
         sigaction(signal, &action, previous + Int(signal))
     }
 
@@ -180,8 +181,12 @@ enum TerminalRestore {
 
     private static let crashHandler: @convention(c) (Int32) -> Void = { signal in
         TerminalRestore.restoreNow()
-        // The previous handler (or the default) then reports the crash on a usable terminal.
+        // The previous handler (the runtime's backtracer, or the default) reports the crash on a usable
+        // terminal. A handler that returns (as the backtracer does) would let the process run on, half torn
+        // down; the default action then ends it.
         sigaction(signal, previous + Int(signal), nil)
+        raise(signal)
+        Glibc.signal(signal, SIG_DFL)
         raise(signal)
     }
 
