@@ -2,7 +2,8 @@
 public enum KeyName: Hashable, Sendable {
     /// A printable character; case matters (`N` is Shift+n).
     case character(Character)
-    case space, enter, tab, backTab, backspace, delete, escape, left, right, up, down, pageUp, pageDown, home, end
+    case space, enter, tab, backTab, backspace, delete, escape, left, right, up, down, pageUp, pageDown, home,
+        end
     /// F1 to F12.
     case function(Int)
     /// Ctrl with a letter, always stored lowercase (`control("l")` is Ctrl+L).
@@ -73,7 +74,8 @@ public enum KeyName: Hashable, Sendable {
     }
 
     private static let named: [String: KeyName] = [
-        "space": .space, "enter": .enter, "return": .enter, "tab": .tab, "shift-tab": .backTab, "backtab": .backTab, "backspace": .backspace, "delete": .delete, "del": .delete,
+        "space": .space, "enter": .enter, "return": .enter, "tab": .tab, "shift-tab": .backTab,
+        "backtab": .backTab, "backspace": .backspace, "delete": .delete, "del": .delete,
         "esc": .escape, "escape": .escape, "left": .left, "right": .right, "up": .up, "down": .down,
         "pgup": .pageUp, "pageup": .pageUp, "pgdn": .pageDown, "pagedown": .pageDown, "home": .home,
         "end": .end, "comma": .character(","),

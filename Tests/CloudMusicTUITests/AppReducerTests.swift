@@ -997,14 +997,14 @@ extension AppReducerTests {
             var state = AppFixture.playing(songs)
             _ = state.press(.character("5"))
             _ = state.press(.character("J"))
-                        #expect(state.queueIndex == 1)
+            #expect(state.queueIndex == 1)
         }
 
         @Test func removingASongAboveThePlayingOneKeepsTheMarkOnIt() {
             var state = AppFixture.playing(songs, current: 2)
             _ = state.press(.character("5"))
             _ = state.press(.character("x"))
-                        #expect(state.queueIndex == 1)
+            #expect(state.queueIndex == 1)
         }
     }
 }
@@ -1232,7 +1232,7 @@ extension AppReducerTests {
             _ = state.press(.down)
             #expect(state.downloadsList.selected == 1)
             let effects = state.press(.enter)
-                        #expect(effects == [])
+            #expect(effects == [])
         }
     }
 }

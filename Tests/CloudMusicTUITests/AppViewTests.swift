@@ -113,7 +113,7 @@ import Testing
         #expect(lines.allSatisfy { $0.width == 40 })
         // The control bar is the last row either way.
         #expect(lines.last?.text.contains("晴天") == true)
-                #expect(lines.count == 2)
+        #expect(lines.count == 2)
     }
 
     @Test func theTopRowHasTheTabTitlesAt80Columns() throws {
@@ -296,11 +296,11 @@ import Testing
         var state = Self.stateWithControlsInTitles()
         _ = state.press(.character("5"), .character("a"))
         #expect(state.toast?.message.contains("\n") == true)
-                #expect(Self.rowsWithControls(state, on: .queue) == [])
+        #expect(Self.rowsWithControls(state, on: .queue) == [])
     }
 
     @Test func aDetailTitleWithAControlCharacterIsSanitized() {
         let state = Self.stateWithControlsInTitles()
-                #expect(Self.rowsWithControls(state, on: .detail) == [])
+        #expect(Self.rowsWithControls(state, on: .detail) == [])
     }
 }

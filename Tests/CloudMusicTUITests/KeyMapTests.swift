@@ -77,7 +77,7 @@ import Testing
         // `remove = n` in the config: the person asked for n to remove, and x and Delete no longer do.
         let keys = KeyMap(overrides: [.remove: [.character("n")]])
         #expect(keys.command(for: .character("x")) == nil)
-                #expect(keys.command(for: .character("n")) == .remove)
+        #expect(keys.command(for: .character("n")) == .remove)
     }
 
     @Test func anOverriddenKeyDrivesTheApp() {

@@ -52,7 +52,9 @@ import Testing
         try await tmux.press("Enter")
         screen = try await tmux.waitFor("a song from home") { controlBar($0).contains("Northern Lights") }
         try await tmux.press("n")
-        screen = try await tmux.waitFor("the next song") { !controlBar($0).contains("Northern Lights") && controlBar($0).contains("▶") }
+        screen = try await tmux.waitFor("the next song") {
+            !controlBar($0).contains("Northern Lights") && controlBar($0).contains("▶")
+        }
 
         // Loop mode: list, one, shuffle.
         #expect(controlBar(screen).contains("[Loop]"))
@@ -101,16 +103,21 @@ import Testing
         defer { server.stop() }
         let home = temporaryFolder()
         // A shell around the player records the terminal's modes after it died.
-        let player = [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"]
-            .map(TmuxSession.quoted).joined(separator: " ")
+        let player = [
+            productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null",
+        ]
+        .map(TmuxSession.quoted).joined(separator: " ")
         let tmux = try TmuxSession(
             command: ["sh", "-c", "\(player); echo died=$? > \(home)/died; stty -a > \(home)/stty"],
             // The runtime's crash report, but not its interactive prompt (which waits for a key).
-            environment: TerminalPlayer.environment(home: home).merging(["SWIFT_BACKTRACE": "interactive=no"]) { $1 })
+            environment: TerminalPlayer.environment(home: home).merging(["SWIFT_BACKTRACE": "interactive=no"])
+            { $1 })
         try await tmux.waitFor(text: "Sign in to")
         let pid = try #require(Self.playerPID(home: home))
         kill(pid, SIGSEGV)
-        try await tmux.waitFor("the shell to go on") { _ in FileManager.default.fileExists(atPath: home + "/stty") }
+        try await tmux.waitFor("the shell to go on") { _ in
+            FileManager.default.fileExists(atPath: home + "/stty")
+        }
         let modes = try String(contentsOfFile: home + "/stty", encoding: .utf8)
         // Echo and line editing are back, as the shell had them before the player took the terminal.
         #expect(modes.contains(" echo ") || modes.contains(" echo\n"))
@@ -141,7 +148,10 @@ import Testing
         defer { server.stop() }
         let home = temporaryFolder()
         let tmux = try TmuxSession(
-            command: [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"],
+            command: [
+                productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio",
+                "null",
+            ],
             environment: TerminalPlayer.environment(home: home).merging(["TERM": "vt100"]) { $1 })
         try await tmux.waitFor(text: "Sign in to")
         try await tmux.press("Escape")
@@ -165,14 +175,17 @@ import Testing
         try await tmux.waitFor(text: "New songs")
         try await tmux.resize(width: 50, height: 15)
         let screen = try await tmux.waitFor("the narrow layout") {
-            $0.count >= 15 && $0.contains { $0.contains("Nothing playi…") } && $0.contains { $0.hasPrefix("  Home ›") }
+            $0.count >= 15 && $0.contains { $0.contains("Nothing playi…") }
+                && $0.contains { $0.hasPrefix("  Home ›") }
         }
         for line in screen.prefix(15) {
             // tmux gives each row's text; none may be wider than the window.
             #expect(line.count <= 50)
         }
         try await tmux.resize(width: 160, height: 50)
-        try await tmux.waitFor("the wide layout") { $0.contains { $0.contains("7 Now Playing") } && $0.count >= 50 }
+        try await tmux.waitFor("the wide layout") {
+            $0.contains { $0.contains("7 Now Playing") } && $0.count >= 50
+        }
         try await tmux.press("q")
         #expect(try await tmux.waitForExit().status == 0)
     }
@@ -204,7 +217,9 @@ import Testing
         screen = try await tmux.waitFor("the first row playing") { $0.count > 2 && $0[2].hasPrefix("▶ ") }
         let markedTitle = String(screen[2].dropFirst(2).prefix { $0 != " " })
         try await tmux.press("J")
-        try await tmux.waitFor("the playing song one row down") { $0.count > 3 && $0[3].hasPrefix("▶ \(markedTitle)") }
+        try await tmux.waitFor("the playing song one row down") {
+            $0.count > 3 && $0[3].hasPrefix("▶ \(markedTitle)")
+        }
         #expect(controlBar(try await tmux.screen()).contains(markedTitle))
         #expect(!first.isEmpty)
 
@@ -219,7 +234,9 @@ import Testing
         // Download the song the selection is on, and see it finish.
         try await tmux.press("d")
         try await tmux.press("6")
-        try await tmux.waitFor("the download to finish", seconds: 30) { $0.contains { $0.contains(markedTitle) && $0.contains("100%") || $0.contains("done") } }
+        try await tmux.waitFor("the download to finish", seconds: 30) {
+            $0.contains { $0.contains(markedTitle) && $0.contains("100%") || $0.contains("done") }
+        }
 
         // Comments: write one, reply to it, like it; the reply shows under its parent.
         try await tmux.press("c")

@@ -23,7 +23,10 @@ import Testing
             let outData = out.fileHandleForReading.readDataToEndOfFile()
             let errData = err.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+            return (
+                process.terminationStatus, String(decoding: outData, as: UTF8.self),
+                String(decoding: errData, as: UTF8.self)
+            )
         }
     }
 
@@ -72,7 +75,8 @@ import Testing
 
         func playerProperty(_ name: String) async throws -> String {
             try await send(
-                "org.freedesktop.DBus.Properties.Get", ["string:org.mpris.MediaPlayer2.Player", "string:\(name)"])
+                "org.freedesktop.DBus.Properties.Get",
+                ["string:org.mpris.MediaPlayer2.Player", "string:\(name)"])
         }
     }
 
@@ -82,7 +86,8 @@ import Testing
         try await signUp(server, email: "bo@example.com", password: "a long passphrase", nickname: "Bo")
         let bus = try SessionBus()
         let home = temporaryFolder()
-        let player = try TerminalPlayer(server: server, home: home, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let player = try TerminalPlayer(
+            server: server, home: home, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         let tmux = player.session
         try await player.signIn(email: "bo@example.com", password: "a long passphrase", nickname: "Bo")
 
@@ -166,7 +171,8 @@ import Testing
         // A config file with a mistake names the line and stops before taking the terminal.
         let config = home + "/config/cloudmusic"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
-        try "server = http://127.0.0.1:1\nvolume = loud\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
+        try "server = http://127.0.0.1:1\nvolume = loud\n".write(
+            toFile: config + "/config", atomically: true, encoding: .utf8)
         answer = try await Self.cloudmusic([], home: home)
         #expect(answer.status == 2)
         #expect(answer.err.contains("line 2"))

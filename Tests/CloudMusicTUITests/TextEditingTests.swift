@@ -122,7 +122,7 @@ import Testing
         let result = Self.edit("Caf", cursor: 3, .character("e"), .character("\u{301}"))
         #expect(result.text == "Café")
         #expect(result.text.count == 4)
-                #expect(result.cursor == 4)
+        #expect(result.cursor == 4)
     }
 
     @Test func theTextStopsAtTheMaximumLength() {

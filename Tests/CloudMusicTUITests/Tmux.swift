@@ -18,15 +18,20 @@ final class TmuxSession: Sendable {
     init(command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
         self.width = width
         self.height = height
-        let line = (["env"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command)
+        let line =
+            (["env"] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + command)
             .map(Self.quoted).joined(separator: " ")
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", line])
+        try tmux([
+            "-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(width)", "-y", "\(height)", line,
+        ])
         try tmux(["set-option", "-t", "main", "remain-on-exit", "on"])
     }
 
     deinit { try? tmux(["kill-server"]) }
 
-    static func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    static func quoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 
     /// Runs one tmux command and returns what it printed.
     ///
@@ -34,7 +39,9 @@ final class TmuxSession: Sendable {
     /// inherits the descriptors Process watches to see its child exit, so Process would wait for the server.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let outPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        let outPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tmux-\(UUID().uuidString)"
+        ).path
         defer { unlink(outPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -43,7 +50,7 @@ final class TmuxSession: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for word in argv { free(word) } }
         // The test runner's threads block signals such as SIGTERM and SIGWINCH; the tmux server and the player
         // must start with none blocked, as from a shell.
         var attributes = posix_spawnattr_t()
@@ -55,7 +62,9 @@ final class TmuxSession: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw FixtureError(message: "could not start tmux: \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw FixtureError(message: "could not start tmux: \(String(cString: strerror(spawned)))")
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let output = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
@@ -68,7 +77,9 @@ final class TmuxSession: Sendable {
 
     /// Changes the window's size, as a person dragging the terminal's corner.
     func resize(width: Int, height: Int) async throws {
-        try await offThread { try self.tmux(["resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"]) }
+        try await offThread {
+            try self.tmux(["resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
+        }
     }
 
     /// Presses keys by tmux's names ("Enter", "Tab", "Left", "C-c", or single characters).
@@ -106,7 +117,8 @@ final class TmuxSession: Sendable {
             if condition(last) { return last }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw FixtureError(message: "waited \(seconds) s for \(what); the screen was:\n" + last.joined(separator: "\n"))
+        throw FixtureError(
+            message: "waited \(seconds) s for \(what); the screen was:\n" + last.joined(separator: "\n"))
     }
 
     /// Waits until some row contains `text`.
@@ -118,9 +130,13 @@ final class TmuxSession: Sendable {
     /// Whether the program ended, with its exit status, and whether the terminal is back on the normal screen.
     func exitState() async throws -> (dead: Bool, status: Int?, alternateScreen: Bool) {
         let fields = try await offThread {
-            try self.tmux(["display-message", "-p", "-t", "main", "#{pane_dead} #{pane_dead_status} #{alternate_on}"])
+            try self.tmux([
+                "display-message", "-p", "-t", "main", "#{pane_dead} #{pane_dead_status} #{alternate_on}",
+            ])
         }.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        return (fields.first == "1", fields.count > 1 ? Int(fields[1]) : nil, fields.count > 2 && fields[2] == "1")
+        return (
+            fields.first == "1", fields.count > 1 ? Int(fields[1]) : nil, fields.count > 2 && fields[2] == "1"
+        )
     }
 
     /// Waits for the program to end.
@@ -136,8 +152,9 @@ final class TmuxSession: Sendable {
 
     /// The pid of the program in the pane.
     func pid() async throws -> Int32? {
-        Int32(try await offThread { try self.tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]) }
-            .trimmingCharacters(in: .whitespacesAndNewlines))
+        Int32(
+            try await offThread { try self.tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"]) }
+                .trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 
@@ -162,7 +179,10 @@ struct TerminalPlayer {
     ) throws {
         self.home = home
         session = try TmuxSession(
-            command: [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null"]
+            command: [
+                productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio",
+                "null",
+            ]
                 + arguments,
             environment: Self.environment(home: home).merging(extra) { $1 }, width: width, height: height)
     }
@@ -170,7 +190,8 @@ struct TerminalPlayer {
     static func environment(home: String) -> [String: String] {
         [
             "HOME": home, "TERM": "xterm-256color", "LANG": "C.UTF-8", "XDG_CONFIG_HOME": home + "/config",
-            "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run",
+            "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data",
+            "XDG_RUNTIME_DIR": home + "/run",
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(home)/no-bus",
         ]
     }
@@ -180,7 +201,9 @@ func signUp(_ server: TestServer, email: String, password: String, nickname: Str
     var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/users"))
     request.httpMethod = "POST"
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try JSONSerialization.data(withJSONObject: ["email": email, "password": password, "nickname": nickname])
+    request.httpBody = try JSONSerialization.data(withJSONObject: [
+        "email": email, "password": password, "nickname": nickname,
+    ])
     let (_, response) = try await URLSession.shared.data(for: request)
     #expect((200..<300).contains((response as? HTTPURLResponse)?.statusCode ?? 0))
 }

@@ -26,8 +26,10 @@ public final class TestServer: @unchecked Sendable {
         dataFolder = temporaryFolder()
         process.executableURL = serverBinary()
         process.arguments =
-            ["serve", "--port", "0", "--data", dataFolder, "--music", music, "--log-level", "warning",
-             "--signup-codes", "off"] + extraArguments
+            [
+                "serve", "--port", "0", "--data", dataFolder, "--music", music, "--log-level", "warning",
+                "--signup-codes", "off",
+            ] + extraArguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -52,7 +54,8 @@ public final class TestServer: @unchecked Sendable {
     private func waitForScan() async throws {
         // Up to three minutes: the first scan competes with every other test on two loaded cores.
         for _ in 0..<1800 {
-            let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("v1/library/scan"))
+            let (data, _) = try await URLSession.shared.data(
+                from: baseURL.appendingPathComponent("v1/library/scan"))
             if let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let status = json["data"] as? [String: Any], status["running"] as? Bool == false,
                 status["lastReport"] != nil
@@ -83,7 +86,8 @@ public actor DemoLibrary {
                 try process.run()
                 process.waitUntilExit()
                 guard process.terminationStatus == 0 else {
-                    throw FixtureError(message: "cloudmusic-server demo failed (\(process.terminationStatus))")
+                    throw FixtureError(
+                        message: "cloudmusic-server demo failed (\(process.terminationStatus))")
                 }
             }
         }
@@ -110,7 +114,8 @@ public func productBinary(_ name: String) -> URL {
 }
 
 public func temporaryFolder() -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cmkit-\(UUID().uuidString)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cmkit-\(UUID().uuidString)")
+        .path
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
@@ -121,7 +126,6 @@ public func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) a
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
-
 
 /// What a child process printed up to its first line break (or until it closed its output).
 public func firstLine(of pipe: Pipe) -> String {

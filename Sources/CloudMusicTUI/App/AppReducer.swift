@@ -152,7 +152,9 @@ extension AppState {
             return []
         case .commentPosted(let comment):
             guard comment.songId == comments.songID else { return [] }
-            if let parentID = comment.parentId, let index = comments.comments.firstIndex(where: { $0.id == parentID }) {
+            if let parentID = comment.parentId,
+                let index = comments.comments.firstIndex(where: { $0.id == parentID })
+            {
                 comments.comments[index].repliesCount += 1
             }
             comments.comments = CommentsView.threaded(
@@ -173,7 +175,8 @@ extension AppState {
         case .likedChanged(let songID, let liked):
             if playing.song?.id == songID { playing.liked = liked }
             if liked {
-                if let song = [playing.song].compactMap({ $0 }).first(where: { $0.id == songID }) ?? selectedSong,
+                if let song = [playing.song].compactMap({ $0 }).first(where: { $0.id == songID })
+                    ?? selectedSong,
                     song.id == songID, !myMusic.liked.contains(where: { $0.id == songID })
                 {
                     myMusic.liked.insert(song, at: 0)
@@ -322,7 +325,8 @@ extension AppState {
             show("Sign in to like songs.", isError: true)
             return []
         }
-        let liked = myMusic.liked.contains { $0.id == song.id } || (playing.song?.id == song.id && playing.liked)
+        let liked =
+            myMusic.liked.contains { $0.id == song.id } || (playing.song?.id == song.id && playing.liked)
         return [.setLiked(songID: song.id, liked: !liked)]
     }
 
@@ -335,7 +339,8 @@ extension AppState {
             case 2: return home.recent[safe: home.item]
             default: return nil
             }
-        case .library: return library.tab == 2 ? library.songs.items[safe: library.songs.cursor.selected] : nil
+        case .library:
+            return library.tab == 2 ? library.songs.items[safe: library.songs.cursor.selected] : nil
         case .search: return search.section == 0 ? search.results?.songs[safe: search.list.selected] : nil
         case .detail: return detail?.songs[safe: detail?.list.selected ?? 0]
         case .myMusic: return myMusic.tab == 2 ? myMusic.liked[safe: myMusic.list.selected] : nil
@@ -524,17 +529,23 @@ extension AppState {
         case .play, .playAll:
             switch library.tab {
             case 0:
-                guard let artist = library.artists.items[safe: library.artists.cursor.selected] else { return [] }
+                guard let artist = library.artists.items[safe: library.artists.cursor.selected] else {
+                    return []
+                }
                 return openDetail(.artist, id: artist.id, title: artist.name)
             case 1:
-                guard let album = library.albums.items[safe: library.albums.cursor.selected] else { return [] }
+                guard let album = library.albums.items[safe: library.albums.cursor.selected] else {
+                    return []
+                }
                 return openDetail(.album, id: album.id, title: album.title)
             case 2:
                 let songs = library.songs.items
                 guard !songs.isEmpty else { return [] }
                 return [.playSongs(songs, start: command == .playAll ? 0 : library.songs.cursor.selected)]
             default:
-                guard let genre = library.genres.items[safe: library.genres.cursor.selected] else { return [] }
+                guard let genre = library.genres.items[safe: library.genres.cursor.selected] else {
+                    return []
+                }
                 return openDetail(.genre, id: genre.id, title: genre.name)
             }
         case .refresh:

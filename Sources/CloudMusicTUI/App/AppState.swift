@@ -74,7 +74,8 @@ public struct LoginState: Sendable, Equatable {
     public var busy = false
 
     public var labels: [String] {
-        mode == .signIn ? ["Email or phone", "Password"] : ["Nickname", "Email or phone", "Password", "Code"]
+        mode == .signIn
+            ? ["Email or phone", "Password"] : ["Nickname", "Email or phone", "Password", "Code"]
     }
 
     public var secretField: Int { mode == .signIn ? 1 : 2 }
@@ -116,7 +117,7 @@ public struct PagedList<Item: Sendable & Equatable>: Sendable, Equatable {
 
     /// Whether the selection is near enough to the end to fetch the next page.
     var wantsMore: Bool {
-        guard let _ = nextPage, status != .loading else { return false }
+        guard nextPage != nil, status != .loading else { return false }
         if case .failed = status { return false }
         return items.isEmpty || cursor.selected >= items.count - 10
     }
@@ -275,7 +276,9 @@ public struct AppState: Sendable, Equatable {
     /// Rows the body of a screen has, for page up and down.
     public var bodyHeight = 20
 
-    public init(server: String, keyMap: KeyMap = KeyMap(), signedIn: (userID: String, nickname: String?)? = nil) {
+    public init(
+        server: String, keyMap: KeyMap = KeyMap(), signedIn: (userID: String, nickname: String?)? = nil
+    ) {
         self.server = server
         self.keyMap = keyMap
         if let signedIn {

@@ -9,7 +9,8 @@ public enum AppView {
     /// Rows that are not the body: tab bar, status, control bar.
     static let chromeRows = 3
 
-    public static func render(_ state: inout AppState, width: Int, height: Int, now: Date = Date()) -> [Line] {
+    public static func render(_ state: inout AppState, width: Int, height: Int, now: Date = Date()) -> [Line]
+    {
         let width = max(0, width)
         let height = max(0, height)
         guard height >= chromeRows else {
@@ -17,7 +18,8 @@ public enum AppView {
         }
         let bodyHeight = height - chromeRows
         var lines: [Line] = [tabBar(state, width: width)]
-        lines += fitted(body(&state, width: width, height: bodyHeight, now: now), width: width, height: bodyHeight)
+        lines += fitted(
+            body(&state, width: width, height: bodyHeight, now: now), width: width, height: bodyHeight)
         lines.append(statusRow(state, width: width))
         lines.append(controlBar(state, width: width))
         return lines
@@ -40,7 +42,8 @@ public enum AppView {
         return ControlBar.render(
             ControlBar.State(
                 title: song?.title ?? "", artist: song?.artistNames ?? "", playback: state.playing.playback,
-                position: state.playing.position, duration: state.playing.duration, loopMode: state.playing.mode,
+                position: state.playing.position, duration: state.playing.duration,
+                loopMode: state.playing.mode,
                 volume: state.playing.volume),
             width: width)
     }
@@ -76,18 +79,27 @@ public enum AppView {
 
     static func hint(_ state: AppState) -> String {
         let keys = state.keyMap
-        func pair(_ command: Command, _ words: String) -> String { "\(keys.label(command).split(separator: " ").first ?? "") \(words)" }
+        func pair(_ command: Command, _ words: String) -> String {
+            "\(keys.label(command).split(separator: " ").first ?? "") \(words)"
+        }
         var parts: [String]
         switch state.screen {
         case .home, .library, .search, .detail, .myMusic:
-            parts = [pair(.play, "play/open"), pair(.addToQueue, "queue"), pair(.download, "download"), pair(.nextTab, "section")]
+            parts = [
+                pair(.play, "play/open"), pair(.addToQueue, "queue"), pair(.download, "download"),
+                pair(.nextTab, "section"),
+            ]
             if state.screen == .detail, state.detail?.sheet != nil { parts.append(pair(.collect, "collect")) }
         case .queue:
             let down = keys.label(.moveDown).split(separator: " ").first ?? ""
-            parts = [pair(.play, "play"), pair(.moveUp, "").trimmingCharacters(in: .whitespaces) + "/\(down) move", pair(.remove, "remove"), pair(.clear, "clear")]
+            parts = [
+                pair(.play, "play"), pair(.moveUp, "").trimmingCharacters(in: .whitespaces) + "/\(down) move",
+                pair(.remove, "remove"), pair(.clear, "clear"),
+            ]
         case .downloads: parts = [pair(.play, "play"), pair(.remove, "delete")]
         case .comments:
-            parts = state.comments.draft == nil
+            parts =
+                state.comments.draft == nil
                 ? [pair(.write, "write"), pair(.reply, "reply"), pair(.like, "like"), pair(.back, "back")]
                 : ["Enter send", "Esc cancel"]
         case .nowPlaying: parts = [pair(.comments, "comments"), pair(.like, "like"), pair(.loopMode, "loop")]
@@ -115,15 +127,18 @@ public enum AppView {
         case .detail: return detail(&state, width: width, height: height)
         case .queue:
             let output = table(
-                header: ["Title", "Artist", "Album", "Time"], rows: state.queue.map(songCells), layout: songLayout,
+                header: ["Title", "Artist", "Album", "Time"], rows: state.queue.map(songCells),
+                layout: songLayout,
                 cursor: state.queueList, width: width, height: height,
-                marked: state.queueIndex.map { [$0] } ?? [], empty: "The queue is empty: press Enter on a song to play it")
+                marked: state.queueIndex.map { [$0] } ?? [],
+                empty: "The queue is empty: press Enter on a song to play it")
             state.queueList.scroll = output.scrollOffset
             return output.lines
         case .downloads:
             let rows = state.downloads.map {
                 DownloadRow(
-                    title: $0.song.title, artist: $0.song.artistNames ?? "", state: $0.state, received: $0.received,
+                    title: $0.song.title, artist: $0.song.artistNames ?? "", state: $0.state,
+                    received: $0.received,
                     total: $0.total, message: $0.message)
             }
             let output = DownloadsView.render(
@@ -136,9 +151,12 @@ public enum AppView {
             return NowPlayingView.render(
                 NowPlayingView.State(
                     title: playing.song?.title ?? "Nothing playing", artist: playing.song?.artistNames ?? "",
-                    album: playing.song?.album?.title ?? "", playback: playing.playback, position: playing.position,
-                    duration: playing.duration, loopMode: playing.mode, volume: playing.volume, lyric: playing.lyric,
-                    lyricStatus: playing.song == nil ? "Find something to play: press / to search" : playing.lyricStatus),
+                    album: playing.song?.album?.title ?? "", playback: playing.playback,
+                    position: playing.position,
+                    duration: playing.duration, loopMode: playing.mode, volume: playing.volume,
+                    lyric: playing.lyric,
+                    lyricStatus: playing.song == nil
+                        ? "Find something to play: press / to search" : playing.lyricStatus),
                 width: width, height: height)
         case .comments:
             let comments = state.comments
@@ -146,7 +164,8 @@ public enum AppView {
                 CommentsView.Composer(text: $0.text, replyingTo: $0.replyTo?.user.nickname, cursor: $0.cursor)
             }
             let output = CommentsView.render(
-                comments: comments.comments, selected: comments.comments.isEmpty ? nil : comments.list.selected,
+                comments: comments.comments,
+                selected: comments.comments.isEmpty ? nil : comments.list.selected,
                 scrollOffset: comments.list.scroll, width: width, height: height,
                 title: "Comments · \(comments.songTitle)", composer: composer, now: now)
             state.comments.list.scroll = output.scrollOffset
@@ -155,7 +174,8 @@ public enum AppView {
             let entries = Command.allCases.map {
                 HelpView.Entry(keys: state.keyMap.label($0), action: $0.summary, section: $0.section)
             }
-            return HelpView.render(entries: entries, scrollOffset: state.helpScroll, width: width, height: height)
+            return HelpView.render(
+                entries: entries, scrollOffset: state.helpScroll, width: width, height: height)
         }
     }
 
@@ -178,7 +198,8 @@ public enum AppView {
         let fields = zip(login.labels, login.values).enumerated().map { index, pair in
             FormView.Field(label: pair.0, value: pair.1, secret: index == login.secretField)
         }
-        let title = login.mode == .signIn ? "Sign in to \(state.server)" : "Create an account on \(state.server)"
+        let title =
+            login.mode == .signIn ? "Sign in to \(state.server)" : "Create an account on \(state.server)"
         let hint =
             login.mode == .signIn
             ? "Tab next field · Enter sign in · Ctrl-R create an account · Esc browse without signing in"
@@ -191,7 +212,9 @@ public enum AppView {
     static func home(_ state: AppState, width: Int, height: Int) -> [Line] {
         let home = state.home
         var sections = [
-            HomeView.Section(title: HomeState.sectionTitles[0], items: home.sheets.map { "\($0.title) · \($0.songsCount) songs" }),
+            HomeView.Section(
+                title: HomeState.sectionTitles[0],
+                items: home.sheets.map { "\($0.title) · \($0.songsCount) songs" }),
             HomeView.Section(title: HomeState.sectionTitles[1], items: home.newSongs.map(songLabel)),
         ]
         sections.append(
@@ -199,7 +222,8 @@ public enum AppView {
                 title: HomeState.sectionTitles[2],
                 items: state.isSignedIn ? home.recent.map(songLabel) : ["Sign in to see what you played"]))
         return HomeView.render(
-            sections: sections, selectedSection: home.section, selectedItem: home.item, width: width, height: height)
+            sections: sections, selectedSection: home.section, selectedItem: home.item, width: width,
+            height: height)
     }
 
     static func songLabel(_ song: Song) -> String {
@@ -215,33 +239,45 @@ public enum AppView {
             let output = table(
                 header: ["Artist", "Albums", "Songs"],
                 rows: library.artists.items.map { [$0.name, "\($0.albumsCount)", "\($0.songsCount)"] },
-                layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 1)), .init(.fixed(7), alignment: .right), .init(.fixed(6), alignment: .right)]),
-                cursor: library.artists.cursor, width: width, height: rest, empty: emptyText(library.artists.status, "No artists"))
+                layout: ColumnLayout([
+                    .init(.flexible(minimum: 8, weight: 1)), .init(.fixed(7), alignment: .right),
+                    .init(.fixed(6), alignment: .right),
+                ]),
+                cursor: library.artists.cursor, width: width, height: rest,
+                empty: emptyText(library.artists.status, "No artists"))
             state.library.artists.cursor.scroll = output.scrollOffset
             lines += output.lines
         case 1:
             let output = table(
                 header: ["Album", "Artist", "Year", "Songs"],
-                rows: library.albums.items.map { [$0.title, $0.artist?.name ?? "", $0.year.map(String.init) ?? "", "\($0.songsCount)"] },
+                rows: library.albums.items.map {
+                    [$0.title, $0.artist?.name ?? "", $0.year.map(String.init) ?? "", "\($0.songsCount)"]
+                },
                 layout: ColumnLayout([
                     .init(.flexible(minimum: 8, weight: 3)), .init(.flexible(minimum: 6, weight: 2)),
                     .init(.fixed(4), alignment: .right), .init(.fixed(5), alignment: .right),
                 ]),
-                cursor: library.albums.cursor, width: width, height: rest, empty: emptyText(library.albums.status, "No albums"))
+                cursor: library.albums.cursor, width: width, height: rest,
+                empty: emptyText(library.albums.status, "No albums"))
             state.library.albums.cursor.scroll = output.scrollOffset
             lines += output.lines
         case 2:
             let output = table(
-                header: ["Title", "Artist", "Album", "Time"], rows: library.songs.items.map(songCells), layout: songLayout,
-                cursor: library.songs.cursor, width: width, height: rest, marked: playingMarks(library.songs.items, state),
+                header: ["Title", "Artist", "Album", "Time"], rows: library.songs.items.map(songCells),
+                layout: songLayout,
+                cursor: library.songs.cursor, width: width, height: rest,
+                marked: playingMarks(library.songs.items, state),
                 empty: emptyText(library.songs.status, "No songs"))
             state.library.songs.cursor.scroll = output.scrollOffset
             lines += output.lines
         default:
             let output = table(
                 header: ["Genre", "Songs"], rows: library.genres.items.map { [$0.name, "\($0.songsCount)"] },
-                layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 1)), .init(.fixed(6), alignment: .right)]),
-                cursor: library.genres.cursor, width: width, height: rest, empty: emptyText(library.genres.status, "No genres"))
+                layout: ColumnLayout([
+                    .init(.flexible(minimum: 8, weight: 1)), .init(.fixed(6), alignment: .right),
+                ]),
+                cursor: library.genres.cursor, width: width, height: rest,
+                empty: emptyText(library.genres.status, "No genres"))
             state.library.genres.cursor.scroll = output.scrollOffset
             lines += output.lines
         }
@@ -261,11 +297,17 @@ public enum AppView {
         var lines = [TabBar.render(tabs: MyMusicState.tabTitles, current: mine.tab, width: width)]
         let rest = max(0, height - 1)
         guard state.isSignedIn else {
-            return lines + [Line.blank(width), ViewKit.centred("Sign in to see your sheets and the songs you like: press Enter", width: width, style: .dim)]
+            return lines + [
+                Line.blank(width),
+                ViewKit.centred(
+                    "Sign in to see your sheets and the songs you like: press Enter", width: width,
+                    style: .dim),
+            ]
         }
         if mine.tab == 2 {
             let output = table(
-                header: ["Title", "Artist", "Album", "Time"], rows: mine.liked.map(songCells), layout: songLayout,
+                header: ["Title", "Artist", "Album", "Time"], rows: mine.liked.map(songCells),
+                layout: songLayout,
                 cursor: mine.list, width: width, height: rest, marked: playingMarks(mine.liked, state),
                 empty: emptyText(mine.status, "No songs yet: press f on a song you like"))
             state.myMusic.list.scroll = output.scrollOffset
@@ -274,10 +316,16 @@ public enum AppView {
         let sheets = mine.tab == 0 ? mine.created : mine.collected
         let output = table(
             header: ["Sheet", "Songs", "By"],
-            rows: sheets.map { [$0.kind == "likes" ? "♥ \($0.title)" : $0.title, "\($0.songsCount)", $0.user.nickname] },
-            layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 3)), .init(.fixed(5), alignment: .right), .init(.flexible(minimum: 6, weight: 1))]),
+            rows: sheets.map {
+                [$0.kind == "likes" ? "♥ \($0.title)" : $0.title, "\($0.songsCount)", $0.user.nickname]
+            },
+            layout: ColumnLayout([
+                .init(.flexible(minimum: 8, weight: 3)), .init(.fixed(5), alignment: .right),
+                .init(.flexible(minimum: 6, weight: 1)),
+            ]),
             cursor: mine.list, width: width, height: rest,
-            empty: emptyText(mine.status, mine.tab == 0 ? "No sheets yet" : "No collected sheets yet: press s on a sheet"))
+            empty: emptyText(
+                mine.status, mine.tab == 0 ? "No sheets yet" : "No collected sheets yet: press s on a sheet"))
         state.myMusic.list.scroll = output.scrollOffset
         lines += output.lines
         return lines
@@ -292,8 +340,10 @@ public enum AppView {
             ViewKit.left(TerminalWidth.sanitized(detail.subtitle), width: width, style: .dim),
         ]
         let output = table(
-            header: ["Title", "Artist", "Album", "Time"], rows: detail.songs.map(songCells), layout: songLayout,
-            cursor: detail.list, width: width, height: max(0, height - 2), marked: playingMarks(detail.songs, state),
+            header: ["Title", "Artist", "Album", "Time"], rows: detail.songs.map(songCells),
+            layout: songLayout,
+            cursor: detail.list, width: width, height: max(0, height - 2),
+            marked: playingMarks(detail.songs, state),
             empty: emptyText(detail.status, "No songs"))
         state.detail?.list.scroll = output.scrollOffset
         lines += output.lines
@@ -308,7 +358,10 @@ public enum AppView {
     ])
 
     static func songCells(_ song: Song) -> [String] {
-        [song.title, song.artistNames ?? "", song.album?.title ?? "", DisplayFormat.duration(milliseconds: song.duration)]
+        [
+            song.title, song.artistNames ?? "", song.album?.title ?? "",
+            DisplayFormat.duration(milliseconds: song.duration),
+        ]
     }
 
     static func playingMarks(_ songs: [Song], _ state: AppState) -> Set<Int> {

@@ -97,9 +97,11 @@ public enum Command: String, CaseIterable, Sendable {
         switch self {
         case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .loopMode, .like:
             "Playback"
-        case .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .comments, .help, .back, .quit:
+        case .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .comments, .help, .back,
+            .quit:
             "Screens"
-        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextTab, .previousTab, .play, .playAll, .addToQueue,
+        case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextTab, .previousTab, .play, .playAll,
+            .addToQueue,
             .download, .collect, .refresh:
             "Lists"
         case .moveUp, .moveDown, .remove, .clear: "Queue and downloads"
@@ -125,7 +127,9 @@ public struct KeyMap: Sendable, Equatable {
     public init(overrides: [Command: [Key]] = [:]) {
         var keys = Self.defaults
         let taken = Set(overrides.values.joined())
-        for (command, bound) in keys where overrides[command] == nil { keys[command] = bound.filter { !taken.contains($0) } }
+        for (command, bound) in keys where overrides[command] == nil {
+            keys[command] = bound.filter { !taken.contains($0) }
+        }
         for (command, bound) in overrides { keys[command] = bound }
         self.keys = keys
         commands = [:]

@@ -50,12 +50,20 @@ extension CommandLine {
             case "-h", "--help", "help":
                 print(usage)
                 return 0
-            case "--server": guard let v = value(argument) else { return 2 }; serverOverride = v
-            case "--config": guard let v = value(argument) else { return 2 }; configURL = URL(fileURLWithPath: v)
-            case "--audio": guard let v = value(argument) else { return 2 }; audioOverride = v
+            case "--server":
+                guard let v = value(argument) else { return 2 }
+                serverOverride = v
+            case "--config":
+                guard let v = value(argument) else { return 2 }
+                configURL = URL(fileURLWithPath: v)
+            case "--audio":
+                guard let v = value(argument) else { return 2 }
+                audioOverride = v
             case "--no-color", "--no-colour": noColor = true
             case "--no-media-keys": mediaKeys = false
-            case "--": words += rest; rest = []
+            case "--":
+                words += rest
+                rest = []
             default:
                 if argument.hasPrefix("-"), words.isEmpty {
                     fail("unknown option \(argument); see cloudmusic --help.")
@@ -67,17 +75,21 @@ extension CommandLine {
 
         let config: PlayerConfig
         do {
-            config = try PlayerConfig.load(from: configURL, validActions: Set(Command.allCases.map(\.rawValue)))
+            config = try PlayerConfig.load(
+                from: configURL, validActions: Set(Command.allCases.map(\.rawValue)))
         } catch {
             fail("\(error)")
             return 2
         }
         var server = config.server
         if let serverOverride {
-            guard let url = URL(string: serverOverride), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            guard let url = URL(string: serverOverride), let scheme = url.scheme,
+                ["http", "https"].contains(scheme),
                 url.host != nil
             else {
-                fail("--server needs an http:// or https:// URL with a host, such as http://127.0.0.1:8080, not \"\(serverOverride)\".")
+                fail(
+                    "--server needs an http:// or https:// URL with a host, such as http://127.0.0.1:8080, not \"\(serverOverride)\"."
+                )
                 return 2
             }
             server = url
@@ -165,7 +177,9 @@ extension CommandLine {
         options.palette = Theme.palette(fromConfig: config.colors)
         options.keyMap = KeyMap(
             overrides: Dictionary(
-                uniqueKeysWithValues: config.keys.compactMap { name, keys in Command(rawValue: name).map { ($0, keys) } }))
+                uniqueKeysWithValues: config.keys.compactMap { name, keys in
+                    Command(rawValue: name).map { ($0, keys) }
+                }))
         options.session = remembered.map { ($0.userId, $0.token, $0.nickname.isEmpty ? nil : $0.nickname) }
         let serverText = server.absoluteString
         options.saveSession = { userID, token, nickname in
@@ -190,7 +204,8 @@ extension CommandLine {
     private static func report(_ answer: ControlResponse) -> Int32 {
         if let status = answer.status, answer.ok { print(status.summary) }
         if !answer.message.isEmpty, !(answer.ok && answer.message == "Done.") {
-            FileHandle.standardError.write(Data((answer.ok ? "" : "cloudmusic: ") .utf8) + Data((answer.message + "\n").utf8))
+            FileHandle.standardError.write(
+                Data((answer.ok ? "" : "cloudmusic: ").utf8) + Data((answer.message + "\n").utf8))
         }
         return answer.ok ? 0 : 1
     }

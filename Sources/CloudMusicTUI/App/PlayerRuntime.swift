@@ -64,7 +64,8 @@ final class PlayerRuntime: Sendable {
                         if case .modeChanged(let mode) = event { self.mediaSession?.updateLoop(mode) }
                         if case .currentChanged(let song?) = event { self.reportPlay(song) }
                     case .state(let state): self.post(.playback(state))
-                    case .progress(let position, let duration): self.post(.progress(position: position, duration: duration))
+                    case .progress(let position, let duration):
+                        self.post(.progress(position: position, duration: duration))
                     case .skipped(let song, let message):
                         self.post(.notice("Skipped \(song.title): \(message)", isError: true))
                     }
@@ -139,7 +140,11 @@ final class PlayerRuntime: Sendable {
             case .pause: await list.pause()
             case .resume: try await list.play()
             case .toggle:
-                if await list.snapshot().state == .playing { await list.pause() } else { try await list.play() }
+                if await list.snapshot().state == .playing {
+                    await list.pause()
+                } else {
+                    try await list.play()
+                }
             case .next: try await list.next()
             case .previous: try await list.previous()
             case .stop:
@@ -147,9 +152,11 @@ final class PlayerRuntime: Sendable {
                 await list.seek(to: 0)
             case .status: break
             }
-            return ControlResponse(ok: true, message: command.name == "status" ? "" : "Done.", status: await status())
+            return ControlResponse(
+                ok: true, message: command.name == "status" ? "" : "Done.", status: await status())
         } catch {
-            return ControlResponse(ok: false, message: (error as? APIError)?.message ?? String(describing: error))
+            return ControlResponse(
+                ok: false, message: (error as? APIError)?.message ?? String(describing: error))
         }
     }
 
@@ -157,8 +164,10 @@ final class PlayerRuntime: Sendable {
         let snapshot = await list.snapshot()
         let song = snapshot.current
         return PlayerStatus(
-            state: snapshot.state.rawValue, title: song?.title, artist: song?.artistNames, album: song?.album?.title,
-            position: snapshot.position, duration: snapshot.duration ?? song.map { Double($0.duration) / 1000 },
+            state: snapshot.state.rawValue, title: song?.title, artist: song?.artistNames,
+            album: song?.album?.title,
+            position: snapshot.position,
+            duration: snapshot.duration ?? song.map { Double($0.duration) / 1000 },
             loopMode: snapshot.mode.rawValue, volume: volume.withLock { $0 })
     }
 
@@ -187,7 +196,8 @@ final class PlayerRuntime: Sendable {
         Song(
             id: id, title: title, icon: nil, uri: "v1/songs/\(id)/stream", style: 0, lyric: nil, singer: nil,
             artists: [], album: nil, genres: [], trackNumber: nil, discNumber: nil, year: nil, duration: 0,
-            format: "", bitRate: 0, sampleRate: 0, channels: 0, clicksCount: 0, commentsCount: 0, playsCount: 0,
+            format: "", bitRate: 0, sampleRate: 0, channels: 0, clicksCount: 0, commentsCount: 0,
+            playsCount: 0,
             createdAt: "", updatedAt: "")
     }
 
@@ -224,7 +234,8 @@ final class PlayerRuntime: Sendable {
             case .openDetail(_, let id, _): post(.detailFailed(id: id, message))
             case .loadMyMusic: post(.myMusicFailed(message))
             case .loadComments: post(.commentsFailed(message))
-            case .loadLyric(let songID): post(.lyricLoaded(songID: songID, nil, message: "Lyrics unavailable: \(message)"))
+            case .loadLyric(let songID):
+                post(.lyricLoaded(songID: songID, nil, message: "Lyrics unavailable: \(message)"))
             default: post(.notice(message, isError: true))
             }
         }
@@ -235,7 +246,8 @@ final class PlayerRuntime: Sendable {
         case .signIn(let account, let password):
             try await signIn(account: account, password: password)
         case .signUp(let nickname, let account, let password, let code):
-            _ = try await repository.signUp(Self.identifier(account), password: password, nickname: nickname, code: code)
+            _ = try await repository.signUp(
+                Self.identifier(account), password: password, nickname: nickname, code: code)
             try await signIn(account: account, password: password)
         case .sendCode(let account):
             _ = try await repository.sendCode(to: Self.identifier(account), purpose: "register")
@@ -289,10 +301,14 @@ final class PlayerRuntime: Sendable {
             try await downloads.delete(songID: songID)
             post(.notice("Download deleted.", isError: false))
         case .setLiked(let songID, let liked):
-            _ = liked ? try await repository.likeSong(id: songID) : try await repository.unlikeSong(id: songID)
+            _ =
+                liked
+                ? try await repository.likeSong(id: songID) : try await repository.unlikeSong(id: songID)
             post(.likedChanged(songID: songID, liked: liked))
         case .setCollected(let sheetID, let collected):
-            if collected { _ = try await repository.collect(sheetID: sheetID) } else {
+            if collected {
+                _ = try await repository.collect(sheetID: sheetID)
+            } else {
                 try await repository.uncollect(sheetID: sheetID)
             }
             post(.collectedChanged(sheetID: sheetID, collected: collected))
@@ -302,7 +318,8 @@ final class PlayerRuntime: Sendable {
             let page = try await repository.comments(.song(songID), size: 100)
             post(.commentsLoaded(songID: songID, page.data))
         case .postComment(let text, let songID, let replyTo):
-            let comment = try await repository.postComment(text, on: replyTo.map { .replies(to: $0) } ?? .song(songID))
+            let comment = try await repository.postComment(
+                text, on: replyTo.map { .replies(to: $0) } ?? .song(songID))
             post(.commentPosted(comment))
         case .likeComment(let id):
             post(.commentChanged(try await repository.likeComment(id: id)))
@@ -319,7 +336,8 @@ final class PlayerRuntime: Sendable {
     }
 
     private func signIn(account: String, password: String) async throws {
-        let result = try await repository.login(Self.identifier(account), password: password, device: "cloudmusic terminal")
+        let result = try await repository.login(
+            Self.identifier(account), password: password, device: "cloudmusic terminal")
         let user = try? await repository.user(id: result.userId)
         onSignedIn(result.userId, result.session, user?.nickname)
         post(.signedIn(userID: result.userId, nickname: user?.nickname))
@@ -332,11 +350,15 @@ final class PlayerRuntime: Sendable {
         async let newSongs = repository.songs(page: 1, size: 30, sort: .recent)
         let recent: [Song]
         if repository.userID != nil {
-            recent = (try? await repository.history(order: "recent", page: 1, size: 30).value.data.map(\.song)) ?? []
+            recent =
+                (try? await repository.history(order: "recent", page: 1, size: 30).value.data.map(\.song))
+                ?? []
         } else {
             recent = []
         }
-        post(.homeLoaded(sheets: try await sheets.value.data, newSongs: try await newSongs.value.data, recent: recent))
+        post(
+            .homeLoaded(
+                sheets: try await sheets.value.data, newSongs: try await newSongs.value.data, recent: recent))
     }
 
     private func loadLibrary(tab: Int, page: Int) async throws {
@@ -364,7 +386,8 @@ final class PlayerRuntime: Sendable {
         case .sheet:
             let sheet = try await repository.sheet(id: id, songs: 500).value
             detail.title = sheet.title
-            detail.subtitle = "\(sheet.user.nickname) · \(sheet.songsCount) songs · \(sheet.collectsCount) collects"
+            detail.subtitle =
+                "\(sheet.user.nickname) · \(sheet.songsCount) songs · \(sheet.collectsCount) collects"
             detail.songs = sheet.songs ?? []
             detail.sheet = sheet
         case .album:
@@ -379,7 +402,8 @@ final class PlayerRuntime: Sendable {
             detail.subtitle = "\(artist.albumsCount) albums · \(artist.songsCount) songs"
             detail.songs = artist.songs ?? []
             if detail.songs.isEmpty {
-                detail.songs = try await repository.songs(page: 1, size: 100, sort: .name, artistID: id).value.data
+                detail.songs = try await repository.songs(page: 1, size: 100, sort: .name, artistID: id).value
+                    .data
             }
         case .genre:
             let songs = try await repository.songs(page: 1, size: 100, sort: .name, genreID: id).value
@@ -397,13 +421,19 @@ final class PlayerRuntime: Sendable {
         let likes = mine.first { $0.kind == "likes" }
         var liked: [Song] = []
         if let likes { liked = try await repository.sheetSongs(id: likes.id, page: 1, size: 100).value.data }
-        post(.myMusicLoaded(created: mine, collected: try await collected.value.data, liked: liked, likesSheetID: likes?.id))
+        post(
+            .myMusicLoaded(
+                created: mine, collected: try await collected.value.data, liked: liked,
+                likesSheetID: likes?.id))
     }
 
     private func loadLyric(songID: String) async throws {
         do {
             let lyric = try await repository.lyric(songID: songID).value.lyric
-            post(.lyricLoaded(songID: songID, lyric.lines.isEmpty ? nil : lyric, message: lyric.lines.isEmpty ? "No lyrics" : nil))
+            post(
+                .lyricLoaded(
+                    songID: songID, lyric.lines.isEmpty ? nil : lyric,
+                    message: lyric.lines.isEmpty ? "No lyrics" : nil))
         } catch let error as APIError where error.kind == .notFound {
             post(.lyricLoaded(songID: songID, nil, message: "No lyrics"))
         }

@@ -21,7 +21,9 @@ public struct PlayerOptions: Sendable {
     /// A remembered sign-in.
     public var session: (userID: String, token: String, nickname: String?)?
     /// Called after a sign-in, to remember it.
-    public var saveSession: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void = { _, _, _ in }
+    public var saveSession: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void = {
+        _, _, _ in
+    }
     /// Called when the server ended the session.
     public var forgetSession: @Sendable () -> Void = {}
     /// Words to search for and play once started (`cloudmusic play <words>` with no player running).
@@ -53,10 +55,13 @@ public final class TerminalApp {
     public init(options: PlayerOptions) throws {
         self.options = options
         let fileManager = FileManager.default
-        try fileManager.createDirectory(at: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try fileManager.createDirectory(
+            at: options.stateDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let client = APIClient(baseURL: options.server, token: options.session?.token)
         let store = try LocalStore(path: options.stateDirectory.appendingPathComponent("client.sqlite").path)
-        let repository = MusicRepository(client: client, cache: OfflineCache(store: store), userID: options.session?.userID)
+        let repository = MusicRepository(
+            client: client, cache: OfflineCache(store: store), userID: options.session?.userID)
         let player = try MPVPlayer(
             configuration: MPVConfiguration(
                 audioOutput: options.audioOutput, progressRate: 10, volume: Double(options.volume),
@@ -72,7 +77,8 @@ public final class TerminalApp {
         }
         runtime = PlayerRuntime(
             client: client, repository: repository, player: player, list: list, downloads: downloads,
-            mediaSession: mediaSession, volume: options.volume, post: { mailbox.post($0) }, onSignedIn: options.saveSession, onSignedOut: options.forgetSession)
+            mediaSession: mediaSession, volume: options.volume, post: { mailbox.post($0) },
+            onSignedIn: options.saveSession, onSignedOut: options.forgetSession)
         var state = AppState(
             server: options.server.absoluteString, keyMap: options.keyMap,
             signedIn: options.session.map { ($0.userID, $0.nickname) })
@@ -113,7 +119,8 @@ public final class TerminalApp {
             do {
                 controlServer = try ControlServer(path: path) { await runtime.control($0) }
             } catch {
-                state.show("\(error) `cloudmusic pause|next|status` will not reach this player.", isError: true)
+                state.show(
+                    "\(error) `cloudmusic pause|next|status` will not reach this player.", isError: true)
             }
         }
         defer { controlServer?.stop() }
@@ -133,7 +140,9 @@ public final class TerminalApp {
         if ProcessInfo.processInfo.environment["CLOUDMUSIC_EXIT_AFTER_FIRST_FRAME"] != nil {
             let elapsed = firstFrameAt! - startedAt
             terminal.close()
-            print("first frame after \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms")
+            print(
+                "first frame after \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
+            )
             return
         }
         loop()

@@ -11,7 +11,9 @@ final class Mailbox: Sendable {
 
     init() {
         var fds: [Int32] = [0, 0]
-        if pipe(&fds) != 0 { fatalError("cloudmusic could not make a pipe: \(String(cString: strerror(errno)))") }
+        if pipe(&fds) != 0 {
+            fatalError("cloudmusic could not make a pipe: \(String(cString: strerror(errno)))")
+        }
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         readEnd = fds[0]
         writeEnd = fds[1]

@@ -1,6 +1,6 @@
 import CNCurses
-import PlayerControl
 import Foundation
+import PlayerControl
 
 /// The terminal, owned through ncurses: draws frames of `Line`s, reads keys, and always gives the terminal
 /// back as it found it (on exit, on Ctrl-C, and on a crash).
@@ -20,7 +20,8 @@ public final class Terminal {
     /// - Throws: `TerminalError` when stdin or stdout is not a terminal, or ncurses cannot start on it.
     public init(colors: Theme.Mode = .auto, palette: [TextStyle: ColorSpec] = [:]) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError(message: "cloudmusic needs a terminal: run it in a terminal window, not through a pipe.")
+            throw TerminalError(
+                message: "cloudmusic needs a terminal: run it in a terminal window, not through a pipe.")
         }
         setlocale(LC_ALL, "")
         // A UTF-8 locale is what makes ncurses count CJK and emoji as two columns; C.UTF-8 always exists.
@@ -33,7 +34,10 @@ public final class Terminal {
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
             let screen = newterm(nil, output, input)
         else {
-            throw TerminalError(message: "ncurses could not start on this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")).")
+            throw TerminalError(
+                message:
+                    "ncurses could not start on this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))."
+            )
         }
         self.screen = screen
         set_term(screen)

@@ -1,6 +1,6 @@
 import CNCurses
-import PlayerControl
 import Glibc
+import PlayerControl
 
 /// How each `TextStyle` looks: colour pairs where the terminal has colours, else bold, dim, underline and
 /// reverse video, so nothing that matters is told by colour alone.
