@@ -17,7 +17,9 @@ import Testing
         await player.load(song, startAt: 0, autoplay: true)
 
         try await log.wait("playing") { $0.contains(.state(.playing)) }
-        #expect(await player.state == .playing || log.events.contains(.ended(itemID: song.id)))
+        // On a loaded machine the two seconds may be over already: the state can be ahead of the log.
+        let state = await player.state
+        #expect(state == .playing || state == .ended || log.events.contains(.ended(itemID: song.id)))
         let events = try await log.wait("the end") { $0.contains(.ended(itemID: song.id)) }
         #expect(await player.state == .ended)
         #expect(events.last == .state(.ended))

@@ -137,6 +137,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sessionPath))
     }
 
+    @Test func signUpFromTheForm() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let player = try TerminalPlayer(server: server)
+        let tmux = player.session
+        try await tmux.waitFor(text: "Sign in to")
+        try await tmux.press("C-r")
+        try await tmux.waitFor(text: "Create an account on")
+        try await tmux.type("小雨")
+        try await tmux.press("Tab")
+        try await tmux.type("xiaoyu@example.com")
+        try await tmux.press("Tab")
+        // A password the server refuses first: its message shows in the form, and nothing is lost.
+        try await tmux.type("short")
+        try await tmux.press("Enter", "Enter")
+        try await tmux.waitFor("the server's refusal") { rows in
+            rows.contains { $0.contains("at least 8 characters") } && rows.contains { $0.contains("小雨") }
+        }
+        try await tmux.press("Up")
+        try await tmux.press("BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try await tmux.type("a much longer passphrase")
+        try await tmux.press("Enter", "Enter")
+        try await tmux.waitFor(text: "Signed in as 小雨")
+        try await tmux.press("4")
+        try await tmux.waitFor(text: "I like")
+        try await tmux.press("q")
+        #expect(try await tmux.waitForExit().status == 0)
+    }
+
     @Test func playWithNoPlayerRunningStartsOneThatPlays() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

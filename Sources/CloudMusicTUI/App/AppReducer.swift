@@ -243,9 +243,8 @@ extension AppState {
         case .home: return switchTab(.home)
         case .library: return switchTab(.library)
         case .search:
-            var effects = switchTab(.search)
+            let effects = switchTab(.search)
             search.editing = true
-            if search.query.isEmpty { effects = [] }
             return effects
         case .myMusic: return switchTab(.myMusic)
         case .queue: return switchTab(.queue)

@@ -24,6 +24,9 @@ final class PlayerRuntime: Sendable {
     /// The desktop's media keys and now-playing widgets, when there is a session bus.
     let mediaSession: MPRISService?
     private let bridge = Mutex<NowPlayingBridge?>(nil)
+    /// Changes run one at a time in the order pressed (two quick presses of J, or of +, must land in that
+    /// order): one lane for the player and the queue, one for the server, so a slow like never holds up pause.
+    private let lanes: [AppEffect.Lane: (stream: AsyncStream<AppEffect>, continuation: AsyncStream<AppEffect>.Continuation)]
 
     /// How long typing must pause before a search goes out.
     static let searchPause: Duration = .milliseconds(150)
@@ -42,6 +45,9 @@ final class PlayerRuntime: Sendable {
         self.downloads = downloads
         self.mediaSession = mediaSession
         self.volume = Mutex(volume)
+        lanes = [
+            .player: AsyncStream<AppEffect>.makeStream(), .server: AsyncStream<AppEffect>.makeStream(),
+        ]
         self.post = post
         self.onSignedIn = onSignedIn
         self.onSignedOut = onSignedOut
@@ -54,6 +60,13 @@ final class PlayerRuntime: Sendable {
         await postQueue()
         postDownloads()
         if let mediaSession { await connect(mediaSession) }
+        for lane in lanes.values {
+            let effects = lane.stream
+            keep(
+                Task { [weak self] in
+                    for await effect in effects { await self?.run(effect) }
+                })
+        }
         keep(
             Task { [weak self] in
                 for await event in events {
@@ -92,6 +105,7 @@ final class PlayerRuntime: Sendable {
     }
 
     func stop() {
+        for lane in lanes.values { lane.continuation.finish() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         bridge.withLock { $0 = nil }
         mediaSession?.shutdown()
@@ -208,8 +222,13 @@ final class PlayerRuntime: Sendable {
 
     // MARK: Effects
 
+    /// Starts an effect: loads run side by side, changes one after another in their lane.
     func perform(_ effect: AppEffect) {
-        Task { await self.run(effect) }
+        if let lane = effect.lane {
+            lanes[lane]?.continuation.yield(effect)
+        } else {
+            Task { await self.run(effect) }
+        }
     }
 
     /// Runs an effect; a failure becomes a message on screen (or a sign-in screen when the session ended).
@@ -444,5 +463,23 @@ extension MPRISService {
     /// MPRIS says loop and shuffle apart: one song is Track, the list (shuffled or not) is Playlist.
     func updateLoop(_ mode: LoopMode) {
         updateLoop(status: mode == .single ? "Track" : "Playlist", shuffle: mode == .shuffle)
+    }
+}
+
+extension AppEffect {
+    enum Lane { case player, server }
+
+    /// Where a change waits its turn; nil for loads, which only fetch and may run side by side in any order.
+    var lane: Lane? {
+        switch self {
+        case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic, .loadLyric,
+            .loadComments:
+            nil
+        case .setLiked, .setCollected, .postComment, .likeComment, .unlikeComment, .download, .deleteDownload:
+            .server
+        case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,
+            .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .quit:
+            .player
+        }
     }
 }
