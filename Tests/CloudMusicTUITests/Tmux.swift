@@ -27,7 +27,7 @@ final class TmuxSession: Sendable {
         try tmux(["set-option", "-t", "main", "remain-on-exit", "on"])
     }
 
-    deinit { try? tmux(["kill-server"]) }
+    deinit { _ = try? tmux(["kill-server"]) }
 
     static func quoted(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -77,19 +77,19 @@ final class TmuxSession: Sendable {
 
     /// Changes the window's size, as a person dragging the terminal's corner.
     func resize(width: Int, height: Int) async throws {
-        try await offThread {
+        _ = try await offThread {
             try self.tmux(["resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
         }
     }
 
     /// Presses keys by tmux's names ("Enter", "Tab", "Left", "C-c", or single characters).
     func press(_ keys: String...) async throws {
-        try await offThread { try self.tmux(["send-keys", "-t", "main"] + keys) }
+        _ = try await offThread { try self.tmux(["send-keys", "-t", "main"] + keys) }
     }
 
     /// Types text literally (UTF-8, CJK included).
     func type(_ text: String) async throws {
-        try await offThread { try self.tmux(["send-keys", "-t", "main", "-l", text]) }
+        _ = try await offThread { try self.tmux(["send-keys", "-t", "main", "-l", text]) }
     }
 
     /// The screen's text, one string per row.

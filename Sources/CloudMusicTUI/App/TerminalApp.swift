@@ -128,6 +128,8 @@ public final class TerminalApp {
         if state.isSignedIn {
             state.home.status = .loading
             effects += [.loadHome, .loadMyMusic]
+            // The queue may have moved on on another device since this one last ran.
+            Task { try? await runtime.list.syncWithServer() }
         }
         if state.search.playFirstAnswer {
             state.search.generation += 1
