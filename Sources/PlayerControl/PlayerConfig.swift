@@ -83,6 +83,7 @@ public struct PlayerConfig: Equatable, Sendable {
         ("play", [.enter]),
         ("play_all", [.character("P")]),
         ("add_to_queue", [.character("a")]),
+        ("add_to_sheet", [.character("m")]),
         ("download", [.character("d")]),
         ("collect", [.character("s")]),
         ("move_up", [.character("K")]),

@@ -231,6 +231,20 @@ import Testing
         try await tmux.press("Tab", "Tab")
         try await tmux.waitFor(text: markedTitle)
 
+        // Keep it in a new sheet of mine too.
+        try await tmux.press("m")
+        try await tmux.waitFor(text: "+ New sheet…")
+        try await tmux.press("Enter")
+        try await tmux.type("Road trip 路上")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "Made the sheet Road trip 路上 with the song in it.")
+        try await tmux.press("Tab")
+        try await tmux.waitFor("the new sheet with its song") { rows in
+            rows.contains { $0.contains("Road trip 路上") && $0.contains(" 1 ") }
+        }
+        try await tmux.press("Tab", "Tab")
+        try await tmux.waitFor(text: markedTitle)
+
         // Download the song the selection is on, and see it finish.
         try await tmux.press("d")
         try await tmux.press("6")

@@ -32,6 +32,8 @@ public enum AppAction: Sendable {
     case downloadsChanged([DownloadEntry])
     case likedChanged(songID: String, liked: Bool)
     case collectedChanged(sheetID: String, collected: Bool)
+    /// A song went into one of my sheets (`created` when the sheet was made for it).
+    case addedToSheet(Sheet, created: Bool)
     case notice(String, isError: Bool)
     /// Commands from outside: media keys (MPRIS) and `cloudmusic pause|next|...`.
     case remote(Command)
@@ -73,6 +75,8 @@ public enum AppEffect: Sendable, Equatable {
     case deleteDownload(songID: String)
     case setLiked(songID: String, liked: Bool)
     case setCollected(sheetID: String, collected: Bool)
+    case addToSheet(songID: String, sheetID: String)
+    case createSheet(title: String, songID: String)
     case loadLyric(songID: String)
     case loadComments(songID: String)
     case postComment(text: String, songID: String, replyTo: String?)

@@ -190,6 +190,14 @@ extension AppState {
             if detail?.sheet?.id == sheetID { detail?.sheet?.collected = collected }
             show(collected ? "Sheet collected." : "Sheet no longer collected.")
             return [.loadMyMusic]
+        case .addedToSheet(let sheet, let created):
+            if let index = myMusic.created.firstIndex(where: { $0.id == sheet.id }) {
+                myMusic.created[index] = sheet
+            } else {
+                myMusic.created.append(sheet)
+            }
+            show(created ? "Made the sheet \(sheet.title) with the song in it." : "Added to \(sheet.title).")
+            return []
         case .notice(let message, let isError):
             show(message, isError: isError)
             return []
@@ -213,6 +221,7 @@ extension AppState {
     private mutating func handle(_ key: Key) -> [AppEffect] {
         // Fields take the keys they type with before any command does.
         if screen == .login { return handleLoginKey(key) }
+        if sheetPicker != nil { return handlePickerKey(key) }
         if screen == .search, search.editing, let effects = handleSearchTyping(key) { return effects }
         if screen == .comments, comments.draft != nil { return handleDraftKey(key) }
         guard let command = keyMap.command(for: key) else { return [] }
@@ -367,6 +376,14 @@ extension AppState {
             guard let song = selectedSong else { return nil }
             show("Downloading \(song.title)…")
             return [.download(song)]
+        case .addToSheet:
+            guard let song = selectedSong ?? playing.song else { return [] }
+            guard isSignedIn else {
+                show("Sign in to keep songs in your sheets.", isError: true)
+                return []
+            }
+            sheetPicker = SheetPicker(song: song)
+            return []
         case .like where screen != .comments:
             guard screen != .nowPlaying, let song = selectedSong else { return nil }
             return likeEffects(for: song)
@@ -776,6 +793,52 @@ extension AppState {
             comments.draft = draft
             return []
         }
+    }
+
+    // MARK: Adding a song to a sheet
+
+    private mutating func handlePickerKey(_ key: Key) -> [AppEffect] {
+        guard var picker = sheetPicker else { return [] }
+        defer { if sheetPicker != nil { sheetPicker = picker } }
+        if picker.newTitle != nil {
+            switch key {
+            case .escape:
+                picker.newTitle = nil
+            case .enter:
+                let title = (picker.newTitle ?? "").trimmingCharacters(in: .whitespaces)
+                guard !title.isEmpty else {
+                    show("Type a title for the new sheet, or press Esc.", isError: true)
+                    return []
+                }
+                sheetPicker = nil
+                return [.createSheet(title: title, songID: picker.song.id)]
+            default:
+                var title = picker.newTitle ?? ""
+                _ = TextEditing.apply(key, to: &title, cursor: &picker.cursor)
+                picker.newTitle = title
+            }
+            return []
+        }
+        let count = ownSheets.count + 1
+        switch keyMap.command(for: key) {
+        case .back:
+            sheetPicker = nil
+        case .play:
+            guard picker.list.selected > 0 else {
+                picker.newTitle = ""
+                picker.cursor = 0
+                return []
+            }
+            let sheet = ownSheets[picker.list.selected - 1]
+            sheetPicker = nil
+            return [.addToSheet(songID: picker.song.id, sheetID: sheet.id)]
+        case let command?:
+            if let delta = movement(command) { picker.list.move(delta, count: count) }
+            if command == .quit { sheetPicker = nil }
+        case nil:
+            break
+        }
+        return []
     }
 
     // MARK: Sign in

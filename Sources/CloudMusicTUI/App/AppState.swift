@@ -216,6 +216,18 @@ public struct CommentsState: Sendable, Equatable {
     }
 }
 
+/// Choosing one of my sheets to keep a song in (the apps' "collect to sheet"), or naming a new one.
+public struct SheetPicker: Sendable, Equatable {
+    public var song: Song
+    /// Row 0 is "New sheet…"; the rest are my sheets (not "I like", which has its own key).
+    public var list = ListCursor()
+    /// The new sheet's title while it is typed; nil while choosing.
+    public var newTitle: String?
+    public var cursor = 0
+
+    public init(song: Song) { self.song = song }
+}
+
 /// A download as the downloads screen shows it.
 public struct DownloadEntry: Sendable, Equatable {
     public var song: Song
@@ -270,6 +282,8 @@ public struct AppState: Sendable, Equatable {
     public var playing = PlayingState()
     public var comments = CommentsState()
     public var helpScroll = 0
+    /// Open over any screen while a song is being added to a sheet.
+    public var sheetPicker: SheetPicker?
     public var toast: Toast?
     public var keyMap: KeyMap
     public var quitting = false
@@ -291,4 +305,7 @@ public struct AppState: Sendable, Equatable {
     }
 
     public var isSignedIn: Bool { userID != nil }
+
+    /// The sheets a song can be added to: mine, without "I like".
+    public var ownSheets: [Sheet] { myMusic.created.filter { $0.kind != "likes" } }
 }

@@ -79,6 +79,7 @@ public enum AppView {
 
     static func hint(_ state: AppState) -> String {
         let keys = state.keyMap
+        if state.sheetPicker != nil { return "Enter choose · Esc cancel" }
         func pair(_ command: Command, _ words: String) -> String {
             "\(keys.label(command).split(separator: " ").first ?? "") \(words)"
         }
@@ -111,6 +112,7 @@ public enum AppView {
     // MARK: Bodies
 
     static func body(_ state: inout AppState, width: Int, height: Int, now: Date) -> [Line] {
+        if state.sheetPicker != nil { return sheetPicker(&state, width: width, height: height) }
         switch state.screen {
         case .login: return login(state, width: width, height: height)
         case .home: return home(state, width: width, height: height)
@@ -177,6 +179,25 @@ public enum AppView {
             return HelpView.render(
                 entries: entries, scrollOffset: state.helpScroll, width: width, height: height)
         }
+    }
+
+    /// "Add <song> to a sheet": a new sheet first, then mine; or the new sheet's title being typed.
+    static func sheetPicker(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+        guard let picker = state.sheetPicker else { return [] }
+        var lines = [ViewKit.left("Add \"\(TerminalWidth.sanitized(picker.song.title))\" to a sheet", width: width, style: .accent)]
+        if let title = picker.newTitle {
+            lines.append(Line.blank(width))
+            lines.append(ViewKit.input(prompt: "New sheet: ", promptStyle: .accent, text: title, cursor: picker.cursor, width: width))
+            lines.append(ViewKit.left("Enter make it · Esc back", width: width, style: .dim))
+            return lines
+        }
+        let rows = [["+ New sheet…", ""]] + state.ownSheets.map { [$0.title, "\($0.songsCount) songs"] }
+        let output = table(
+            header: ["Sheet", "Songs"], rows: rows,
+            layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 1)), .init(.fixed(10), alignment: .right)]),
+            cursor: picker.list, width: width, height: max(0, height - 1), empty: "")
+        state.sheetPicker?.list.scroll = output.scrollOffset
+        return lines + output.lines
     }
 
     static func searchStatus(_ search: SearchState) -> String? {

@@ -36,6 +36,7 @@ public enum Command: String, CaseIterable, Sendable {
     case play
     case playAll = "play_all"
     case addToQueue = "add_to_queue"
+    case addToSheet = "add_to_sheet"
     case download
     case collect
     case moveUp = "move_up"
@@ -80,6 +81,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .play: "Play, or open"
         case .playAll: "Play the whole list"
         case .addToQueue: "Add to the queue"
+        case .addToSheet: "Add the song to one of my sheets, or a new one"
         case .download: "Download for offline play"
         case .collect: "Collect the sheet, or stop collecting it"
         case .moveUp: "Move up in the queue"
@@ -101,8 +103,7 @@ public enum Command: String, CaseIterable, Sendable {
             .quit:
             "Screens"
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextTab, .previousTab, .play, .playAll,
-            .addToQueue,
-            .download, .collect, .refresh:
+            .addToQueue, .addToSheet, .download, .collect, .refresh:
             "Lists"
         case .moveUp, .moveDown, .remove, .clear: "Queue and downloads"
         case .write, .reply: "Comments"

@@ -331,6 +331,11 @@ final class PlayerRuntime: Sendable {
                 try await repository.uncollect(sheetID: sheetID)
             }
             post(.collectedChanged(sheetID: sheetID, collected: collected))
+        case .addToSheet(let songID, let sheetID):
+            post(.addedToSheet(try await repository.addSongs([songID], toSheet: sheetID), created: false))
+        case .createSheet(let title, let songID):
+            let sheet = try await repository.createSheet(SheetDraft(title: title))
+            post(.addedToSheet(try await repository.addSongs([songID], toSheet: sheet.id), created: true))
         case .loadLyric(let songID):
             try await loadLyric(songID: songID)
         case .loadComments(let songID):
@@ -475,7 +480,8 @@ extension AppEffect {
         case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic, .loadLyric,
             .loadComments:
             nil
-        case .setLiked, .setCollected, .postComment, .likeComment, .unlikeComment, .download, .deleteDownload:
+        case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment, .download,
+            .deleteDownload:
             .server
         case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,
             .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .quit:
