@@ -25,7 +25,8 @@ public enum AppAction: Sendable {
     case playback(PlaybackState)
     case progress(position: Double, duration: Double?)
     case lyricLoaded(songID: String, Lyric?, message: String?)
-    case commentsLoaded(songID: String, [Comment])
+    /// A page of a song's comments; `more` is true for a page after the first (it adds to the list).
+    case commentsLoaded(songID: String, [Comment], nextCursor: String? = nil, more: Bool = false)
     case commentsFailed(String)
     case commentPosted(Comment)
     case commentChanged(Comment)
@@ -78,7 +79,8 @@ public enum AppEffect: Sendable, Equatable {
     case addToSheet(songID: String, sheetID: String)
     case createSheet(title: String, songID: String)
     case loadLyric(songID: String)
-    case loadComments(songID: String)
+    /// The first page of a song's comments, or the page after `cursor`.
+    case loadComments(songID: String, cursor: String? = nil)
     case postComment(text: String, songID: String, replyTo: String?)
     case likeComment(id: String)
     case unlikeComment(likeID: String, commentID: String)

@@ -141,14 +141,24 @@ extension AppState {
             playing.lyricSongID = songID
             playing.lyricStatus = message
             return []
-        case .commentsLoaded(let songID, let comments):
-            guard songID == self.comments.songID else { return [] }
-            self.comments.comments = CommentsView.threaded(comments).map(\.comment)
-            self.comments.status = .loaded
-            self.comments.list.clamp(count: comments.count)
+        case .commentsLoaded(let songID, let page, let nextCursor, let more):
+            guard songID == comments.songID else { return [] }
+            // Keep the selection on the same comment: a later page can bring the parents of replies already shown.
+            let selectedID = comments.comments[safe: comments.list.selected]?.id
+            let known = Set(comments.comments.map(\.id))
+            let all = more ? comments.comments + page.filter { !known.contains($0.id) } : page
+            comments.comments = CommentsView.threaded(all).map(\.comment)
+            comments.nextCursor = nextCursor
+            comments.loadingMore = false
+            comments.status = .loaded
+            if more, let selectedID, let index = comments.comments.firstIndex(where: { $0.id == selectedID }) {
+                comments.list.selected = index
+            }
+            comments.list.clamp(count: comments.comments.count)
             return []
         case .commentsFailed(let message):
             comments.status = .failed(message)
+            comments.loadingMore = false
             return []
         case .commentPosted(let comment):
             guard comment.songId == comments.songID else { return [] }
@@ -452,6 +462,13 @@ extension AppState {
             downloadsList.move(delta, count: downloads.count)
         case .comments:
             comments.list.move(delta, count: comments.comments.count)
+            // Older comments come a page at a time as the selection nears the end.
+            if let cursor = comments.nextCursor, let songID = comments.songID, !comments.loadingMore,
+                comments.list.selected >= comments.comments.count - 5
+            {
+                comments.loadingMore = true
+                return [.loadComments(songID: songID, cursor: cursor)]
+            }
         case .help:
             helpScroll = max(0, min(Command.allCases.count + 8, helpScroll + max(-1000, min(1000, delta))))
         case .nowPlaying, .login:

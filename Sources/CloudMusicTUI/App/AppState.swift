@@ -207,6 +207,9 @@ public struct CommentsState: Sendable, Equatable {
     public var list = ListCursor()
     public var status: LoadStatus = .idle
     public var draft: Draft?
+    /// Where the next (older) page starts; nil when every comment is here.
+    public var nextCursor: String?
+    public var loadingMore = false
 
     /// A comment being written (a reply when `replyTo` is set).
     public struct Draft: Sendable, Equatable {

@@ -338,9 +338,9 @@ final class PlayerRuntime: Sendable {
             post(.addedToSheet(try await repository.addSongs([songID], toSheet: sheet.id), created: true))
         case .loadLyric(let songID):
             try await loadLyric(songID: songID)
-        case .loadComments(let songID):
-            let page = try await repository.comments(.song(songID), size: 100)
-            post(.commentsLoaded(songID: songID, page.data))
+        case .loadComments(let songID, let cursor):
+            let page = try await repository.comments(.song(songID), cursor: cursor, size: 50)
+            post(.commentsLoaded(songID: songID, page.data, nextCursor: page.nextCursor, more: cursor != nil))
         case .postComment(let text, let songID, let replyTo):
             let comment = try await repository.postComment(
                 text, on: replyTo.map { .replies(to: $0) } ?? .song(songID))
