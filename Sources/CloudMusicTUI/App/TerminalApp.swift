@@ -43,7 +43,7 @@ public struct PlayerOptions: Sendable {
 /// The terminal player: the state, its runtime, and the loop that reads keys, applies actions and draws.
 public final class TerminalApp {
     private var state: AppState
-    private let mailbox = Mailbox()
+    private let mailbox: Mailbox
     private let runtime: PlayerRuntime
     private let options: PlayerOptions
     private var terminal: Terminal?
@@ -54,6 +54,7 @@ public final class TerminalApp {
     /// Builds the client (store, player, queue, downloads); blocking, call it from `main` before `run`.
     public init(options: PlayerOptions) throws {
         self.options = options
+        mailbox = try Mailbox()
         let fileManager = FileManager.default
         try fileManager.createDirectory(
             at: options.stateDirectory, withIntermediateDirectories: true,
