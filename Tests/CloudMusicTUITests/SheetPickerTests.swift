@@ -13,7 +13,8 @@ import Testing
         var state = AppFixture.playing(songs)
         var likes = AppFixture.sheet("likes", title: "I like", owner: AppFixture.user("u1", "Ann"))
         likes.kind = "likes"
-        let mine = [likes] + ["Road", "Rain"].map { AppFixture.sheet($0.lowercased(), title: $0, songsCount: 2) }
+        let mine =
+            [likes] + ["Road", "Rain"].map { AppFixture.sheet($0.lowercased(), title: $0, songsCount: 2) }
         _ = state.reduce(.myMusicLoaded(created: mine, collected: [], liked: [], likesSheetID: "likes"))
         return state
     }

@@ -151,7 +151,8 @@ extension AppState {
             comments.nextCursor = nextCursor
             comments.loadingMore = false
             comments.status = .loaded
-            if more, let selectedID, let index = comments.comments.firstIndex(where: { $0.id == selectedID }) {
+            if more, let selectedID, let index = comments.comments.firstIndex(where: { $0.id == selectedID })
+            {
                 comments.list.selected = index
             }
             comments.list.clamp(count: comments.comments.count)

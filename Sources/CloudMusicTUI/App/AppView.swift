@@ -184,17 +184,26 @@ public enum AppView {
     /// "Add <song> to a sheet": a new sheet first, then mine; or the new sheet's title being typed.
     static func sheetPicker(_ state: inout AppState, width: Int, height: Int) -> [Line] {
         guard let picker = state.sheetPicker else { return [] }
-        var lines = [ViewKit.left("Add \"\(TerminalWidth.sanitized(picker.song.title))\" to a sheet", width: width, style: .accent)]
+        var lines = [
+            ViewKit.left(
+                "Add \"\(TerminalWidth.sanitized(picker.song.title))\" to a sheet", width: width,
+                style: .accent)
+        ]
         if let title = picker.newTitle {
             lines.append(Line.blank(width))
-            lines.append(ViewKit.input(prompt: "New sheet: ", promptStyle: .accent, text: title, cursor: picker.cursor, width: width))
+            lines.append(
+                ViewKit.input(
+                    prompt: "New sheet: ", promptStyle: .accent, text: title, cursor: picker.cursor,
+                    width: width))
             lines.append(ViewKit.left("Enter make it · Esc back", width: width, style: .dim))
             return lines
         }
         let rows = [["+ New sheet…", ""]] + state.ownSheets.map { [$0.title, "\($0.songsCount) songs"] }
         let output = table(
             header: ["Sheet", "Songs"], rows: rows,
-            layout: ColumnLayout([.init(.flexible(minimum: 8, weight: 1)), .init(.fixed(10), alignment: .right)]),
+            layout: ColumnLayout([
+                .init(.flexible(minimum: 8, weight: 1)), .init(.fixed(10), alignment: .right),
+            ]),
             cursor: picker.list, width: width, height: max(0, height - 1), empty: "")
         state.sheetPicker?.list.scroll = output.scrollOffset
         return lines + output.lines

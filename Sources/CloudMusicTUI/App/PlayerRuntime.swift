@@ -26,7 +26,8 @@ final class PlayerRuntime: Sendable {
     private let bridge = Mutex<NowPlayingBridge?>(nil)
     /// Changes run one at a time in the order pressed (two quick presses of J, or of +, must land in that
     /// order): one lane for the player and the queue, one for the server, so a slow like never holds up pause.
-    private let lanes: [AppEffect.Lane: (stream: AsyncStream<AppEffect>, continuation: AsyncStream<AppEffect>.Continuation)]
+    private let lanes:
+        [AppEffect.Lane: (stream: AsyncStream<AppEffect>, continuation: AsyncStream<AppEffect>.Continuation)]
 
     /// How long typing must pause before a search goes out.
     static let searchPause: Duration = .milliseconds(150)
@@ -477,10 +478,12 @@ extension AppEffect {
     /// Where a change waits its turn; nil for loads, which only fetch and may run side by side in any order.
     var lane: Lane? {
         switch self {
-        case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic, .loadLyric,
+        case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic,
+            .loadLyric,
             .loadComments:
             nil
-        case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment, .download,
+        case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment,
+            .download,
             .deleteDownload:
             .server
         case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,

@@ -12,7 +12,8 @@ final class Mailbox: Sendable {
     init() throws {
         var fds: [Int32] = [0, 0]
         if pipe(&fds) != 0 {
-            throw TerminalError(message: "cloudmusic could not make a pipe: \(String(cString: strerror(errno))).")
+            throw TerminalError(
+                message: "cloudmusic could not make a pipe: \(String(cString: strerror(errno))).")
         }
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         readEnd = fds[0]
