@@ -234,7 +234,18 @@ import Testing
         try await tmux.press("?")
         let help = try await tmux.waitFor(text: "Loop mode: list, one, shuffle")
         #expect(help.contains { $0.contains("o") && $0.contains("Loop mode") })
+        try await tmux.press("Escape", "-", "-")
+        try await tmux.waitFor("the volume down") { controlBar($0).contains("Vol 70%") }
         try await tmux.press("q")
         #expect(try await tmux.waitForExit().status == 0)
+
+        // The next start is at the volume last set, not the config's starting one.
+        let again = try TerminalPlayer(server: server, home: home)
+        try await again.session.waitFor("the remembered volume") { controlBar($0).contains("Vol 70%") }
+        // Not signed in: the form has the keys (q would be typed), Esc leaves it.
+        try await again.session.press("Escape")
+        try await again.session.waitFor(text: "New songs")
+        try await again.session.press("q")
+        #expect(try await again.session.waitForExit().status == 0)
     }
 }

@@ -172,7 +172,13 @@ extension CommandLine {
             downloadsDirectory: dataDirectory(environment).appendingPathComponent("downloads"))
         options.audioOutput = audio
         options.audioDevice = config.audioDevice
-        options.volume = config.volume
+        // The volume last set in the player wins over the config's starting volume.
+        let volumeFile = stateDirectory.appendingPathComponent("volume")
+        options.volume =
+            (try? String(contentsOf: volumeFile, encoding: .utf8)).flatMap {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }.map { min(100, max(0, $0)) } ?? config.volume
+        options.saveVolume = { level in try? Data("\(level)\n".utf8).write(to: volumeFile, options: .atomic) }
         options.colors = noColor || config.theme == .none ? .none : .auto
         options.palette = Theme.palette(fromConfig: config.colors)
         options.keyMap = KeyMap(

@@ -16,6 +16,7 @@ final class PlayerRuntime: Sendable {
     private let post: @Sendable (AppAction) -> Void
     private let onSignedIn: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void
     private let onSignedOut: @Sendable () -> Void
+    private let onVolume: @Sendable (Int) -> Void
     /// The newest search asked for: a search still waiting out the typing pause gives way to a newer one.
     private let latestSearch = Mutex(0)
     private let tasks = Mutex<[Task<Void, Never>]>([])
@@ -37,7 +38,7 @@ final class PlayerRuntime: Sendable {
         downloads: DownloadManager, mediaSession: MPRISService?, volume: Int,
         post: @escaping @Sendable (AppAction) -> Void,
         onSignedIn: @escaping @Sendable (String, String, String?) -> Void,
-        onSignedOut: @escaping @Sendable () -> Void
+        onSignedOut: @escaping @Sendable () -> Void, onVolume: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.client = client
         self.repository = repository
@@ -52,6 +53,7 @@ final class PlayerRuntime: Sendable {
         self.post = post
         self.onSignedIn = onSignedIn
         self.onSignedOut = onSignedOut
+        self.onVolume = onVolume
     }
 
     /// Forwards the queue's, the player's and the downloads' events as actions, from now until `stop`.
@@ -307,6 +309,7 @@ final class PlayerRuntime: Sendable {
             volume.withLock { $0 = level }
             mediaSession?.updateVolume(Double(level) / 100)
             await player.setVolume(Double(level))
+            onVolume(level)
         case .setLoopMode(let mode):
             try await list.setMode(mode)
         case .moveInQueue(let from, let to):

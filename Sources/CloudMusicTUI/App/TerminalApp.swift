@@ -26,6 +26,8 @@ public struct PlayerOptions: Sendable {
     }
     /// Called when the server ended the session.
     public var forgetSession: @Sendable () -> Void = {}
+    /// Called when the volume changes, to start at it next time.
+    public var saveVolume: @Sendable (Int) -> Void = { _ in }
     /// Words to search for and play once started (`cloudmusic play <words>` with no player running).
     public var playQuery: String?
     /// Where `cloudmusic pause|next|status` find this player; nil for no control socket.
@@ -79,7 +81,7 @@ public final class TerminalApp {
         runtime = PlayerRuntime(
             client: client, repository: repository, player: player, list: list, downloads: downloads,
             mediaSession: mediaSession, volume: options.volume, post: { mailbox.post($0) },
-            onSignedIn: options.saveSession, onSignedOut: options.forgetSession)
+            onSignedIn: options.saveSession, onSignedOut: options.forgetSession, onVolume: options.saveVolume)
         var state = AppState(
             server: options.server.absoluteString, keyMap: options.keyMap,
             signedIn: options.session.map { ($0.userID, $0.nickname) })
