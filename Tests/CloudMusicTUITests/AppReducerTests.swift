@@ -808,9 +808,11 @@ extension AppReducerTests {
             #expect(state.press(.enter) == [.openDetail(.artist, id: "ar1", title: "周杰伦")])
             _ = state.press(.escape)
             _ = state.press(.tab)
+            #expect(state.search.section == 3)
+            _ = state.press(.tab)
             #expect(state.search.section == 0)
             _ = state.press(.backTab)
-            #expect(state.search.section == 2)
+            #expect(state.search.section == 3)
         }
 
         @Test func anAnswerWithoutSongsShowsTheFirstSectionWithResults() {

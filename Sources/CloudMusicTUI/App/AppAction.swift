@@ -15,7 +15,7 @@ public enum AppAction: Sendable {
     case homeFailed(String)
     case libraryPage(LibraryPage)
     case libraryFailed(tab: Int, String)
-    case searchAnswered(generation: Int, SearchResults)
+    case searchAnswered(generation: Int, SearchResults, sheets: [Sheet] = [])
     case searchFailed(generation: Int, String)
     case detailLoaded(DetailState)
     case detailFailed(id: String, String)

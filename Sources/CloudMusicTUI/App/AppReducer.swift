@@ -66,12 +66,13 @@ extension AppState {
             default: library.genres.status = .failed(message)
             }
             return []
-        case .searchAnswered(let generation, let results):
+        case .searchAnswered(let generation, let results, let sheets):
             guard generation == search.generation else { return [] }
             search.results = results
+            search.sheets = sheets
             search.status = .loaded
             if search.count(of: search.section) == 0,
-                let first = (0..<3).first(where: { search.count(of: $0) > 0 })
+                let first = (0..<SearchState.sectionCount).first(where: { search.count(of: $0) > 0 })
             {
                 search.section = first
             }
@@ -624,6 +625,7 @@ extension AppState {
         let query = search.query.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else {
             search.results = nil
+            search.sheets = []
             search.status = .idle
             return []
         }
@@ -634,7 +636,8 @@ extension AppState {
     private mutating func searchCommand(_ command: Command) -> [AppEffect]? {
         switch command {
         case .nextTab, .previousTab:
-            search.section = (search.section + (command == .nextTab ? 1 : 2)) % 3
+            let sections = SearchState.sectionCount
+            search.section = (search.section + (command == .nextTab ? 1 : sections - 1)) % sections
             search.list = ListCursor()
             return []
         case .search:
@@ -651,9 +654,12 @@ extension AppState {
             case 1:
                 guard let album = results.albums[safe: search.list.selected] else { return [] }
                 return openDetail(.album, id: album.id, title: album.title)
-            default:
+            case 2:
                 guard let artist = results.artists[safe: search.list.selected] else { return [] }
                 return openDetail(.artist, id: artist.id, title: artist.name)
+            default:
+                guard let sheet = search.sheets[safe: search.list.selected] else { return [] }
+                return openDetail(.sheet, id: sheet.id, title: sheet.title)
             }
         default: return nil
         }

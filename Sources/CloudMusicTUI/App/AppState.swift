@@ -142,12 +142,17 @@ public struct LibraryState: Sendable, Equatable {
 
 /// Search as you type.
 public struct SearchState: Sendable, Equatable {
+    /// Songs, albums, artists, sheets.
+    public static let sectionCount = 4
+
     public var query = ""
     /// In characters.
     public var cursor = 0
     /// Whether keys type into the query (else they move in the results).
     public var editing = false
     public var results: SearchResults?
+    /// Public sheets whose title or tags match.
+    public var sheets: [Sheet] = []
     public var section = 0
     public var list = ListCursor()
     public var status: LoadStatus = .idle
@@ -161,7 +166,8 @@ public struct SearchState: Sendable, Equatable {
         switch section {
         case 0: return results.songs.count
         case 1: return results.albums.count
-        default: return results.artists.count
+        case 2: return results.artists.count
+        default: return sheets.count
         }
     }
 }

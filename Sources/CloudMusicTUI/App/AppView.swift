@@ -122,7 +122,8 @@ public enum AppView {
             let output = SearchView.render(
                 query: search.query, cursor: search.editing ? search.cursor : -1, results: search.results,
                 section: search.section, selected: search.editing ? nil : search.list.selected,
-                scrollOffset: search.list.scroll, status: searchStatus(search), width: width, height: height)
+                scrollOffset: search.list.scroll, status: searchStatus(search), width: width, height: height,
+                sheets: search.sheets)
             state.search.list.scroll = output.scrollOffset
             return output.lines
         case .myMusic: return myMusic(&state, width: width, height: height)
@@ -216,10 +217,10 @@ public enum AppView {
         case .failed(let message): return message
         case .loaded:
             guard let results = search.results else { return nil }
-            if results.songs.isEmpty, results.albums.isEmpty, results.artists.isEmpty {
+            if results.songs.isEmpty, results.albums.isEmpty, results.artists.isEmpty, search.sheets.isEmpty {
                 return "No results for \"\(search.query)\""
             }
-            return search.editing ? "Enter or ↓ to choose" : nil
+            return search.editing ? "Enter or ↓ to choose · Tab: songs, albums, artists, sheets" : nil
         }
     }
 

@@ -283,8 +283,11 @@ final class PlayerRuntime: Sendable {
             latestSearch.withLock { $0 = max($0, generation) }
             try await Task.sleep(for: Self.searchPause)
             guard latestSearch.withLock({ $0 }) == generation else { return }
+            async let sheets = repository.searchSheets(query, page: 1, size: 30)
             let results = try await repository.search(query, size: 50).value
-            post(.searchAnswered(generation: generation, results))
+            // Sheets are extra: when their search fails, the songs, albums and artists still show.
+            let found = (try? await sheets.value.data) ?? []
+            post(.searchAnswered(generation: generation, results, sheets: found))
         case .openDetail(let kind, let id, let title):
             post(.detailLoaded(try await loadDetail(kind, id: id, title: title)))
         case .loadMyMusic:

@@ -1,13 +1,14 @@
 import MusicCore
 
-/// The search screen: the query input, a switcher between songs, albums and artists, a status row
-/// and the results of the current section.
+/// The search screen: the query input, a switcher between songs, albums, artists and (when given)
+/// sheets, a status row and the results of the current section.
 public enum SearchView {
     /// The rendered rows and the list's scroll offset.
     public typealias Output = TableView.Output
 
-    /// The sections in switcher order; `render`'s `section` is an index into this.
-    public static let sections = ["Songs", "Albums", "Artists"]
+    /// The sections in switcher order; `render`'s `section` is an index into this. "Sheets" shows only
+    /// when sheets are given.
+    public static let sections = ["Songs", "Albums", "Artists", "Sheets"]
 
     /// The screen in exactly `height` rows of exactly `width` columns.
     ///
@@ -17,17 +18,19 @@ public enum SearchView {
     /// leaves the list blank.
     public static func render(
         query: String, cursor: Int, results: SearchResults?, section: Int, selected: Int?, scrollOffset: Int,
-        status: String?, width: Int, height: Int
+        status: String?, width: Int, height: Int, sheets: [Sheet]? = nil
     ) -> Output {
         let width = max(0, width)
         let height = max(0, height)
-        let section = min(max(0, section), sections.count - 1)
+        let section = min(max(0, section), sections.count - (sheets == nil ? 2 : 1))
         var lines: [Line] = []
         if height >= 1 {
             lines.append(
                 ViewKit.input(prompt: "/ ", promptStyle: .accent, text: query, cursor: cursor, width: width))
         }
-        if height >= 2 { lines.append(switcher(results: results, section: section, width: width)) }
+        if height >= 2 {
+            lines.append(switcher(results: results, section: section, width: width, sheets: sheets))
+        }
         if height >= 4, let status {
             lines.append(ViewKit.left(TerminalWidth.sanitized(status), width: width, style: .dim))
         }
@@ -35,8 +38,9 @@ public enum SearchView {
         var offset = 0
         if let results, listHeight > 0 {
             let list = self.list(
-                results, section: section, selected: selected, scrollOffset: scrollOffset, width: width,
-                height: listHeight)
+                results, sheets: sheets ?? [], section: section, selected: selected,
+                scrollOffset: scrollOffset,
+                width: width, height: listHeight)
             lines += list.lines
             offset = list.scrollOffset
         }
@@ -45,11 +49,14 @@ public enum SearchView {
 
     /// "Songs (12) · Albums (3) · Artists (1)", the current one highlighted; without the counts,
     /// then only the current one, when narrower.
-    public static func switcher(results: SearchResults?, section: Int, width: Int) -> Line {
-        let counts = [results?.songs.count, results?.albums.count, results?.artists.count]
+    public static func switcher(results: SearchResults?, section: Int, width: Int, sheets: [Sheet]? = nil)
+        -> Line
+    {
+        var counts = [results?.songs.count, results?.albums.count, results?.artists.count]
+        if let sheets { counts.append(results == nil ? nil : sheets.count) }
         for withCounts in [true, false] {
             var spans: Line = []
-            for (index, name) in sections.enumerated() {
+            for (index, name) in sections.prefix(counts.count).enumerated() {
                 if index > 0 { spans.append(StyledSpan(" · ", .dim)) }
                 let label = withCounts ? counts[index].map { "\(name) (\($0))" } ?? name : name
                 spans.append(StyledSpan(label, index == section ? .highlight : .normal))
@@ -61,7 +68,9 @@ public enum SearchView {
     }
 
     private static func list(
-        _ results: SearchResults, section: Int, selected: Int?, scrollOffset: Int, width: Int, height: Int
+        _ results: SearchResults, sheets: [Sheet], section: Int, selected: Int?, scrollOffset: Int,
+        width: Int,
+        height: Int
     ) -> Output {
         switch section {
         case 0:
@@ -87,7 +96,7 @@ public enum SearchView {
             return TableView.render(
                 header: header, rows: rows, layout: layout, selected: selected, scrollOffset: scrollOffset,
                 width: width, height: height, emptyMessage: "No albums")
-        default:
+        case 2:
             let wide = width >= 40
             let layout = ColumnLayout(
                 [.init(.flexible(minimum: 8, weight: 1))]
@@ -101,6 +110,21 @@ public enum SearchView {
                 header: wide ? ["Artist", "Albums", "Songs"] : ["Artist"], rows: rows, layout: layout,
                 selected: selected, scrollOffset: scrollOffset, width: width, height: height,
                 emptyMessage: "No artists")
+        default:
+            let wide = width >= 40
+            let layout = ColumnLayout(
+                [.init(.flexible(minimum: 8, weight: 3))]
+                    + (wide
+                        ? [.init(.flexible(minimum: 6, weight: 1)), .init(.fixed(6), alignment: .right)]
+                        : []),
+                gap: 2)
+            let rows = sheets.map { sheet -> [String] in
+                wide ? [sheet.title, sheet.user.nickname, String(sheet.songsCount)] : [sheet.title]
+            }
+            return TableView.render(
+                header: wide ? ["Sheet", "By", "Songs"] : ["Sheet"], rows: rows, layout: layout,
+                selected: selected, scrollOffset: scrollOffset, width: width, height: height,
+                emptyMessage: "No sheets")
         }
     }
 }
