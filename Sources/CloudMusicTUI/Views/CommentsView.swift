@@ -33,17 +33,9 @@ public enum CommentsView {
         }
     }
 
-    /// The rendered rows and the scroll offset that keeps the selected block on screen.
-    public struct Output: Sendable, Equatable {
-        public var lines: [Line]
-        /// The index (into `threaded(comments)`) of the first block shown; pass it back next time.
-        public var scrollOffset: Int
-
-        public init(lines: [Line], scrollOffset: Int) {
-            self.lines = lines
-            self.scrollOffset = scrollOffset
-        }
-    }
+    /// The rendered rows and the scroll offset that keeps the selected block on screen; the offset is an
+    /// index into `threaded(comments)` (the first block shown), to pass back next time.
+    public typealias Output = TableView.Output
 
     /// What an empty list shows.
     public static let emptyMessage = "No comments yet"
