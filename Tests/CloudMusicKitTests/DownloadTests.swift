@@ -139,6 +139,29 @@ import Testing
         #expect(proxy.rangeRequests >= 1)
     }
 
+    @Test func aQueuedDownloadCanBePausedAndResumed() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL)
+        let folder = URL(fileURLWithPath: temporaryFolder())
+        let store = try LocalStore(path: folder.appendingPathComponent("client.sqlite").path)
+        var options = DownloadManager.Options()
+        options.maxConcurrent = 1
+        options.maxBytesPerSecond = 100_000
+        let manager = try DownloadManager(store: store, folder: folder, client: client, options: options)
+        let songs = Array(try await MusicRepository(client: client).songs(size: 2).data.prefix(2))
+        for song in songs { try await manager.enqueue(song: song) }
+        // One at a time: the second waits in the queue; pausing it keeps it from starting.
+        #expect(try manager.item(songID: songs[1].id)?.state == .queued)
+        try await manager.pause(songID: songs[1].id)
+        #expect(try manager.item(songID: songs[1].id)?.state == .paused)
+        #expect(await manager.waitUntilSettled(songID: songs[0].id)?.state == .completed)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try manager.item(songID: songs[1].id)?.state == .paused)
+        try await manager.resume(songID: songs[1].id)
+        #expect(await manager.waitUntilSettled(songID: songs[1].id)?.state == .completed)
+    }
+
     @Test func sizeQuotaQueueListAndDelete() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

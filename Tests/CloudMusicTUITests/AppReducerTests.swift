@@ -1227,14 +1227,20 @@ extension AppReducerTests {
             #expect(state.press(.character("x")) == [.deleteDownload(songID: "d3")])
         }
 
-        @Test func enterOnAnUnfinishedDownloadDoesNotPlayAnotherSong() {
+        @Test func enterOnAnUnfinishedDownloadPausesOrResumesItInsteadOfPlayingAnotherSong() {
             var state = AppFixture.signedIn()
             _ = state.press(.character("6"))
             _ = state.reduce(.downloadsChanged(entries()))
             _ = state.press(.down)
             #expect(state.downloadsList.selected == 1)
-            let effects = state.press(.enter)
-            #expect(effects == [])
+            #expect(state.press(.enter) == [.pauseDownload(songID: songs[1].id)])
+            var paused = entries()
+            paused[1].state = "paused"
+            _ = state.reduce(.downloadsChanged(paused))
+            #expect(state.press(.enter) == [.resumeDownload(songID: songs[1].id)])
+            paused[1].state = "failed"
+            _ = state.reduce(.downloadsChanged(paused))
+            #expect(state.press(.enter) == [.resumeDownload(songID: songs[1].id)])
         }
     }
 }

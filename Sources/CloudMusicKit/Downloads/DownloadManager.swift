@@ -149,10 +149,13 @@ public actor DownloadManager {
         pump()
     }
 
-    /// Stops a download, keeping what arrived for `enqueue` or `resume` to continue.
+    /// Stops a download, or keeps a queued one from starting, keeping what arrived for `enqueue` or `resume`.
     public func pause(songID: String) throws {
-        guard let task = running.removeValue(forKey: songID) else { return }
-        task.cancel()
+        if let task = running.removeValue(forKey: songID) {
+            task.cancel()
+        } else if try item(songID: songID)?.state != .queued {
+            return
+        }
         try setState(songID, .paused)
         finishWaiters(songID, try item(songID: songID))
         pump()

@@ -74,6 +74,8 @@ public enum AppEffect: Sendable, Equatable {
     case clearQueue
     case download(Song)
     case deleteDownload(songID: String)
+    case pauseDownload(songID: String)
+    case resumeDownload(songID: String)
     case setLiked(songID: String, liked: Bool)
     case setCollected(sheetID: String, collected: Bool)
     case addToSheet(songID: String, sheetID: String)

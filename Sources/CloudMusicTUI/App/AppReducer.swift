@@ -756,9 +756,11 @@ extension AppState {
             let done = downloads.filter { $0.state == "done" }.map(\.song)
             guard let entry = downloads[safe: downloadsList.selected] else { return [] }
             let selected = entry.song
-            guard entry.state == "done" || command == .playAll else {
-                show("\(selected.title) is not downloaded yet.", isError: true)
-                return []
+            // Enter on one not finished pauses it, or goes on with it.
+            if command == .play, entry.state != "done" {
+                let running = entry.state == "downloading" || entry.state == "queued"
+                show(running ? "Paused \(selected.title)." : "Downloading \(selected.title) again…")
+                return [running ? .pauseDownload(songID: selected.id) : .resumeDownload(songID: selected.id)]
             }
             let start = command == .playAll ? 0 : done.firstIndex { $0.id == selected.id } ?? 0
             return done.isEmpty ? [] : [.playSongs(done, start: start)]

@@ -97,7 +97,7 @@ public enum AppView {
                 pair(.play, "play"), pair(.moveUp, "").trimmingCharacters(in: .whitespaces) + "/\(down) move",
                 pair(.remove, "remove"), pair(.clear, "clear"),
             ]
-        case .downloads: parts = [pair(.play, "play"), pair(.remove, "delete")]
+        case .downloads: parts = [pair(.play, "play, or pause/resume"), pair(.remove, "delete")]
         case .comments:
             parts =
                 state.comments.draft == nil

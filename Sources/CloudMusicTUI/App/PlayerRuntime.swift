@@ -323,6 +323,10 @@ final class PlayerRuntime: Sendable {
             try await list.clear()
         case .download(let song):
             try await downloads.enqueue(song: song)
+        case .pauseDownload(let songID):
+            try await downloads.pause(songID: songID)
+        case .resumeDownload(let songID):
+            try await downloads.resume(songID: songID)
         case .deleteDownload(let songID):
             try await downloads.delete(songID: songID)
             post(.notice("Download deleted.", isError: false))
@@ -490,7 +494,7 @@ extension AppEffect {
             nil
         case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment,
             .download,
-            .deleteDownload:
+            .deleteDownload, .pauseDownload, .resumeDownload:
             .server
         case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,
             .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .quit:
