@@ -109,6 +109,11 @@ import Testing
         answer = try await Self.cloudmusic(["pause"], home: home)
         #expect(answer.status == 0)
         try await tmux.waitFor("paused") { controlBar($0).contains("‖") }
+        // A second player for the same person refuses to start and says where the first one is.
+        answer = try await Self.cloudmusic(["--server", server.baseURL.absoluteString], home: home)
+        #expect(answer.status == 1)
+        #expect(answer.err.contains("already running in another terminal"))
+        #expect(answer.err.contains("星河"))
 
         // Media keys: the desktop sees the song and the pause, and its play-pause reaches the player.
         #expect(try await bus.playerProperty("PlaybackStatus").contains("Paused"))

@@ -159,6 +159,14 @@ extension CommandLine {
             }
         }
 
+        // One player per person: two would fight over the same queue, downloads and control socket.
+        if let running = try? ControlClient.send(.status, path: socketPath, timeout: 2), running.ok {
+            let playing = running.status.map { " It is playing: \($0.summary)" } ?? ""
+            fail(
+                "a cloudmusic player is already running in another terminal.\(playing) Control it with "
+                    + "`cloudmusic pause|next|status`, or quit it (q) first.")
+            return 1
+        }
         var notice: String?
         var remembered: SavedSession?
         do {
