@@ -11,13 +11,19 @@ import Testing
         AppFixture.sheet("sh2", title: "Rainy days", songsCount: 3),
     ]
 
-    @Test func onlySheetsFoundOpensTheSheetsSectionAndEnterOpensOne() {
+    /// Searched for 雨, which found only the sheets.
+    static func searched() -> AppState {
         var state = AppFixture.signedIn()
         _ = state.press(.character("/"))
         _ = state.type("雨")
         _ = state.reduce(
             .searchAnswered(
                 generation: 1, SearchResults(songs: [], albums: [], artists: []), sheets: Self.sheets))
+        return state
+    }
+
+    @Test func onlySheetsFoundOpensTheSheetsSectionAndEnterOpensOne() {
+        var state = Self.searched()
         #expect(state.search.section == 3)
         _ = state.press(.enter, .down)
         #expect(state.press(.enter) == [.openDetail(.sheet, id: "sh2", title: "Rainy days")])
@@ -25,12 +31,7 @@ import Testing
     }
 
     @Test func theSheetsSectionShowsTitleOwnerAndSongs() {
-        var state = AppFixture.signedIn()
-        _ = state.press(.character("/"))
-        _ = state.type("雨")
-        _ = state.reduce(
-            .searchAnswered(
-                generation: 1, SearchResults(songs: [], albums: [], artists: []), sheets: Self.sheets))
+        var state = Self.searched()
         let lines = AppView.render(&state, width: 80, height: 24)
         #expect(lines.allSatisfy { $0.width == 80 })
         #expect(lines[2].text.contains("Songs (0) · Albums (0) · Artists (0) · Sheets (2)"))
