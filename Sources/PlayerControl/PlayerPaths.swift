@@ -17,12 +17,28 @@ public enum PlayerPaths {
             .appendingPathComponent("cloudmusic/config")
     }
 
+    /// `$XDG_STATE_HOME/cloudmusic`, else `~/.local/state/cloudmusic`: the remembered sign-in, the client's
+    /// database (queue, downloads, offline cache) and the last volume.
+    public static func stateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL
+    {
+        base("XDG_STATE_HOME", orHome: ".local/state", environment: environment)
+            .appendingPathComponent("cloudmusic", isDirectory: true)
+    }
+
+    /// `$XDG_DATA_HOME/cloudmusic`, else `~/.local/share/cloudmusic`: downloaded songs.
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL
+    {
+        base("XDG_DATA_HOME", orHome: ".local/share", environment: environment)
+            .appendingPathComponent("cloudmusic", isDirectory: true)
+    }
+
     /// `$XDG_STATE_HOME/cloudmusic/session.json`, else `~/.local/state/cloudmusic/session.json`.
     public static func sessionFile(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> URL
     {
-        base("XDG_STATE_HOME", orHome: ".local/state", environment: environment)
-            .appendingPathComponent("cloudmusic/session.json")
+        stateDirectory(environment: environment).appendingPathComponent("session.json")
     }
 
     /// `$XDG_RUNTIME_DIR/cloudmusic/control.sock`, else `/tmp/cloudmusic-<uid>/control.sock`.

@@ -315,8 +315,10 @@ import Testing
     @Test func followsXDGVariables() {
         let environment = [
             "XDG_CONFIG_HOME": "/x/config", "XDG_STATE_HOME": "/x/state", "XDG_RUNTIME_DIR": "/run/user/7",
-            "HOME": "/home/me",
+            "XDG_DATA_HOME": "/x/data", "HOME": "/home/me",
         ]
+        #expect(PlayerPaths.stateDirectory(environment: environment).path == "/x/state/cloudmusic")
+        #expect(PlayerPaths.dataDirectory(environment: environment).path == "/x/data/cloudmusic")
         #expect(PlayerPaths.configFile(environment: environment).path == "/x/config/cloudmusic/config")
         #expect(PlayerPaths.sessionFile(environment: environment).path == "/x/state/cloudmusic/session.json")
         #expect(PlayerPaths.controlSocket(environment: environment) == "/run/user/7/cloudmusic/control.sock")
@@ -328,6 +330,8 @@ import Testing
         #expect(
             PlayerPaths.sessionFile(environment: environment).path
                 == "/home/me/.local/state/cloudmusic/session.json")
+        #expect(
+            PlayerPaths.dataDirectory(environment: environment).path == "/home/me/.local/share/cloudmusic")
         #expect(
             PlayerPaths.controlSocket(environment: environment) == "/tmp/cloudmusic-\(getuid())/control.sock")
     }

@@ -174,10 +174,11 @@ extension CommandLine {
         } catch {
             notice = "\(error)"
         }
-        let stateDirectory = URL(fileURLWithPath: sessionFile.path).deletingLastPathComponent()
+        let stateDirectory = PlayerPaths.stateDirectory(environment: environment)
         var options = PlayerOptions(
             server: server, stateDirectory: stateDirectory,
-            downloadsDirectory: dataDirectory(environment).appendingPathComponent("downloads"))
+            downloadsDirectory: PlayerPaths.dataDirectory(environment: environment).appendingPathComponent(
+                "downloads"))
         options.audioOutput = audio
         options.audioDevice = config.audioDevice
         // The volume last set in the player wins over the config's starting volume.
@@ -219,21 +220,12 @@ extension CommandLine {
         if let status = answer.status, answer.ok { print(status.summary) }
         if !answer.message.isEmpty, !(answer.ok && answer.message == "Done.") {
             FileHandle.standardError.write(
-                Data((answer.ok ? "" : "cloudmusic: ").utf8) + Data((answer.message + "\n").utf8))
+                Data(((answer.ok ? "" : "cloudmusic: ") + answer.message + "\n").utf8))
         }
         return answer.ok ? 0 : 1
     }
 
     private static func fail(_ message: String) {
         FileHandle.standardError.write(Data("cloudmusic: \(message)\n".utf8))
-    }
-
-    /// `$XDG_DATA_HOME/cloudmusic`, else `~/.local/share/cloudmusic`.
-    static func dataDirectory(_ environment: [String: String]) -> URL {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return URL(fileURLWithPath: data).appendingPathComponent("cloudmusic")
-        }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/cloudmusic")
     }
 }
