@@ -30,26 +30,6 @@ public enum ControlBar {
         }
     }
 
-    /// The glyph of a play state; every glyph is one column.
-    public static func glyph(_ playback: PlaybackState) -> String {
-        switch playback {
-        case .playing: return "▶"
-        case .paused: return "‖"
-        case .loading: return "…"
-        case .idle, .ended: return "■"
-        case .failed: return "!"
-        }
-    }
-
-    /// The loop mode's label: a word from 60 columns up, a letter below.
-    public static func loopLabel(_ mode: LoopMode, short: Bool) -> String {
-        switch mode {
-        case .list: return short ? "L" : "Loop"
-        case .single: return short ? "1" : "One"
-        case .shuffle: return short ? "S" : "Shuffle"
-        }
-    }
-
     /// The bar as one row of exactly `width` columns.
     ///
     /// From 40 columns up everything shows: glyph, "Title - Artist" (cut with an ellipsis), a
@@ -57,7 +37,9 @@ public enum ControlBar {
     /// go first, then the title, then the times; what is left always fits.
     public static func render(_ state: State, width: Int) -> Line {
         let width = max(0, width)
-        let glyphSpan = StyledSpan(glyph(state.playback), state.playback == .failed ? .error : .accent)
+        let glyphSpan = StyledSpan(
+            DisplayFormat.playStateGlyph(state.playback.rawValue),
+            state.playback == .failed ? .error : .accent)
         let name = nowPlaying(state)
         let times = DisplayFormat.progress(position: state.position, duration: state.duration)
         let timesWidth = TerminalWidth.width(of: times)
@@ -77,7 +59,7 @@ public enum ControlBar {
         }
 
         let short = width < 60
-        let loop = "[" + loopLabel(state.loopMode, short: short) + "]"
+        let loop = "[" + DisplayFormat.loopMode(state.loopMode, short: short) + "]"
         let volume = short ? "\(clampedVolume(state.volume))%" : "Vol \(clampedVolume(state.volume))%"
         // glyph ␣ name ␣ bar ␣ times ␣ loop ␣ volume
         let fixed =

@@ -135,21 +135,8 @@ public struct PlayerStatus: Codable, Sendable, Equatable {
     ///
     /// Nothing loaded shows `■ Nothing playing  [Loop] Vol 80%`.
     public var summary: String {
-        let glyph: String
-        switch state {
-        case "playing": glyph = "▶"
-        case "paused": glyph = "‖"
-        case "loading": glyph = "…"
-        case "failed": glyph = "!"
-        default: glyph = "■"
-        }
-        let loop: String
-        switch LoopMode(rawValue: loopMode) {
-        case .list: loop = "Loop"
-        case .single: loop = "One"
-        case .shuffle: loop = "Shuffle"
-        case nil: loop = loopMode
-        }
+        let glyph = DisplayFormat.playStateGlyph(state)
+        let loop = LoopMode(rawValue: loopMode).map { DisplayFormat.loopMode($0) } ?? loopMode
         let tail = "[\(loop)] Vol \(volume)%"
         guard let title, !title.isEmpty else { return "\(glyph) Nothing playing  \(tail)" }
         let name = [title, artist].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - ")

@@ -256,7 +256,7 @@ extension AppState {
         case .loopMode:
             let modes = LoopMode.allCases
             playing.mode = modes[(modes.firstIndex(of: playing.mode)! + 1) % modes.count]
-            show("Loop mode: \(ControlBar.loopLabel(playing.mode, short: false))")
+            show("Loop mode: \(DisplayFormat.loopMode(playing.mode))")
             return [.setLoopMode(playing.mode)]
         case .like:
             guard let song = playing.song else { return [] }

@@ -90,11 +90,13 @@ public enum NowPlayingView {
         let parts = times.components(separatedBy: " / ")
         let position = parts.first ?? ""
         let duration = parts.count > 1 ? parts[1] : ""
-        let glyph = StyledSpan(ControlBar.glyph(state.playback), state.playback == .failed ? .error : .accent)
+        let glyph = StyledSpan(
+            DisplayFormat.playStateGlyph(state.playback.rawValue),
+            state.playback == .failed ? .error : .accent)
         let volume = min(100, max(0, state.volume))
         let short = width < 60
         let tail =
-            "  [" + ControlBar.loopLabel(state.loopMode, short: short) + "]  "
+            "  [" + DisplayFormat.loopMode(state.loopMode, short: short) + "]  "
             + (short ? "\(volume)%" : "Vol \(volume)%")
         let timesWidth = TerminalWidth.width(of: position) + TerminalWidth.width(of: duration)
         let withoutTail = 2 + timesWidth + 2
