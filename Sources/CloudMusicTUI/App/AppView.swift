@@ -129,14 +129,9 @@ public enum AppView {
         case .myMusic: return myMusic(&state, width: width, height: height)
         case .detail: return detail(&state, width: width, height: height)
         case .queue:
-            let output = table(
-                header: ["Title", "Artist", "Album", "Time"], rows: state.queue.map(songCells),
-                layout: songLayout,
-                cursor: state.queueList, width: width, height: height,
-                marked: state.queueIndex.map { [$0] } ?? [],
-                empty: "The queue is empty: press Enter on a song to play it")
-            state.queueList.scroll = output.scrollOffset
-            return output.lines
+            return songTable(
+                &state, \.queueList, songs: state.queue, marked: state.queueIndex.map { [$0] } ?? [],
+                width: width, height: height, empty: "The queue is empty: press Enter on a song to play it")
         case .downloads:
             let rows = state.downloads.map {
                 DownloadRow(
@@ -200,14 +195,13 @@ public enum AppView {
             return lines
         }
         let rows = [["+ New sheet…", ""]] + state.ownSheets.map { [$0.title, "\($0.songsCount) songs"] }
-        let output = table(
-            header: ["Sheet", "Songs"], rows: rows,
-            layout: ColumnLayout([
-                .init(.flexible(minimum: 8, weight: 1)), .init(.fixed(10), alignment: .right),
-            ]),
-            cursor: picker.list, width: width, height: max(0, height - 1), empty: "")
-        state.sheetPicker?.list.scroll = output.scrollOffset
-        return lines + output.lines
+        return lines
+            + table(
+                &state, \.sheetPicker!.list, header: ["Sheet", "Songs"], rows: rows,
+                layout: ColumnLayout([
+                    .init(.flexible(minimum: 8, weight: 1)), .init(.fixed(10), alignment: .right),
+                ]),
+                width: width, height: max(0, height - 1), empty: "")
     }
 
     static func searchStatus(_ search: SearchState) -> String? {
@@ -267,20 +261,17 @@ public enum AppView {
         let rest = max(0, height - 1)
         switch library.tab {
         case 0:
-            let output = table(
-                header: ["Artist", "Albums", "Songs"],
+            lines += table(
+                &state, \.library.artists.cursor, header: ["Artist", "Albums", "Songs"],
                 rows: library.artists.items.map { [$0.name, "\($0.albumsCount)", "\($0.songsCount)"] },
                 layout: ColumnLayout([
                     .init(.flexible(minimum: 8, weight: 1)), .init(.fixed(7), alignment: .right),
                     .init(.fixed(6), alignment: .right),
                 ]),
-                cursor: library.artists.cursor, width: width, height: rest,
-                empty: emptyText(library.artists.status, "No artists"))
-            state.library.artists.cursor.scroll = output.scrollOffset
-            lines += output.lines
+                width: width, height: rest, empty: emptyText(library.artists.status, "No artists"))
         case 1:
-            let output = table(
-                header: ["Album", "Artist", "Year", "Songs"],
+            lines += table(
+                &state, \.library.albums.cursor, header: ["Album", "Artist", "Year", "Songs"],
                 rows: library.albums.items.map {
                     [$0.title, $0.artist?.name ?? "", $0.year.map(String.init) ?? "", "\($0.songsCount)"]
                 },
@@ -288,29 +279,19 @@ public enum AppView {
                     .init(.flexible(minimum: 8, weight: 3)), .init(.flexible(minimum: 6, weight: 2)),
                     .init(.fixed(4), alignment: .right), .init(.fixed(5), alignment: .right),
                 ]),
-                cursor: library.albums.cursor, width: width, height: rest,
-                empty: emptyText(library.albums.status, "No albums"))
-            state.library.albums.cursor.scroll = output.scrollOffset
-            lines += output.lines
+                width: width, height: rest, empty: emptyText(library.albums.status, "No albums"))
         case 2:
-            let output = table(
-                header: ["Title", "Artist", "Album", "Time"], rows: library.songs.items.map(songCells),
-                layout: songLayout,
-                cursor: library.songs.cursor, width: width, height: rest,
-                marked: playingMarks(library.songs.items, state),
+            lines += songTable(
+                &state, \.library.songs.cursor, songs: library.songs.items, width: width, height: rest,
                 empty: emptyText(library.songs.status, "No songs"))
-            state.library.songs.cursor.scroll = output.scrollOffset
-            lines += output.lines
         default:
-            let output = table(
-                header: ["Genre", "Songs"], rows: library.genres.items.map { [$0.name, "\($0.songsCount)"] },
+            lines += table(
+                &state, \.library.genres.cursor, header: ["Genre", "Songs"],
+                rows: library.genres.items.map { [$0.name, "\($0.songsCount)"] },
                 layout: ColumnLayout([
                     .init(.flexible(minimum: 8, weight: 1)), .init(.fixed(6), alignment: .right),
                 ]),
-                cursor: library.genres.cursor, width: width, height: rest,
-                empty: emptyText(library.genres.status, "No genres"))
-            state.library.genres.cursor.scroll = output.scrollOffset
-            lines += output.lines
+                width: width, height: rest, empty: emptyText(library.genres.status, "No genres"))
         }
         return lines
     }
@@ -336,17 +317,14 @@ public enum AppView {
             ]
         }
         if mine.tab == 2 {
-            let output = table(
-                header: ["Title", "Artist", "Album", "Time"], rows: mine.liked.map(songCells),
-                layout: songLayout,
-                cursor: mine.list, width: width, height: rest, marked: playingMarks(mine.liked, state),
-                empty: emptyText(mine.status, "No songs yet: press f on a song you like"))
-            state.myMusic.list.scroll = output.scrollOffset
-            return lines + output.lines
+            return lines
+                + songTable(
+                    &state, \.myMusic.list, songs: mine.liked, width: width, height: rest,
+                    empty: emptyText(mine.status, "No songs yet: press f on a song you like"))
         }
         let sheets = mine.tab == 0 ? mine.created : mine.collected
-        let output = table(
-            header: ["Sheet", "Songs", "By"],
+        lines += table(
+            &state, \.myMusic.list, header: ["Sheet", "Songs", "By"],
             rows: sheets.map {
                 [$0.kind == "likes" ? "♥ \($0.title)" : $0.title, "\($0.songsCount)", $0.user.nickname]
             },
@@ -354,11 +332,9 @@ public enum AppView {
                 .init(.flexible(minimum: 8, weight: 3)), .init(.fixed(5), alignment: .right),
                 .init(.flexible(minimum: 6, weight: 1)),
             ]),
-            cursor: mine.list, width: width, height: rest,
+            width: width, height: rest,
             empty: emptyText(
                 mine.status, mine.tab == 0 ? "No sheets yet" : "No collected sheets yet: press s on a sheet"))
-        state.myMusic.list.scroll = output.scrollOffset
-        lines += output.lines
         return lines
     }
 
@@ -366,19 +342,14 @@ public enum AppView {
         guard let detail = state.detail else { return [] }
         var title = TerminalWidth.sanitized(detail.title)
         if detail.sheet?.collected == true { title += "  ✓ collected" }
-        var lines = [
+        let lines = [
             ViewKit.left(title, width: width, style: .accent),
             ViewKit.left(TerminalWidth.sanitized(detail.subtitle), width: width, style: .dim),
         ]
-        let output = table(
-            header: ["Title", "Artist", "Album", "Time"], rows: detail.songs.map(songCells),
-            layout: songLayout,
-            cursor: detail.list, width: width, height: max(0, height - 2),
-            marked: playingMarks(detail.songs, state),
-            empty: emptyText(detail.status, "No songs"))
-        state.detail?.list.scroll = output.scrollOffset
-        lines += output.lines
         return lines
+            + songTable(
+                &state, \.detail!.list, songs: detail.songs, width: width, height: max(0, height - 2),
+                empty: emptyText(detail.status, "No songs"))
     }
 
     // MARK: Tables of songs
@@ -395,17 +366,29 @@ public enum AppView {
         ]
     }
 
-    static func playingMarks(_ songs: [Song], _ state: AppState) -> Set<Int> {
-        guard let id = state.playing.song?.id else { return [] }
-        return Set(songs.indices.filter { songs[$0].id == id })
+    /// A table of songs; the playing one is marked unless `marked` says which rows are.
+    static func songTable(
+        _ state: inout AppState, _ cursor: WritableKeyPath<AppState, ListCursor>, songs: [Song],
+        marked: Set<Int>? = nil, width: Int, height: Int, empty: String
+    ) -> [Line] {
+        let playing = state.playing.song?.id
+        return table(
+            &state, cursor, header: ["Title", "Artist", "Album", "Time"], rows: songs.map(songCells),
+            layout: songLayout, width: width, height: height,
+            marked: marked ?? Set(songs.indices.filter { songs[$0].id == playing }), empty: empty)
     }
 
+    /// A table whose selection is at `cursor` in the state; the scroll it settles on is kept there, so the
+    /// list does not jump on the next frame.
     static func table(
-        header: [String], rows: [[String]], layout: ColumnLayout, cursor: ListCursor, width: Int, height: Int,
-        marked: Set<Int> = [], empty: String
-    ) -> TableView.Output {
-        TableView.render(
-            header: header, rows: rows, layout: layout, selected: rows.isEmpty ? nil : cursor.selected,
-            scrollOffset: cursor.scroll, width: width, height: height, marked: marked, emptyMessage: empty)
+        _ state: inout AppState, _ cursor: WritableKeyPath<AppState, ListCursor>, header: [String],
+        rows: [[String]], layout: ColumnLayout, width: Int, height: Int, marked: Set<Int> = [], empty: String
+    ) -> [Line] {
+        let list = state[keyPath: cursor]
+        let output = TableView.render(
+            header: header, rows: rows, layout: layout, selected: rows.isEmpty ? nil : list.selected,
+            scrollOffset: list.scroll, width: width, height: height, marked: marked, emptyMessage: empty)
+        state[keyPath: cursor].scroll = output.scrollOffset
+        return output.lines
     }
 }
