@@ -201,11 +201,7 @@ public struct PlayerConfig: Equatable, Sendable {
             "# shift-tab, delete, left, right, up, down, pgup, pgdn, home, end, f1 to f12, ctrl-a to ctrl-z,",
             "# and comma.",
         ]
-        let actionWidth = keyDefaults.map(\.action.count).max() ?? 0
-        for (action, keys) in keyDefaults {
-            let padding = String(repeating: " ", count: actionWidth - action.count)
-            lines.append("\(action)\(padding) = " + keys.map(\.configName).joined(separator: ", "))
-        }
+        lines += aligned(keyDefaults.map { ($0.action, $0.keys.map(\.configName).joined(separator: ", ")) })
         lines += [
             "",
             "[colors]",
@@ -213,13 +209,17 @@ public struct PlayerConfig: Equatable, Sendable {
             "# blue, magenta, cyan, white, their bright- forms (bright-red), default (the terminal's",
             "# own colour), or a number from 0 to 255.",
         ]
-        let roleWidth = colorDefaults.map(\.role.count).max() ?? 0
-        for (role, spec) in colorDefaults {
-            let padding = String(repeating: " ", count: roleWidth - role.count)
-            lines.append("\(role)\(padding) = \(spec.configText)")
-        }
+        lines += aligned(colorDefaults.map { ($0.role, $0.spec.configText) })
         return lines.joined(separator: "\n") + "\n"
     }()
+
+    /// `name = value` lines with the `=` signs in one column.
+    private static func aligned(_ settings: [(name: String, value: String)]) -> [String] {
+        let width = settings.map(\.name.count).max() ?? 0
+        return settings.map {
+            $0.name + String(repeating: " ", count: width - $0.name.count) + " = " + $0.value
+        }
+    }
 
     /// The server URL in `text` when it is http or https with a host, else nil.
     static func serverURL(_ text: String) -> URL? {
