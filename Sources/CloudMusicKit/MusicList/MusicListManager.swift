@@ -259,6 +259,11 @@ public actor MusicListManager {
         }
     }
 
+    /// Pauses while playing, else plays: what a play/pause key does.
+    public func togglePlayPause() async throws {
+        if state == .playing { await pause() } else { try await play() }
+    }
+
     public func pause() async {
         await player?.pause()
         try? store.savePosition(position)

@@ -46,8 +46,7 @@ public final class NowPlayingBridge: Sendable {
                     switch command {
                     case .play: try? await list.play()
                     case .pause: await list.pause()
-                    case .togglePlayPause:
-                        if await list.snapshot().state == .playing { await list.pause() } else { try? await list.play() }
+                    case .togglePlayPause: try? await list.togglePlayPause()
                     case .next: try? await list.next()
                     case .previous: try? await list.previous()
                     case .seek(let seconds): await list.seek(to: seconds)

@@ -156,12 +156,7 @@ final class PlayerRuntime: Sendable {
                 return ControlResponse(ok: true, message: "Playing \(first.title)", status: await status())
             case .pause: await list.pause()
             case .resume: try await list.play()
-            case .toggle:
-                if await list.snapshot().state == .playing {
-                    await list.pause()
-                } else {
-                    try await list.play()
-                }
+            case .toggle: try await list.togglePlayPause()
             case .next: try await list.next()
             case .previous: try await list.previous()
             case .stop:
@@ -173,7 +168,7 @@ final class PlayerRuntime: Sendable {
                 ok: true, message: command.name == "status" ? "" : "Done.", status: await status())
         } catch {
             return ControlResponse(
-                ok: false, message: (error as? APIError)?.message ?? String(describing: error))
+                ok: false, message: Self.message(for: error))
         }
     }
 
@@ -247,7 +242,7 @@ final class PlayerRuntime: Sendable {
                 post(.sessionExpired)
             }
         } catch {
-            let message = (error as? APIError)?.message ?? String(describing: error)
+            let message = Self.message(for: error)
             switch effect {
             case .signIn, .signUp, .sendCode: post(.signInFailed(message))
             case .loadHome: post(.homeFailed(message))
@@ -299,7 +294,7 @@ final class PlayerRuntime: Sendable {
         case .playQueueIndex(let index):
             try await list.play(at: index)
         case .togglePlayPause:
-            if await list.snapshot().state == .playing { await list.pause() } else { try await list.play() }
+            try await list.togglePlayPause()
         case .next:
             try await list.next()
         case .previous:
@@ -364,6 +359,11 @@ final class PlayerRuntime: Sendable {
         case .quit:
             break
         }
+    }
+
+    /// What to tell a person about a failure: the server's own sentence when there is one.
+    static func message(for error: any Error) -> String {
+        (error as? APIError)?.message ?? String(describing: error)
     }
 
     static func identifier(_ account: String) -> AccountIdentifier {
