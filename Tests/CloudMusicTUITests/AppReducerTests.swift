@@ -328,8 +328,7 @@ extension AppReducerTests {
             var state = AppFixture.signedIn()
             _ = state.reduce(
                 .myMusicLoaded(
-                    created: [AppFixture.sheet("sh1", title: "Mine")], collected: [], liked: [],
-                    likesSheetID: "likes"))
+                    created: [AppFixture.sheet("sh1", title: "Mine")], collected: [], liked: []))
             _ = state.press(.character("2"))
             _ = state.reduce(.libraryPage(.artists([AppFixture.artist("ar1", "A")], page: 1, next: nil)))
             _ = state.press(.enter)

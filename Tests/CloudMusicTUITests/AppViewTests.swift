@@ -48,7 +48,7 @@ import Testing
             .myMusicLoaded(
                 created: [AppFixture.sheet("sh2", title: "我的歌单")],
                 collected: [AppFixture.sheet("sh1", title: "华语经典")],
-                liked: [songs[0]], likesSheetID: "likes"))
+                liked: [songs[0]]))
         _ = state.reduce(
             .downloadsChanged([
                 DownloadEntry(

@@ -15,7 +15,7 @@ import Testing
         likes.kind = "likes"
         let mine =
             [likes] + ["Road", "Rain"].map { AppFixture.sheet($0.lowercased(), title: $0, songsCount: 2) }
-        _ = state.reduce(.myMusicLoaded(created: mine, collected: [], liked: [], likesSheetID: "likes"))
+        _ = state.reduce(.myMusicLoaded(created: mine, collected: [], liked: []))
         return state
     }
 

@@ -19,7 +19,7 @@ public enum AppAction: Sendable {
     case searchFailed(generation: Int, String)
     case detailLoaded(DetailState)
     case detailFailed(id: String, String)
-    case myMusicLoaded(created: [Sheet], collected: [Sheet], liked: [Song], likesSheetID: String?)
+    case myMusicLoaded(created: [Sheet], collected: [Sheet], liked: [Song])
     case myMusicFailed(String)
     case queueChanged(songs: [Song], current: Int?, mode: LoopMode)
     case playback(PlaybackState)

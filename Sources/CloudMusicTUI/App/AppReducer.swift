@@ -101,11 +101,10 @@ extension AppState {
         case .detailFailed(let id, let message):
             if detail?.id == id { detail?.status = .failed(message) }
             return []
-        case .myMusicLoaded(let created, let collected, let liked, let likesSheetID):
+        case .myMusicLoaded(let created, let collected, let liked):
             myMusic.created = created
             myMusic.collected = collected
             myMusic.liked = liked
-            myMusic.likesSheetID = likesSheetID
             myMusic.status = .loaded
             myMusic.list.clamp(count: myMusic.count(of: myMusic.tab))
             playing.liked = playing.song.map { song in liked.contains { $0.id == song.id } } ?? false

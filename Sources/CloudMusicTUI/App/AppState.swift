@@ -192,7 +192,6 @@ public struct MyMusicState: Sendable, Equatable {
     public var created: [Sheet] = []
     public var collected: [Sheet] = []
     public var liked: [Song] = []
-    public var likesSheetID: String?
     public var list = ListCursor()
     public var status: LoadStatus = .idle
 

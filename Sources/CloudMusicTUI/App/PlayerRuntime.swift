@@ -458,8 +458,7 @@ final class PlayerRuntime: Sendable {
         if let likes { liked = try await repository.sheetSongs(id: likes.id, page: 1, size: 100).value.data }
         post(
             .myMusicLoaded(
-                created: mine, collected: try await collected.value.data, liked: liked,
-                likesSheetID: likes?.id))
+                created: mine, collected: try await collected.value.data, liked: liked))
     }
 
     private func loadLyric(songID: String) async throws {

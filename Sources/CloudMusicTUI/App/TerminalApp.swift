@@ -50,8 +50,6 @@ public final class TerminalApp {
     private let options: PlayerOptions
     private var terminal: Terminal?
     private var controlServer: ControlServer?
-    /// How long the first frame took from `main`, for the start-up figure.
-    public private(set) var firstFrameAt: ContinuousClock.Instant?
 
     /// Builds the client (store, player, queue, downloads); blocking, call it from `main` before `run`.
     public init(options: PlayerOptions) throws {
@@ -141,9 +139,9 @@ public final class TerminalApp {
         }
         effects.forEach(runtime.perform)
         draw()
-        firstFrameAt = .now
+        // For the start-up figure (Benchmarks/tui): how long `main` took to the first frame.
         if ProcessInfo.processInfo.environment["CLOUDMUSIC_EXIT_AFTER_FIRST_FRAME"] != nil {
-            let elapsed = firstFrameAt! - startedAt
+            let elapsed = ContinuousClock.now - startedAt
             terminal.close()
             print(
                 "first frame after \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
