@@ -434,7 +434,7 @@ extension AppReducerTests {
             _ = state.press(.character("7"))
             #expect(state.press(.character("f")) == [.setLiked(songID: "s1", liked: true)])
             #expect(state.reduce(.likedChanged(songID: "s1", liked: true)) == [])
-            #expect(state.playing.liked)
+            #expect(state.playingIsLiked)
             #expect(state.myMusic.liked.map(\.id) == ["s1"])
             #expect(state.press(.character("f")) == [.setLiked(songID: "s1", liked: false)])
         }

@@ -107,7 +107,6 @@ extension AppState {
             myMusic.liked = liked
             myMusic.status = .loaded
             myMusic.list.clamp(count: myMusic.count(of: myMusic.tab))
-            playing.liked = playing.song.map { song in liked.contains { $0.id == song.id } } ?? false
             return []
         case .myMusicFailed(let message):
             myMusic.status = .failed(message)
@@ -124,7 +123,6 @@ extension AppState {
             playing.duration = Double(song?.duration ?? 0) / 1000
             playing.lyric = nil
             playing.lyricSongID = nil
-            playing.liked = song.map { song in myMusic.liked.contains { $0.id == song.id } } ?? false
             guard let song else { return [] }
             playing.lyricStatus = "Loading lyrics…"
             return [.loadLyric(songID: song.id)]
@@ -184,14 +182,10 @@ extension AppState {
             downloadsList.clamp(count: entries.count)
             return []
         case .likedChanged(let songID, let liked):
-            if playing.song?.id == songID { playing.liked = liked }
             if liked {
-                if let song = [playing.song].compactMap({ $0 }).first(where: { $0.id == songID })
-                    ?? selectedSong,
-                    song.id == songID, !myMusic.liked.contains(where: { $0.id == songID })
-                {
-                    myMusic.liked.insert(song, at: 0)
-                }
+                // The song liked is the playing one (f on any screen) or the selected one.
+                let song = playing.song?.id == songID ? playing.song : selectedSong
+                if let song, song.id == songID, !isLiked(songID) { myMusic.liked.insert(song, at: 0) }
             } else {
                 myMusic.liked.removeAll { $0.id == songID }
             }
@@ -344,9 +338,7 @@ extension AppState {
             show("Sign in to like songs.", isError: true)
             return []
         }
-        let liked =
-            myMusic.liked.contains { $0.id == song.id } || (playing.song?.id == song.id && playing.liked)
-        return [.setLiked(songID: song.id, liked: !liked)]
+        return [.setLiked(songID: song.id, liked: !isLiked(song.id))]
     }
 
     /// The song the selection is on, on screens that list songs.

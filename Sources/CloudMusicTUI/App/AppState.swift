@@ -256,8 +256,6 @@ public struct PlayingState: Sendable, Equatable {
     public var lyric: Lyric?
     public var lyricSongID: String?
     public var lyricStatus: String?
-    /// Whether the playing song is in "I like".
-    public var liked = false
 }
 
 /// A short message at the bottom of the screen.
@@ -313,6 +311,12 @@ public struct AppState: Sendable, Equatable {
     }
 
     public var isSignedIn: Bool { userID != nil }
+
+    /// Whether a song is in my "I like".
+    public func isLiked(_ songID: String) -> Bool { myMusic.liked.contains { $0.id == songID } }
+
+    /// Whether the playing song is in my "I like".
+    public var playingIsLiked: Bool { playing.song.map { isLiked($0.id) } ?? false }
 
     /// The sheets a song can be added to: mine, without "I like".
     public var ownSheets: [Sheet] { myMusic.created.filter { $0.kind != "likes" } }
