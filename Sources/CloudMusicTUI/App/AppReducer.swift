@@ -406,6 +406,11 @@ extension AppState {
         }
     }
 
+    /// The next (Tab) or previous (Shift-Tab) of `count` sections, round the end.
+    private static func cycle(_ index: Int, count: Int, by command: Command) -> Int {
+        (index + (command == .nextTab ? 1 : count - 1)) % count
+    }
+
     private func movement(_ command: Command) -> Int? {
         let page = max(1, bodyHeight - 2)
         switch command {
@@ -482,7 +487,7 @@ extension AppState {
     private mutating func homeCommand(_ command: Command) -> [AppEffect]? {
         switch command {
         case .nextTab, .previousTab:
-            home.section = (home.section + (command == .nextTab ? 1 : 2)) % 3
+            home.section = Self.cycle(home.section, count: 3, by: command)
             home.item = 0
             return []
         case .play, .playAll:
@@ -550,7 +555,7 @@ extension AppState {
     private mutating func libraryCommand(_ command: Command) -> [AppEffect]? {
         switch command {
         case .nextTab, .previousTab:
-            library.tab = (library.tab + (command == .nextTab ? 1 : 3)) % 4
+            library.tab = Self.cycle(library.tab, count: LibraryState.tabTitles.count, by: command)
             return loadLibraryIfNeeded()
         case .play, .playAll:
             switch library.tab {
@@ -627,8 +632,7 @@ extension AppState {
     private mutating func searchCommand(_ command: Command) -> [AppEffect]? {
         switch command {
         case .nextTab, .previousTab:
-            let sections = SearchState.sectionCount
-            search.section = (search.section + (command == .nextTab ? 1 : sections - 1)) % sections
+            search.section = Self.cycle(search.section, count: SearchState.sectionCount, by: command)
             search.list = ListCursor()
             return []
         case .search:
@@ -692,7 +696,7 @@ extension AppState {
         }
         switch command {
         case .nextTab, .previousTab:
-            myMusic.tab = (myMusic.tab + (command == .nextTab ? 1 : 2)) % 3
+            myMusic.tab = Self.cycle(myMusic.tab, count: MyMusicState.tabTitles.count, by: command)
             myMusic.list = ListCursor()
             return []
         case .play, .playAll:
