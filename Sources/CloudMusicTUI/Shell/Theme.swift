@@ -1,5 +1,4 @@
 import CNCurses
-import Glibc
 import PlayerControl
 
 /// How each `TextStyle` looks: colour pairs where the terminal has colours, else bold, dim, underline and
@@ -31,7 +30,8 @@ public struct Theme {
 
     /// Sets up colour pairs; call once ncurses has started.
     init(mode: Mode, palette: [TextStyle: ColorSpec]) {
-        let wanted = mode == .auto && has_colors() && getenv("NO_COLOR") == nil
+        // NO_COLOR, --no-color and `theme = none` arrive here as `.none` (the command line reads them).
+        let wanted = mode == .auto && has_colors()
         if wanted {
             start_color()
             use_default_colors()
