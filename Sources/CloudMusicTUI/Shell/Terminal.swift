@@ -63,9 +63,6 @@ public final class Terminal {
         TerminalRestore.uninstall()
     }
 
-    /// Whether the terminal shows colour (and so whether styles are colours or bold/dim/reverse).
-    public var hasColors: Bool { theme.usesColor }
-
     /// Draws `lines` (one per row, each exactly `width` columns); only rows that differ from the last frame
     /// are written.
     public func draw(_ lines: [Line]) {
@@ -115,11 +112,6 @@ public final class Terminal {
         return .key(KeyInput.decode(scalar))
     }
 
-    /// Repaints every row on the next `draw` (after something else wrote to the terminal).
-    public func invalidate() {
-        shown = []
-        wclear(cm_stdscr())
-    }
 }
 
 /// Why the terminal could not be used.
