@@ -72,27 +72,35 @@ let package = Package(
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [
-                "CloudMusicTUI", "CloudMusicKit", "MusicCore", "ServerTestSupport", "cloudmusic", "cloudmusic-server",
+                "CloudMusicTUI", "CloudMusicKit", "MusicCore", "ServerTestSupport", "cloudmusic",
+                "cloudmusic-server",
             ]),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "CloudMusicKit", "MusicCore"]),
+        .testTarget(
+            name: "MPRISTests", dependencies: ["MPRIS", "CloudMusicKit", "MusicCore", "ServerTestSupport"]),
         .testTarget(name: "PlayerControlTests", dependencies: ["PlayerControl", "MusicCore"]),
-        // Test helper: the real server on the demo library, for the SDK's and the terminal player's tests.
+        // Test helpers: the real server on the demo library, child processes, a private D-Bus session bus.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(
             name: "CloudMusicKitTests",
             dependencies: [
-                "CloudMusicKit", "MusicCore", "Storage", "ServerTestSupport", "cloudmusic-server", "kit-download-torture",
+                "CloudMusicKit", "MusicCore", "Storage", "ServerTestSupport", "cloudmusic-server",
+                "kit-download-torture",
             ]),
         // Test helper: downloads slowly until it is killed (the resume-after-kill test).
         .executableTarget(
             name: "kit-download-torture", dependencies: ["CloudMusicKit"], path: "Tests/KitDownloadTorture"),
         .executableTarget(
-            name: "client-bench", dependencies: ["CloudMusicKit", "MusicCore"], path: "Benchmarks/client/Bench"),
+            name: "client-bench", dependencies: ["CloudMusicKit", "MusicCore"],
+            path: "Benchmarks/client/Bench"),
         .testTarget(name: "AudioMetadataTests", dependencies: ["AudioMetadata", "MusicCore"]),
         .testTarget(
             name: "CloudMusicServerTests",
-            dependencies: ["CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata", "cloudmusic-server"]),
-        .executableTarget(name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
+            dependencies: [
+                "CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata",
+                "cloudmusic-server",
+            ]),
+        .executableTarget(
+            name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
     ],
     swiftLanguageModes: [.v6]
 )

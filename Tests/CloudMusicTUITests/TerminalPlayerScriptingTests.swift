@@ -5,86 +5,20 @@ import Testing
 /// `cloudmusic` as a command (play, pause, status, --help, config errors), its remembered sign-in, and its
 /// MPRIS service on a private D-Bus session bus, around a player running in tmux.
 @Suite(.serialized) struct TerminalPlayerScriptingTests {
-    /// Runs `cloudmusic` with `arguments` and the player's environment; returns its exit status and output.
-    static func cloudmusic(_ arguments: [String], home: String, extra: [String: String] = [:]) async throws
-        -> (status: Int32, out: String, err: String)
-    {
-        try await offThread {
-            let process = Process()
-            process.executableURL = productBinary("cloudmusic")
-            process.arguments = arguments
-            process.environment = TerminalPlayer.environment(home: home).merging(extra) { $1 }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            let errData = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                String(decoding: errData, as: UTF8.self)
-            )
-        }
+    /// Runs `cloudmusic` with `arguments` in the player's environment, to its end.
+    static func cloudmusic(_ arguments: [String], home: String) async -> ProcessResult {
+        await run(
+            productBinary("cloudmusic").path, arguments, environment: TerminalPlayer.environment(home: home))
     }
 
-    /// A private session bus for one test, so the desktop's (if any) is never touched.
-    final class SessionBus: @unchecked Sendable {
-        let process = Process()
-        let address: String
-
-        init() throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-            process.arguments = ["--session", "--nofork", "--print-address", "--address=unix:tmpdir=/tmp"]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            address = firstLine(of: out).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !address.isEmpty else { throw FixtureError(message: "dbus-daemon printed no address") }
-        }
-
-        deinit {
-            // SIGKILL: started from a test thread, the daemon inherits a mask that blocks SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        /// `dbus-send --print-reply` to the player's MPRIS object.
-        func send(_ member: String, _ arguments: [String] = []) async throws -> String {
-            let address = address
-            return try await offThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-send")
-                process.arguments =
-                    [
-                        "--bus=\(address)", "--print-reply", "--dest=org.mpris.MediaPlayer2.cloudmusic",
-                        "/org/mpris/MediaPlayer2", member,
-                    ] + arguments
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardError = out
-                try process.run()
-                let data = out.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return String(decoding: data, as: UTF8.self)
-            }
-        }
-
-        func playerProperty(_ name: String) async throws -> String {
-            try await send(
-                "org.freedesktop.DBus.Properties.Get",
-                ["string:org.mpris.MediaPlayer2.Player", "string:\(name)"])
-        }
-    }
+    /// The player's well-known name on the bus.
+    static let mpris = "org.mpris.MediaPlayer2.cloudmusic"
 
     @Test func rememberedSignInPlayPauseStatusAndMediaKeys() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }
         try await signUp(server, email: "bo@example.com", password: "a long passphrase", nickname: "Bo")
-        let bus = try SessionBus()
+        let bus = try await PrivateBus.start()
         let home = temporaryFolder()
         let player = try TerminalPlayer(
             server: server, home: home, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
@@ -100,33 +34,35 @@ import Testing
         #expect(!saved.contains("passphrase"))
 
         // Another terminal tells the running player what to play, and asks what it plays.
-        var answer = try await Self.cloudmusic(["play", "星河"], home: home)
-        #expect(answer.status == 0, "\(answer.err)")
+        var answer = await Self.cloudmusic(["play", "星河"], home: home)
+        #expect(answer.status == 0, "\(answer.errorOutput)")
         try await tmux.waitFor("星河 playing") { controlBar($0).contains("星河") && controlBar($0).contains("▶") }
-        answer = try await Self.cloudmusic(["status"], home: home)
+        answer = await Self.cloudmusic(["status"], home: home)
         #expect(answer.status == 0)
-        #expect(answer.out.contains("▶ 星河 - Nova 星"))
-        answer = try await Self.cloudmusic(["pause"], home: home)
+        #expect(answer.output.contains("▶ 星河 - Nova 星"))
+        answer = await Self.cloudmusic(["pause"], home: home)
         #expect(answer.status == 0)
         try await tmux.waitFor("paused") { controlBar($0).contains("‖") }
         // A second player for the same person refuses to start and says where the first one is.
-        answer = try await Self.cloudmusic(["--server", server.baseURL.absoluteString], home: home)
+        answer = await Self.cloudmusic(["--server", server.baseURL.absoluteString], home: home)
         #expect(answer.status == 1)
-        #expect(answer.err.contains("already running in another terminal"))
-        #expect(answer.err.contains("星河"))
+        #expect(answer.errorOutput.contains("already running in another terminal"))
+        #expect(answer.errorOutput.contains("星河"))
 
         // Media keys: the desktop sees the song and the pause, and its play-pause reaches the player.
-        #expect(try await bus.playerProperty("PlaybackStatus").contains("Paused"))
-        #expect(try await bus.playerProperty("Metadata").contains("星河"))
-        _ = try await bus.send("org.mpris.MediaPlayer2.Player.PlayPause")
+        let properties = try await bus.properties(of: Self.mpris)
+        #expect(properties["PlaybackStatus"]?.contains("Paused") == true)
+        #expect(properties["Metadata.xesam:title"]?.contains("星河") == true)
+        _ = await bus.send(to: Self.mpris, "org.mpris.MediaPlayer2.Player.PlayPause")
         try await tmux.waitFor("playing after the media key") { controlBar($0).contains("▶") }
         try await tmux.press("q")
         #expect(try await tmux.waitForExit().status == 0)
+        await bus.stop()
 
         // With no player running, the commands say so and fail.
-        answer = try await Self.cloudmusic(["pause"], home: home)
+        answer = await Self.cloudmusic(["pause"], home: home)
         #expect(answer.status == 1)
-        #expect(answer.err.contains("No cloudmusic player is running"))
+        #expect(answer.errorOutput.contains("No cloudmusic player is running"))
 
         // The next start is signed in already: no sign-in form, and the song played is in the history.
         let again = try TerminalPlayer(server: server, home: home)
@@ -137,7 +73,7 @@ import Testing
         #expect(try await again.session.waitForExit().status == 0)
 
         // Signing out forgets it.
-        answer = try await Self.cloudmusic(["logout"], home: home)
+        answer = await Self.cloudmusic(["logout"], home: home)
         #expect(answer.status == 0)
         #expect(!FileManager.default.fileExists(atPath: sessionPath))
     }
@@ -184,38 +120,38 @@ import Testing
 
     @Test func helpConfigAndBadArguments() async throws {
         let home = temporaryFolder()
-        var answer = try await Self.cloudmusic(["--help"], home: home)
+        var answer = await Self.cloudmusic(["--help"], home: home)
         #expect(answer.status == 0)
-        #expect(answer.out.contains("cloudmusic play <search words>"))
-        #expect(answer.out.contains("Space play/pause"))
+        #expect(answer.output.contains("cloudmusic play <search words>"))
+        #expect(answer.output.contains("Space play/pause"))
 
-        answer = try await Self.cloudmusic(["--bogus"], home: home)
+        answer = await Self.cloudmusic(["--bogus"], home: home)
         #expect(answer.status == 2)
-        #expect(answer.err.contains("unknown option --bogus"))
+        #expect(answer.errorOutput.contains("unknown option --bogus"))
 
-        answer = try await Self.cloudmusic(["--server", "ftp://example.com"], home: home)
+        answer = await Self.cloudmusic(["--server", "ftp://example.com"], home: home)
         #expect(answer.status == 2)
-        #expect(answer.err.contains("http:// or https://"))
+        #expect(answer.errorOutput.contains("http:// or https://"))
 
-        answer = try await Self.cloudmusic(["config"], home: home)
+        answer = await Self.cloudmusic(["config"], home: home)
         #expect(answer.status == 0)
-        #expect(answer.out.hasPrefix("# cloudmusic configuration"))
-        #expect(answer.out.contains("play_pause"))
+        #expect(answer.output.hasPrefix("# cloudmusic configuration"))
+        #expect(answer.output.contains("play_pause"))
 
         // A config file with a mistake names the line and stops before taking the terminal.
         let config = home + "/config/cloudmusic"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         try "server = http://127.0.0.1:1\nvolume = loud\n".write(
             toFile: config + "/config", atomically: true, encoding: .utf8)
-        answer = try await Self.cloudmusic([], home: home)
+        answer = await Self.cloudmusic([], home: home)
         #expect(answer.status == 2)
-        #expect(answer.err.contains("line 2"))
-        #expect(answer.err.contains("volume"))
+        #expect(answer.errorOutput.contains("line 2"))
+        #expect(answer.errorOutput.contains("volume"))
 
         try "[keys]\nplay_paus = x\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
-        answer = try await Self.cloudmusic([], home: home)
+        answer = await Self.cloudmusic([], home: home)
         #expect(answer.status == 2)
-        #expect(answer.err.contains("play_paus"))
+        #expect(answer.errorOutput.contains("play_paus"))
     }
 
     @Test func keysFromTheConfigFileDriveThePlayer() async throws {

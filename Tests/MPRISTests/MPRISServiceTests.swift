@@ -1,6 +1,7 @@
 import CloudMusicKit
 import Foundation
 import MPRIS
+import ServerTestSupport
 import Testing
 
 private let player = "org.mpris.MediaPlayer2.Player"
@@ -14,7 +15,7 @@ private func withService(
     guard let service = MPRISService.start(name: name, identity: "CloudMusic Test", address: bus.address)
     else {
         await bus.stop()
-        throw TestError(description: "MPRISService.start returned nil on a running bus")
+        throw FixtureError(message: "MPRISService.start returned nil on a running bus")
     }
     do {
         try await body(bus, service)

@@ -122,8 +122,13 @@ public func temporaryFolder() -> String {
 
 /// Runs blocking work (process waits, pipes) on its own thread, never on the cooperative pool.
 public func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
+    try await offPool { Result { try work() } }.get()
+}
+
+/// `offThread` for work that cannot fail.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
     }
 }
 
