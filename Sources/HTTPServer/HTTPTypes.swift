@@ -121,10 +121,40 @@ public enum RequestBody: Sendable {
     case multipart(MultipartForm)
 }
 
-/// An error a handler throws to answer with a status and a message a person can act on.
+/// An error that renders itself as an HTTP answer: a status, extra headers and the API envelope
+/// `{"status":code,"message":message}`.
 ///
-/// It renders itself as `{"status":code,"message":message}`.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
+/// The server answers any thrown error that conforms with its own response; other errors are a 500.
+public protocol HTTPResponseError: Error {
+    var status: Int { get }
+    /// The envelope's `status`; the HTTP status unless the error says otherwise.
+    var code: Int { get }
+    var message: String { get }
+    var headers: [(String, String)] { get }
+}
+
+extension HTTPResponseError {
+    public var code: Int { status }
+    public var headers: [(String, String)] { [] }
+
+    /// The error as a response in the API envelope.
+    public var response: Response {
+        var body = Data()
+        body.reserveCapacity(message.utf8.count + 32)
+        body.append(contentsOf: #"{"status":"#.utf8)
+        body.append(contentsOf: String(code).utf8)
+        body.append(contentsOf: #","message":"#.utf8)
+        appendJSONString(message, to: &body)
+        body.append(contentsOf: "}".utf8)
+        var h = HTTPHeaders()
+        h.add("Content-Type", "application/json; charset=utf-8")
+        for (n, v) in headers { h.add(n, v) }
+        return Response(status: status, headers: h, body: body)
+    }
+}
+
+/// An error the HTTP layer itself throws (bad framing, sizes, unknown addresses).
+public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     public let status: Int
     public let code: Int
     public let message: String
@@ -151,21 +181,6 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "HTTPError(\(status), \(code)): \(message)" }
-
-    /// The error as a response in the API envelope.
-    public var response: Response {
-        var body = Data()
-        body.reserveCapacity(message.utf8.count + 32)
-        body.append(contentsOf: #"{"status":"#.utf8)
-        body.append(contentsOf: String(code).utf8)
-        body.append(contentsOf: #","message":"#.utf8)
-        appendJSONString(message, to: &body)
-        body.append(contentsOf: "}".utf8)
-        var h = HTTPHeaders()
-        h.add("Content-Type", "application/json; charset=utf-8")
-        for (n, v) in headers { h.add(n, v) }
-        return Response(status: status, headers: h, body: body)
-    }
 }
 
 func appendJSONString(_ s: String, to out: inout Data) {

@@ -14,6 +14,8 @@ public struct Request: Sendable {
     public let headers: HTTPHeaders
     public let remoteAddress: String
     public let body: RequestBody
+    /// Values middleware attached for the handler (who is signing in, for one).
+    public var attachments = Attachments()
 
     public init(
         method: HTTPMethod, path: String, route: String = "", pathParameters: [String: String] = [:],
@@ -69,6 +71,18 @@ public struct Request: Sendable {
         } catch {
             throw HTTPError.badRequest("The request body is not valid JSON.")
         }
+    }
+}
+
+/// Values attached to a request, one per type.
+public struct Attachments: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    public init() {}
+
+    public subscript<T: Sendable>(_ type: T.Type) -> T? {
+        get { values[ObjectIdentifier(type)] as? T }
+        set { values[ObjectIdentifier(type)] = newValue }
     }
 }
 

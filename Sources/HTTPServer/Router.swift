@@ -37,12 +37,41 @@ public final class Router: Sendable {
         entries.withLock { $0.map { (method: $0.method, pattern: $0.pattern) } }
     }
 
+    /// A view of the router that runs `middleware` (outermost first) around each handler added through it.
+    public func group(_ middleware: [any Middleware]) -> RouterGroup {
+        RouterGroup(router: self, middleware: middleware)
+    }
+
     func has(_ method: HTTPMethod, _ pattern: String) -> Bool {
         let p = normalizePattern(pattern)
         return entries.withLock { $0.contains { $0.method == method && $0.pattern == p } }
     }
 
     func table() -> RouteTable { RouteTable(entries.withLock { $0 }) }
+}
+
+/// Work done around handlers of a group (authentication, for one): it may answer itself, or change the
+/// request (attach values) and pass it on with `next`.
+public protocol Middleware: Sendable {
+    func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response
+}
+
+/// Routes added through a group run its middleware first, in order.
+public struct RouterGroup: Sendable {
+    public let router: Router
+    public let middleware: [any Middleware]
+
+    public func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        let chain = middleware.reversed().reduce(handler) { next, layer in
+            { request in try layer.handle(request, next: next) }
+        }
+        router.add(method, pattern, chain)
+    }
+
+    /// The same routes with `more` middleware inside this group's.
+    public func group(_ more: [any Middleware]) -> RouterGroup {
+        RouterGroup(router: router, middleware: middleware + more)
+    }
 }
 
 func normalizePattern(_ p: String) -> String {

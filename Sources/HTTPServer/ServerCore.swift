@@ -282,10 +282,8 @@ final class ServerCore: @unchecked Sendable {
         }
         st.rawPath = String(cString: url)
         guard let m = HTTPMethod(cString: method) else {
-            st.route = "unmatched"
             st.unknownMethod = String(cString: method)
-            return queue(st, connection, HTTPError(
-                status: 501, message: "The server does not support the \(String(cString: method)) method.").response)
+            return queue(st, connection, unknownMethodResponse(st))
         }
         st.method = m
 
@@ -411,9 +409,8 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    private func dispatch(_ st: RequestState, _ connection: OpaquePointer, _ body: RequestBody) -> MHD_Result {
-        let raw = st.rawPath
-        // Route on decoded segments so an escaped "/" stays inside its segment.
+    /// The decoded segments of a request path, routed on so that an escaped "/" stays inside its segment.
+    private func segments(of raw: String) -> Result<(segments: [String], hasEscape: Bool), HTTPError> {
         var segments: [String] = []
         var hasEscape = false
         for seg in raw.utf8.split(separator: 0x2F, omittingEmptySubsequences: true) {
@@ -421,8 +418,7 @@ final class ServerCore: @unchecked Sendable {
             if s.utf8.contains(0x25) {
                 hasEscape = true
                 guard let d = percentDecode(s) else {
-                    st.route = "unmatched"
-                    return queue(st, connection, HTTPError.badRequest("The address has a malformed %-escape.").response)
+                    return .failure(HTTPError.badRequest("The address has a malformed %-escape."))
                 }
                 segments.append(d)
             } else {
@@ -431,11 +427,38 @@ final class ServerCore: @unchecked Sendable {
             // "." and ".." (also escaped, or inside a segment with an escaped "/") would let a handler that
             // joins a parameter onto a folder read outside it.
             if isDotSegment(segments[segments.count - 1]) {
-                st.route = "unmatched"
-                return queue(
-                    st, connection,
-                    HTTPError.badRequest("The address may not contain \".\" or \"..\" segments.").response)
+                return .failure(HTTPError.badRequest("The address may not contain \".\" or \"..\" segments."))
             }
+        }
+        return .success((segments, hasEscape))
+    }
+
+    /// A method the server has no name for (TRACE, CONNECT, BREW): 405 with `Allow` on a path it serves.
+    private func unknownMethodResponse(_ st: RequestState) -> Response {
+        st.route = "unmatched"
+        let method = st.unknownMethod ?? ""
+        guard case .success(let parsed) = segments(of: st.rawPath),
+            case .methodNotAllowed(let allowed, let pattern) = table.match(.OPTIONS, parsed.segments)
+        else {
+            return HTTPError.notFound("There is nothing at this address.").response
+        }
+        st.route = pattern
+        return HTTPError(
+            status: 405, message: "This address does not accept \(logSafe(method)) requests.",
+            headers: [("Allow", allowed.map(\.rawValue).joined(separator: ", "))]
+        ).response
+    }
+
+    private func dispatch(_ st: RequestState, _ connection: OpaquePointer, _ body: RequestBody) -> MHD_Result {
+        let raw = st.rawPath
+        let segments: [String]
+        let hasEscape: Bool
+        switch self.segments(of: raw) {
+        case .failure(let error):
+            st.route = "unmatched"
+            return queue(st, connection, error.response)
+        case .success(let parsed):
+            (segments, hasEscape) = parsed
         }
         let path = hasEscape ? (percentDecode(raw) ?? raw) : raw
 
@@ -480,7 +503,7 @@ final class ServerCore: @unchecked Sendable {
                 queryItems: queryItems, headers: headers, remoteAddress: st.address, body: body)
             do {
                 response = try handler(request)
-            } catch let e as HTTPError {
+            } catch let e as any HTTPResponseError {
                 response = e.response
             } catch let e as DecodingError {
                 response = HTTPError.badRequest(describe(e)).response

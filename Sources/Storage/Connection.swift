@@ -7,6 +7,8 @@ import Foundation
 public final class Connection {
     let handle: OpaquePointer
     private var cache: [String: OpaquePointer] = [:]
+    /// Column names to indexes, per cached statement, built the first time a row is read by name.
+    private var columnIndexes: [OpaquePointer: ColumnIndex] = [:]
 
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         var db: OpaquePointer?
@@ -74,7 +76,7 @@ public final class Connection {
         let statement = try prepare(sql, arguments)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         var results: [T] = []
-        let row = Row(statement: statement, sql: sql)
+        let row = Row(statement: statement, sql: sql, columns: columns(of: statement))
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { break }
@@ -99,7 +101,14 @@ public final class Connection {
         let rc = sqlite3_step(statement)
         if rc == SQLITE_DONE { return nil }
         guard rc == SQLITE_ROW else { throw error(rc, sql) }
-        return try decode(Row(statement: statement, sql: sql))
+        return try decode(Row(statement: statement, sql: sql, columns: columns(of: statement)))
+    }
+
+    private func columns(of statement: OpaquePointer) -> ColumnIndex {
+        if let known = columnIndexes[statement] { return known }
+        let index = ColumnIndex(statement)
+        columnIndexes[statement] = index
+        return index
     }
 
     private func prepare(_ sql: String, _ arguments: [any SQLBindable]) throws -> OpaquePointer {

@@ -73,7 +73,9 @@ public final class Database: Sendable {
             sqlite3_close(target)
             throw DatabaseError(code: SQLITE_CANTOPEN, message: "cannot create backup file \(destination)")
         }
-        defer { sqlite3_close(target) }
+        // Closed exactly once: on failure here, on success just before the rename.
+        var targetOpen = true
+        defer { if targetOpen { sqlite3_close(target) } }
         try readers.withConnection { source in
             guard let backup = sqlite3_backup_init(target, "main", source.handle, "main") else {
                 throw DatabaseError(
@@ -89,7 +91,11 @@ public final class Database: Sendable {
                 throw DatabaseError(code: rc, message: String(cString: sqlite3_errstr(rc)))
             }
         }
-        sqlite3_close(target)
+        targetOpen = false
+        guard sqlite3_close(target) == SQLITE_OK else {
+            unlink(temporary)
+            throw DatabaseError(code: SQLITE_IOERR, message: "cannot finish backup file \(destination)")
+        }
         guard rename(temporary, destination) == 0 else {
             throw DatabaseError(code: SQLITE_IOERR, message: "cannot move backup into place at \(destination)")
         }

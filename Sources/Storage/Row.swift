@@ -1,10 +1,53 @@
 import CSQLite
 import Foundation
 
+/// The names of a statement's result columns, looked up once per statement (as GRDB does).
+final class ColumnIndex {
+    let byName: [String: Int]
+
+    init(_ statement: OpaquePointer) {
+        var names: [String: Int] = [:]
+        for i in 0..<Int(sqlite3_column_count(statement)) {
+            guard let name = sqlite3_column_name(statement, Int32(i)) else { continue }
+            // The first column of a name wins, as in SQL: a later duplicate needs an alias.
+            let key = String(cString: name)
+            if names[key] == nil { names[key] = i }
+        }
+        byName = names
+    }
+}
+
 /// The current row of a running query; valid only inside the decode closure.
+///
+/// Read columns by name (`row.int64("id")`): adding a column to a query then cannot shift the others.
 public struct Row {
     let statement: OpaquePointer
     let sql: String
+    let columns: ColumnIndex
+
+    /// The index of the column `name`; throws when the query has no such column.
+    public func index(_ name: String) throws -> Int {
+        guard let i = columns.byName[name] else {
+            throw DatabaseError(code: SQLITE_RANGE, message: "no column named \(name)", sql: sql)
+        }
+        return i
+    }
+
+    public func isNull(_ name: String) throws -> Bool { isNull(try index(name)) }
+    public func int(_ name: String) throws -> Int { try int(try index(name)) }
+    public func int64(_ name: String) throws -> Int64 { try int64(try index(name)) }
+    public func double(_ name: String) throws -> Double { try double(try index(name)) }
+    public func string(_ name: String) throws -> String { try string(try index(name)) }
+    public func data(_ name: String) throws -> Data { try data(try index(name)) }
+    public func bool(_ name: String) throws -> Bool { try bool(try index(name)) }
+    public func optionalString(_ name: String) throws -> String? { try optionalString(try index(name)) }
+    public func optionalInt(_ name: String) throws -> Int? { try optionalInt(try index(name)) }
+    public func optionalInt64(_ name: String) throws -> Int64? { try optionalInt64(try index(name)) }
+    public func optionalDouble(_ name: String) throws -> Double? { try optionalDouble(try index(name)) }
+    public func optionalData(_ name: String) throws -> Data? {
+        let i = try index(name)
+        return isNull(i) ? nil : try data(i)
+    }
 
     public var columnCount: Int { Int(sqlite3_column_count(statement)) }
 

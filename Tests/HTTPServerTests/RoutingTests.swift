@@ -144,18 +144,22 @@ private func routes(_ r: Router) {
         }
     }
 
-    @Test func unknownMethodGets501() async throws {
+    @Test func unknownMethodOnAKnownPathGets405WithAllow() async throws {
         try await withServer(routes: routes) { s in
             let r = try await fetch(s.port, "BREW", "/v1/songs")
-            #expect(r.status == 501)
-            #expect(r.json["status"] as? Int == 501)
-            #expect(r.json["message"] as? String == "The server does not support the BREW method.")
-            // Prefixes and near misses of the fast-path methods.
-            for m in ["G", "GE", "GETS", "P", "PO", "POS", "POSTS", "PU", "PUTS", "get"] {
+            #expect(r.status == 405)
+            #expect(r.json["status"] as? Int == 405)
+            #expect(r.json["message"] as? String == "This address does not accept BREW requests.")
+            #expect(r.header("Allow") == "GET, HEAD, OPTIONS")
+            // Prefixes and near misses of the fast-path methods, and the methods no route serves.
+            for m in ["G", "GE", "GETS", "P", "PO", "POS", "POSTS", "PU", "PUTS", "get", "TRACE", "CONNECT"] {
                 let x = try await fetch(s.port, m, "/v1/songs")
-                #expect(x.status == 501, "\(m)")
+                #expect(x.status == 405, "\(m)")
+                #expect(x.header("Allow") == "GET, HEAD, OPTIONS", "\(m)")
             }
             #expect(try await fetch(s.port, "PATCH", "/v1/songs").status == 405)
+            // A path nobody serves is a 404 whatever the method.
+            #expect(try await fetch(s.port, "TRACE", "/nowhere").status == 404)
         }
     }
 

@@ -1,0 +1,391 @@
+/// The typed fields of a path or a query, read from text by the server and written as text by clients.
+///
+/// A conforming struct starts from `init()` (its defaults) and lists its fields once; that list is how the
+/// server parses and checks them, how the SDK sends them and how the documentation describes them.
+public protocol APIParameters: Sendable {
+    init()
+    static var fields: [ParameterField<Self>] { get }
+}
+
+/// No parameters.
+public struct NoParameters: APIParameters, Equatable {
+    public init() {}
+    public static var fields: [ParameterField<Self>] { [] }
+}
+
+public typealias NoPath = NoParameters
+public typealias NoQuery = NoParameters
+
+/// A path of one id, such as `/v1/sheets/{id}`.
+public struct IDPath: APIParameters, Equatable {
+    public var id: Int64 = 0
+    public init() {}
+    public init(_ id: Int64) { self.id = id }
+    /// An id as models carry it; text that is not an id becomes 0, which no resource has.
+    public init(_ id: String) { self.id = Int64(id) ?? 0 }
+    public static let fields: [ParameterField<Self>] = [.id("id", \.id)]
+}
+
+/// `page` (from 1) and `size`, the paging of numbered lists.
+public struct Paging: Sendable, Equatable {
+    public var page = 1
+    public var size: Int
+    public init(page: Int = 1, size: Int = 20) {
+        self.page = page
+        self.size = size
+    }
+
+    /// The two fields, for a query struct holding paging at `keyPath`.
+    public static func fields<Root>(
+        _ keyPath: WritableKeyPath<Root, Paging>, maxSize: Int = 100
+    ) -> [ParameterField<Root>] {
+        [
+            .integer("page", keyPath.appending(path: \.page), in: 1...1_000_000, doc: "The page, from 1."),
+            .integer("size", keyPath.appending(path: \.size), in: 1...maxSize, doc: "Items per page."),
+        ]
+    }
+
+    /// The offset of the page's first item.
+    public var offset: Int { (page - 1) * size }
+}
+
+/// A query of paging alone, with `size` up to 100 (default 20).
+public struct PageQuery: APIParameters, Equatable {
+    public var paging = Paging()
+    public init() {}
+    public init(page: Int, size: Int = 20) { paging = Paging(page: page, size: size) }
+    public static let fields: [ParameterField<Self>] = Paging.fields(\.paging)
+}
+
+/// How a parameter is documented: its JSON Schema type and bounds.
+public struct ParameterSchema: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case integer, number, string, boolean
+    }
+
+    public var kind: Kind
+    public var minimum: Double?
+    public var maximum: Double?
+    public var maxLength: Int?
+    /// The allowed values, for choices.
+    public var choices: [String]?
+    /// Several values separated by commas.
+    public var isList = false
+    public var isRequired = false
+}
+
+/// One field of `APIParameters`: its names, how it is documented, and how it is read and written as text.
+public struct ParameterField<Root>: Sendable {
+    /// The name in the address; `aliases` are also read (the apps call some parameters differently).
+    public let name: String
+    public let aliases: [String]
+    public let schema: ParameterSchema
+    public let doc: String
+    private let parse: @Sendable (inout Root, String, String) throws -> Void
+    private let format: @Sendable (Root) -> String?
+
+    init(
+        _ name: String, aliases: [String] = [], schema: ParameterSchema, doc: String,
+        parse: @escaping @Sendable (inout Root, String, String) throws -> Void,
+        format: @escaping @Sendable (Root) -> String?
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.schema = schema
+        self.doc = doc
+        self.parse = parse
+        self.format = format
+    }
+
+    /// Sets the field in `root` from `text`; `resource` names what a path id points at in messages.
+    public func read(_ text: String, into root: inout Root, resource: String) throws {
+        try parse(&root, text, resource)
+    }
+
+    /// The field's value as text, or nil when it has none.
+    public func text(_ root: Root) -> String? { format(root) }
+
+    /// Every name the field is read under.
+    public var names: [String] { [name] + aliases }
+}
+
+extension APIParameters {
+    /// Reads every field from `lookup` (a path's or a query's values by name); absent or empty text keeps the
+    /// default, or is refused when the field is required.
+    public static func read(resource: String = "", _ lookup: (String) -> String?) throws -> Self {
+        var value = Self()
+        for field in fields {
+            guard let text = field.names.lazy.compactMap(lookup).first(where: { !$0.isEmpty }) else {
+                if field.schema.isRequired {
+                    throw ServiceError.invalid(field.missingMessage)
+                }
+                continue
+            }
+            try field.read(text, into: &value, resource: resource)
+        }
+        return value
+    }
+
+    /// Every field that has a value, as name and text, in declaration order.
+    public func items() -> [(name: String, value: String)] {
+        Self.fields.compactMap { field in field.text(self).map { (field.name, $0) } }
+    }
+}
+
+extension ParameterField {
+    var missingMessage: String {
+        doc.isEmpty ? "Give '\(name)'." : "Give '\(name)': \(doc.prefix(1).lowercased() + doc.dropFirst())"
+    }
+
+    // MARK: Ids
+
+    /// A path id. Text that is not a positive id is the same "does not exist" as an id nobody has.
+    public static func id(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int64>, thing: String? = nil
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .string, isRequired: true), doc: "An id.",
+            parse: { root, text, resource in
+                guard let id = parseID(text) else {
+                    let noun = thing ?? (resource.isEmpty ? "thing" : resource)
+                    throw ServiceError.notFound("That \(noun) does not exist.")
+                }
+                root[keyPath: keyPath.path] = id
+            },
+            format: { String($0[keyPath: keyPath.path]) })
+    }
+
+    /// An optional id in a query, such as `artist` in `GET /v1/songs?artist=`.
+    public static func id(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int64?>, aliases: [String] = [],
+        doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, aliases: aliases, schema: ParameterSchema(kind: .string), doc: doc,
+            parse: { root, text, _ in
+                guard let id = parseID(text) else { throw ServiceError.invalid("'\(name)' must be an id.") }
+                root[keyPath: keyPath.path] = id
+            },
+            format: { $0[keyPath: keyPath.path].map { String($0) } })
+    }
+
+    /// Ids separated by commas.
+    public static func ids(
+        _ name: String, _ keyPath: WritableKeyPath<Root, [Int64]>, max: Int, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .string, isList: true), doc: doc,
+            parse: { root, text, _ in
+                let parts = text.split(separator: ",", omittingEmptySubsequences: true)
+                guard parts.count <= max else {
+                    throw ServiceError.invalid("Send at most \(max) ids in '\(name)'.")
+                }
+                root[keyPath: keyPath.path] = try parts.map { part in
+                    guard let id = parseID(part) else {
+                        throw ServiceError.invalid("'\(part)' in '\(name)' is not an id.")
+                    }
+                    return id
+                }
+            },
+            format: { root in
+                let ids = root[keyPath: keyPath.path]
+                return ids.isEmpty ? nil : ids.map { String($0) }.joined(separator: ",")
+            })
+    }
+
+    // MARK: Numbers
+
+    /// A whole number within `range`, written in decimal.
+    public static func integer(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int>, in range: ClosedRange<Int>,
+        aliases: [String] = [], doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, aliases: aliases, schema: integerSchema(range), doc: doc,
+            parse: { root, text, _ in root[keyPath: keyPath.path] = try parseInteger(text, name, range) },
+            format: { String($0[keyPath: keyPath.path]) })
+    }
+
+    public static func integer(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int?>, in range: ClosedRange<Int>,
+        aliases: [String] = [], required: Bool = false, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        var schema = integerSchema(range)
+        schema.isRequired = required
+        return Self(
+            name, aliases: aliases, schema: schema, doc: doc,
+            parse: { root, text, _ in root[keyPath: keyPath.path] = try parseInteger(text, name, range) },
+            format: { $0[keyPath: keyPath.path].map { String($0) } })
+    }
+
+    /// A decimal number within `range` (no hexadecimal, no exponent, no infinity).
+    public static func number(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Double?>, in range: ClosedRange<Double>,
+        required: Bool = false, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name,
+            schema: ParameterSchema(
+                kind: .number, minimum: range.lowerBound, maximum: range.upperBound, isRequired: required),
+            doc: doc,
+            parse: { root, text, _ in
+                guard let value = parseDecimal(text), range.contains(value) else {
+                    throw ServiceError.invalid(
+                        "'\(name)' must be a decimal number from \(trimmed(range.lowerBound)) to \(trimmed(range.upperBound)).")
+                }
+                root[keyPath: keyPath.path] = value
+            },
+            format: { $0[keyPath: keyPath.path].map { trimmed($0) } })
+    }
+
+    // MARK: Text and choices
+
+    /// Text of at most `maxLength` characters, trimmed of spaces at both ends.
+    public static func text(
+        _ name: String, _ keyPath: WritableKeyPath<Root, String>, maxLength: Int,
+        aliases: [String] = [], required: Bool = false, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, aliases: aliases,
+            schema: ParameterSchema(kind: .string, maxLength: maxLength, isRequired: required), doc: doc,
+            parse: { root, text, _ in
+                let value = try parseText(text, name, maxLength)
+                if value.isEmpty && required { throw ServiceError.invalid("Give '\(name)'.") }
+                root[keyPath: keyPath.path] = value
+            },
+            format: { root in
+                let value = root[keyPath: keyPath.path]
+                return value.isEmpty ? nil : value
+            })
+    }
+
+    public static func text(
+        _ name: String, _ keyPath: WritableKeyPath<Root, String?>, maxLength: Int,
+        aliases: [String] = [], doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, aliases: aliases, schema: ParameterSchema(kind: .string, maxLength: maxLength), doc: doc,
+            parse: { root, text, _ in
+                let value = try parseText(text, name, maxLength)
+                root[keyPath: keyPath.path] = value.isEmpty ? nil : value
+            },
+            format: { $0[keyPath: keyPath.path] })
+    }
+
+    /// One of an enumeration's raw values.
+    public static func choice<Value: RawRepresentable & CaseIterable & SendableMetatype>(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Value>, doc: String = ""
+    ) -> Self where Value.RawValue == String {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .string, choices: Value.allCases.map(\.rawValue)), doc: doc,
+            parse: { root, text, _ in root[keyPath: keyPath.path] = try parseChoice(text, name, Value.self) },
+            format: { $0[keyPath: keyPath.path].rawValue })
+    }
+
+    public static func choice<Value: RawRepresentable & CaseIterable & SendableMetatype>(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Value?>, doc: String = ""
+    ) -> Self where Value.RawValue == String {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .string, choices: Value.allCases.map(\.rawValue)), doc: doc,
+            parse: { root, text, _ in root[keyPath: keyPath.path] = try parseChoice(text, name, Value.self) },
+            format: { $0[keyPath: keyPath.path]?.rawValue })
+    }
+
+    /// `true` or `false` (also `1` and `0`).
+    public static func flag(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Bool>, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .boolean), doc: doc,
+            parse: { root, text, _ in
+                switch text.lowercased() {
+                case "true", "1": root[keyPath: keyPath.path] = true
+                case "false", "0": root[keyPath: keyPath.path] = false
+                default: throw ServiceError.invalid("'\(name)' must be true or false.")
+                }
+            },
+            format: { $0[keyPath: keyPath.path] ? "true" : nil })
+    }
+}
+
+private func integerSchema(_ range: ClosedRange<Int>) -> ParameterSchema {
+    ParameterSchema(kind: .integer, minimum: Double(range.lowerBound), maximum: Double(range.upperBound))
+}
+
+func parseID<S: StringProtocol>(_ text: S) -> Int64? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(text), id > 0
+    else { return nil }
+    return id
+}
+
+private func parseInteger(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
+    guard let value = Int(text), range.contains(value) else {
+        throw ServiceError.invalid(
+            "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+    }
+    return value
+}
+
+/// Plain decimal only: `Double("0x10")` is 16 and `Double("1e3")` is 1000, which no person means.
+func parseDecimal(_ text: String) -> Double? {
+    var digits = 0
+    var dots = 0
+    for (i, byte) in text.utf8.enumerated() {
+        switch byte {
+        case 0x30...0x39: digits += 1
+        case 0x2E: dots += 1
+        case 0x2B, 0x2D: if i != 0 { return nil }
+        default: return nil
+        }
+    }
+    guard digits > 0, dots <= 1, let value = Double(text), value.isFinite else { return nil }
+    return value
+}
+
+private func trimmed(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+}
+
+private func parseText(_ text: String, _ name: String, _ maxLength: Int) throws -> String {
+    let value = text.trimmingSpaces()
+    guard value.count <= maxLength else {
+        throw ServiceError.invalid("'\(name)' can be at most \(maxLength) characters.")
+    }
+    return value
+}
+
+private func parseChoice<Value: RawRepresentable & CaseIterable>(
+    _ text: String, _ name: String, _ type: Value.Type
+) throws -> Value where Value.RawValue == String {
+    guard let value = Value(rawValue: text) else {
+        let choices = Value.allCases.map(\.rawValue).joined(separator: ", ")
+        throw ServiceError.invalid("'\(name)' must be one of: \(choices).")
+    }
+    return value
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}
+
+/// Key paths are immutable; Swift 6 does not yet see the ones made from literals as `Sendable` here.
+struct KeyPathBox<Root, Value>: @unchecked Sendable {
+    let path: WritableKeyPath<Root, Value>
+    init(_ path: WritableKeyPath<Root, Value>) { self.path = path }
+}

@@ -1,0 +1,88 @@
+/// A refusal with a sentence a person can act on: what services, rules and parameter parsing throw.
+///
+/// `kind` says what went wrong in the product's terms; the server's one renderer turns it into an HTTP
+/// status and the envelope `{"status":code,"message":message}`, and the SDK reads it back.
+public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// What was sent cannot be used (a missing field, a value out of range).
+        case invalid
+        /// The caller must sign in (or sign in again).
+        case unauthenticated
+        /// The caller is known but may not do this.
+        case forbidden
+        /// The thing does not exist, or the caller may not know it does.
+        case notFound
+        /// It clashes with what exists (a taken name, a stale version, a full sheet).
+        case conflict
+        /// It is larger than allowed.
+        case tooLarge
+        /// It is in a format the server does not take.
+        case unsupportedFormat
+        /// The range asked for lies outside the file.
+        case outsideRange
+        /// Too many tries; `retryAfter` says when to try again.
+        case rateLimited
+        /// The server cannot do it now (a helper program or another service is missing or busy).
+        case unavailable
+        /// Something failed inside the server; the message says whom to tell.
+        case serverFault
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// Seconds to wait, for `rateLimited` and `unavailable`.
+    public var retryAfter: Int?
+
+    public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {
+        self.kind = kind
+        self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    public static func invalid(_ message: String) -> ServiceError { ServiceError(.invalid, message) }
+    public static func unauthenticated(_ message: String) -> ServiceError {
+        ServiceError(.unauthenticated, message)
+    }
+    public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
+    public static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, message) }
+    public static func conflict(_ message: String) -> ServiceError { ServiceError(.conflict, message) }
+    public static func tooLarge(_ message: String) -> ServiceError { ServiceError(.tooLarge, message) }
+    public static func unsupportedFormat(_ message: String) -> ServiceError {
+        ServiceError(.unsupportedFormat, message)
+    }
+    public static func rateLimited(_ message: String, retryAfter: Int? = nil) -> ServiceError {
+        ServiceError(.rateLimited, message, retryAfter: retryAfter)
+    }
+    public static func unavailable(_ message: String, retryAfter: Int? = nil) -> ServiceError {
+        ServiceError(.unavailable, message, retryAfter: retryAfter)
+    }
+
+    public static func serverFault(_ message: String) -> ServiceError { ServiceError(.serverFault, message) }
+
+    public var description: String { "ServiceError(\(kind.rawValue)): \(message)" }
+}
+
+extension ServiceError.Kind {
+    /// The HTTP status a refusal of this kind is answered with (also the envelope's `status`).
+    public var httpStatus: Int {
+        switch self {
+        case .invalid: 400
+        case .unauthenticated: 401
+        case .forbidden: 403
+        case .notFound: 404
+        case .conflict: 409
+        case .tooLarge: 413
+        case .unsupportedFormat: 415
+        case .outsideRange: 416
+        case .rateLimited: 429
+        case .unavailable: 503
+        case .serverFault: 500
+        }
+    }
+
+    /// The kind of an HTTP status, for clients reading an answer back.
+    public init?(httpStatus: Int) {
+        guard let kind = Self.allCases.first(where: { $0.httpStatus == httpStatus }) else { return nil }
+        self = kind
+    }
+}
