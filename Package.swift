@@ -38,7 +38,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]),
 
         // Generic layers: they know nothing of music.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "Logging"),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Logging"]),
         .target(name: "Storage", dependencies: ["CSQLite"]),
         .target(name: "AudioMetadata", dependencies: ["CTagLib", "CTagLibProperties"]),
 
@@ -48,7 +49,7 @@ let package = Package(
         // The server's features.
         .target(
             name: "CloudMusicServer",
-            dependencies: ["HTTPServer", "Storage", "MusicCore", "AudioMetadata", "CSodium"]),
+            dependencies: ["HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "CSodium"]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 
         // The client SDK: API client, repositories, MusicListManager, the player (libmpv), downloads.

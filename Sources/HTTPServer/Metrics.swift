@@ -49,7 +49,7 @@ public final class Metrics: Sendable {
     let openConnections = Atomic<Int>(0)
     let bytesSent = Atomic<Int>(0)
 
-    init() {}
+    public init() {}
 
     func record(method: String, route: String, status: Int, seconds: Double, bytes: Int) {
         var bucket = Metrics.bounds.count

@@ -14,7 +14,7 @@ public final class HTTPServer: Sendable {
     public let configuration: ServerConfiguration
     public let router: Router
     /// Request counts and latencies, for `/metrics`.
-    public let metrics = Metrics()
+    public let metrics: Metrics
 
     struct Running {
         var core: ServerCore?
@@ -26,9 +26,11 @@ public final class HTTPServer: Sendable {
 
     private let running = Mutex(Running())
 
-    public init(configuration: ServerConfiguration, router: Router) {
+    /// `metrics` is where requests are counted; pass the one a `/metrics` route of the router reads.
+    public init(configuration: ServerConfiguration, router: Router, metrics: Metrics = Metrics()) {
         self.configuration = configuration
         self.router = router
+        self.metrics = metrics
     }
 
     /// The bound port; 0 before `start`.

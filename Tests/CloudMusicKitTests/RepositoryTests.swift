@@ -151,10 +151,10 @@ import Testing
         let goneClient = Self.client(server)
         let viaProxy = APIClient(
             baseURL: URL(string: "http://127.0.0.1:\(gone.port)/")!, configuration: goneClient.configuration)
-        await Self.expectAPIError(.network) { _ = try await viaProxy.sendRaw(Endpoint(.GET, "v1/songs")) }
+        await Self.expectAPIError(.network) { _ = try await viaProxy.sendRaw(APIRequest(.GET, "v1/songs")) }
         #expect(gone.connections == viaProxy.configuration.maxAttempts)
         await Self.expectAPIError(.network) {
-            _ = try await viaProxy.sendRaw(try Endpoint.json(.POST, "v1/plays", ["songId": song.id]))
+            _ = try await viaProxy.sendRaw(try APIRequest.json(.POST, "v1/plays", ["songId": song.id]))
         }
         #expect(gone.connections == viaProxy.configuration.maxAttempts + 1)
 
@@ -166,10 +166,10 @@ import Testing
         let hanging = APIClient(
             baseURL: URL(string: "http://127.0.0.1:\(silent.port)/")!, configuration: quick)
         let start = Date()
-        await Self.expectAPIError(.network) { _ = try await hanging.sendRaw(Endpoint(.GET, "v1/songs")) }
+        await Self.expectAPIError(.network) { _ = try await hanging.sendRaw(APIRequest(.GET, "v1/songs")) }
         #expect(Date().timeIntervalSince(start) < 10)
         let patient = APIClient(baseURL: URL(string: "http://127.0.0.1:\(silent.port)/")!)
-        let task = Task { try await patient.sendRaw(Endpoint(.GET, "v1/songs")) }
+        let task = Task { try await patient.sendRaw(APIRequest(.GET, "v1/songs")) }
         try await Task.sleep(for: .milliseconds(200))
         let cancelledAt = Date()
         task.cancel()
@@ -212,10 +212,10 @@ import Testing
         #expect(second.client.sessionToken == nil)
         try await bob.changePassword(userID: bobUser.id, current: "password-bob", new: "password-bob-2")
         try await bob.login(.email("bob@example.com"), password: "password-bob-2")
-        let sent = try await bob.sendCode(to: .email("bob@example.com"), purpose: "reset")
+        let sent = try await bob.sendCode(to: .email("bob@example.com"), purpose: .reset)
         #expect(sent.expiresIn > 0)
         await Self.expectAPIError(.badRequest) {
-            try await bob.checkCode("000000", for: .email("bob@example.com"), purpose: "reset")
+            try await bob.checkCode("000000", for: .email("bob@example.com"), purpose: .reset)
         }
         await Self.expectAPIError(.badRequest) {
             try await bob.resetPassword(
@@ -224,7 +224,7 @@ import Testing
         // Alice, the first user, is the administrator: the outbox has Bob's code, which resets his password.
         let message = try #require(try await alice.outbox().data.first { $0.target == "bob@example.com" })
         let code = String(try #require(message.text.firstMatch(of: /\d{6}/)).output)
-        try await bob.checkCode(code, for: .email("bob@example.com"), purpose: "reset")
+        try await bob.checkCode(code, for: .email("bob@example.com"), purpose: .reset)
         try await bob.resetPassword(.email("bob@example.com"), code: code, newPassword: "password-bob-3")
         await Self.expectAPIError(.unauthorized) { _ = try await bob.queue() }
         try await bob.login(.email("bob@example.com"), password: "password-bob-3")
@@ -280,7 +280,7 @@ import Testing
         _ = try await alice.reportPlay(songID: ids[2])
         let history = try await alice.history()
         #expect(Set(history.data.map(\.song.id)) == [ids[2], ids[1]])
-        #expect(try await alice.history(order: "most").total == 2)
+        #expect(try await alice.history(order: .most).total == 2)
         try await alice.clearHistory()
         #expect(try await alice.history().total == 0)
 
@@ -337,7 +337,7 @@ import Testing
         #expect(likedComment.likesCount == 1 && likedComment.likeId != nil)
         #expect(try await ann.comments(.song(song.id)).data.map(\.id).contains(comment.id))
         #expect(try await ann.comments(.replies(to: comment.id)).data.map(\.id) == [reply.id])
-        #expect(try await ann.comments(.song(song.id), order: "hot", size: 1).size == 1)
+        #expect(try await ann.comments(.song(song.id), order: .hot, size: 1).size == 1)
         #expect(try await cat.comment(id: comment.id).likesCount == 1)
         try await cat.reportComment(id: reply.id, reason: "testing reports")
         let report = try #require(try await ann.commentReports().data.first)
@@ -427,12 +427,12 @@ import Testing
         #expect(first >= 0.1 && first <= 0.2)
         #expect(third >= 0.4 && third <= 0.8)
         #expect(delay(.network, attempt: 20)! <= 10)
-        #expect(Endpoint(.GET, "v1/songs").isIdempotent && !Endpoint(.POST, "v1/plays").isIdempotent)
+        #expect(APIRequest(.GET, "v1/songs").isIdempotent && !APIRequest(.POST, "v1/plays").isIdempotent)
         #expect(
-            !Endpoint(.PUT, "v1/users/1/password").isIdempotent
-                && !Endpoint(.DELETE, "v1/likes/1").isIdempotent)
+            !APIRequest(.PUT, "v1/users/1/password").isIdempotent
+                && !APIRequest(.DELETE, "v1/likes/1").isIdempotent)
         #expect(
-            Endpoint(
+            APIRequest(
                 .GET, "v1/songs", query: [.init(name: "size", value: "2"), .init(name: "page", value: "1")]
             ).cacheKey
                 == "GET v1/songs?page=1&size=2")

@@ -1,4 +1,5 @@
 import Foundation
+import MusicCore
 import HTTPServer
 import Storage
 import Testing
@@ -18,7 +19,7 @@ final class ExpectingSender: CodeSender, @unchecked Sendable {
         defer { lock.unlock() }
         guard remaining > 0 else {
             Issue.record("unexpected code sent to \(target): \(text)")
-            throw HTTPError(status: 500, message: "unexpected send")
+            throw ServiceError.serverFault("unexpected send")
         }
         remaining -= 1
         texts.append(text)
@@ -66,8 +67,8 @@ final class TestClock: @unchecked Sendable {
         do {
             try body()
             return nil
-        } catch let error as HTTPError {
-            return error.status
+        } catch let error as ServiceError {
+            return error.kind.httpStatus
         } catch {
             return -1
         }
@@ -161,9 +162,9 @@ final class TestClock: @unchecked Sendable {
             _ = try accounts.sendCode(
                 phone: nil, email: "ann@example.com", purpose: "login", address: "10.0.1.1")
             Issue.record("the eleventh code of the day was sent")
-        } catch let error as HTTPError {
-            #expect(error.status == 429)
-            let retry = error.headers.first { $0.0 == "Retry-After" }.map { Int($0.1)! } ?? 0
+        } catch let error as ServiceError {
+            #expect(error.kind == .rateLimited)
+            let retry = error.retryAfter ?? 0
             #expect(retry == 86_400 - 600)
         }
         // A day after the first send, one more is allowed.

@@ -36,10 +36,12 @@ extension RunningServer {
         if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        ContractCheck.check(
+            method: method, path: path, status: http.statusCode, body: data,
+            contentType: http.value(forHTTPHeaderField: "Content-Type"))
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return Reply(
-            status: (response as! HTTPURLResponse).statusCode, json: object,
-            response: response as! HTTPURLResponse)
+        return Reply(status: http.statusCode, json: object, response: http)
     }
 
     /// Registers a user and returns its id.
@@ -98,11 +100,11 @@ extension Reply {
 extension RunningServer {
     /// Starts a scan as an administrator and waits until a newer report than the last one is written.
     func rescan(adminToken: String) async throws {
-        let before = try await call("GET", "/v1/library/scan").data["lastReport"] as? [String: Any]
+        let before = try await call("GET", "/v1/library/scan", token: adminToken).data["lastReport"] as? [String: Any]
         let started = try await call("POST", "/v1/library/scan", token: adminToken)
         #expect(started.status == 202, "\(started.json)")
         for _ in 0..<300 {
-            let status = try await call("GET", "/v1/library/scan").data
+            let status = try await call("GET", "/v1/library/scan", token: adminToken).data
             if status["running"] as? Bool == false, let report = status["lastReport"] as? [String: Any],
                 report["id"] as? String != before?["id"] as? String
             {

@@ -15,6 +15,11 @@ extension RunningServer {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as! HTTPURLResponse
+        if method != "HEAD" {
+            ContractCheck.check(
+                method: method, path: path, status: http.statusCode, body: data,
+                contentType: http.value(forHTTPHeaderField: "Content-Type"))
+        }
         return (http.statusCode, data, http)
     }
 
@@ -26,7 +31,7 @@ extension RunningServer {
     /// Waits for the start-up scan to finish.
     func waitForScan() async throws {
         for _ in 0..<300 {
-            let status = try await json("/v1/library/scan")["data"] as! [String: Any]
+            let status = try await json("/v1/library/scan")["data"] as? [String: Any] ?? [:]
             if status["running"] as? Bool == false, status["lastReport"] is [String: Any] { return }
             try await Task.sleep(nanoseconds: 50_000_000)
         }

@@ -53,8 +53,8 @@ func makeLibraryDatabase() throws -> Database {
         #expect(report.failed == 1)
         #expect(report.issues.first?.path.hasSuffix("broken.mp3") == true)
 
-        let catalog = CatalogStore(database: database)
-        let songs = try catalog.songs(filter: .init(), sort: .name, page: 1, size: 10)
+        let catalog = LibraryService(database: database)
+        let songs = try catalog.songs(SongListQuery(size: 10))
         #expect(songs.total == 4)
         let named = try #require(songs.data.first { $0.title == "夜航船" })
         #expect(named.artists.map(\.name) == ["佚名"])
@@ -68,12 +68,12 @@ func makeLibraryDatabase() throws -> Database {
         #expect(untagged.album?.title == "Live")
         #expect(untagged.artists.map(\.name) == ["Band"])
         #expect(untagged.trackNumber == 2)
-        let detail = try #require(try catalog.song(id: Int64(cjk.id)!))
+        let detail = try #require(try? catalog.song(id: Int64(cjk.id)!))
         #expect(detail.lyric == "[00:00.50]一时失志\n")
-        let artists = try catalog.artists(sort: .name, page: 1, size: 10)
+        let artists = try catalog.artists(ArtistListQuery(size: 10))
         #expect(Set(artists.data.map(\.name)) == ["林晓", "陈默", "Band", "佚名"])
         let album = try #require(
-            try catalog.albums(artistID: nil, sort: .name, page: 1, size: 10).data.first {
+            try catalog.albums(AlbumListQuery(size: 10)).data.first {
                 $0.title == "Live"
             })
         #expect(album.songsCount == 2)
@@ -92,8 +92,8 @@ func makeLibraryDatabase() throws -> Database {
         #expect(unchanged.unchanged == 3)
         #expect(unchanged.added + unchanged.updated + unchanged.removed + unchanged.moved == 0)
 
-        let catalog = CatalogStore(database: database)
-        let before = try catalog.songs(filter: .init(), sort: .name, page: 1, size: 10).data
+        let catalog = LibraryService(database: database)
+        let before = try catalog.songs(SongListQuery(size: 10)).data
         let oneID = try #require(before.first { $0.title == "One" }?.id)
         try database.write { try $0.execute("UPDATE songs SET plays_count = 7 WHERE id = ?", Int64(oneID)!) }
 
@@ -110,7 +110,7 @@ func makeLibraryDatabase() throws -> Database {
         #expect(report.removed == 1)
         #expect(report.added == 1)
         #expect(report.updated == 1)
-        let after = try catalog.songs(filter: .init(), sort: .name, page: 1, size: 10).data
+        let after = try catalog.songs(SongListQuery(size: 10)).data
         #expect(Set(after.map(\.title)) == ["One", "Three (Remaster)", "Four"])
         let moved = try #require(after.first { $0.title == "One" })
         #expect(moved.id == oneID)
@@ -127,7 +127,7 @@ func makeLibraryDatabase() throws -> Database {
         #expect(report.removed == 0)
         #expect(report.failed == 1)
         #expect(
-            try CatalogStore(database: database).songs(filter: .init(), sort: .name, page: 1, size: 5).total
+            try LibraryService(database: database).songs(SongListQuery(size: 5)).total
                 == 1)
     }
 
@@ -165,7 +165,7 @@ func makeLibraryDatabase() throws -> Database {
             root + "/2.mp3", title: "Hello Beautiful World", artist: "The Beatles", album: "Abbey Road")
         let database = try makeLibraryDatabase()
         try LibraryScanner(database: database, folders: [root]).scan()
-        let catalog = CatalogStore(database: database)
+        let catalog = LibraryService(database: database)
         #expect(try catalog.search("失志", limit: 5).songs.map(\.title) == ["一时失志不免怨叹"])
         #expect(try catalog.search("怨", limit: 5).songs.count == 1)
         #expect(try catalog.search("林", limit: 5).artists.map(\.name) == ["林晓"])

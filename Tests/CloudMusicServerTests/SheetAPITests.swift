@@ -990,7 +990,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: world.music + "/Moved", withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: world.music + "/Cy/Gamma/01.mp3", toPath: world.music + "/Moved/g.mp3")
         try await world.rescan()
-        let report = try await server.call("GET", "/v1/library/scan").data["lastReport"] as? [String: Any]
+        let report =
+            try await server.call("GET", "/v1/library/scan", token: world.ann).data["lastReport"] as? [String: Any]
         #expect(report?["removed"] as? Int == 1, "\(report ?? [:])")
         #expect(report?["moved"] as? Int == 1, "\(report ?? [:])")
         #expect(try await server.call("GET", "/v1/songs/\(gone)").status == 404)

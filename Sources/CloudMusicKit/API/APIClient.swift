@@ -8,7 +8,7 @@ import MusicCore
 /// The v1 API over URLSession: envelope decoding, the session token, typed errors, retries and timeouts.
 ///
 /// Safe to share between tasks. Cancelling the calling task cancels the request (`.cancelled`).
-/// Idempotent requests (see `Endpoint.isIdempotent`) are retried with exponential back-off and jitter
+/// Idempotent requests (see `APIRequest.isIdempotent`) are retried with exponential back-off and jitter
 /// on network errors, 502, 503, 504 and 429 (waiting at least the server's `Retry-After`); POST never is.
 public final class APIClient: Sendable {
     public struct Configuration: Sendable {
@@ -64,7 +64,7 @@ public final class APIClient: Sendable {
     // MARK: Calls
 
     /// Sends `endpoint` and decodes the envelope's `data` as `T`.
-    public func send<T: Decodable & Sendable>(_ endpoint: Endpoint, as type: T.Type = T.self) async throws
+    public func send<T: Decodable & Sendable>(_ endpoint: APIRequest, as type: T.Type = T.self) async throws
         -> T
     {
         let data = try await sendRaw(endpoint)
@@ -72,12 +72,12 @@ public final class APIClient: Sendable {
     }
 
     /// Sends `endpoint` and checks only that it succeeded (`{"status":0}`).
-    public func send(_ endpoint: Endpoint) async throws {
+    public func send(_ endpoint: APIRequest) async throws {
         _ = try await sendRaw(endpoint)
     }
 
     /// Sends `endpoint` and answers the body of a 2xx response as it came; failures are `APIError`s.
-    public func sendRaw(_ endpoint: Endpoint) async throws -> Data {
+    public func sendRaw(_ endpoint: APIRequest) async throws -> Data {
         let request = try urlRequest(for: endpoint)
         var attempt = 1
         while true {
@@ -114,7 +114,7 @@ public final class APIClient: Sendable {
         }
     }
 
-    func urlRequest(for endpoint: Endpoint) throws -> URLRequest {
+    func urlRequest(for endpoint: APIRequest) throws -> URLRequest {
         var components = URLComponents(url: url(for: endpoint.path), resolvingAgainstBaseURL: true)
         if !endpoint.query.isEmpty { components?.queryItems = endpoint.query }
         // URLComponents leaves '+' alone, which servers read as a space.

@@ -27,7 +27,7 @@ public struct Cached<Value: Sendable>: Sendable {
 
 /// The last good answer of each list request, in the LocalStore, so the library can be browsed offline.
 ///
-/// Keyed by `Endpoint.cacheKey` (method, path and query) plus the signed-in user, so two people sharing
+/// Keyed by `APIRequest.cacheKey` (method, path and query) plus the signed-in user, so two people sharing
 /// a LocalStore never see each other's private lists. Holds at most `limit` answers; the oldest go first.
 public final class OfflineCache: Sendable {
     public let store: LocalStore

@@ -22,30 +22,28 @@ public final class MusicRepository: Sendable {
 
     // MARK: Helpers
 
-    private func query(_ items: [(String, (any CustomStringConvertible)?)]) -> [URLQueryItem] {
-        items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0.description) } }
+    /// Sends a call of `endpoint`, saving a good answer to the offline cache, or answering the saved one
+    /// when the server cannot be reached.
+    private func cached<P, Q, A: Decodable & Sendable, C>(
+        _ endpoint: Endpoint<P, Q, NoBody, A, C>, path: P, query: Q = Q()
+    ) async throws -> Cached<A> {
+        try await cached(try client.request(endpoint, path: path, query: query, body: NoBody()))
     }
 
-    private func get<T: Decodable & Sendable>(
-        _ path: String, _ items: [(String, (any CustomStringConvertible)?)] = [], as type: T.Type = T.self
-    ) async throws -> T {
-        try await client.send(Endpoint(.GET, path, query: query(items)))
+    private func cached<Q, A: Decodable & Sendable, C>(_ endpoint: Endpoint<NoPath, Q, NoBody, A, C>, query: Q = Q())
+        async throws -> Cached<A>
+    {
+        try await cached(endpoint, path: NoPath(), query: query)
     }
 
-    private func cachedGet<T: Decodable & Sendable>(
-        _ path: String, _ items: [(String, (any CustomStringConvertible)?)] = [], as type: T.Type = T.self
-    ) async throws -> Cached<T> {
-        try await cached(Endpoint(.GET, path, query: query(items)))
-    }
-
-    /// Sends `endpoint`, saving a good answer to the offline cache, or answering the saved one when the
+    /// Sends `request`, saving a good answer to the offline cache, or answering the saved one when the
     /// server cannot be reached.
-    public func cached<T: Decodable & Sendable>(_ endpoint: Endpoint, as type: T.Type = T.self) async throws
+    public func cached<T: Decodable & Sendable>(_ request: APIRequest, as type: T.Type = T.self) async throws
         -> Cached<T>
     {
-        let key = "\(userID ?? "-") \(endpoint.cacheKey)"
+        let key = "\(userID ?? "-") \(request.cacheKey)"
         do {
-            let body = try await client.sendRaw(endpoint)
+            let body = try await client.sendRaw(request)
             let value = try APIClient.decodeEnvelope(body, as: T.self)
             try? cache?.save(body, for: key)
             return Cached(value: value, isFromCache: false, fetchedAt: Date())
@@ -56,136 +54,112 @@ public final class MusicRepository: Sendable {
         }
     }
 
-    private func json<Body: Encodable, T: Decodable & Sendable>(
-        _ method: Endpoint.Method, _ path: String, _ body: Body, idempotent: Bool? = nil,
-        as type: T.Type = T.self
-    ) async throws -> T {
-        var endpoint = try Endpoint.json(method, path, body)
-        if let idempotent { endpoint.isIdempotent = idempotent }
-        return try await client.send(endpoint)
-    }
-
-    private func done(_ method: Endpoint.Method, _ path: String, body: [String: String]? = nil) async throws {
-        var endpoint = Endpoint(method, path)
-        if let body { endpoint = try Endpoint.json(method, path, body) }
-        try await client.send(endpoint)
-    }
-
-    private func seg(_ id: String) -> String {
-        id.addingPercentEncoding(
-            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
-            ?? id
+    private func upload(_ parts: [UploadPart]) -> Upload {
+        Upload(files: parts.map { Upload.File(fileName: $0.fileName, contentType: $0.contentType, content: .bytes([UInt8]($0.data))) })
     }
 
     // MARK: Server
 
     /// `GET v1/server`.
-    public func serverInfo() async throws -> ServerInfo { try await get("v1/server") }
+    public func serverInfo() async throws -> ServerInfo { try await client.send(ServerAPI.info) }
 
     // MARK: Catalog
 
     /// `GET v1/songs`.
     public func songs(
-        page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil,
-        albumID: String? = nil,
+        page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil, albumID: String? = nil,
         genreID: String? = nil
     ) async throws -> Cached<Page<Song>> {
-        try await cachedGet(
-            "v1/songs",
-            [
-                ("page", page), ("size", size), ("sort", sort?.rawValue), ("artist", artistID),
-                ("album", albumID),
-                ("genre", genreID),
-            ])
+        try await cached(
+            CatalogAPI.songs,
+            query: SongListQuery(
+                page: page, size: size, sort: sort ?? .name, artist: artistID, album: albumID, genre: genreID))
     }
 
     /// `GET v1/songs/{id}`, with the raw lyric text.
-    public func song(id: String) async throws -> Cached<Song> { try await cachedGet("v1/songs/\(seg(id))") }
+    public func song(id: String) async throws -> Cached<Song> { try await cached(CatalogAPI.song, path: IDPath(id)) }
 
     /// `GET v1/songs/{id}/lyric`: raw text and parsed lines.
     public func lyric(songID: String) async throws -> Cached<SongLyric> {
-        try await cachedGet("v1/songs/\(seg(songID))/lyric")
+        try await cached(CatalogAPI.lyric, path: IDPath(songID))
     }
 
     /// `GET v1/albums`.
     public func albums(page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil)
         async throws -> Cached<Page<Album>>
     {
-        try await cachedGet(
-            "v1/albums", [("page", page), ("size", size), ("sort", sort?.rawValue), ("artist", artistID)])
+        try await cached(
+            CatalogAPI.albums, query: AlbumListQuery(page: page, size: size, sort: sort ?? .name, artist: artistID))
     }
 
     /// `GET v1/albums/{id}`, with its songs.
-    public func album(id: String) async throws -> Cached<Album> {
-        try await cachedGet("v1/albums/\(seg(id))")
-    }
+    public func album(id: String) async throws -> Cached<Album> { try await cached(CatalogAPI.album, path: IDPath(id)) }
 
     /// `GET v1/artists`.
     public func artists(page: Int = 1, size: Int = 20, sort: CatalogSort? = nil) async throws -> Cached<
         Page<Artist>
     > {
-        try await cachedGet("v1/artists", [("page", page), ("size", size), ("sort", sort?.rawValue)])
+        try await cached(CatalogAPI.artists, query: ArtistListQuery(page: page, size: size, sort: sort ?? .name))
     }
 
     /// `GET v1/artists/{id}`, with albums and most played songs.
     public func artist(id: String) async throws -> Cached<Artist> {
-        try await cachedGet("v1/artists/\(seg(id))")
+        try await cached(CatalogAPI.artist, path: IDPath(id))
     }
 
     /// `GET v1/genres`.
     public func genres(page: Int = 1, size: Int = 20) async throws -> Cached<Page<Genre>> {
-        try await cachedGet("v1/genres", [("page", page), ("size", size)])
+        try await cached(CatalogAPI.genres, query: GenreListQuery(page: page, size: size))
     }
 
     /// `GET v1/searches`: songs, albums and artists.
     public func search(_ text: String, size: Int = 20) async throws -> Cached<SearchResults> {
-        try await cachedGet("v1/searches", [("q", text), ("size", size)])
+        try await cached(CatalogAPI.search, query: SearchQuery(text, size: size))
     }
 
     /// `GET v1/searches/suggests`.
     public func suggestions(_ text: String, size: Int = 10) async throws -> [SearchSuggestion] {
-        try await get("v1/searches/suggests", [("q", text), ("size", size)])
+        try await client.send(CatalogAPI.suggestions, query: SuggestionQuery(text, size: size))
     }
 
     /// `GET v1/searches/sheets`.
     public func searchSheets(_ text: String, page: Int = 1, size: Int = 20) async throws -> Cached<
         Page<Sheet>
     > {
-        try await cachedGet("v1/searches/sheets", [("query", text), ("page", page), ("size", size)])
+        try await cached(SheetsAPI.search, query: SheetSearchQuery(text, page: page, size: size))
     }
 
     /// `GET v1/searches/users` (the mention picker).
     public func searchUsers(_ text: String, size: Int = 20) async throws -> [User] {
-        try await get("v1/searches/users", [("query", text), ("size", size)])
+        try await client.send(FollowsAPI.searchUsers, query: UserSearchQuery(text, size: size))
+    }
+
+    /// The address of a song's audio, converted when `format` or `maxBitRate` is given.
+    public func streamURL(songID: String, format: StreamFormat = .raw, maxBitRate: Int = 0) -> URL {
+        client.url(CatalogAPI.stream, path: IDPath(songID), query: StreamQuery(format: format, maxBitRate: maxBitRate))
     }
 
     // MARK: Accounts and sessions
 
     /// `POST v1/users`: sign up (`code` unless the server runs with `--signup-codes off`).
-    public func signUp(
-        _ identifier: AccountIdentifier, password: String, nickname: String, code: String? = nil
-    )
+    public func signUp(_ identifier: AccountIdentifier, password: String, nickname: String, code: String? = nil)
         async throws -> User
     {
-        var body = ["password": password, "nickname": nickname]
-        body[identifier.field.name] = identifier.field.value
-        if let code { body["code"] = code }
-        return try await json(.POST, "v1/users", body)
+        let (phone, email) = identifier.phoneAndEmail
+        return try await client.send(
+            AccountsAPI.register,
+            body: Registration(phone: phone, email: email, password: password, nickname: nickname, code: code))
     }
 
     /// `POST v1/sessions`: sign in with a password or a login code; the token is kept by the client.
     @discardableResult
     public func login(
         _ identifier: AccountIdentifier, password: String? = nil, code: String? = nil, device: String? = nil
-    )
-        async throws -> LoginResult
-    {
-        var body: [String: String] = [:]
-        body[identifier.field.name] = identifier.field.value
-        body["password"] = password
-        body["code"] = code
-        body["device"] = device
-        let result: LoginResult = try await json(.POST, "v1/sessions", body)
+    ) async throws -> LoginResult {
+        let (phone, email) = identifier.phoneAndEmail
+        let result = try await client.send(
+            AccountsAPI.login,
+            body: Credentials(phone: phone, email: email, password: password, code: code, device: device))
         client.setSessionToken(result.session)
         signedInUser.withLock { $0 = result.userId }
         return result
@@ -200,253 +174,262 @@ public final class MusicRepository: Sendable {
     /// `DELETE v1/sessions/current`: sign out; the token is forgotten either way.
     public func logout() async throws {
         defer { restoreSession(token: nil, userID: nil) }
-        try await done(.DELETE, "v1/sessions/current")
+        _ = try await client.send(AccountsAPI.logout)
     }
 
     /// `GET v1/sessions`: one's signed-in devices.
-    public func sessions() async throws -> [DeviceSession] { try await get("v1/sessions") }
+    public func sessions() async throws -> [DeviceSession] { try await client.send(AccountsAPI.sessions) }
 
     /// `DELETE v1/sessions/{id}`: sign another device out.
-    public func endSession(id: String) async throws { try await done(.DELETE, "v1/sessions/\(seg(id))") }
+    public func endSession(id: String) async throws {
+        _ = try await client.send(AccountsAPI.revokeSession, path: IDPath(id))
+    }
 
     /// `POST v1/codes`: send a six-digit code (`login`, `reset` or `register`).
-    public func sendCode(to identifier: AccountIdentifier, purpose: String = "login") async throws -> CodeSent
-    {
-        try await json(
-            .POST, "v1/codes", [identifier.field.name: identifier.field.value, "purpose": purpose])
+    public func sendCode(to identifier: AccountIdentifier, purpose: CodePurpose = .login) async throws -> CodeSent {
+        let (phone, email) = identifier.phoneAndEmail
+        return try await client.send(
+            AccountsAPI.sendCode, body: CodeRequest(phone: phone, email: email, purpose: purpose))
     }
 
     /// `POST v1/codes/check`.
-    public func checkCode(_ code: String, for identifier: AccountIdentifier, purpose: String = "login")
+    public func checkCode(_ code: String, for identifier: AccountIdentifier, purpose: CodePurpose = .login)
         async throws
     {
-        try await done(
-            .POST, "v1/codes/check",
-            body: [identifier.field.name: identifier.field.value, "purpose": purpose, "code": code])
+        let (phone, email) = identifier.phoneAndEmail
+        _ = try await client.send(
+            AccountsAPI.checkCode, body: CodeCheck(phone: phone, email: email, purpose: purpose, code: code))
     }
 
     /// `POST v1/users/reset_password`.
-    public func resetPassword(_ identifier: AccountIdentifier, code: String, newPassword: String) async throws
-    {
-        try await done(
-            .POST, "v1/users/reset_password",
-            body: [identifier.field.name: identifier.field.value, "code": code, "password": newPassword])
+    public func resetPassword(_ identifier: AccountIdentifier, code: String, newPassword: String) async throws {
+        let (phone, email) = identifier.phoneAndEmail
+        _ = try await client.send(
+            AccountsAPI.resetPassword,
+            body: PasswordReset(phone: phone, email: email, code: code, password: newPassword))
     }
 
     /// `GET v1/users/{id}`.
-    public func user(id: String) async throws -> User { try await get("v1/users/\(seg(id))") }
+    public func user(id: String) async throws -> User { try await client.send(AccountsAPI.profile, path: IDPath(id)) }
 
     /// `PATCH v1/users/{id}`.
     public func updateProfile(userID: String, _ change: ProfileChange) async throws -> User {
-        try await json(.PATCH, "v1/users/\(seg(userID))", change)
+        try await client.send(AccountsAPI.updateProfile, path: IDPath(userID), body: change)
     }
 
     /// `PUT v1/users/{id}/password`: other devices are signed out.
     public func changePassword(userID: String, current: String, new: String) async throws {
-        let endpoint = try Endpoint.json(
-            .PUT, "v1/users/\(seg(userID))/password", ["password": current, "newPassword": new])
-        try await client.send(endpoint)
+        _ = try await client.send(
+            AccountsAPI.changePassword, path: IDPath(userID), body: PasswordChange(password: current, newPassword: new))
     }
 
     /// `POST v1/users/{id}/avatar` (JPEG, PNG or WebP).
     public func uploadAvatar(userID: String, _ picture: UploadPart) async throws -> User {
-        try await client.send(Endpoint(.POST, "v1/users/\(seg(userID))/avatar", body: .multipart([picture])))
+        try await client.send(AccountsAPI.uploadAvatar, path: IDPath(userID), body: upload([picture]))
     }
 
     /// `DELETE v1/users/{id}`: delete one's account with everything that is one's own.
     public func deleteAccount(userID: String, password: String) async throws {
-        try await done(.DELETE, "v1/users/\(seg(userID))", body: ["password": password])
+        _ = try await client.send(
+            AccountsAPI.deleteAccount, path: IDPath(userID), body: AccountDeletion(password: password) as AccountDeletion?)
     }
 
     // MARK: Sheets
 
     /// `GET v1/sheets`: public sheets, `new` or `hot` first.
-    public func sheets(page: Int = 1, size: Int = 20, order: String? = nil) async throws -> Cached<
-        Page<Sheet>
-    > {
-        try await cachedGet("v1/sheets", [("page", page), ("size", size), ("order", order)])
+    public func sheets(page: Int = 1, size: Int = 20, order: SheetOrder = .new) async throws -> Cached<Page<Sheet>> {
+        try await cached(SheetsAPI.list, query: SheetListQuery(order: order, page: page, size: size))
     }
 
     /// `GET v1/sheets/{id}` with its first `songs` songs.
     public func sheet(id: String, songs: Int? = nil) async throws -> Cached<Sheet> {
-        try await cachedGet("v1/sheets/\(seg(id))", [("songs", songs)])
+        try await cached(SheetsAPI.detail, path: IDPath(id), query: songs.map { SheetDetailQuery(songs: $0) } ?? .init())
     }
 
     /// `GET v1/sheets/{id}/songs`.
     public func sheetSongs(id: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Song>> {
-        try await cachedGet("v1/sheets/\(seg(id))/songs", [("page", page), ("size", size)])
+        try await cached(SheetsAPI.songs, path: IDPath(id), query: SheetSongsQuery(page: page, size: size))
     }
 
     /// `POST v1/sheets`.
     public func createSheet(_ draft: SheetDraft) async throws -> Sheet {
-        try await json(.POST, "v1/sheets", draft)
+        try await client.send(SheetsAPI.create, body: draft)
     }
 
     /// `PATCH v1/sheets/{id}`.
     public func updateSheet(id: String, _ change: SheetDraft) async throws -> Sheet {
-        try await json(.PATCH, "v1/sheets/\(seg(id))", change)
+        try await client.send(SheetsAPI.update, path: IDPath(id), body: change)
     }
 
     /// `DELETE v1/sheets/{id}`.
-    public func deleteSheet(id: String) async throws { try await done(.DELETE, "v1/sheets/\(seg(id))") }
+    public func deleteSheet(id: String) async throws { _ = try await client.send(SheetsAPI.delete, path: IDPath(id)) }
 
     /// `POST v1/sheets/{id}/relations`: append songs (ones already there are skipped).
     public func addSongs(_ songIDs: [String], toSheet id: String) async throws -> Sheet {
-        try await json(.POST, "v1/sheets/\(seg(id))/relations", ["songIds": songIDs])
+        try await client.send(SheetsAPI.addSongs, path: IDPath(id), body: SongIDs(songIDs))
     }
 
     /// `DELETE v1/sheets/{id}/relations?songIds=`.
     public func removeSongs(_ songIDs: [String], fromSheet id: String) async throws -> Sheet {
-        try await client.send(
-            Endpoint(
-                .DELETE, "v1/sheets/\(seg(id))/relations",
-                query: query([("songIds", songIDs.joined(separator: ","))])))
+        try await client.send(SheetsAPI.removeSongs, path: IDPath(id), query: RemoveSongsQuery(songIDs))
     }
 
     /// `PATCH v1/sheets/{id}/relations/{songId}`: move a song (0 is first).
     public func moveSong(_ songID: String, inSheet id: String, to position: Int) async throws -> Sheet {
-        try await json(.PATCH, "v1/sheets/\(seg(id))/relations/\(seg(songID))", ["position": position])
+        try await client.send(
+            SheetsAPI.moveSong, path: SheetSongPath(sheet: id, song: songID), body: SongMove(position: position))
     }
 
     /// `DELETE v1/sheets/{id}/relations/{songId}`.
     public func removeSong(_ songID: String, fromSheet id: String) async throws -> Sheet {
-        try await client.send(Endpoint(.DELETE, "v1/sheets/\(seg(id))/relations/\(seg(songID))"))
+        try await client.send(SheetsAPI.removeSong, path: SheetSongPath(sheet: id, song: songID))
     }
 
     /// `POST v1/sheets/{id}/cover`.
     public func uploadSheetCover(id: String, _ picture: UploadPart) async throws -> Sheet {
-        try await client.send(Endpoint(.POST, "v1/sheets/\(seg(id))/cover", body: .multipart([picture])))
+        try await client.send(SheetsAPI.uploadCover, path: IDPath(id), body: upload([picture]))
     }
 
     /// `DELETE v1/sheets/{id}/cover`.
     public func deleteSheetCover(id: String) async throws -> Sheet {
-        try await client.send(Endpoint(.DELETE, "v1/sheets/\(seg(id))/cover"))
+        try await client.send(SheetsAPI.deleteCover, path: IDPath(id))
     }
 
     /// `GET v1/sheets/{id}/m3u`: the sheet as extended M3U text.
     public func sheetM3U(id: String) async throws -> String {
-        String(decoding: try await client.sendRaw(Endpoint(.GET, "v1/sheets/\(seg(id))/m3u")), as: UTF8.self)
+        String(decoding: try await client.data(SheetsAPI.m3u, path: IDPath(id)), as: UTF8.self)
     }
 
     /// `POST v1/sheets/import`: a new sheet from M3U text.
-    public func importSheet(m3u: String, title: String? = nil, isPrivate: Bool? = nil) async throws
-        -> SheetImport
-    {
+    public func importSheet(m3u: String, title: String? = nil, isPrivate: Bool? = nil) async throws -> SheetImport {
         try await client.send(
-            Endpoint(
-                .POST, "v1/sheets/import", query: query([("title", title), ("private", isPrivate)]),
-                body: .raw(Data(m3u.utf8), contentType: "audio/x-mpegurl")))
+            SheetsAPI.importM3U, query: SheetImportQuery(title: title, isPrivate: isPrivate ?? false),
+            body: TextBody(m3u))
     }
 
     /// `GET v1/users/{id}/create`: sheets a user made, "I like" first.
-    public func createdSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<
-        Page<Sheet>
-    > {
-        try await cachedGet("v1/users/\(seg(userID))/create", [("page", page), ("size", size)])
+    public func createdSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Sheet>> {
+        try await cached(SheetsAPI.created, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/users/{id}/collect`: sheets a user collected.
-    public func collectedSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<
-        Page<Sheet>
-    > {
-        try await cachedGet("v1/users/\(seg(userID))/collect", [("page", page), ("size", size)])
+    public func collectedSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Sheet>> {
+        try await cached(SheetsAPI.collected, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `POST v1/collections`.
     public func collect(sheetID: String) async throws -> Sheet {
-        try await json(.POST, "v1/collections", ["sheetId": sheetID])
+        try await client.send(SheetsAPI.collect, body: SheetReference(sheetId: sheetID))
     }
 
     /// `DELETE v1/collections/{sheetId}`.
     public func uncollect(sheetID: String) async throws {
-        try await done(.DELETE, "v1/collections/\(seg(sheetID))")
+        _ = try await client.send(SheetsAPI.uncollect, path: IDPath(sheetID))
     }
 
     /// `PUT v1/songs/{id}/like`: to the top of "I like"; idempotent, so retried.
     public func likeSong(id: String) async throws -> Sheet {
-        try await client.send(Endpoint(.PUT, "v1/songs/\(seg(id))/like", isIdempotent: true))
+        try await client.send(SheetsAPI.likeSong, path: IDPath(id))
     }
 
     /// `DELETE v1/songs/{id}/like`; idempotent, so retried.
     public func unlikeSong(id: String) async throws -> Sheet {
-        try await client.send(Endpoint(.DELETE, "v1/songs/\(seg(id))/like", isIdempotent: true))
+        try await client.send(SheetsAPI.unlikeSong, path: IDPath(id))
     }
 
-    // MARK: Plays and queue
+    // MARK: History and queue
 
     /// `POST v1/plays`: report a play.
     public func reportPlay(songID: String) async throws -> PlayReport {
-        try await json(.POST, "v1/plays", ["songId": songID])
+        try await client.send(SheetsAPI.reportPlay, body: PlayDraft(songId: songID))
     }
 
     /// `GET v1/plays`: one's history, `recent` or `most`.
-    public func history(order: String? = nil, page: Int = 1, size: Int = 20) async throws -> Cached<
+    public func history(order: HistoryOrder = .recent, page: Int = 1, size: Int = 20) async throws -> Cached<
         Page<PlayedSong>
     > {
-        try await cachedGet("v1/plays", [("order", order), ("page", page), ("size", size)])
+        try await cached(SheetsAPI.history, query: HistoryQuery(order: order, page: page, size: size))
     }
 
     /// `DELETE v1/plays`: forget one's history.
-    public func clearHistory() async throws { try await done(.DELETE, "v1/plays") }
+    public func clearHistory() async throws { _ = try await client.send(SheetsAPI.clearHistory) }
 
     /// `GET v1/queue`.
-    public func queue() async throws -> PlayQueue { try await get("v1/queue") }
+    public func queue() async throws -> PlayQueue { try await client.send(SheetsAPI.queue) }
 
     /// `PUT v1/queue`; with `baseVersion` a queue changed elsewhere is `.conflict` (and it is not retried,
-    /// since a retry of a save that landed would conflict with itself).
+    /// since a retry after a lost answer would conflict with itself).
     public func saveQueue(_ draft: QueueDraft) async throws -> PlayQueue {
-        try await json(.PUT, "v1/queue", draft, idempotent: draft.baseVersion == nil)
+        try await client.send(SheetsAPI.saveQueue, body: draft, idempotent: draft.baseVersion == nil)
     }
 
     // MARK: Files
 
     /// `POST v1/files/multi`: upload up to nine pictures.
     public func upload(_ pictures: [UploadPart]) async throws -> [StoredFile] {
-        try await client.send(Endpoint(.POST, "v1/files/multi", body: .multipart(pictures), timeout: 120))
+        try await client.send(FilesAPI.upload, body: upload(pictures))
     }
 
     // MARK: Comments and likes
 
     /// `GET v1/comments`: by page, or by `cursor` for deep pages.
     public func comments(
-        _ target: CommentTarget, order: String? = nil, cursor: String? = nil, page: Int? = nil, size: Int = 20
+        _ target: CommentTarget, order: CommentOrder = .new, cursor: String? = nil, page: Int? = nil, size: Int = 20
     ) async throws -> CommentPage {
-        try await get(
-            "v1/comments",
-            [
-                (target.field.name, target.field.value), ("order", order), ("cursor", cursor), ("page", page),
-                ("size", size),
-            ])
+        var query = CommentListQuery(order: order, cursor: cursor, page: page ?? 1, size: size)
+        switch target {
+        case .song(let id): query.songId = Int64(id) ?? 0
+        case .sheet(let id): query.sheetId = Int64(id) ?? 0
+        case .feed(let id): query.feedId = Int64(id) ?? 0
+        case .replies(let id): query.parentId = Int64(id) ?? 0
+        }
+        return try await client.send(CommentsAPI.list, query: query)
     }
 
     /// `GET v1/comments/{id}`.
-    public func comment(id: String) async throws -> Comment { try await get("v1/comments/\(seg(id))") }
+    public func comment(id: String) async throws -> Comment { try await client.send(CommentsAPI.detail, path: IDPath(id)) }
 
     /// `POST v1/comments`: on a song, sheet or moment, or a reply (`.replies(to:)`).
     public func postComment(_ content: String, on target: CommentTarget) async throws -> Comment {
-        try await json(.POST, "v1/comments", ["content": content, target.field.name: target.field.value])
+        var draft = CommentDraft(content: content)
+        switch target {
+        case .song(let id): draft.songId = id
+        case .sheet(let id): draft.sheetId = id
+        case .feed(let id): draft.feedId = id
+        case .replies(let id): draft.parentId = id
+        }
+        return try await client.send(CommentsAPI.create, body: draft)
     }
 
     /// `DELETE v1/comments/{id}`.
-    public func deleteComment(id: String) async throws { try await done(.DELETE, "v1/comments/\(seg(id))") }
+    public func deleteComment(id: String) async throws {
+        _ = try await client.send(CommentsAPI.delete, path: IDPath(id))
+    }
 
     /// `POST v1/comments/{id}/reports`.
     public func reportComment(id: String, reason: String? = nil) async throws {
-        try await done(.POST, "v1/comments/\(seg(id))/reports", body: reason.map { ["reason": $0] } ?? [:])
+        _ = try await client.send(
+            CommentsAPI.report, path: IDPath(id), body: CommentReportDraft(reason: reason) as CommentReportDraft?)
     }
 
     /// `POST v1/likes` with `commentId`: the comment comes back with its `likeId`.
     public func likeComment(id: String) async throws -> Comment {
-        try await json(.POST, "v1/likes", ["commentId": id])
+        switch try await client.send(CommentsAPI.like, body: LikeDraft(commentId: id)) {
+        case .comment(let comment): return comment
+        case .feed: throw APIError(kind: .decoding, message: "The server answered a moment for a comment's like.")
+        }
     }
 
     /// `POST v1/likes` with `feedId`: the moment comes back with its `likeId`.
     public func likeFeed(id: String) async throws -> Feed {
-        try await json(.POST, "v1/likes", ["feedId": id])
+        switch try await client.send(CommentsAPI.like, body: LikeDraft(feedId: id)) {
+        case .feed(let feed): return feed
+        case .comment: throw APIError(kind: .decoding, message: "The server answered a comment for a moment's like.")
+        }
     }
 
     /// `DELETE v1/likes/{likeId}`.
-    public func unlike(likeID: String) async throws { try await done(.DELETE, "v1/likes/\(seg(likeID))") }
+    public func unlike(likeID: String) async throws { _ = try await client.send(CommentsAPI.unlike, path: IDPath(likeID)) }
 
     // MARK: Moments
 
@@ -454,149 +437,147 @@ public final class MusicRepository: Sendable {
     public func feeds(userID: String? = nil, topicID: String? = nil, cursor: String? = nil, size: Int = 20)
         async throws -> FeedPage
     {
-        try await get(
-            "v1/feeds", [("userId", userID), ("topicId", topicID), ("cursor", cursor), ("size", size)])
+        try await client.send(
+            FeedsAPI.list, query: FeedListQuery(userId: userID, topicId: topicID, cursor: cursor, size: size))
     }
 
     /// `GET v1/feeds/timeline`: moments of the people one follows, and one's own.
     public func timeline(cursor: String? = nil, size: Int = 20) async throws -> FeedPage {
-        try await get("v1/feeds/timeline", [("cursor", cursor), ("size", size)])
+        try await client.send(FeedsAPI.timeline, query: CursorQuery(cursor: cursor, size: size))
     }
 
     /// `GET v1/feeds/nearby`: placed moments within `radius` metres, nearest first.
     public func nearbyFeeds(
         latitude: Double, longitude: Double, radius: Double? = nil, cursor: String? = nil, size: Int = 20
     ) async throws -> FeedPage {
-        try await get(
-            "v1/feeds/nearby",
-            [
-                ("latitude", latitude), ("longitude", longitude), ("radius", radius), ("cursor", cursor),
-                ("size", size),
-            ])
+        try await client.send(
+            FeedsAPI.nearby,
+            query: NearbyQuery(latitude: latitude, longitude: longitude, radius: radius, cursor: cursor, size: size))
     }
 
     /// `GET v1/feeds/{id}`.
-    public func feed(id: String) async throws -> Feed { try await get("v1/feeds/\(seg(id))") }
+    public func feed(id: String) async throws -> Feed { try await client.send(FeedsAPI.detail, path: IDPath(id)) }
 
     /// `POST v1/feeds`: publish a moment.
     public func publishFeed(_ draft: MomentDraft) async throws -> Feed {
-        try await json(.POST, "v1/feeds", draft)
+        try await client.send(FeedsAPI.create, body: draft)
     }
 
     /// `DELETE v1/feeds/{id}`.
-    public func deleteFeed(id: String) async throws { try await done(.DELETE, "v1/feeds/\(seg(id))") }
+    public func deleteFeed(id: String) async throws { _ = try await client.send(FeedsAPI.delete, path: IDPath(id)) }
 
     // MARK: Topics
 
     /// `GET v1/topics`: most commented first.
     public func topics(page: Int = 1, size: Int = 20) async throws -> Page<Topic> {
-        try await get("v1/topics", [("page", page), ("size", size)])
+        try await client.send(CommentsAPI.topics, query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/topics/{id}`: the topic, its newest comments and moments.
     public func topic(id: String, cursor: String? = nil, size: Int = 20) async throws -> TopicDetail {
-        try await get("v1/topics/\(seg(id))", [("cursor", cursor), ("size", size)])
+        try await client.send(CommentsAPI.topic, path: IDPath(id), query: TopicQuery(cursor: cursor, size: size))
     }
 
     // MARK: Follows and blocks
 
     /// `POST v1/friends`: follow someone.
     public func follow(userID: String) async throws -> User {
-        try await json(.POST, "v1/friends", ["userId": userID])
+        try await client.send(FollowsAPI.follow, body: UserReference(userId: userID))
     }
 
     /// `DELETE v1/friends/{id}`: unfollow.
-    public func unfollow(userID: String) async throws { try await done(.DELETE, "v1/friends/\(seg(userID))") }
+    public func unfollow(userID: String) async throws {
+        _ = try await client.send(FollowsAPI.unfollow, path: IDPath(userID))
+    }
 
     /// `GET v1/users/{id}/following`.
     public func following(userID: String, page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await get("v1/users/\(seg(userID))/following", [("page", page), ("size", size)])
+        try await client.send(FollowsAPI.following, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/users/{id}/followers`.
     public func followers(userID: String, page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await get("v1/users/\(seg(userID))/followers", [("page", page), ("size", size)])
+        try await client.send(FollowsAPI.followers, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/users/{id}/friends`: people who follow each other.
     public func friends(userID: String, page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await get("v1/users/\(seg(userID))/friends", [("page", page), ("size", size)])
+        try await client.send(FollowsAPI.friends, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/blocks`.
     public func blocks(page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await get("v1/blocks", [("page", page), ("size", size)])
+        try await client.send(FollowsAPI.blocks, query: PageQuery(page: page, size: size))
     }
 
     /// `POST v1/blocks`.
     public func block(userID: String) async throws {
-        try await done(.POST, "v1/blocks", body: ["userId": userID])
+        _ = try await client.send(FollowsAPI.block, body: UserReference(userId: userID))
     }
 
     /// `DELETE v1/blocks/{id}`.
-    public func unblock(userID: String) async throws { try await done(.DELETE, "v1/blocks/\(seg(userID))") }
+    public func unblock(userID: String) async throws {
+        _ = try await client.send(FollowsAPI.unblock, path: IDPath(userID))
+    }
 
     // MARK: Notifications
 
     /// `GET v1/notifications`: newest first, by page or by `cursor`.
-    public func notifications(
-        unreadOnly: Bool = false, cursor: String? = nil, page: Int? = nil, size: Int = 20
-    )
+    public func notifications(unreadOnly: Bool = false, cursor: String? = nil, page: Int? = nil, size: Int = 20)
         async throws -> NotificationPage
     {
-        try await get(
-            "v1/notifications",
-            [("unread", unreadOnly ? "true" : nil), ("cursor", cursor), ("page", page), ("size", size)])
+        try await client.send(
+            NotificationsAPI.list,
+            query: NotificationListQuery(unread: unreadOnly, cursor: cursor, page: page ?? 1, size: size))
     }
 
     /// `GET v1/notifications/unread`.
     public func unreadNotifications() async throws -> UnreadNotifications {
-        try await get("v1/notifications/unread")
+        try await client.send(NotificationsAPI.unread)
     }
 
     /// `PATCH v1/notifications/{id}`: mark read or unread.
     public func markNotification(id: String, read: Bool) async throws -> NotificationItem {
-        try await json(.PATCH, "v1/notifications/\(seg(id))", ["read": read])
+        try await client.send(NotificationsAPI.update, path: IDPath(id), body: NotificationChange(read: read))
     }
 
     /// `POST v1/notifications/read`: all, or `before` and older.
     public func markNotificationsRead(before: String? = nil) async throws {
-        try await done(.POST, "v1/notifications/read", body: before.map { ["before": $0] } ?? [:])
+        _ = try await client.send(NotificationsAPI.markRead, body: before.map { MarkRead(before: $0) })
     }
 
     // MARK: Library and administration
 
-    /// `GET v1/library/scan`: whether a scan runs and its progress.
-    public func libraryScan() async throws -> LibraryScanStatus { try await get("v1/library/scan") }
+    /// `GET v1/library/scan`: whether a scan runs and its progress (administrators).
+    public func libraryScan() async throws -> LibraryScanStatus { try await client.send(CatalogAPI.scanStatus) }
 
     /// `POST v1/library/scan`: start a scan (administrators).
     public func startLibraryScan() async throws -> LibraryScanStatus {
-        try await client.send(Endpoint(.POST, "v1/library/scan"))
+        try await client.send(CatalogAPI.startScan)
     }
 
     /// `GET v1/admin/users`: every user with private fields (administrators).
     public func adminUsers(page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await get("v1/admin/users", [("page", page), ("size", size)])
+        try await client.send(AccountsAPI.adminUsers, query: PageQuery(page: page, size: size))
     }
 
     /// `PATCH v1/admin/users/{id}`: disable (signing them out everywhere) or re-enable a user.
     public func setUserDisabled(id: String, _ disabled: Bool) async throws -> User {
-        try await json(.PATCH, "v1/admin/users/\(seg(id))", ["disabled": disabled])
+        try await client.send(AccountsAPI.adminUpdateUser, path: IDPath(id), body: UserStatusChange(disabled: disabled))
     }
 
     /// `GET v1/admin/outbox`: codes the built-in sender delivered instead of SMS or mail.
     public func outbox(page: Int = 1, size: Int = 20) async throws -> Page<OutboxMessage> {
-        try await get("v1/admin/outbox", [("page", page), ("size", size)])
+        try await client.send(AccountsAPI.outbox, query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/admin/reports`: reported comments.
     public func commentReports(page: Int = 1, size: Int = 20) async throws -> Page<CommentReport> {
-        try await get("v1/admin/reports", [("page", page), ("size", size)])
+        try await client.send(CommentsAPI.reports, query: PageQuery(page: page, size: size))
     }
 
     /// `PATCH v1/admin/comments/{id}`: hide or show a comment.
     public func setCommentHidden(id: String, _ hidden: Bool) async throws {
-        let endpoint = try Endpoint.json(.PATCH, "v1/admin/comments/\(seg(id))", ["hidden": hidden])
-        try await client.send(endpoint)
+        _ = try await client.send(CommentsAPI.moderate, path: IDPath(id), body: CommentModeration(hidden: hidden))
     }
 }

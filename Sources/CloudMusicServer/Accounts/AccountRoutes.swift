@@ -2,187 +2,89 @@ import Foundation
 import HTTPServer
 import MusicCore
 
-/// The accounts API: users, sessions, codes, avatars and administration.
+/// The handlers of `AccountsAPI`: users, sessions, codes, avatars and administration.
 struct AccountRoutes {
     let accounts: AccountService
+    let sheets: SheetService
 
-    struct RegisterBody: Decodable {
-        var phone: String?
-        var email: String?
-        var password: String
-        var nickname: String
-        /// A `register` code sent to the phone or email.
-        var code: String?
-    }
-
-    struct LoginBody: Decodable {
-        var phone: String?
-        var email: String?
-        var password: String?
-        var code: String?
-        var device: String?
-    }
-
-    struct CodeBody: Decodable {
-        var phone: String?
-        var email: String?
-        var purpose: String?
-    }
-
-    struct CheckBody: Decodable {
-        var phone: String?
-        var email: String?
-        var purpose: String?
-        var code: String
-    }
-
-    struct ResetBody: Decodable {
-        var phone: String?
-        var email: String?
-        var code: String
-        var password: String
-    }
-
-    struct PasswordChange: Decodable {
-        var password: String
-        var newPassword: String
-    }
-
-    struct AdminUserPatch: Decodable {
-        var disabled: Bool
-    }
-
-    func register(on router: Router) {
-        router.post("/v1/users") { request in
-            let body = try request.decode(RegisterBody.self)
-            let user = try accounts.register(
+    func register(on api: EndpointRouter) {
+        api.on(AccountsAPI.register) { call in
+            let body = call.body
+            return try accounts.register(
                 phone: body.phone, email: body.email, password: body.password, nickname: body.nickname,
-                code: body.code, address: request.remoteAddress)
-            return .json(user, status: 201)
+                code: body.code, address: call.request.remoteAddress)
         }
-        router.get("/v1/users/:id") { request in
-            .json(try accounts.profile(id: try request.id(thing: "user"), viewer: try accounts.viewer(request)))
+        api.on(AccountsAPI.profile) { call in try accounts.profile(id: call.path.id, viewer: call.caller) }
+        api.on(AccountsAPI.updateProfile) { call in
+            try accounts.updateProfile(id: call.path.id, patch: call.body, viewer: call.caller)
         }
-        router.patch("/v1/users/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "user")
-            let patch = try request.decode(AccountService.ProfilePatch.self)
-            return .json(try accounts.updateProfile(id: id, patch: patch, viewer: viewer))
+        api.on(AccountsAPI.deleteAccount) { call in
+            let covers = try sheets.coverFiles(ofUser: call.path.id)
+            try accounts.deleteUser(id: call.path.id, password: call.body?.password, viewer: call.caller)
+            for path in covers { unlink(path) }
+            return Done()
         }
-        router.put("/v1/users/:id/password") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "user")
-            let body = try request.decode(PasswordChange.self)
-            try accounts.changePassword(id: id, current: body.password, new: body.newPassword, viewer: viewer)
-            return .ok()
+        api.on(AccountsAPI.changePassword) { call in
+            try accounts.changePassword(
+                id: call.path.id, current: call.body.password, new: call.body.newPassword, viewer: call.caller)
+            return Done()
         }
-        router.post("/v1/users/:id/avatar") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "user")
-            try accounts.requireSelf(id: id, viewer: viewer)
-            guard case .multipart(let form) = request.body, let file = form.files.first else {
-                throw HTTPError.badRequest(
-                    "Send the picture as a multipart/form-data file field named 'file'.")
+        api.on(AccountsAPI.uploadAvatar) { call in
+            try accounts.requireSelf(id: call.path.id, viewer: call.caller)
+            let file = try call.body.storedFile()
+            return try accounts.setAvatar(id: call.path.id, uploadPath: file.path, size: file.size, viewer: call.caller)
+        }
+        api.on(AccountsAPI.avatar) { call in
+            let user = try accounts.user(id: call.path.id, viewer: call.caller)
+            let path = accounts.avatarPath(userID: call.path.id)
+            guard user.icon != nil, FileManager.default.fileExists(atPath: path) else {
+                throw ServiceError.notFound("This user has no avatar.")
             }
-            return .json(
-                try accounts.setAvatar(id: id, uploadPath: file.path, size: file.size, viewer: viewer))
+            return try .storedFile(at: path, contentType: "image/jpeg", request: call.request)
         }
-        router.get("/v1/users/:id/avatar") { request in
-            let id = try request.id(thing: "user")
-            let user = try accounts.user(id: id, viewer: try accounts.viewer(request))
-            return try .storedPicture(
-                at: accounts.avatarPath(userID: id), recorded: user.icon != nil, request: request,
-                missing: "This user has no avatar.")
-        }
-        router.post("/v1/users/reset_password") { request in
-            let body = try request.decode(ResetBody.self)
+        api.on(AccountsAPI.resetPassword) { call in
+            let body = call.body
             try accounts.resetPassword(
                 phone: body.phone, email: body.email, code: body.code, password: body.password,
-                address: request.remoteAddress)
-            return .ok()
+                address: call.request.remoteAddress)
+            return Done()
         }
-
-        router.post("/v1/sessions") { request in
-            let body = try request.decode(LoginBody.self)
-            let result = try accounts.login(
-                .init(
-                    phone: body.phone, email: body.email, password: body.password, code: body.code,
-                    device: body.device),
-                address: request.remoteAddress, userAgent: request.headers["User-Agent"])
-            return .json(result, status: 201)
+        api.on(AccountsAPI.login) { call in
+            let body = call.body
+            return try accounts.login(
+                .init(phone: body.phone, email: body.email, password: body.password, code: body.code, device: body.device),
+                address: call.request.remoteAddress, userAgent: call.request.headers["User-Agent"])
         }
-        router.get("/v1/sessions") { request in
-            .json(try accounts.sessions(of: try accounts.requireViewer(request)))
+        api.on(AccountsAPI.sessions) { call in try accounts.sessions(of: call.caller) }
+        api.on(AccountsAPI.logout) { call in
+            try accounts.revokeSession(id: call.caller.sessionID, by: call.caller)
+            return Done()
         }
-        router.delete("/v1/sessions/current") { request in
-            let viewer = try accounts.requireViewer(request)
-            try accounts.revokeSession(id: viewer.sessionID, by: viewer)
-            return .ok()
+        api.on(AccountsAPI.revokeSession) { call in
+            try accounts.revokeSession(id: call.path.id, by: call.caller)
+            return Done()
         }
-        router.delete("/v1/sessions/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            try accounts.revokeSession(id: try request.id(thing: "session"), by: viewer)
-            return .ok()
+        api.on(AccountsAPI.sendCode) { call in
+            let body = call.body
+            return try accounts.sendCode(
+                phone: body.phone, email: body.email, purpose: body.purpose?.rawValue,
+                address: call.request.remoteAddress)
         }
-
-        router.post("/v1/codes") { request in
-            let body = try request.decode(CodeBody.self)
-            return .json(
-                try accounts.sendCode(
-                    phone: body.phone, email: body.email, purpose: body.purpose,
-                    address: request.remoteAddress))
-        }
-        router.post("/v1/codes/check") { request in
-            let body = try request.decode(CheckBody.self)
+        api.on(AccountsAPI.checkCode) { call in
+            let body = call.body
             try accounts.checkCode(
-                phone: body.phone, email: body.email, purpose: body.purpose, code: body.code,
-                address: request.remoteAddress)
-            return .ok()
+                phone: body.phone, email: body.email, purpose: body.purpose?.rawValue, code: body.code,
+                address: call.request.remoteAddress)
+            return Done()
         }
-
-        router.get("/v1/admin/users") { request in
-            let viewer = try accounts.viewer(request)
-            try accounts.requireAdmin(viewer, remoteAddress: "", action: "list users")
-            let (page, size) = try request.paging()
-            return .json(try accounts.store.users(page: page, size: size))
+        api.on(AccountsAPI.adminUsers) { call in
+            try accounts.store.users(page: call.query.paging.page, size: call.query.paging.size)
         }
-        router.patch("/v1/admin/users/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            try accounts.requireAdmin(viewer, remoteAddress: "", action: "disable users")
-            let body = try request.decode(AdminUserPatch.self)
-            return .json(
-                try accounts.setDisabled(
-                    id: try request.id(thing: "user"), disabled: body.disabled, by: viewer))
+        api.on(AccountsAPI.adminUpdateUser) { call in
+            try accounts.setDisabled(id: call.path.id, disabled: call.body.disabled, by: call.caller)
         }
-        router.get("/v1/admin/outbox") { request in
-            // On a fresh server the first person signs up with a code read here from this machine.
-            try accounts.requireAdmin(request, action: "read the code outbox")
-            let (page, size) = try request.paging()
-            return .json(try accounts.store.outbox(page: page, size: size))
+        api.on(AccountsAPI.outbox) { call in
+            try accounts.store.outbox(page: call.query.paging.page, size: call.query.paging.size)
         }
-    }
-}
-
-extension AccountService {
-    /// The viewer of a request with an `Authorization` header (`<token>` or `Bearer <token>`), else nil.
-    /// A header with a bad or expired token is a 401, so clients learn to sign in again.
-    func viewer(_ request: Request) throws -> Viewer? {
-        guard var token = request.headers["Authorization"]?.trimmingCharacters(in: .whitespaces),
-            !token.isEmpty
-        else { return nil }
-        if token.count > 7, token.prefix(7).lowercased() == "bearer " {
-            token = token.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        }
-        return try authenticate(token: token, address: request.remoteAddress)
-    }
-
-    func requireViewer(_ request: Request) throws -> Viewer {
-        guard let viewer = try viewer(request) else { throw Self.signInFirst }
-        return viewer
-    }
-
-    /// For other features' routes: an administrator's session, or loopback before any administrator exists.
-    func requireAdmin(_ request: Request, action: String) throws {
-        try requireAdmin(try viewer(request), remoteAddress: request.remoteAddress, action: action)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import MusicCore
 
 /// Checks and normalises what people type: phone numbers, emails, passwords, nicknames, profile fields.
 enum AccountRules {
@@ -29,8 +29,8 @@ enum AccountRules {
         switch (phone.flatMap { $0.isEmpty ? nil : $0 }, email.flatMap { $0.isEmpty ? nil : $0 }) {
         case (let phone?, nil): return .phone(try self.phone(phone))
         case (nil, let email?): return .email(try self.email(email))
-        case (nil, nil): throw HTTPError.badRequest("Enter a phone number or an email address.")
-        default: throw HTTPError.badRequest("Enter a phone number or an email address, not both.")
+        case (nil, nil): throw ServiceError.invalid("Enter a phone number or an email address.")
+        default: throw ServiceError.invalid("Enter a phone number or an email address, not both.")
         }
     }
 
@@ -51,10 +51,10 @@ enum AccountRules {
         return digits
     }
 
-    static let invalidPhone = HTTPError.badRequest(
+    static let invalidPhone = ServiceError.invalid(
         "That phone number does not look right: use 7 to 15 digits, optionally starting with + and the country code."
     )
-    static let invalidEmail = HTTPError.badRequest(
+    static let invalidEmail = ServiceError.invalid(
         "That email address does not look right: check it, like name@example.com.")
 
     /// A plain `local@domain.tld` address, at most 254 characters; stored in lower case.
@@ -82,9 +82,9 @@ enum AccountRules {
 
     /// 8 to 128 characters, any script.
     static func password(_ text: String) throws -> String {
-        guard text.count >= 8 else { throw HTTPError.badRequest("A password needs at least 8 characters.") }
+        guard text.count >= 8 else { throw ServiceError.invalid("A password needs at least 8 characters.") }
         guard text.count <= 128, text.utf8.count <= 1024 else {
-            throw HTTPError.badRequest("A password can be at most 128 characters.")
+            throw ServiceError.invalid("A password can be at most 128 characters.")
         }
         return text
     }
@@ -92,9 +92,9 @@ enum AccountRules {
     /// 1 to 32 characters after trimming; CJK and emoji welcome, control and direction-override characters not.
     static func nickname(_ text: String) throws -> (nickname: String, key: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw HTTPError.badRequest("Choose a nickname (1 to 32 characters).") }
+        guard !trimmed.isEmpty else { throw ServiceError.invalid("Choose a nickname (1 to 32 characters).") }
         guard trimmed.count <= 32, trimmed.unicodeScalars.count <= 128 else {
-            throw HTTPError.badRequest("A nickname can be at most 32 characters.")
+            throw ServiceError.invalid("A nickname can be at most 32 characters.")
         }
         try refuseInvisible(trimmed, field: "A nickname", allowNewlines: false)
         return (trimmed, nicknameKey(trimmed))
@@ -113,7 +113,7 @@ enum AccountRules {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
         guard trimmed.count <= limit, trimmed.unicodeScalars.count <= limit * 4 else {
-            throw HTTPError.badRequest("\(field) can be at most \(limit) characters.")
+            throw ServiceError.invalid("\(field) can be at most \(limit) characters.")
         }
         try refuseInvisible(trimmed, field: field, allowNewlines: allowNewlines)
         return trimmed
@@ -124,17 +124,17 @@ enum AccountRules {
             if allowNewlines && scalar == "\n" { continue }
             // Bidirectional overrides and isolates let text pose as other text.
             if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
-                throw HTTPError.badRequest("\(field) cannot contain text-direction control characters.")
+                throw ServiceError.invalid("\(field) cannot contain text-direction control characters.")
             }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-                throw HTTPError.badRequest("\(field) cannot contain control or invisible characters.")
+                throw ServiceError.invalid("\(field) cannot contain control or invisible characters.")
             case .format:
                 // Invisible format characters (zero-width space, soft hyphen, direction marks) make look-alike
                 // names; emoji need the zero-width joiner and the tag characters of subdivision flags.
                 let emojiGlue = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
                 if !emojiGlue {
-                    throw HTTPError.badRequest("\(field) cannot contain control or invisible characters.")
+                    throw ServiceError.invalid("\(field) cannot contain control or invisible characters.")
                 }
             default:
                 break
@@ -145,7 +145,7 @@ enum AccountRules {
     /// 0 unknown, 10 male, 20 female.
     static func gender(_ value: Int) throws -> Int {
         guard [0, 10, 20].contains(value) else {
-            throw HTTPError.badRequest("'gender' must be 0 (not said), 10 (male) or 20 (female).")
+            throw ServiceError.invalid("'gender' must be 0 (not said), 10 (male) or 20 (female).")
         }
         return value
     }
@@ -153,7 +153,7 @@ enum AccountRules {
     /// A real calendar date `yyyy-MM-dd` from 1900 up to `today`.
     static func birthday(_ value: String?, today: Int64) throws -> String? {
         guard let value, !value.isEmpty else { return nil }
-        let bad = HTTPError.badRequest("'birthday' must be a date like 1995-08-21, not in the future.")
+        let bad = ServiceError.invalid("'birthday' must be a date like 1995-08-21, not in the future.")
         let parts = value.split(separator: "-", omittingEmptySubsequences: false)
         guard value.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2,
             parts[2].count == 2,

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import HTTPServer
 import MusicCore
 
 /// The accounts' rules: sign-up, sign-in by password or code, sessions, codes, profiles and roles.
@@ -48,15 +47,15 @@ final class AccountService: Sendable {
     /// A hash of a random password, verified against when the account is unknown so that it costs the same.
     private let decoyHash = Mutex<String?>(nil)
 
-    static let badCredentials = HTTPError.unauthorized(
+    static let badCredentials = ServiceError.unauthenticated(
         "The phone number or email, or the password, is wrong.")
-    static let badCode = HTTPError.badRequest(
+    static let badCode = ServiceError.invalid(
         "That code is wrong or has expired. Check it or ask for a new one.")
-    static let codeExhausted = HTTPError.badRequest(
+    static let codeExhausted = ServiceError.invalid(
         "That code was entered wrongly too many times. Ask for a new one.")
-    static let signInAgain = HTTPError.unauthorized("Your session has ended. Please sign in again.")
-    static let signInFirst = HTTPError.unauthorized("Please sign in first.")
-    static let noUser = HTTPError.notFound("That user does not exist.")
+    static let signInAgain = ServiceError.unauthenticated("Your session has ended. Please sign in again.")
+    static let signInFirst = ServiceError.unauthenticated("Please sign in first.")
+    static let noUser = ServiceError.notFound("That user does not exist.")
     static let purposes = ["login", "reset", "register"]
 
     init(
@@ -90,17 +89,17 @@ final class AccountService: Sendable {
         let nickname = try AccountRules.nickname(nickname)
         let now = clock()
         if let wait = registrationsByAddress.retryAfter(address, now: now) {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "Too many accounts were made from your network. Try again in \(Self.duration(wait)).",
                 retryAfter: wait)
         }
         if settings.signupCodes || code != nil {
             guard let code else {
-                throw HTTPError.badRequest(
+                throw ServiceError.invalid(
                     "Ask for a sign-up code first (POST /v1/codes with purpose 'register'), then send it as 'code'.")
             }
             if let wait = loginByAddress.retryAfter(address, now: now) {
-                throw HTTPError.tooManyRequests(
+                throw ServiceError.rateLimited(
                     "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
             }
             do {
@@ -126,11 +125,11 @@ final class AccountService: Sendable {
         {
         case .created(let user): return user
         case .accountTaken:
-            throw HTTPError.conflict(
+            throw ServiceError.conflict(
                 "That \(identifier.channel == "sms" ? "phone number" : "email address") cannot be used to sign up. "
                     + "If it is yours, sign in or reset the password.")
         case .nicknameTaken:
-            throw HTTPError.conflict("Someone already uses that nickname. Choose another.")
+            throw ServiceError.conflict("Someone already uses that nickname. Choose another.")
         }
     }
 
@@ -154,7 +153,7 @@ final class AccountService: Sendable {
             loginByAccount.retryAfter(accountKey, now: now), loginByAddress.retryAfter(address, now: now),
         ]
         .compactMap({ $0 }).max() {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "Too many failed sign-ins. Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
         let user: AccountStore.UserRecord?
@@ -178,12 +177,12 @@ final class AccountService: Sendable {
             user = try store.user(identifier: identifier)
             if user == nil { throw Self.badCode }
         case (nil, nil):
-            throw HTTPError.badRequest("Enter your password, or a code sent to you.")
+            throw ServiceError.invalid("Enter your password, or a code sent to you.")
         default:
-            throw HTTPError.badRequest("Sign in with a password or with a code, not both.")
+            throw ServiceError.invalid("Sign in with a password or with a code, not both.")
         }
         guard let user, !user.disabled else {
-            throw HTTPError.forbidden("This account has been disabled. Contact the server's administrator.")
+            throw ServiceError.forbidden("This account has been disabled. Contact the server's administrator.")
         }
         loginByAccount.reset(accountKey)
         let token = Crypto.randomToken()
@@ -242,36 +241,30 @@ final class AccountService: Sendable {
     /// Ends one of the viewer's sessions; another user's session is the same 404 as a missing one.
     func revokeSession(id: Int64, by viewer: Viewer) throws {
         guard try store.deleteSession(id: id, userID: viewer.userID) else {
-            throw HTTPError.notFound("That session does not exist.")
+            throw ServiceError.notFound("That session does not exist.")
         }
     }
 
     // MARK: Codes
 
-    struct CodeSent: Codable, Sendable, Equatable {
-        var expiresIn: Int
-        var resendAfter: Int
-    }
-
-    /// Sends a six-digit code; answers the same whether or not an account uses the phone or email.
     func sendCode(phone: String?, email: String?, purpose: String?, address: String) throws -> CodeSent {
         let identifier = try AccountRules.identifier(phone: phone, email: email)
         let purpose = try Self.purpose(purpose)
         let now = clock()
         if let wait = codesByAddress.retryAfter(address, now: now) {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "Too many codes were asked for from your network. Try again in \(Self.duration(wait)).",
                 retryAfter: wait)
         }
         let sends = try store.sends(target: identifier.value, since: now - 86_400)
         if let newest = sends.newest, now - newest < settings.codeResendInterval {
             let wait = Int(settings.codeResendInterval - (now - newest))
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "A code was just sent. You can ask for another in \(Self.duration(wait)).", retryAfter: wait)
         }
         if sends.count >= settings.codeDailyLimit, let oldest = sends.oldest {
             let wait = Int(max(1, oldest + 86_400 - now))
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "That is the most codes for one day. Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
         codesByAddress.record(address, now: now)
@@ -310,7 +303,7 @@ final class AccountService: Sendable {
         let purpose = try Self.purpose(purpose)
         let now = clock()
         if let wait = loginByAddress.retryAfter(address, now: now) {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
         do {
@@ -328,7 +321,7 @@ final class AccountService: Sendable {
         let password = try AccountRules.password(password)
         let now = clock()
         if let wait = loginByAddress.retryAfter(address, now: now) {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
         do {
@@ -369,7 +362,7 @@ final class AccountService: Sendable {
     static func purpose(_ text: String?) throws -> String {
         let purpose = text ?? "login"
         guard purposes.contains(purpose) else {
-            throw HTTPError.badRequest("'purpose' must be login, reset or register.")
+            throw ServiceError.invalid("'purpose' must be login, reset or register.")
         }
         return purpose
     }
@@ -396,38 +389,7 @@ final class AccountService: Sendable {
     }
 
     /// The fields a PATCH may carry; absent fields stay, null or empty text clears.
-    struct ProfilePatch: Decodable, Sendable {
-        var nickname: String?
-        var description: String??
-        var gender: Int?
-        var birthday: String??
-        var province: String??
-        var city: String??
-        var area: String??
-
-        enum CodingKeys: String, CodingKey {
-            case nickname, description, gender, birthday, province, city, area
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            func optional(_ key: CodingKeys) throws -> String?? {
-                guard container.contains(key) else { return nil }
-                if try container.decodeNil(forKey: key) { return .some(nil) }
-                return .some(try container.decode(String.self, forKey: key))
-            }
-            nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
-            gender = try container.decodeIfPresent(Int.self, forKey: .gender)
-            description = try optional(.description)
-            birthday = try optional(.birthday)
-            province = try optional(.province)
-            city = try optional(.city)
-            area = try optional(.area)
-        }
-    }
-
-    /// Changes one's own profile: another user's id is 403, an unknown one 404.
-    func updateProfile(id: Int64, patch: ProfilePatch, viewer: Viewer) throws -> User {
+    func updateProfile(id: Int64, patch: ProfileChange, viewer: Viewer) throws -> User {
         try requireSelf(id: id, viewer: viewer)
         let now = clock()
         func text(_ value: String??, _ field: String, _ limit: Int, newlines: Bool = false) throws -> String??
@@ -443,7 +405,7 @@ final class AccountService: Sendable {
             province: try text(patch.province, "The province", 32),
             city: try text(patch.city, "The city", 32), area: try text(patch.area, "The area", 32))
         guard try store.updateProfile(id: id, changes, now: now) else {
-            throw HTTPError.conflict("Someone already uses that nickname. Choose another.")
+            throw ServiceError.conflict("Someone already uses that nickname. Choose another.")
         }
         return try user(id: id, viewer: viewer)
     }
@@ -452,7 +414,7 @@ final class AccountService: Sendable {
     func requireSelf(id: Int64, viewer: Viewer) throws {
         guard id == viewer.userID else {
             guard try store.user(id: id) != nil else { throw Self.noUser }
-            throw HTTPError.forbidden("You can only change your own account.")
+            throw ServiceError.forbidden("You can only change your own account.")
         }
     }
 
@@ -460,11 +422,10 @@ final class AccountService: Sendable {
     func setAvatar(id: Int64, uploadPath: String, size: Int, viewer: Viewer) throws -> User {
         try requireSelf(id: id, viewer: viewer)
         guard size <= AvatarImages.maxUploadBytes else {
-            throw HTTPError.tooLarge("An avatar can be at most 10 MB. Choose a smaller picture.")
+            throw ServiceError.tooLarge("An avatar can be at most 10 MB. Choose a smaller picture.")
         }
         guard let kind = AvatarImages.kind(ofFileAt: uploadPath) else {
-            throw HTTPError(
-                status: 415, message: "An avatar must be a JPEG, PNG or WebP picture.")
+            throw ServiceError.unsupportedFormat("An avatar must be a JPEG, PNG or WebP picture.")
         }
         try AvatarImages.resize(uploadPath, kind: kind, to: avatarPath(userID: id))
         let now = clock()
@@ -483,14 +444,14 @@ final class AccountService: Sendable {
         let local =
             remoteAddress == "127.0.0.1" || remoteAddress == "::1" || remoteAddress.hasPrefix("::ffff:127.")
         if viewer == nil, local, try !store.adminExists() { return }
-        if viewer == nil { throw HTTPError.unauthorized("Sign in as an administrator to \(action).") }
-        throw HTTPError.forbidden("Only an administrator can \(action).")
+        if viewer == nil { throw ServiceError.unauthenticated("Sign in as an administrator to \(action).") }
+        throw ServiceError.forbidden("Only an administrator can \(action).")
     }
 
     func setDisabled(id: Int64, disabled: Bool, by viewer: Viewer) throws -> User {
         guard try store.user(id: id) != nil else { throw Self.noUser }
         if id == viewer.userID && disabled {
-            throw HTTPError.badRequest("You cannot disable your own account.")
+            throw ServiceError.invalid("You cannot disable your own account.")
         }
         try store.setDisabled(userID: id, disabled: disabled, now: clock())
         guard let user = try store.user(id: id) else { throw Self.noUser }
@@ -502,14 +463,14 @@ final class AccountService: Sendable {
         try requireSelf(id: id, viewer: viewer)
         let now = clock()
         if let wait = loginByAccount.retryAfter(String(id), now: now) {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "Too many wrong passwords. Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
         let password = try AccountRules.password(new)
         guard let user = try store.user(id: id) else { throw Self.noUser }
         guard Crypto.verifyPassword(current, hash: user.passwordHash) else {
             loginByAccount.record(String(id), now: clock())
-            throw HTTPError.forbidden("Your current password is not right.")
+            throw ServiceError.forbidden("Your current password is not right.")
         }
         try store.setPassword(
             userID: id, hash: Crypto.hashPassword(password, cost: settings.passwordCost), now: clock(),
@@ -521,10 +482,10 @@ final class AccountService: Sendable {
         guard let user = try store.user(id: id) else { throw Self.noUser }
         if id == viewer.userID {
             guard let password, Crypto.verifyPassword(password, hash: user.passwordHash) else {
-                throw HTTPError.forbidden("Enter your password to delete your account.")
+                throw ServiceError.forbidden("Enter your password to delete your account.")
             }
         } else if !viewer.isAdmin {
-            throw HTTPError.forbidden("You can only delete your own account.")
+            throw ServiceError.forbidden("You can only delete your own account.")
         }
         guard try store.deleteUser(userID: id) else { throw Self.noUser }
         unlink(avatarPath(userID: id))

@@ -1,6 +1,6 @@
 import AudioMetadata
 import Foundation
-import HTTPServer
+import MusicCore
 
 /// Avatar pictures: recognised by their first bytes (never by name or declared type) and re-encoded by
 /// ffmpeg into a 256x256 JPEG, so what is served is always an image the server made.
@@ -17,8 +17,7 @@ enum AvatarImages {
     /// Writes a square JPEG of `side` pixels (cropped to fill) to `destination`, atomically.
     static func resize(_ source: String, kind: ImageFormat, to destination: String) throws {
         guard let ffmpeg = FFmpeg.installed else {
-            throw HTTPError(
-                status: 503, message: "The server cannot process pictures now (ffmpeg is missing).")
+            throw ServiceError.unavailable("The server cannot process pictures now (ffmpeg is missing).")
         }
         let folder = (destination as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -35,11 +34,10 @@ enum AvatarImages {
                 ],
                 timeout: 20)
         } catch {
-            throw HTTPError.badRequest("That picture could not be read. Try another JPEG, PNG or WebP file.")
+            throw ServiceError.invalid("That picture could not be read. Try another JPEG, PNG or WebP file.")
         }
         guard rename(temporary, destination) == 0 else {
-            throw HTTPError(
-                status: 500, message: "The server could not save the picture. Please tell the administrator.")
+            throw ServiceError.serverFault("The server could not save the picture. Please tell the administrator.")
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import MusicCore
 
 /// Sends email codes through an SMTP relay; SMS codes still go to `fallback` (the outbox), since no SMS
 /// gateway is wired in.
@@ -13,8 +13,7 @@ struct SMTPSender: CodeSender {
     let fallback: any CodeSender
     var timeoutSeconds = 10
 
-    static let unavailable = HTTPError(
-        status: 503, message: "The server could not send the email now. Try again in a few minutes.")
+    static let unavailable = ServiceError.unavailable("The server could not send the email now. Try again in a few minutes.")
 
     func send(channel: String, target: String, purpose: String, text: String) throws {
         guard channel == "email" else {
@@ -54,7 +53,7 @@ struct SMTPSender: CodeSender {
     private func deliver(to target: String, message: String) throws {
         // Addresses were checked by AccountRules; refuse anything that could add a command anyway.
         guard !(target + from).contains(where: { $0 == "\r" || $0 == "\n" || $0 == "<" || $0 == ">" }) else {
-            throw HTTPError.badRequest("That email address cannot be used.")
+            throw ServiceError.invalid("That email address cannot be used.")
         }
         let connection = try SMTPConnection(host: host, port: port, timeoutSeconds: timeoutSeconds)
         defer { connection.close() }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 
 /// `cloudmusic-server user ...`: adds, lists, disables and re-keys accounts from the shell.
 struct UserShell {

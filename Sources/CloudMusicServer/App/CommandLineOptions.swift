@@ -10,6 +10,8 @@ public enum ServerCommand: Equatable, Sendable {
     case version
     case help(topic: String?)
     case user(UserCommand)
+    /// Write the files generated from the endpoint declarations into a repository checkout.
+    case generate(folder: String?)
 }
 
 /// `cloudmusic-server user ...`: managing accounts from the shell. An account is named by its phone
@@ -211,6 +213,7 @@ public struct CommandLineParser {
         case "scan": command = .scan
         case "demo": command = .demo(destination: positional.count > 1 ? positional[1] : nil)
         case "version": command = .version
+        case "generate": command = .generate(folder: positional.count > 1 ? positional[1] : nil)
         case "help": command = .help(topic: positional.dropFirst().first)
         case "backup":
             guard positional.count >= 2 else {
@@ -221,7 +224,8 @@ public struct CommandLineParser {
             command = .user(try userCommand(Array(positional.dropFirst()), admin: admin))
         case let other?:
             throw UsageError(
-                message: "Unknown command '\(other)'. Commands: serve, scan, demo, migrate, backup, user, version, help.")
+                message:
+                    "Unknown command '\(other)'. Commands: serve, scan, demo, migrate, backup, user, generate, version, help.")
         }
         if admin, case .user(.add) = command {} else if admin {
             throw UsageError(message: "--admin goes only with 'user add'.")
@@ -304,6 +308,9 @@ public struct CommandLineParser {
                                Disable or re-enable a user, set a new password (signs them
                                out everywhere), or delete them and everything that is theirs.
                                <account> is a phone, email or user id.
+              generate [folder]
+                               Write openapi.json and Web/js/api.js, generated from the endpoint
+                               declarations, into the repository at folder (default: here).
               version          Print the version.
               help             Print this help.
 

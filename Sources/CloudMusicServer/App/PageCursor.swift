@@ -1,9 +1,9 @@
-import HTTPServer
+import MusicCore
 
 /// The keys deep pages travel by (`cursor` in, `nextCursor` out): a row's id, or a score and an id, the
 /// score as its bit pattern so the next page starts exactly after this one.
 enum PageCursor {
-    static let notOurs = HTTPError.badRequest(
+    static let notOurs = ServiceError.invalid(
         "That 'cursor' is not one this server gave out; start again without it.")
 
     /// An id cursor; nil when the text is absent or empty.

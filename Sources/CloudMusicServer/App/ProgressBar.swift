@@ -1,4 +1,5 @@
 import Foundation
+import MusicCore
 
 /// A one-line progress bar on standard error, redrawn at most ten times a second.
 final class ProgressBar: @unchecked Sendable {

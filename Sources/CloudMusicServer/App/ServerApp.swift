@@ -8,7 +8,7 @@ public final class ServerApp: Sendable {
     public let options: ServerOptions
     public let database: Database
     public let logger: Logger
-    let catalog: CatalogStore
+    let library: LibraryService
     let media: MediaService
     let scans: ScanService
     let accounts: AccountService
@@ -16,6 +16,8 @@ public final class ServerApp: Sendable {
     let comments: CommentService
     let feeds: FeedService
     let files: UploadService
+    /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
+    let metrics = Metrics()
 
     /// Opens (creating when missing) the data folder and database, and brings the schema up to date.
     public init(options: ServerOptions, logger: Logger) throws {
@@ -32,7 +34,7 @@ public final class ServerApp: Sendable {
         database = try Database(path: options.databasePath)
         let applied = try Schema.migrator.migrate(database)
         if !applied.isEmpty { logger.info("migrated schema to version \(applied.last!)") }
-        catalog = CatalogStore(database: database)
+        library = LibraryService(database: database)
         media = try MediaService(cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
         let accountStore = AccountStore(database: database)
@@ -46,10 +48,7 @@ public final class ServerApp: Sendable {
         accounts = AccountService(
             store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars",
             settings: accountSettings)
-        let sheetStore = SheetStore(database: database)
-        sheets = SheetService(
-            store: sheetStore, catalog: catalog, coverFolder: options.dataFolder + "/sheet-covers",
-            clicks: ClickCounter(store: sheetStore))
+        sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
         let files = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
         self.files = files
         var feeds = FeedService(store: FeedStore(database: database))
@@ -61,23 +60,25 @@ public final class ServerApp: Sendable {
         }
         self.feeds = feeds
         comments = CommentService(
-            store: CommentStore(database: database), sheets: sheets, catalog: catalog, feeds: feeds)
+            store: CommentStore(database: database), sheets: sheets, catalog: CatalogStore(), feeds: feeds)
     }
 
-    /// Every route of the v1 API, plus the server's own.
+    /// Every endpoint of the API, registered through its declaration.
     public func makeRouter() -> Router {
         let router = Router()
-        ServerInfoRoutes.register(on: router)
-        OpenAPIRoutes.register(on: router)
-        LibraryRoutes(catalog: catalog, media: media, scans: scans, accounts: accounts).register(on: router)
-        AccountRoutes(accounts: accounts).register(on: router)
-        SheetRoutes(sheets: sheets, accounts: accounts).register(on: router)
-        CommentRoutes(comments: comments, accounts: accounts).register(on: router)
-        FeedRoutes(feeds: feeds, accounts: accounts).register(on: router)
-        FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: router)
-        NotificationRoutes(store: NotificationStore(database: database), accounts: accounts)
-            .register(on: router)
-        FileRoutes(files: files, accounts: accounts).register(on: router)
+        let accounts = self.accounts
+        let api = EndpointRouter(router: router) { endpoint in
+            Authentication(accounts: accounts, access: endpoint.access, action: endpoint.summary)
+        }
+        ServerRoutes(metrics: metrics).register(on: api)
+        LibraryRoutes(library: library, media: media, scans: scans).register(on: api)
+        AccountRoutes(accounts: accounts, sheets: sheets).register(on: api)
+        SheetRoutes(sheets: sheets, accounts: accounts).register(on: api)
+        CommentRoutes(comments: comments).register(on: api)
+        FeedRoutes(feeds: feeds).register(on: api)
+        FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
+        NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
+        FileRoutes(files: files).register(on: api)
         return router
     }
 
@@ -95,7 +96,7 @@ public final class ServerApp: Sendable {
 
     /// Runs until SIGINT or SIGTERM, then finishes in-flight requests and returns.
     public func serve(onStart: (Int) -> Void = { _ in }) throws {
-        let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter())
+        let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter(), metrics: metrics)
         try server.start()
         accounts.prepare()
         files.removeLeftovers()

@@ -2,6 +2,7 @@ import AudioMetadata
 import Foundation
 import HTTPServer
 import Storage
+import MusicCore
 
 /// The `cloudmusic-server` program: parses its arguments and runs one command; returns the exit code.
 public enum ServerMain {
@@ -19,6 +20,15 @@ public enum ServerMain {
             switch command {
             case .help:
                 print(CommandLineParser.helpText(version: CloudMusicVersion.current), terminator: "")
+            case .generate(let folder):
+                let root = folder ?? FileManager.default.currentDirectoryPath
+                for (name, text) in try GeneratedFiles.all() {
+                    let url = URL(fileURLWithPath: root + "/" + name)
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(text.utf8).write(to: url, options: .atomic)
+                    print("Wrote \(root)/\(name).")
+                }
             case .version:
                 print("cloudmusic-server \(CloudMusicVersion.current) (API \(CloudMusicVersion.apiVersion))")
             case .migrate:
@@ -96,7 +106,7 @@ public enum ServerMain {
         } catch let error as UsageError {
             printError("cloudmusic-server: \(error.message)")
             return 64
-        } catch let error as HTTPError {
+        } catch let error as ServiceError {
             printError("cloudmusic-server: \(error.message)")
             return 1
         } catch let error as DatabaseError {

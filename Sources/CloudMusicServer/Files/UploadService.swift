@@ -1,6 +1,5 @@
 import AudioMetadata
 import Foundation
-import HTTPServer
 import MusicCore
 import Synchronization
 
@@ -55,13 +54,13 @@ final class UploadService: Sendable {
 
     /// Stores the file parts of one request and describes them in the order they came; nothing is stored
     /// when any part is refused.
-    func upload(_ parts: [UploadedFile], userID: Int64) throws -> [StoredFile] {
+    func upload(_ parts: [Upload.File], userID: Int64) throws -> [StoredFile] {
         guard !parts.isEmpty else {
-            throw HTTPError.badRequest(
+            throw ServiceError.invalid(
                 "Choose at least one picture: send them as multipart/form-data file parts.")
         }
         guard parts.count <= settings.maxFiles else {
-            throw HTTPError.badRequest(
+            throw ServiceError.invalid(
                 "You can upload at most \(settings.maxFiles) files at once, and you sent \(parts.count). "
                     + "Send fewer.")
         }
@@ -69,15 +68,15 @@ final class UploadService: Sendable {
         for (index, part) in parts.enumerated() {
             let label = Self.label(part, index: index, of: parts.count)
             guard part.size > 0 else {
-                throw HTTPError.badRequest("\(label) is empty. Choose the picture again.")
+                throw ServiceError.invalid("\(label) is empty. Choose the picture again.")
             }
             guard part.size <= settings.maxFileBytes else {
-                throw HTTPError.tooLarge(
+                throw ServiceError.tooLarge(
                     "\(label) is larger than the \(settings.maxFileBytes >> 20) MB allowed for one file. "
                         + "Choose a smaller picture.")
             }
             guard let format = ImageFormat.detect(fileAt: part.path) else {
-                throw HTTPError.unsupportedMediaType(
+                throw ServiceError.unsupportedFormat(
                     "\(label) is not a picture the server can read. Send JPEG, PNG, WebP or GIF pictures "
                         + "(the server looks at the file's content, not its name).")
             }
@@ -134,7 +133,7 @@ final class UploadService: Sendable {
     }
 
     /// "File 2 (photo.jpg)", or "The file (photo.jpg)" when it is the only one.
-    static func label(_ part: UploadedFile, index: Int, of count: Int) -> String {
+    static func label(_ part: Upload.File, index: Int, of count: Int) -> String {
         let base = count == 1 ? "The file" : "File \(index + 1)"
         guard let name = part.fileName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else {
             return base
@@ -143,8 +142,7 @@ final class UploadService: Sendable {
         return "\(base) (\(shown))"
     }
 
-    static let storageFailure = HTTPError(
-        status: 500, message: "The server could not store the upload. Please tell the administrator.")
+    static let storageFailure = ServiceError.serverFault("The server could not store the upload. Please tell the administrator.")
 
     private func storedFilesExist(_ record: FileStore.Record) -> Bool {
         guard let encoding = UploadedFiles.Encoding(mime: record.mime) else { return false }
@@ -171,7 +169,7 @@ final class UploadService: Sendable {
             return nil
         }
         if let wait {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "You can upload \(settings.filesPerMinute) files a minute. "
                     + "Try again in \(wait) second\(wait == 1 ? "" : "s").",
                 retryAfter: Int(wait))
@@ -221,12 +219,11 @@ final class UploadService: Sendable {
         }
     }
 
-    private func encode(_ part: UploadedFile, format: ImageFormat, sha256: String, label: String) throws
+    private func encode(_ part: Upload.File, format: ImageFormat, sha256: String, label: String) throws
         -> Encoded
     {
         guard let ffmpeg = FFmpeg.installed else {
-            throw HTTPError(
-                status: 503, message: "The server cannot process pictures now (ffmpeg is missing).")
+            throw ServiceError.unavailable("The server cannot process pictures now (ffmpeg is missing).")
         }
         let encoding: UploadedFiles.Encoding = format == .png || format == .gif ? .png : .jpeg
         let main = path(of: UploadedFiles.Name(sha256: sha256, thumbnail: false, encoding: encoding))
@@ -254,9 +251,8 @@ final class UploadService: Sendable {
                 + ["-fflags", "+bitexact", "-flags:v", "+bitexact"] + codec + ["-f", "image2", path]
         }
         guard encodeSlots.wait(timeout: .now() + .seconds(settings.encodeWait)) == .success else {
-            throw HTTPError(
-                status: 503, message: "The server is busy with other pictures. Try again in a moment.",
-                headers: [("Retry-After", "5")])
+            throw ServiceError.unavailable(
+                "The server is busy with other pictures. Try again in a moment.", retryAfter: 5)
         }
         defer { encodeSlots.signal() }
         do {
@@ -273,8 +269,8 @@ final class UploadService: Sendable {
             try Self.flush(encoded.thumbnailTemporary)
         } catch {
             encoded.discard()
-            if let error = error as? HTTPError { throw error }
-            throw HTTPError.badRequest(
+            if let error = error as? ServiceError { throw error }
+            throw ServiceError.invalid(
                 "\(label) could not be read as a picture. It may be damaged or too large; try another one.")
         }
         return encoded
@@ -298,7 +294,7 @@ final class UploadService: Sendable {
         return (path(of: name), record.mime)
     }
 
-    static let noFile = HTTPError.notFound("That file does not exist.")
+    static let noFile = ServiceError.notFound("That file does not exist.")
 
     /// The stored upload a `uri` from `POST v1/files/multi` names, when `userID` uploaded it (for a moment's
     /// pictures: only one's own uploads); nil for any other uri or someone else's file.
@@ -328,5 +324,13 @@ final class UploadService: Sendable {
                 }
             }
         }
+    }
+}
+
+extension Upload.File {
+    /// Where the server stored the file for the length of the request.
+    var path: String {
+        if case .stored(let path, _) = content { return path }
+        return ""
     }
 }

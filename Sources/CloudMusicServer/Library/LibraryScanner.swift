@@ -1,36 +1,9 @@
 import AudioMetadata
 import Foundation
-import HTTPServer
+import Logging
 import Storage
 import Synchronization
-
-/// What a scan did, as stored in `scan_reports` and shown by the API and the command line.
-public struct ScanReport: Codable, Sendable, Equatable {
-    public struct Issue: Codable, Sendable, Equatable {
-        public var path: String
-        public var reason: String
-    }
-    public var id: String
-    public var state: String
-    public var startedAt: String
-    public var finishedAt: String?
-    public var filesSeen: Int
-    public var added: Int
-    public var updated: Int
-    public var moved: Int
-    public var removed: Int
-    public var unchanged: Int
-    public var failed: Int
-    public var issues: [Issue]
-}
-
-/// Where a running scan is.
-public struct ScanProgress: Sendable, Equatable, Codable {
-    public var phase: String
-    public var filesSeen: Int
-    public var toRead: Int
-    public var read: Int
-}
+import MusicCore
 
 /// Turns music folders into catalog rows, incrementally.
 ///

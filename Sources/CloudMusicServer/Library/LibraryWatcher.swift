@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import Logging
 
 #if canImport(Glibc)
     import Glibc

@@ -1,17 +1,11 @@
 import Foundation
-import HTTPServer
+import Logging
+import MusicCore
 import Storage
 import Synchronization
 
 /// Runs library scans in the background, one at a time, and tells where the current one is.
 final class ScanService: Sendable {
-    struct Status: Codable, Sendable {
-        var running: Bool
-        var progress: ScanProgress?
-        var lastReport: ScanReport?
-        var folders: [String]
-    }
-
     let database: Database
     let folders: [String]
     let logger: Logger
@@ -26,7 +20,7 @@ final class ScanService: Sendable {
 
     /// Starts a scan unless one is running; either way answers the current status.
     @discardableResult
-    func start() throws -> Status {
+    func start() throws -> LibraryScanStatus {
         let started = state.withLock { current -> Bool in
             guard !current.running else {
                 current.again = true
@@ -59,9 +53,9 @@ final class ScanService: Sendable {
         return try status()
     }
 
-    func status() throws -> Status {
+    func status() throws -> LibraryScanStatus {
         let current = state.withLock { $0 }
-        return Status(
+        return LibraryScanStatus(
             running: current.running, progress: current.progress, lastReport: try lastReport(),
             folders: folders)
     }

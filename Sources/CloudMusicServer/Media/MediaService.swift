@@ -1,6 +1,6 @@
 import AudioMetadata
 import Foundation
-import HTTPServer
+import MusicCore
 import Synchronization
 
 /// Streams, transcodes and cover images. Every ffmpeg command line is built here from checked values,
@@ -20,6 +20,7 @@ final class MediaService: Sendable {
 
     // MARK: Streams
 
+    /// The formats songs are converted to (`StreamFormat` without `raw`).
     enum TranscodeFormat: String, CaseIterable {
         case mp3, opus, aac
         var contentType: String {
@@ -38,38 +39,29 @@ final class MediaService: Sendable {
         }
     }
 
-    /// The original file with Range support, or a live transcode when a format, bit rate or offset is asked.
-    func stream(file: CatalogStore.SongFile, request: Request) throws -> Response {
-        let format = request.query["format"].flatMap { $0.isEmpty || $0 == "raw" ? nil : $0 }
-        let maxBitRate = try request.integerQuery("maxBitRate", default: 0, range: 0...10_000)
-        let offsetText = request.query["timeOffset"] ?? ""
-        let timeOffset = offsetText.isEmpty ? 0 : Double(offsetText) ?? -1
-        guard timeOffset >= 0, timeOffset.isFinite, timeOffset <= 86_400 else {
-            throw HTTPError.badRequest("'timeOffset' must be a number of seconds from 0.")
-        }
+    /// What a stream request gets: the original file, or a conversion to run as the bytes go out.
+    enum AudioReply {
+        case file(path: String)
+        /// ffmpeg with checked arguments; `release` frees the transcode slot when the stream ends.
+        case transcode(executable: String, arguments: [String], contentType: String, release: @Sendable () -> Void)
+    }
+
+    /// The original file, or a live transcode when a format, bit rate or offset is asked.
+    func stream(file: CatalogStore.SongFile, query: StreamQuery) throws -> AudioReply {
+        let timeOffset = query.timeOffset ?? 0
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw HTTPError.notFound(
-                "This song's file is missing from the music folder; a rescan will remove it.")
+            throw ServiceError.notFound("This song's file is missing from the music folder; a rescan will remove it.")
         }
-        if format == nil && maxBitRate == 0 && timeOffset == 0 {
-            return try .file(at: file.path, request: request)
+        if query.format == .raw && query.maxBitRate == 0 && timeOffset == 0 {
+            return .file(path: file.path)
         }
-        let target: TranscodeFormat
-        if let format {
-            guard let parsed = TranscodeFormat(rawValue: format) else {
-                throw HTTPError.badRequest("'format' must be one of: raw, mp3, opus, aac.")
-            }
-            target = parsed
-        } else {
-            target = .mp3
-        }
-        let bitRate = maxBitRate == 0 ? 192 : min(max(maxBitRate, 32), 320)
+        let target = TranscodeFormat(rawValue: query.format.rawValue) ?? .mp3
+        let bitRate = query.maxBitRate == 0 ? 192 : min(max(query.maxBitRate, 32), 320)
         guard let ffmpeg = FFmpeg.installed else {
-            throw HTTPError(
-                status: 503, message: "Transcoding is unavailable: ffmpeg is not installed on the server.")
+            throw ServiceError.unavailable("Transcoding is unavailable: ffmpeg is not installed on the server.")
         }
         guard transcodes.acquire() else {
-            throw HTTPError.tooManyRequests(
+            throw ServiceError.rateLimited(
                 "The server is busy converting other songs. Try again in a moment, or play the original.",
                 retryAfter: 5)
         }
@@ -80,10 +72,9 @@ final class MediaService: Sendable {
             ]
             + target.ffmpegArguments + ["pipe:1"]
         let limiter = transcodes
-        return .stream(contentType: target.contentType) { writer in
-            defer { limiter.release() }
-            try await Transcode.pump(executable: ffmpeg.executable, arguments: arguments, into: writer)
-        }
+        return .transcode(
+            executable: ffmpeg.executable, arguments: arguments, contentType: target.contentType,
+            release: { limiter.release() })
     }
 
     // MARK: Covers
@@ -194,31 +185,3 @@ final class TranscodeLimiter: Sendable {
     var running: Int { state.withLock { $0 } }
 }
 
-/// Feeds a child process's standard output into a streamed response.
-enum Transcode {
-    static func pump(executable: String, arguments: [String], into writer: StreamWriter) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let reader = output.fileHandleForReading
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            try? reader.close()
-        }
-        while true {
-            let chunk: Data = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: (try? reader.read(upToCount: 64 << 10)) ?? Data())
-                }
-            }
-            if chunk.isEmpty { break }
-            try await writer.write(chunk)
-        }
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
-import HTTPServer
+import Logging
+import Storage
 import Synchronization
 
 /// Counts sheet views in memory and writes them every few seconds in one transaction, so readers of a
@@ -7,12 +8,12 @@ import Synchronization
 /// clicks; lists may show a count that far behind the sheet's own page.
 final class ClickCounter: Sendable {
     private let pending = Mutex<[Int64: Int]>([:])
-    private let store: SheetStore
+    private let database: Database
     private let interval: Duration
     private let stopped = Atomic<Bool>(false)
 
-    init(store: SheetStore, interval: Duration = .seconds(2)) {
-        self.store = store
+    init(database: Database, interval: Duration = .seconds(2)) {
+        self.database = database
         self.interval = interval
     }
 
@@ -35,7 +36,7 @@ final class ClickCounter: Sendable {
         }
         guard !batch.isEmpty else { return }
         do {
-            try store.addClicks(batch)
+            try database.write { db in try SheetStore().addClicks(db, batch) }
         } catch {
             pending.withLock { counts in counts.merge(batch, uniquingKeysWith: +) }
             throw error

@@ -2,252 +2,94 @@ import Foundation
 import HTTPServer
 import MusicCore
 
-/// The API of each person's music: sheets and their songs, likes, collections, play history and the queue.
+/// The handlers of `SheetsAPI`: each reads its checked input and calls one use case of the service.
 struct SheetRoutes {
     let sheets: SheetService
     let accounts: AccountService
 
-    struct SongIDsBody: Decodable {
-        var songIds: [String]
-    }
-
-    struct MoveBody: Decodable {
-        var position: Int
-    }
-
-    struct CollectBody: Decodable {
-        var sheetId: String
-    }
-
-    struct DeleteAccountBody: Decodable {
-        var password: String?
-    }
-
-    struct PlayBody: Decodable {
-        var songId: String
-    }
-
-    struct PlayResult: Codable {
-        /// False when the same song was counted for this person moments ago.
-        var counted: Bool
-    }
-
-    func register(on router: Router) {
-        registerSheets(on: router)
-        registerSongsOfSheets(on: router)
-        registerPeople(on: router)
-        registerListening(on: router)
-    }
-
-    private func registerSheets(on router: Router) {
-        router.get("/v1/sheets") { request in
-            let (page, size) = try request.paging()
-            let order = try request.enumQuery("order", default: SheetStore.SheetListOrder.new)
-            let viewer = try accounts.viewer(request)
-            return .json(
-                try sheets.store.publicSheets(order: order, page: page, size: size, viewerID: viewer?.userID))
+    func register(on api: EndpointRouter) {
+        api.on(SheetsAPI.list) { call in
+            try sheets.publicSheets(
+                order: call.query.order, tag: call.query.tag, paging: call.query.paging, viewer: call.caller)
         }
-        router.get("/v1/searches/sheets") { request in
-            let (page, size) = try request.paging()
-            guard let query = request.query["query"], !query.isEmpty, query.count <= 100 else {
-                throw HTTPError.badRequest("Type what to look for in 'query' (up to 100 characters).")
-            }
-            let viewer = try accounts.viewer(request)
-            return .json(try sheets.store.search(query, page: page, size: size, viewerID: viewer?.userID))
+        api.on(SheetsAPI.search) { call in
+            try sheets.search(call.query.query, paging: call.query.paging, viewer: call.caller)
         }
-        router.post("/v1/sheets") { request in
-            let viewer = try accounts.requireViewer(request)
-            return .json(
-                try sheets.create(try request.decode(SheetService.SheetInput.self), viewer: viewer),
-                status: 201)
+        api.on(SheetsAPI.create) { call in try sheets.create(call.body, viewer: call.caller) }
+        api.on(SheetsAPI.importM3U) { call in
+            try sheets.importM3U(
+                text: call.body.text, title: try SheetService.title(call.query.title),
+                isPrivate: call.query.isPrivate, viewer: call.caller)
         }
-        router.post("/v1/sheets/import") { request in
-            let viewer = try accounts.requireViewer(request)
-            let text: String
-            switch request.body {
-            case .data(let data, _):
-                text = String(decoding: data, as: UTF8.self)
-            case .multipart(let form):
-                guard let file = form.files.first else {
-                    throw HTTPError.badRequest("Send the playlist as a file field or as the request body.")
-                }
-                guard file.size <= 8 << 20 else {
-                    throw HTTPError.tooLarge("A playlist can be at most 8 MB.")
-                }
-                text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file.path)), as: UTF8.self)
-            default:
-                throw HTTPError.badRequest("Send the text of an .m3u or .m3u8 playlist as the request body.")
-            }
-            let title = try SheetService.title(request.query["title"])
-            let result = try sheets.importM3U(
-                text: text, title: title, isPrivate: request.query["private"] == "true", viewer: viewer)
-            return .json(result, status: 201)
+        api.on(SheetsAPI.detail) { call in
+            try sheets.detail(id: call.path.id, viewer: call.caller, songsLimit: call.query.songs)
         }
-        router.get("/v1/sheets/:id") { request in
-            let limit = try request.integerQuery("songs", default: 100, range: 0...1_000)
-            return .json(
-                try sheets.detail(
-                    id: try request.id(thing: "sheet"), viewer: try accounts.viewer(request),
-                    songsLimit: limit))
+        api.on(SheetsAPI.update) { call in try sheets.update(id: call.path.id, call.body, viewer: call.caller) }
+        api.on(SheetsAPI.delete) { call in
+            try sheets.delete(id: call.path.id, viewer: call.caller)
+            return Done()
         }
-        router.patch("/v1/sheets/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "sheet")
-            return .json(
-                try sheets.update(id: id, try request.decode(SheetService.SheetInput.self), viewer: viewer))
+        api.on(SheetsAPI.cover) { call in
+            try .storedFile(at: sheets.cover(sheetID: call.path.id, viewer: call.caller), request: call.request)
         }
-        router.delete("/v1/sheets/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            try sheets.delete(id: try request.id(thing: "sheet"), viewer: viewer)
-            return .ok()
+        api.on(SheetsAPI.uploadCover) { call in
+            let file = try call.body.storedFile()
+            return try sheets.setCover(
+                sheetID: call.path.id, uploadPath: file.path, size: file.size, viewer: call.caller)
         }
-        router.get("/v1/sheets/:id/cover") { request in
-            let id = try request.id(thing: "sheet")
-            let sheet = try sheets.visibleSheet(id: id, viewer: try accounts.viewer(request))
-            return try .storedPicture(
-                at: sheets.coverPath(sheetID: id), recorded: sheet.coverVersion != nil, request: request,
-                missing: "This sheet has no cover of its own; its icon is its first song's.")
-        }
-        router.post("/v1/sheets/:id/cover") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "sheet")
-            guard case .multipart(let form) = request.body, let file = form.files.first else {
-                throw HTTPError.badRequest(
-                    "Send the picture as a multipart/form-data file field named 'file'.")
-            }
-            return .json(
-                try sheets.setCover(sheetID: id, uploadPath: file.path, size: file.size, viewer: viewer))
-        }
-        router.delete("/v1/sheets/:id/cover") { request in
-            let viewer = try accounts.requireViewer(request)
-            return .json(try sheets.removeCover(sheetID: try request.id(thing: "sheet"), viewer: viewer))
-        }
-        router.get("/v1/sheets/:id/m3u") { request in
-            let (title, text) = try sheets.exportM3U(
-                sheetID: try request.id(thing: "sheet"), viewer: try accounts.viewer(request))
+        api.on(SheetsAPI.deleteCover) { call in try sheets.removeCover(sheetID: call.path.id, viewer: call.caller) }
+        api.on(SheetsAPI.m3u) { call in
+            let (title, text) = try sheets.exportM3U(sheetID: call.path.id, viewer: call.caller)
             var response = Response.raw(Data(text.utf8), contentType: "audio/x-mpegurl; charset=utf-8")
-            let ascii = String(
-                title.unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic ? Character($0) : "_" })
-            let encoded = title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "sheet"
-            response.headers.add(
-                "Content-Disposition",
-                "attachment; filename=\"\(ascii).m3u8\"; filename*=UTF-8''\(encoded).m3u8")
+            response.headers.add("Content-Disposition", attachment(named: title, extension: "m3u8"))
             return response
         }
-    }
 
-    private func registerSongsOfSheets(on router: Router) {
-        router.get("/v1/sheets/:id/songs") { request in
-            let (page, size) = try request.paging(defaultSize: 50, maxSize: 500)
-            return .json(
-                try sheets.songs(
-                    id: try request.id(thing: "sheet"), viewer: try accounts.viewer(request), page: page,
-                    size: size))
+        api.on(SheetsAPI.songs) { call in
+            try sheets.songs(id: call.path.id, viewer: call.caller, paging: call.query.paging)
         }
-        router.post("/v1/sheets/:id/relations") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "sheet")
-            let body = try request.decode(SongIDsBody.self)
-            return .json(try sheets.addSongs(sheetID: id, songIDs: body.songIds, viewer: viewer))
+        api.on(SheetsAPI.addSongs) { call in
+            try sheets.addSongs(sheetID: call.path.id, songIDs: call.body.songIds, viewer: call.caller)
         }
-        router.delete("/v1/sheets/:id/relations") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "sheet")
-            let ids = (request.query["songIds"] ?? "").split(separator: ",").map(String.init)
-            return .json(try sheets.removeSongs(sheetID: id, songIDs: ids, viewer: viewer))
+        api.on(SheetsAPI.removeSongs) { call in
+            try sheets.removeSongs(sheetID: call.path.id, songIDs: call.query.songIds, viewer: call.caller)
         }
-        router.delete("/v1/sheets/:id/relations/:songId") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "sheet")
-            let songID = try request.id("songId", thing: "song")
-            return .json(try sheets.removeSongs(sheetID: id, songIDs: [String(songID)], viewer: viewer))
+        api.on(SheetsAPI.removeSong) { call in
+            try sheets.removeSongs(sheetID: call.path.id, songIDs: [call.path.songId], viewer: call.caller)
         }
-        router.patch("/v1/sheets/:id/relations/:songId") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "sheet")
-            let songID = try request.id("songId", thing: "song")
-            let body = try request.decode(MoveBody.self)
-            return .json(try sheets.moveSong(sheetID: id, songID: songID, to: body.position, viewer: viewer))
+        api.on(SheetsAPI.moveSong) { call in
+            try sheets.moveSong(
+                sheetID: call.path.id, songID: call.path.songId, to: call.body.position, viewer: call.caller)
         }
-        router.put("/v1/songs/:id/like") { request in
-            let viewer = try accounts.requireViewer(request)
-            return .json(try sheets.like(songID: try request.id(thing: "song"), viewer: viewer))
-        }
-        router.delete("/v1/songs/:id/like") { request in
-            let viewer = try accounts.requireViewer(request)
-            return .json(try sheets.unlike(songID: try request.id(thing: "song"), viewer: viewer))
-        }
-    }
+        api.on(SheetsAPI.likeSong) { call in try sheets.like(songID: call.path.id, viewer: call.caller) }
+        api.on(SheetsAPI.unlikeSong) { call in try sheets.unlike(songID: call.path.id, viewer: call.caller) }
 
-    private func registerPeople(on router: Router) {
-        router.delete("/v1/users/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "user")
-            let password = try? request.decode(DeleteAccountBody.self).password
-            let covers = try sheets.store.sheetIDsWithCovers(userID: id)
-            try accounts.deleteUser(id: id, password: password, viewer: viewer)
-            for sheetID in covers { unlink(sheets.coverPath(sheetID: sheetID)) }
-            return .ok()
+        api.on(SheetsAPI.created) { call in
+            _ = try accounts.user(id: call.path.id, viewer: call.caller)
+            return try sheets.created(by: call.path.id, paging: call.query.paging, viewer: call.caller)
         }
-        router.get("/v1/users/:id/create") { request in
-            let id = try request.id(thing: "user")
-            let viewer = try accounts.viewer(request)
-            _ = try accounts.user(id: id, viewer: viewer)
-            let (page, size) = try request.paging()
-            return .json(
-                try sheets.store.createdSheets(
-                    userID: id, includePrivate: viewer?.userID == id, page: page, size: size,
-                    viewerID: viewer?.userID))
+        api.on(SheetsAPI.collected) { call in
+            _ = try accounts.user(id: call.path.id, viewer: call.caller)
+            return try sheets.collected(by: call.path.id, paging: call.query.paging, viewer: call.caller)
         }
-        router.get("/v1/users/:id/collect") { request in
-            let id = try request.id(thing: "user")
-            let viewer = try accounts.viewer(request)
-            _ = try accounts.user(id: id, viewer: viewer)
-            let (page, size) = try request.paging()
-            return .json(
-                try sheets.store.collectedSheets(userID: id, page: page, size: size, viewerID: viewer?.userID)
-            )
+        api.on(SheetsAPI.collect) { call in
+            guard let id = Int64(call.body.sheetId), id > 0 else { throw SheetService.noSheet }
+            return try sheets.collect(sheetID: id, viewer: call.caller)
         }
-        router.post("/v1/collections") { request in
-            let viewer = try accounts.requireViewer(request)
-            let body = try request.decode(CollectBody.self)
-            guard let id = Int64(body.sheetId), id > 0 else { throw SheetService.noSheet }
-            return .json(try sheets.collect(sheetID: id, viewer: viewer), status: 201)
+        api.on(SheetsAPI.uncollect) { call in
+            try sheets.uncollect(sheetID: call.path.id, viewer: call.caller)
+            return Done()
         }
-        router.delete("/v1/collections/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            try sheets.uncollect(sheetID: try request.id(thing: "sheet"), viewer: viewer)
-            return .ok()
-        }
-    }
 
-    private func registerListening(on router: Router) {
-        router.post("/v1/plays") { request in
-            let viewer = try accounts.requireViewer(request)
-            let body = try request.decode(PlayBody.self)
-            guard let id = Int64(body.songId), id > 0 else {
-                throw HTTPError.notFound("That song does not exist.")
-            }
-            return .json(PlayResult(counted: try sheets.recordPlay(songID: id, viewer: viewer)), status: 201)
+        api.on(SheetsAPI.reportPlay) { call in try sheets.recordPlay(songID: call.body.songId, viewer: call.caller) }
+        api.on(SheetsAPI.history) { call in
+            try sheets.history(order: call.query.order, paging: call.query.paging, viewer: call.caller)
         }
-        router.get("/v1/plays") { request in
-            let viewer = try accounts.requireViewer(request)
-            let (page, size) = try request.paging()
-            let order = try request.enumQuery("order", default: SheetStore.HistoryOrder.recent)
-            return .json(try sheets.history(order: order, page: page, size: size, viewer: viewer))
+        api.on(SheetsAPI.clearHistory) { call in
+            try sheets.clearHistory(viewer: call.caller)
+            return Done()
         }
-        router.delete("/v1/plays") { request in
-            let viewer = try accounts.requireViewer(request)
-            try sheets.store.clearHistory(userID: viewer.userID)
-            return .ok()
-        }
-        router.get("/v1/queue") { request in
-            .json(try sheets.queue(viewer: try accounts.requireViewer(request)))
-        }
-        router.put("/v1/queue") { request in
-            let viewer = try accounts.requireViewer(request)
-            return .json(
-                try sheets.saveQueue(try request.decode(SheetService.QueueInput.self), viewer: viewer))
-        }
+        api.on(SheetsAPI.queue) { call in try sheets.queue(viewer: call.caller) }
+        api.on(SheetsAPI.saveQueue) { call in try sheets.saveQueue(call.body, viewer: call.caller) }
     }
 }

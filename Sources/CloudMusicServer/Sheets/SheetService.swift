@@ -1,18 +1,22 @@
 import Foundation
-import HTTPServer
 import MusicCore
 import Storage
 
 /// The rules of each person's music: who may see and change a sheet, the limits, likes, collections,
-/// play history and the play queue.
+/// play history and the play queue. Each use case is one transaction over the stores it needs.
 struct SheetService: Sendable {
-    typealias Viewer = AccountService.Viewer
-
-    let store: SheetStore
-    let catalog: CatalogStore
+    let database: Database
+    let store = SheetStore()
+    let catalog = CatalogStore()
     let coverFolder: String
     let clicks: ClickCounter
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    init(database: Database, coverFolder: String) {
+        self.database = database
+        self.coverFolder = coverFolder
+        clicks = ClickCounter(database: database)
+    }
 
     static let maxSheetsPerUser = 1_000
     static let maxSongsPerSheet = 10_000
@@ -22,180 +26,236 @@ struct SheetService: Sendable {
     /// A second play of one song by one person within this many seconds is not counted again.
     static let minimumSecondsBetweenPlays: Int64 = 30
 
-    static let noSheet = HTTPError.notFound("That sheet does not exist.")
+    static let noSheet = ServiceError.notFound("That sheet does not exist.")
+    static let noSong = ServiceError.notFound("That song does not exist.")
 
     // MARK: Seeing and changing
 
     /// The sheet if `viewer` may see it; a private sheet is a 404 to everyone but its owner.
-    func visibleSheet(id: Int64, viewer: Viewer?) throws -> SheetStore.SheetRecord {
-        guard let sheet = try store.sheet(id: id, viewerID: viewer?.userID),
+    func visibleSheet(_ db: Connection, id: Int64, viewer: Viewer?) throws -> SheetStore.SheetRecord {
+        guard let sheet = try store.sheet(db, id: id, viewerID: viewer?.userID),
             !sheet.isPrivate || sheet.userID == viewer?.userID
         else { throw Self.noSheet }
         return sheet
     }
 
+    func visibleSheet(id: Int64, viewer: Viewer?) throws -> SheetStore.SheetRecord {
+        try database.read { db in try visibleSheet(db, id: id, viewer: viewer) }
+    }
+
     /// Throws unless `viewer` owns the sheet (404 when they may not even see it).
     @discardableResult
-    func ownedSheet(id: Int64, viewer: Viewer) throws -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool) {
-        guard let access = try store.access(sheetID: id), !access.isPrivate || access.ownerID == viewer.userID
-        else {
-            throw Self.noSheet
-        }
+    private func ownedSheet(_ db: Connection, id: Int64, viewer: Viewer) throws
+        -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool)
+    {
+        guard let access = try store.access(db, sheetID: id), !access.isPrivate || access.ownerID == viewer.userID
+        else { throw Self.noSheet }
         guard access.ownerID == viewer.userID else {
-            throw HTTPError.forbidden("Only the sheet's owner can change it.")
+            throw ServiceError.forbidden("Only the sheet's owner can change it.")
         }
         return access
     }
 
-    struct SheetInput: Decodable {
-        var title: String?
-        var detail: String?
-        var tags: [String]?
-        var isPrivate: Bool?
+    /// The sheet as its owner sees it after a change.
+    private func owned(_ db: Connection, id: Int64, viewer: Viewer) throws -> Sheet {
+        try visibleSheet(db, id: id, viewer: viewer).model(signedIn: true)
     }
 
-    func create(_ input: SheetInput, viewer: Viewer) throws -> Sheet {
-        try visibleSheet(id: try create(input, songIDs: [], viewer: viewer), viewer: viewer).model(
-            signedIn: true)
-    }
-
-    /// A new sheet with `songIDs` in it, written in one transaction; returns its id.
-    func create(_ input: SheetInput, songIDs: [Int64], viewer: Viewer) throws -> Int64 {
-        guard let title = try Self.title(input.title) else {
-            throw HTTPError.badRequest("Give the sheet a title.")
+    func create(_ draft: SheetDraft, viewer: Viewer) throws -> Sheet {
+        try database.write { db in
+            try owned(db, id: try create(db, draft, songIDs: [], viewer: viewer), viewer: viewer)
         }
-        let detail = try Self.detail(input.detail)
-        let tags = try Self.tags(input.tags ?? [])
-        guard try store.sheetsCount(userID: viewer.userID) < Self.maxSheetsPerUser else {
-            throw HTTPError(
-                status: 409,
-                message: "You can have at most \(Self.maxSheetsPerUser) sheets. Delete one first.")
-        }
-        return try store.insertSheet(
-            userID: viewer.userID, title: title, detail: detail, tags: tags, isPrivate: input.isPrivate ?? false,
-            songIDs: songIDs, maxSongs: Self.maxSongsPerSheet, now: clock())
     }
 
-    func update(id: Int64, _ input: SheetInput, viewer: Viewer) throws -> Sheet {
-        let access = try ownedSheet(id: id, viewer: viewer)
+    /// A new sheet with `songIDs` in it (which must exist), in the caller's transaction; returns its id.
+    private func create(_ db: Connection, _ draft: SheetDraft, songIDs: [Int64], viewer: Viewer) throws -> Int64 {
+        guard let title = try Self.title(draft.title) else { throw ServiceError.invalid("Give the sheet a title.") }
+        let detail = try Self.detail(draft.detail)
+        let tags = try Self.tags(draft.tags ?? [])
+        guard try store.sheetsCount(db, userID: viewer.userID) < Self.maxSheetsPerUser else {
+            throw ServiceError.conflict("You can have at most \(Self.maxSheetsPerUser) sheets. Delete one first.")
+        }
+        let now = clock()
+        let id = try store.insertSheet(
+            db, userID: viewer.userID, title: title, detail: detail, tags: tags, isPrivate: draft.isPrivate ?? false,
+            now: now)
+        if !songIDs.isEmpty {
+            try add(db, songIDs, to: id, atTop: false, now: now)
+        }
+        return id
+    }
+
+    func update(id: Int64, _ draft: SheetDraft, viewer: Viewer) throws -> Sheet {
         var changes = SheetStore.SheetChanges()
-        if input.title != nil {
-            guard let title = try Self.title(input.title) else {
-                throw HTTPError.badRequest("A sheet's title cannot be empty.")
+        if draft.title != nil {
+            guard let title = try Self.title(draft.title) else {
+                throw ServiceError.invalid("A sheet's title cannot be empty.")
             }
-            if access.isLikes { throw HTTPError.badRequest("The \"I like\" sheet keeps its name.") }
             changes.title = title
         }
-        if input.detail != nil { changes.detail = .some(try Self.detail(input.detail)) }
-        if let tags = input.tags { changes.tags = try Self.tags(tags) }
-        if let isPrivate = input.isPrivate { changes.isPrivate = isPrivate }
-        try store.updateSheet(id: id, changes: changes, now: clock())
-        return try visibleSheet(id: id, viewer: viewer).model(signedIn: true)
+        if draft.detail != nil { changes.detail = .some(try Self.detail(draft.detail)) }
+        if let tags = draft.tags { changes.tags = try Self.tags(tags) }
+        if let isPrivate = draft.isPrivate { changes.isPrivate = isPrivate }
+        return try database.write { db in
+            let access = try ownedSheet(db, id: id, viewer: viewer)
+            if changes.title != nil && access.isLikes {
+                throw ServiceError.invalid("The \"I like\" sheet keeps its name.")
+            }
+            try store.updateSheet(db, id: id, changes: changes, now: clock())
+            return try owned(db, id: id, viewer: viewer)
+        }
     }
 
     func delete(id: Int64, viewer: Viewer) throws {
-        let access = try ownedSheet(id: id, viewer: viewer)
-        if access.isLikes {
-            throw HTTPError.badRequest("The \"I like\" sheet cannot be deleted; remove its songs instead.")
+        try database.write { db in
+            let access = try ownedSheet(db, id: id, viewer: viewer)
+            if access.isLikes {
+                throw ServiceError.invalid("The \"I like\" sheet cannot be deleted; remove its songs instead.")
+            }
+            try store.deleteSheet(db, id: id)
         }
-        try store.deleteSheet(id: id)
         unlink(coverPath(sheetID: id))
     }
 
     /// Sheet detail with its first songs; a view by anyone but the owner counts as a click.
     func detail(id: Int64, viewer: Viewer?, songsLimit: Int) throws -> Sheet {
-        var sheet = try visibleSheet(id: id, viewer: viewer)
+        var (sheet, songs) = try database.read { db in
+            let sheet = try visibleSheet(db, id: id, viewer: viewer)
+            let ids = try store.songIDs(db, sheetID: id, offset: 0, limit: songsLimit)
+            return (sheet, try catalog.songs(db, ids: ids))
+        }
         sheet.clicksCount +=
             sheet.userID != viewer?.userID ? clicks.add(sheetID: id) : clicks.unwritten(sheetID: id)
-        let ids = try store.songIDs(sheetID: id, offset: 0, limit: songsLimit)
-        return sheet.model(signedIn: viewer != nil, songs: try catalog.songs(ids: ids))
+        return sheet.model(signedIn: viewer != nil, songs: songs)
     }
 
-    func songs(id: Int64, viewer: Viewer?, page: Int, size: Int) throws -> Page<Song> {
-        let sheet = try visibleSheet(id: id, viewer: viewer)
-        let ids = try store.songIDs(sheetID: id, offset: (page - 1) * size, limit: size)
-        return Page(items: try catalog.songs(ids: ids), total: sheet.songsCount, page: page, size: size)
+    func songs(id: Int64, viewer: Viewer?, paging: Paging) throws -> Page<Song> {
+        try database.read { db in
+            let sheet = try visibleSheet(db, id: id, viewer: viewer)
+            let ids = try store.songIDs(db, sheetID: id, offset: paging.offset, limit: paging.size)
+            return Page(
+                items: try catalog.songs(db, ids: ids), total: sheet.songsCount, page: paging.page, size: paging.size)
+        }
+    }
+
+    func publicSheets(order: SheetOrder, tag: String?, paging: Paging, viewer: Viewer?) throws -> Page<Sheet> {
+        try database.read { db in
+            try store.publicSheets(db, order: order, tag: tag, paging: paging, viewerID: viewer?.userID)
+        }
+    }
+
+    func search(_ text: String, paging: Paging, viewer: Viewer?) throws -> Page<Sheet> {
+        try database.read { db in try store.search(db, text, paging: paging, viewerID: viewer?.userID) }
+    }
+
+    /// Sheets a person made ("I like" first), private ones only to themselves.
+    func created(by userID: Int64, paging: Paging, viewer: Viewer?) throws -> Page<Sheet> {
+        try database.read { db in
+            try store.createdSheets(
+                db, userID: userID, includePrivate: viewer?.userID == userID, paging: paging,
+                viewerID: viewer?.userID)
+        }
+    }
+
+    func collected(by userID: Int64, paging: Paging, viewer: Viewer?) throws -> Page<Sheet> {
+        try database.read { db in
+            try store.collectedSheets(db, userID: userID, paging: paging, viewerID: viewer?.userID)
+        }
     }
 
     // MARK: Songs in a sheet
 
-    func addSongs(sheetID: Int64, songIDs: [String], viewer: Viewer) throws -> Sheet {
-        let access = try ownedSheet(id: sheetID, viewer: viewer)
-        let ids = try Self.songIDs(songIDs)
-        switch try store.addSongs(
-            sheetID: sheetID, songIDs: ids, atTop: access.isLikes, maxSongs: Self.maxSongsPerSheet,
-            now: clock())
-        {
-        case .added: break
-        case .unknownSongs(let unknown):
-            throw HTTPError.badRequest(
-                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
-            )
-        case .tooMany(let limit):
-            throw HTTPError(status: 409, message: "A sheet can hold at most \(limit) songs.")
+    /// Adds songs that exist, in the caller's transaction; refuses unknown ones and a sheet over its limit.
+    private func add(_ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64) throws {
+        let unknown = try catalog.unknownSongs(db, ids: ids)
+        guard unknown.isEmpty else {
+            throw ServiceError.invalid(
+                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", ")).")
         }
-        return try visibleSheet(id: sheetID, viewer: viewer).model(signedIn: true)
+        if case .tooMany(let limit) = try store.addSongs(
+            db, sheetID: sheetID, songIDs: ids, atTop: atTop, maxSongs: Self.maxSongsPerSheet, now: now)
+        {
+            throw ServiceError.conflict("A sheet can hold at most \(limit) songs.")
+        }
     }
 
-    func removeSongs(sheetID: Int64, songIDs: [String], viewer: Viewer) throws -> Sheet {
-        try ownedSheet(id: sheetID, viewer: viewer)
-        _ = try store.removeSongs(sheetID: sheetID, songIDs: try Self.songIDs(songIDs), now: clock())
-        return try visibleSheet(id: sheetID, viewer: viewer).model(signedIn: true)
+    func addSongs(sheetID: Int64, songIDs: [String], viewer: Viewer) throws -> Sheet {
+        let ids = try Self.songIDs(songIDs)
+        return try database.write { db in
+            let access = try ownedSheet(db, id: sheetID, viewer: viewer)
+            try add(db, ids, to: sheetID, atTop: access.isLikes, now: clock())
+            return try owned(db, id: sheetID, viewer: viewer)
+        }
+    }
+
+    func removeSongs(sheetID: Int64, songIDs: [Int64], viewer: Viewer) throws -> Sheet {
+        try Self.checkCount(songIDs)
+        return try database.write { db in
+            try ownedSheet(db, id: sheetID, viewer: viewer)
+            _ = try store.removeSongs(db, sheetID: sheetID, songIDs: songIDs, now: clock())
+            return try owned(db, id: sheetID, viewer: viewer)
+        }
     }
 
     func moveSong(sheetID: Int64, songID: Int64, to position: Int, viewer: Viewer) throws -> Sheet {
-        try ownedSheet(id: sheetID, viewer: viewer)
-        guard position >= 0 else { throw HTTPError.badRequest("'position' must be 0 or more.") }
-        guard try store.moveSong(sheetID: sheetID, songID: songID, to: position, now: clock()) == .moved
-        else {
-            throw HTTPError.notFound("That song is not in this sheet.")
+        try database.write { db in
+            try ownedSheet(db, id: sheetID, viewer: viewer)
+            guard position >= 0 else { throw ServiceError.invalid("'position' must be 0 or more.") }
+            guard try store.moveSong(db, sheetID: sheetID, songID: songID, to: position, now: clock()) == .moved
+            else { throw ServiceError.notFound("That song is not in this sheet.") }
+            return try owned(db, id: sheetID, viewer: viewer)
         }
-        return try visibleSheet(id: sheetID, viewer: viewer).model(signedIn: true)
     }
 
     // MARK: Likes
 
-    func likeSheetID(viewer: Viewer) throws -> Int64 {
-        guard let id = try store.likesSheetID(userID: viewer.userID) else {
-            throw HTTPError.notFound("You have no \"I like\" sheet.")
+    private func likesSheetID(_ db: Connection, viewer: Viewer) throws -> Int64 {
+        guard let id = try store.likesSheetID(db, userID: viewer.userID) else {
+            throw ServiceError.notFound("You have no \"I like\" sheet.")
         }
         return id
     }
 
+    /// Puts the song first in "I like" (the song is the resource named in the path: a missing one is a 404).
     func like(songID: Int64, viewer: Viewer) throws -> Sheet {
-        // The song is the resource named in the path: a missing one is a 404, as for unlike.
-        guard try catalog.songExists(id: songID) else {
-            throw HTTPError.notFound("That song does not exist.")
+        try database.write { db in
+            guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
+            let sheetID = try likesSheetID(db, viewer: viewer)
+            try add(db, [songID], to: sheetID, atTop: true, now: clock())
+            return try owned(db, id: sheetID, viewer: viewer)
         }
-        return try addSongs(
-            sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
     }
 
     func unlike(songID: Int64, viewer: Viewer) throws -> Sheet {
-        guard try catalog.songExists(id: songID) else {
-            throw HTTPError.notFound("That song does not exist.")
+        try database.write { db in
+            guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
+            let sheetID = try likesSheetID(db, viewer: viewer)
+            _ = try store.removeSongs(db, sheetID: sheetID, songIDs: [songID], now: clock())
+            return try owned(db, id: sheetID, viewer: viewer)
         }
-        return try removeSongs(
-            sheetID: try likeSheetID(viewer: viewer), songIDs: [String(songID)], viewer: viewer)
     }
 
     // MARK: Collections
 
     func collect(sheetID: Int64, viewer: Viewer) throws -> Sheet {
-        let sheet = try visibleSheet(id: sheetID, viewer: viewer)
-        guard sheet.userID != viewer.userID else {
-            throw HTTPError.badRequest("Your own sheets are already yours; collect other people's.")
+        try database.write { db in
+            let sheet = try visibleSheet(db, id: sheetID, viewer: viewer)
+            guard sheet.userID != viewer.userID else {
+                throw ServiceError.invalid("Your own sheets are already yours; collect other people's.")
+            }
+            guard !sheet.isLikes else { throw ServiceError.invalid("\"I like\" sheets cannot be collected.") }
+            _ = try store.collect(db, userID: viewer.userID, sheetID: sheetID, now: clock())
+            return try owned(db, id: sheetID, viewer: viewer)
         }
-        guard !sheet.isLikes else { throw HTTPError.badRequest("\"I like\" sheets cannot be collected.") }
-        _ = try store.collect(userID: viewer.userID, sheetID: sheetID, now: clock())
-        return try visibleSheet(id: sheetID, viewer: viewer).model(signedIn: true)
     }
 
     func uncollect(sheetID: Int64, viewer: Viewer) throws {
-        // Uncollecting works even after the owner made the sheet private (it is gone from the list then).
-        guard try store.uncollect(userID: viewer.userID, sheetID: sheetID) else {
-            _ = try visibleSheet(id: sheetID, viewer: viewer)
-            throw HTTPError.notFound("You have not collected that sheet.")
+        try database.write { db in
+            // Uncollecting works even after the owner made the sheet private (it is gone from the list then).
+            guard try store.uncollect(db, userID: viewer.userID, sheetID: sheetID) else {
+                _ = try visibleSheet(db, id: sheetID, viewer: viewer)
+                throw ServiceError.notFound("You have not collected that sheet.")
+            }
         }
     }
 
@@ -203,145 +263,167 @@ struct SheetService: Sendable {
 
     func coverPath(sheetID: Int64) -> String { coverFolder + "/\(sheetID).jpg" }
 
+    /// The cover file of a sheet the viewer may see, when it has one of its own.
+    func cover(sheetID: Int64, viewer: Viewer?) throws -> String {
+        let sheet = try visibleSheet(id: sheetID, viewer: viewer)
+        let path = coverPath(sheetID: sheetID)
+        guard sheet.coverVersion != nil, FileManager.default.fileExists(atPath: path) else {
+            throw ServiceError.notFound("This sheet has no cover of its own; its icon is its first song's.")
+        }
+        return path
+    }
+
     func setCover(sheetID: Int64, uploadPath: String, size: Int, viewer: Viewer) throws -> Sheet {
-        try ownedSheet(id: sheetID, viewer: viewer)
+        try database.read { db in try ownedSheet(db, id: sheetID, viewer: viewer) }
         guard size <= AvatarImages.maxUploadBytes else {
-            throw HTTPError.tooLarge("A cover can be at most 10 MB. Choose a smaller picture.")
+            throw ServiceError.tooLarge("A cover can be at most 10 MB. Choose a smaller picture.")
         }
         guard let kind = AvatarImages.kind(ofFileAt: uploadPath) else {
-            throw HTTPError(status: 415, message: "A cover must be a JPEG, PNG or WebP picture.")
+            throw ServiceError.unsupportedFormat("A cover must be a JPEG, PNG or WebP picture.")
         }
         try AvatarImages.resize(uploadPath, kind: kind, to: coverPath(sheetID: sheetID))
-        let now = clock()
-        try store.setCoverVersion(sheetID: sheetID, version: now, now: now)
-        return try visibleSheet(id: sheetID, viewer: viewer).model(signedIn: true)
+        return try database.write { db in
+            try ownedSheet(db, id: sheetID, viewer: viewer)
+            let now = clock()
+            try store.setCoverVersion(db, sheetID: sheetID, version: now, now: now)
+            return try owned(db, id: sheetID, viewer: viewer)
+        }
     }
 
     func removeCover(sheetID: Int64, viewer: Viewer) throws -> Sheet {
-        try ownedSheet(id: sheetID, viewer: viewer)
+        let sheet = try database.write { db in
+            try ownedSheet(db, id: sheetID, viewer: viewer)
+            try store.setCoverVersion(db, sheetID: sheetID, version: nil, now: clock())
+            return try owned(db, id: sheetID, viewer: viewer)
+        }
         unlink(coverPath(sheetID: sheetID))
-        try store.setCoverVersion(sheetID: sheetID, version: nil, now: clock())
-        return try visibleSheet(id: sheetID, viewer: viewer).model(signedIn: true)
+        return sheet
+    }
+
+    /// The cover files of a person's sheets, to remove once their account is gone.
+    func coverFiles(ofUser userID: Int64) throws -> [String] {
+        try database.read { db in try store.sheetIDsWithCovers(db, userID: userID) }.map(coverPath)
     }
 
     // MARK: M3U
 
     func exportM3U(sheetID: Int64, viewer: Viewer?) throws -> (title: String, text: String) {
-        let sheet = try visibleSheet(id: sheetID, viewer: viewer)
-        let ids = try store.songIDs(sheetID: sheetID, offset: 0, limit: Self.maxSongsPerSheet)
-        let entries = try catalog.songs(ids: ids).map { song in
+        let (title, songs) = try database.read { db in
+            let sheet = try visibleSheet(db, id: sheetID, viewer: viewer)
+            let ids = try store.songIDs(db, sheetID: sheetID, offset: 0, limit: Self.maxSongsPerSheet)
+            return (sheet.title, try catalog.songs(db, ids: ids))
+        }
+        let entries = songs.map { song in
             M3U.Entry(
                 location: "/" + song.uri,
                 title: ([song.singer?.nickname].compactMap { $0 } + [song.title]).joined(separator: " - "),
                 duration: (song.duration + 500) / 1000)
         }
-        return (sheet.title, M3U.format(entries))
-    }
-
-    struct ImportResult: Codable, Sendable {
-        var sheet: Sheet
-        var matched: Int
-        /// Entries no song was found for, as written in the file (at most 100).
-        var unmatched: [String]
+        return (title, M3U.format(entries))
     }
 
     /// A new sheet from an M3U text: entries match songs by this server's stream address, by a path
     /// inside a music folder, or by "Artist - Title".
-    func importM3U(text: String, title: String?, isPrivate: Bool, viewer: Viewer) throws -> ImportResult {
+    func importM3U(text: String, title: String?, isPrivate: Bool, viewer: Viewer) throws -> SheetImport {
         let entries = M3U.parse(text)
         guard !entries.isEmpty else {
-            throw HTTPError.badRequest(
-                "That playlist has no entries. Send the text of an .m3u or .m3u8 file.")
+            throw ServiceError.invalid("That playlist has no entries. Send the text of an .m3u or .m3u8 file.")
         }
         guard entries.count <= Self.maxSongsPerSheet else {
-            throw HTTPError.badRequest("A playlist can have at most \(Self.maxSongsPerSheet) entries.")
+            throw ServiceError.invalid("A playlist can have at most \(Self.maxSongsPerSheet) entries.")
         }
-        var ids: [Int64] = []
-        var unmatched: [String] = []
-        for entry in entries {
-            if let id = try catalog.songID(matching: entry) {
-                ids.append(id)
-            } else if unmatched.count < 100 {
-                unmatched.append(entry.title ?? entry.location)
+        return try database.write { db in
+            var ids: [Int64] = []
+            var unmatched: [String] = []
+            for entry in entries {
+                if let id = try catalog.songID(db, matching: entry) {
+                    ids.append(id)
+                } else if unmatched.count < 100 {
+                    unmatched.append(entry.title ?? entry.location)
+                }
             }
+            let draft = SheetDraft(title: title ?? "Imported playlist", isPrivate: isPrivate)
+            let id = try create(db, draft, songIDs: ids, viewer: viewer)
+            return SheetImport(
+                sheet: try owned(db, id: id, viewer: viewer), matched: Set(ids).count, unmatched: unmatched)
         }
-        let id = try create(
-            SheetInput(title: title ?? "Imported playlist", detail: nil, tags: nil, isPrivate: isPrivate),
-            songIDs: ids, viewer: viewer)
-        return ImportResult(
-            sheet: try visibleSheet(id: id, viewer: viewer).model(signedIn: true), matched: Set(ids).count,
-            unmatched: unmatched)
     }
 
     // MARK: Play history and queue
 
-    func recordPlay(songID: Int64, viewer: Viewer) throws -> Bool {
-        guard
-            let counted = try store.recordPlay(
-                userID: viewer.userID, songID: songID, at: clock(),
-                minimumGap: Self.minimumSecondsBetweenPlays)
-        else { throw HTTPError.notFound("That song does not exist.") }
-        return counted
-    }
-
-    func history(order: SheetStore.HistoryOrder, page: Int, size: Int, viewer: Viewer) throws -> Page<
-        PlayedSong
-    > {
-        let (rows, total) = try store.history(userID: viewer.userID, order: order, page: page, size: size)
-        let songs = try catalog.songs(ids: rows.map(\.songID))
-        let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
-        let items = rows.compactMap { row in
-            byID[String(row.songID)].map {
-                PlayedSong(song: $0, playsCount: row.plays, lastPlayedAt: APIDate.string(row.last))
+    /// Counts a play for the person and for the catalog; false when the same song was counted for this
+    /// person moments ago.
+    func recordPlay(songID: String, viewer: Viewer) throws -> PlayReport {
+        guard let id = Int64(songID), id > 0 else { throw Self.noSong }
+        return try database.write { db in
+            let now = clock()
+            if let last = try store.lastPlayed(db, userID: viewer.userID, songID: id),
+                now - last < Self.minimumSecondsBetweenPlays, now >= last
+            {
+                guard try catalog.songExists(db, id: id) else { throw Self.noSong }
+                return PlayReport(counted: false)
             }
+            guard try catalog.countPlay(db, songID: id, at: now) else { throw Self.noSong }
+            try store.recordPlay(db, userID: viewer.userID, songID: id, at: now)
+            return PlayReport(counted: true)
         }
-        return Page(items: items, total: total, page: page, size: size)
     }
 
-    struct QueueInput: Decodable {
-        var songIds: [String]
-        var currentIndex: Int?
-        var position: Int?
-        var loopMode: LoopMode?
-        var baseVersion: Int?
+    func history(order: HistoryOrder, paging: Paging, viewer: Viewer) throws -> Page<PlayedSong> {
+        try database.read { db in
+            let (rows, total) = try store.history(db, userID: viewer.userID, order: order, paging: paging)
+            let songs = try catalog.songs(db, ids: rows.map(\.songID))
+            let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
+            let items = rows.compactMap { row in
+                byID[String(row.songID)].map {
+                    PlayedSong(song: $0, playsCount: row.plays, lastPlayedAt: APIDate.string(row.last))
+                }
+            }
+            return Page(items: items, total: total, page: paging.page, size: paging.size)
+        }
     }
 
-    func saveQueue(_ input: QueueInput, viewer: Viewer) throws -> PlayQueue {
-        guard input.songIds.count <= Self.maxQueueSongs else {
-            throw HTTPError.badRequest("A play queue can hold at most \(Self.maxQueueSongs) songs.")
+    func clearHistory(viewer: Viewer) throws {
+        try database.write { db in try store.clearHistory(db, userID: viewer.userID) }
+    }
+
+    func saveQueue(_ draft: QueueDraft, viewer: Viewer) throws -> PlayQueue {
+        guard draft.songIds.count <= Self.maxQueueSongs else {
+            throw ServiceError.invalid("A play queue can hold at most \(Self.maxQueueSongs) songs.")
         }
-        let ids = try input.songIds.map(Self.songID)
-        if let index = input.currentIndex, !ids.indices.contains(index) {
-            throw HTTPError.badRequest(
-                "'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
+        let ids = try draft.songIds.map(Self.songID)
+        if let index = draft.currentIndex, !ids.indices.contains(index) {
+            throw ServiceError.invalid("'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
         }
-        let position = input.position ?? 0
+        let position = draft.position ?? 0
         guard (0...86_400_000).contains(position) else {
-            throw HTTPError.badRequest("'position' is milliseconds into the song, from 0 to 86400000.")
+            throw ServiceError.invalid("'position' is milliseconds into the song, from 0 to 86400000.")
         }
-        switch try store.saveQueue(
-            userID: viewer.userID, songIDs: ids, currentIndex: input.currentIndex, positionMs: position,
-            loopMode: input.loopMode ?? .list, baseVersion: input.baseVersion, now: clock())
-        {
-        case .saved: break
-        case .stale(let current):
-            throw HTTPError(
-                status: 409,
-                message:
-                    "The queue was changed on another device (version \(current)). Load it again before saving."
-            )
-        case .unknownSongs(let unknown):
-            throw HTTPError.badRequest(
-                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
-            )
+        return try database.write { db in
+            let current = try store.queueVersion(db, userID: viewer.userID)
+            if let base = draft.baseVersion, base != current {
+                throw ServiceError.conflict(
+                    "The queue was changed on another device (version \(current)). Load it again before saving.")
+            }
+            let unknown = try catalog.unknownSongs(db, ids: ids)
+            guard unknown.isEmpty else {
+                throw ServiceError.invalid(
+                    "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", ")).")
+            }
+            try store.saveQueue(
+                db, userID: viewer.userID, songIDs: ids, currentIndex: draft.currentIndex, positionMs: position,
+                loopMode: draft.loopMode ?? .list, version: current + 1, now: clock())
+            return try queue(db, viewer: viewer)
         }
-        return try queue(viewer: viewer)
     }
 
     func queue(viewer: Viewer) throws -> PlayQueue {
-        try store.queue(userID: viewer.userID)
-            ?? PlayQueue(
-                songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)
+        try database.read { db in try queue(db, viewer: viewer) }
+    }
+
+    private func queue(_ db: Connection, viewer: Viewer) throws -> PlayQueue {
+        try store.queue(db, userID: viewer.userID)
+            ?? PlayQueue(songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)
     }
 
     // MARK: Checks on what people send
@@ -362,21 +444,25 @@ struct SheetService: Sendable {
             if seen.insert(tag.lowercased()).inserted { tags.append(tag) }
         }
         guard tags.count <= maxTags else {
-            throw HTTPError.badRequest("A sheet can have at most \(maxTags) tags.")
+            throw ServiceError.invalid("A sheet can have at most \(maxTags) tags.")
         }
         return tags
     }
 
     static func songIDs(_ values: [String]) throws -> [Int64] {
-        guard !values.isEmpty else { throw HTTPError.badRequest("Name at least one song in 'songIds'.") }
-        guard values.count <= maxSongsPerRequest else {
-            throw HTTPError.badRequest("Send at most \(maxSongsPerRequest) songs at a time.")
-        }
+        try checkCount(values)
         return try values.map(songID)
     }
 
+    private static func checkCount<T>(_ values: [T]) throws {
+        guard !values.isEmpty else { throw ServiceError.invalid("Name at least one song in 'songIds'.") }
+        guard values.count <= maxSongsPerRequest else {
+            throw ServiceError.invalid("Send at most \(maxSongsPerRequest) songs at a time.")
+        }
+    }
+
     static func songID(_ text: String) throws -> Int64 {
-        guard let id = Int64(text), id > 0 else { throw HTTPError.badRequest("'\(text)' is not a song id.") }
+        guard let id = Int64(text), id > 0 else { throw ServiceError.invalid("'\(text)' is not a song id.") }
         return id
     }
 }

@@ -110,6 +110,6 @@ enum SheetsSchema {
             END;
             """)
         let ids = try db.query("SELECT id FROM sheets WHERE kind = 0 AND is_private = 0") { try $0.int64(0) }
-        for id in ids { try SheetStore.reindex(db: db, sheetID: id) }
+        for id in ids { try SheetStore().reindex(db, sheetID: id) }
     }
 }

@@ -2,108 +2,61 @@ import Foundation
 import HTTPServer
 import MusicCore
 
-/// The comments API: comments on songs and sheets with replies, likes (`v1/likes`), reports and moderation.
+/// The handlers of `CommentsAPI`: comments, likes (of comments and moments), topics, reports, moderation.
 struct CommentRoutes {
     let comments: CommentService
-    let accounts: AccountService
 
-    /// A like names a comment or a moment.
-    struct LikeBody: Decodable {
-        var commentId: String?
-        var feedId: String?
-    }
-
-    struct ReportBody: Decodable {
-        var reason: String?
-    }
-
-    struct HideBody: Decodable {
-        var hidden: Bool
-    }
-
-    func register(on router: Router) {
-        router.get("/v1/comments") { request in
-            let (page, size) = try request.paging()
-            let query = CommentService.ListQuery(
-                songID: request.query["songId"], sheetID: request.query["sheetId"],
-                feedID: request.query["feedId"], parentID: request.query["parentId"],
-                order: try request.enumQuery("order", default: CommentStore.Order.new),
-                cursor: request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 }, page: page, size: size)
-            return .json(try comments.list(query, viewer: try accounts.viewer(request)))
-        }
-        router.post("/v1/comments") { request in
-            let viewer = try accounts.requireViewer(request)
-            return .json(
-                try comments.write(try request.decode(CommentService.CommentInput.self), viewer: viewer),
-                status: 201)
-        }
-        router.get("/v1/comments/:id") { request in
-            let id = try request.id(thing: "comment")
-            let viewer = try accounts.viewer(request)
-            _ = try comments.visibleRecord(id: id, viewer: viewer)
-            guard let comment = try comments.store.comment(id: id, viewerID: viewer?.userID) else {
+    func register(on api: EndpointRouter) {
+        api.on(CommentsAPI.list) { call in try comments.list(call.query, viewer: call.caller) }
+        api.on(CommentsAPI.create) { call in try comments.write(call.body, viewer: call.caller) }
+        api.on(CommentsAPI.detail) { call in
+            let viewer = call.caller
+            _ = try comments.visibleRecord(id: call.path.id, viewer: viewer)
+            guard let comment = try comments.store.comment(id: call.path.id, viewerID: viewer?.userID) else {
                 throw CommentService.noComment
             }
-            return .json(comment)
+            return comment
         }
-        router.delete("/v1/comments/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            try comments.delete(id: try request.id(thing: "comment"), viewer: viewer)
-            return .ok()
+        api.on(CommentsAPI.delete) { call in
+            try comments.delete(id: call.path.id, viewer: call.caller)
+            return Done()
         }
-        router.post("/v1/comments/:id/reports") { request in
-            let viewer = try accounts.requireViewer(request)
-            let body = try? request.decode(ReportBody.self)
-            try comments.report(
-                commentID: try request.id(thing: "comment"), reason: body?.reason, viewer: viewer)
-            return .ok()
+        api.on(CommentsAPI.report) { call in
+            try comments.report(commentID: call.path.id, reason: call.body?.reason, viewer: call.caller)
+            return Done()
         }
-        router.post("/v1/likes") { request in
-            let viewer = try accounts.requireViewer(request)
-            let body = try request.decode(LikeBody.self)
-            switch (body.commentId, body.feedId) {
+        api.on(CommentsAPI.like) { call in
+            switch (call.body.commentId, call.body.feedId) {
             case (let comment?, nil):
                 guard let id = Int64(comment), id > 0 else { throw CommentService.noComment }
-                return .json(try comments.like(commentID: id, viewer: viewer), status: 201)
+                return .comment(try comments.like(commentID: id, viewer: call.caller))
             case (nil, let feed?):
                 guard let id = Int64(feed), id > 0 else { throw FeedService.noFeed }
-                return .json(try comments.feeds.like(feedID: id, viewer: viewer), status: 201)
+                return .feed(try comments.feeds.like(feedID: id, viewer: call.caller))
             default:
-                throw HTTPError.badRequest("Name what you like: either 'commentId' or 'feedId'.")
+                throw ServiceError.invalid("Name what you like: either 'commentId' or 'feedId'.")
             }
         }
-        router.delete("/v1/likes/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "like")
-            if id >= FeedStore.firstLikeID {
-                try comments.feeds.unlike(likeID: id, viewer: viewer)
+        api.on(CommentsAPI.unlike) { call in
+            if call.path.id >= FeedStore.firstLikeID {
+                try comments.feeds.unlike(likeID: call.path.id, viewer: call.caller)
             } else {
-                try comments.unlike(likeID: id, viewer: viewer)
+                try comments.unlike(likeID: call.path.id, viewer: call.caller)
             }
-            return .ok()
+            return Done()
         }
-        router.get("/v1/topics") { request in
-            let (page, size) = try request.paging()
-            return .json(try comments.store.topics(page: page, size: size))
+        api.on(CommentsAPI.topics) { call in
+            try comments.store.topics(page: call.query.paging.page, size: call.query.paging.size)
         }
-        router.get("/v1/topics/:id") { request in
-            let (_, size) = try request.paging()
-            return .json(
-                try comments.topic(
-                    id: try request.id(thing: "topic"),
-                    cursor: request.query["cursor"].flatMap { $0.isEmpty ? nil : $0 },
-                    size: size, viewer: try accounts.viewer(request)))
+        api.on(CommentsAPI.topic) { call in
+            try comments.topic(id: call.path.id, cursor: call.query.cursor, size: call.query.size, viewer: call.caller)
         }
-        router.get("/v1/admin/reports") { request in
-            try accounts.requireAdmin(request, action: "read reports")
-            let (page, size) = try request.paging()
-            return .json(try comments.store.reports(page: page, size: size))
+        api.on(CommentsAPI.reports) { call in
+            try comments.store.reports(page: call.query.paging.page, size: call.query.paging.size)
         }
-        router.patch("/v1/admin/comments/:id") { request in
-            try accounts.requireAdmin(request, action: "hide comments")
-            let body = try request.decode(HideBody.self)
-            try comments.setHidden(commentID: try request.id(thing: "comment"), hidden: body.hidden)
-            return .ok()
+        api.on(CommentsAPI.moderate) { call in
+            try comments.setHidden(commentID: call.path.id, hidden: call.body.hidden)
+            return Done()
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import MusicCore
 
 /// The rules of comments: what may be commented and read by whom, limits, likes, reports and moderation.
@@ -15,7 +14,7 @@ struct CommentService: Sendable {
     static let maxLength = 1_000
     static let maxPerMinute = 5
     static let maxPerDay = 200
-    static let noComment = HTTPError.notFound("That comment does not exist.")
+    static let noComment = ServiceError.notFound("That comment does not exist.")
 
     /// The thing a request names: exactly one of a song, a sheet or a moment, which the viewer may see.
     func target(songID: String?, sheetID: String?, feedID: String?, viewer: Viewer?) throws
@@ -23,8 +22,8 @@ struct CommentService: Sendable {
     {
         switch (songID, sheetID, feedID) {
         case (let song?, nil, nil):
-            guard let id = Int64(song), id > 0, try catalog.songExists(id: id) else {
-                throw HTTPError.notFound("That song does not exist.")
+            guard let id = Int64(song), id > 0, try store.database.read({ try catalog.songExists($0, id: id) }) else {
+                throw ServiceError.notFound("That song does not exist.")
             }
             return .song(id)
         case (nil, let sheet?, nil):
@@ -36,7 +35,7 @@ struct CommentService: Sendable {
             _ = try feeds.visibleFeed(id: id, viewer: viewer)
             return .feed(id)
         default:
-            throw HTTPError.badRequest(
+            throw ServiceError.invalid(
                 "Name what the comments are on: one of 'songId', 'sheetId' or 'feedId'.")
         }
     }
@@ -56,19 +55,11 @@ struct CommentService: Sendable {
         return record
     }
 
-    struct CommentInput: Decodable {
-        var content: String
-        var songId: String?
-        var sheetId: String?
-        var feedId: String?
-        var parentId: String?
-    }
-
-    func write(_ input: CommentInput, viewer: Viewer) throws -> Comment {
+    func write(_ input: CommentDraft, viewer: Viewer) throws -> Comment {
         guard
             let content = try AccountRules.text(
                 input.content, field: "A comment", limit: Self.maxLength, allowNewlines: true)
-        else { throw HTTPError.badRequest("Write something first: the comment is empty.") }
+        else { throw ServiceError.invalid("Write something first: the comment is empty.") }
         var target: CommentStore.Target
         var parentID: Int64?
         if let parent = input.parentId {
@@ -80,7 +71,7 @@ struct CommentService: Sendable {
                 try self.target(
                     songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, viewer: viewer) != target
             {
-                throw HTTPError.badRequest(
+                throw ServiceError.invalid(
                     "A reply goes on the same song, sheet or moment as the comment it answers.")
             }
         } else {
@@ -94,11 +85,11 @@ struct CommentService: Sendable {
             rich: RichTextParser.parse(content), now: now
         ) { writtenSince in
             if try writtenSince(now - 60) >= Self.maxPerMinute {
-                throw HTTPError.tooManyRequests(
+                throw ServiceError.rateLimited(
                     "You are commenting very fast. Wait a minute.", retryAfter: 60)
             }
             if try writtenSince(now - 86_400) >= Self.maxPerDay {
-                throw HTTPError.tooManyRequests(
+                throw ServiceError.rateLimited(
                     "That is the most comments for one day (\(Self.maxPerDay)).", retryAfter: 3_600)
             }
         }
@@ -109,50 +100,40 @@ struct CommentService: Sendable {
     func delete(id: Int64, viewer: Viewer) throws {
         let record = try visibleRecord(id: id, viewer: viewer)
         guard record.userID == viewer.userID || viewer.isAdmin else {
-            throw HTTPError.forbidden("You can only delete your own comments.")
+            throw ServiceError.forbidden("You can only delete your own comments.")
         }
         try store.delete(id: id)
     }
 
-    struct ListQuery {
-        var songID: String?
-        var sheetID: String?
-        var feedID: String?
-        var parentID: String?
-        var order: CommentStore.Order
-        var cursor: String?
-        var page: Int
-        var size: Int
-    }
-
-    func list(_ query: ListQuery, viewer: Viewer?) throws -> CommentPage {
+    func list(_ query: CommentListQuery, viewer: Viewer?) throws -> CommentPage {
         let target: CommentStore.Target
         var parentID: Int64?
-        if let parent = query.parentID {
-            guard let id = Int64(parent), id > 0 else { throw Self.noComment }
-            target = try visibleRecord(id: id, viewer: viewer).target
-            parentID = id
+        if let parent = query.parentId {
+            target = try visibleRecord(id: parent, viewer: viewer).target
+            parentID = parent
         } else {
             target = try self.target(
-                songID: query.songID, sheetID: query.sheetID, feedID: query.feedID, viewer: viewer)
+                songID: query.songId.map(String.init), sheetID: query.sheetId.map(String.init),
+                feedID: query.feedId.map(String.init), viewer: viewer)
         }
         let cursor = try query.cursor.map { try Self.parseCursor($0, order: query.order) }
         let (rows, total) = try store.list(
             target: target, parentID: parentID, order: query.order, cursor: cursor,
-            offset: cursor == nil ? (query.page - 1) * query.size : 0, limit: query.size,
+            offset: cursor == nil ? query.paging.offset : 0, limit: query.paging.size,
             viewerID: viewer?.userID)
-        let next = rows.count == query.size ? rows.last.map { Self.cursor(for: $0, order: query.order) } : nil
+        let size = query.paging.size
+        let next = rows.count == size ? rows.last.map { Self.cursor(for: $0, order: query.order) } : nil
         return CommentPage(
-            data: rows.map(\.comment), total: total, page: cursor == nil ? query.page : 0, size: query.size,
+            data: rows.map(\.comment), total: total, page: cursor == nil ? query.paging.page : 0, size: size,
             nextCursor: next)
     }
 
-    static func cursor(for row: (comment: Comment, hot: Double), order: CommentStore.Order) -> String {
+    static func cursor(for row: (comment: Comment, hot: Double), order: CommentOrder) -> String {
         order == .new ? row.comment.id : PageCursor.scored(row.hot, id: row.comment.id)
     }
 
     /// New pages travel by id, hot ones by hot score and id.
-    static func parseCursor(_ text: String, order: CommentStore.Order) throws -> (hot: Double?, id: Int64) {
+    static func parseCursor(_ text: String, order: CommentOrder) throws -> (hot: Double?, id: Int64) {
         switch order {
         case .new:
             guard let id = try PageCursor.id(text) else { throw PageCursor.notOurs }
@@ -165,25 +146,15 @@ struct CommentService: Sendable {
 
     // MARK: Topics
 
-    struct TopicPage: Codable, Sendable {
-        var topic: Topic
-        var comments: [Comment]
-        /// Pass as `cursor` for older comments; nil on the last page.
-        var nextCursor: String?
-        /// The newest moments on the topic; more with `v1/feeds?topicId=` and `nextFeedsCursor`.
-        var feeds: [Feed]
-        var nextFeedsCursor: String?
-    }
-
-    func topic(id: Int64, cursor: String?, size: Int, viewer: Viewer?) throws -> TopicPage {
+    func topic(id: Int64, cursor: String?, size: Int, viewer: Viewer?) throws -> TopicDetail {
         guard let topic = try store.topic(id: id) else {
-            throw HTTPError.notFound("That topic does not exist.")
+            throw ServiceError.notFound("That topic does not exist.")
         }
         let before = try cursor.map { try Self.parseCursor($0, order: .new).id }
         let comments = try store.topicComments(
             topicID: id, before: before, limit: size, viewerID: viewer?.userID)
         let feeds = try feeds.list(.topic(id), cursor: nil, size: size, viewer: viewer)
-        return TopicPage(
+        return TopicDetail(
             topic: topic, comments: comments, nextCursor: comments.count == size ? comments.last?.id : nil,
             feeds: feeds.data, nextFeedsCursor: feeds.nextCursor)
     }
@@ -206,9 +177,9 @@ struct CommentService: Sendable {
 
     /// Only who made a like (of a comment or a moment) takes it back.
     static func requireOwnLike(by likerID: Int64?, viewer: Viewer) throws {
-        guard let likerID else { throw HTTPError.notFound("That like does not exist.") }
+        guard let likerID else { throw ServiceError.notFound("That like does not exist.") }
         guard likerID == viewer.userID else {
-            throw HTTPError.forbidden("You can only take back your own likes.")
+            throw ServiceError.forbidden("You can only take back your own likes.")
         }
     }
 

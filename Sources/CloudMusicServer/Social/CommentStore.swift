@@ -48,9 +48,6 @@ struct CommentStore: Sendable {
         }
     }
 
-    enum Order: String, CaseIterable {
-        case new, hot
-    }
 
     struct CommentRecord: Sendable {
         var id: Int64
@@ -241,7 +238,7 @@ struct CommentStore: Sendable {
 
     /// The cursor is the last comment's sort key: `id` for new, `hot:id` for hot.
     func list(
-        target: Target, parentID: Int64?, order: Order, cursor: (hot: Double?, id: Int64)?, offset: Int,
+        target: Target, parentID: Int64?, order: CommentOrder, cursor: (hot: Double?, id: Int64)?, offset: Int,
         limit: Int,
         viewerID: Int64?
     ) throws -> (comments: [(comment: Comment, hot: Double)], total: Int) {
@@ -348,16 +345,9 @@ struct CommentStore: Sendable {
         }
     }
 
-    struct Report: Codable, Sendable {
-        var comment: Comment
-        var hidden: Bool
-        var reportsCount: Int
-        var reasons: [String]
-        var lastReportedAt: String
-    }
 
     /// Reported comments, most recently reported first.
-    func reports(page: Int, size: Int) throws -> Page<Report> {
+    func reports(page: Int, size: Int) throws -> Page<CommentReport> {
         try database.read { db in
             let total =
                 try db.queryOne("SELECT count(DISTINCT comment_id) FROM comment_reports") { try $0.int(0) }
@@ -369,14 +359,14 @@ struct CommentStore: Sendable {
                 """, size, (page - 1) * size
             ) { (try $0.int64(0), try $0.int(1), try $0.string(2), try $0.int64(3)) }
             // At most one page (100) of reports, for administrators: two lookups each are fine.
-            let items = try rows.compactMap { (id, count, reasons, last) -> Report? in
+            let items = try rows.compactMap { (id, count, reasons, last) -> CommentReport? in
                 guard
                     let comment = try db.queryOne(
                         "\(Self.select) WHERE c.id = ?", 0, id, decode: { try Self.decode($0).comment }),
                     let hidden = try db.queryOne(
                         "SELECT hidden FROM comments WHERE id = ?", id, decode: { try $0.bool(0) })
                 else { return nil }
-                return Report(
+                return CommentReport(
                     comment: comment, hidden: hidden, reportsCount: count,
                     reasons: (try? JSONColumn.decode([String].self, reasons)) ?? [],
                     lastReportedAt: APIDate.string(last))

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import MusicCore
 
 /// The rules of moments: what may be published, who sees what, likes, the timeline and "nearby".
@@ -15,45 +14,31 @@ struct FeedService: Sendable {
     static let maxPerDay = 100
     static let maxRadius = 100_000.0
     static let defaultRadius = 5_000.0
-    static let noFeed = HTTPError.notFound("That moment does not exist.")
-
-    struct ImageInput: Decodable {
-        var uri: String
-    }
-
-    struct FeedInput: Decodable {
-        var content: String?
-        var images: [ImageInput]?
-        var province: String?
-        var city: String?
-        var place: String?
-        var latitude: Double?
-        var longitude: Double?
-    }
+    static let noFeed = ServiceError.notFound("That moment does not exist.")
 
     /// Turns an image's `uri` into the picture to store with the moment (its thumbnail and size), or nil
     /// when it names no picture that user uploaded to this server.
     var picture: @Sendable (_ uri: String, _ userID: Int64) throws -> FeedImage? = { _, _ in nil }
 
-    func publish(_ input: FeedInput, viewer: Viewer) throws -> Feed {
+    func publish(_ input: MomentDraft, viewer: Viewer) throws -> Feed {
         let content =
             try AccountRules.text(input.content, field: "A moment", limit: Self.maxLength, allowNewlines: true)
             ?? ""
         let inputs = input.images ?? []
         guard inputs.count <= Self.maxImages else {
-            throw HTTPError.badRequest("A moment can have at most \(Self.maxImages) pictures.")
+            throw ServiceError.invalid("A moment can have at most \(Self.maxImages) pictures.")
         }
         var images: [FeedImage] = []
         for (index, image) in inputs.enumerated() {
             guard let stored = try picture(image.uri, viewer.userID) else {
-                throw HTTPError.badRequest(
+                throw ServiceError.invalid(
                     "Picture \(index + 1) is not one uploaded to this server. Upload it with POST v1/files/multi and send the 'uri' it returns."
                 )
             }
             images.append(stored)
         }
         guard !content.isEmpty || !images.isEmpty else {
-            throw HTTPError.badRequest("Write something or add a picture first: the moment is empty.")
+            throw ServiceError.invalid("Write something or add a picture first: the moment is empty.")
         }
         let place = try Self.place(input)
         let now = clock()
@@ -62,10 +47,10 @@ struct FeedService: Sendable {
             rich: RichTextParser.parse(content), now: now
         ) { publishedSince in
             if try publishedSince(now - 60) >= Self.maxPerMinute {
-                throw HTTPError.tooManyRequests("You are posting very fast. Wait a minute.", retryAfter: 60)
+                throw ServiceError.rateLimited("You are posting very fast. Wait a minute.", retryAfter: 60)
             }
             if try publishedSince(now - 86_400) >= Self.maxPerDay {
-                throw HTTPError.tooManyRequests(
+                throw ServiceError.rateLimited(
                     "That is the most moments for one day (\(Self.maxPerDay)).", retryAfter: 3_600)
             }
         }
@@ -73,7 +58,7 @@ struct FeedService: Sendable {
         return feed
     }
 
-    static func place(_ input: FeedInput) throws -> FeedStore.Place {
+    static func place(_ input: MomentDraft) throws -> FeedStore.Place {
         var place = FeedStore.Place(
             province: try AccountRules.text(input.province, field: "The province", limit: 50),
             city: try AccountRules.text(input.city, field: "The city", limit: 50),
@@ -83,12 +68,12 @@ struct FeedService: Sendable {
             break
         case (let latitude?, let longitude?):
             guard let point = GeoPoint(latitude: latitude, longitude: longitude) else {
-                throw HTTPError.badRequest(
+                throw ServiceError.invalid(
                     "'latitude' must be from -90 to 90 and 'longitude' from -180 to 180 (degrees).")
             }
             place.point = point
         default:
-            throw HTTPError.badRequest("Send both 'latitude' and 'longitude', or neither.")
+            throw ServiceError.invalid("Send both 'latitude' and 'longitude', or neither.")
         }
         return place
     }
@@ -103,7 +88,7 @@ struct FeedService: Sendable {
     func delete(id: Int64, viewer: Viewer) throws {
         guard let author = try store.author(feedID: id) else { throw Self.noFeed }
         guard author == viewer.userID || viewer.isAdmin else {
-            throw HTTPError.forbidden("You can only delete your own moments.")
+            throw ServiceError.forbidden("You can only delete your own moments.")
         }
         try store.delete(id: id)
     }
@@ -128,12 +113,12 @@ struct FeedService: Sendable {
         latitude: Double?, longitude: Double?, radius: Double?, cursor: String?, size: Int, viewer: Viewer?
     ) throws -> FeedPage {
         guard let latitude, let longitude, let point = GeoPoint(latitude: latitude, longitude: longitude) else {
-            throw HTTPError.badRequest(
+            throw ServiceError.invalid(
                 "Say where: 'latitude' (-90 to 90) and 'longitude' (-180 to 180), in degrees.")
         }
         let radius = radius ?? Self.defaultRadius
         guard radius.isFinite, radius > 0, radius <= Self.maxRadius else {
-            throw HTTPError.badRequest("'radius' must be more than 0 and at most \(Int(Self.maxRadius)) metres.")
+            throw ServiceError.invalid("'radius' must be more than 0 and at most \(Int(Self.maxRadius)) metres.")
         }
         let after = try PageCursor.scored(cursor).map { (distance: $0.score, id: $0.id) }
         let feeds = try store.nearby(

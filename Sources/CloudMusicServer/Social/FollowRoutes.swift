@@ -2,88 +2,68 @@ import Foundation
 import HTTPServer
 import MusicCore
 
-/// Follows (`v1/friends`), following/followers/friends lists, and blocks.
+/// The handlers of `FollowsAPI`: follows, following/followers/friends lists, finding people, and blocks.
 struct FollowRoutes {
     let store: FollowStore
     let accounts: AccountService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    struct UserBody: Decodable {
-        var userId: String
-    }
-
     /// The other person a request names: someone who exists (and is not disabled), and not oneself.
-    func other(_ text: String, viewer: AccountService.Viewer, action: String) throws -> Int64 {
+    func other(_ text: String, viewer: Viewer, action: String) throws -> Int64 {
         guard let id = Int64(text), id > 0 else { throw AccountService.noUser }
         _ = try accounts.user(id: id, viewer: viewer)
-        guard id != viewer.userID else { throw HTTPError.badRequest("You cannot \(action) yourself.") }
+        guard id != viewer.userID else { throw ServiceError.invalid("You cannot \(action) yourself.") }
         return id
     }
 
-    func register(on router: Router) {
-        router.post("/v1/friends") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try other(try request.decode(UserBody.self).userId, viewer: viewer, action: "follow")
+    func register(on api: EndpointRouter) {
+        api.on(FollowsAPI.follow) { call in
+            let viewer = call.caller
+            let id = try other(call.body.userId, viewer: viewer, action: "follow")
             if try store.isBlocked(by: id, viewer.userID) {
-                throw HTTPError.forbidden("You cannot follow this person.")
+                throw ServiceError.forbidden("You cannot follow this person.")
             }
             if try store.isBlocked(by: viewer.userID, id) {
-                throw HTTPError.badRequest("You blocked this person. Unblock them first.")
+                throw ServiceError.invalid("You blocked this person. Unblock them first.")
             }
             try store.follow(followerID: viewer.userID, followeeID: id, now: clock())
-            return .json(try accounts.profile(id: id, viewer: viewer), status: 201)
+            return try accounts.profile(id: id, viewer: viewer)
         }
-        router.delete("/v1/friends/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try request.id(thing: "user")
-            guard try store.unfollow(followerID: viewer.userID, followeeID: id) else {
-                throw HTTPError.notFound("You do not follow that person.")
+        api.on(FollowsAPI.unfollow) { call in
+            guard try store.unfollow(followerID: call.caller.userID, followeeID: call.path.id) else {
+                throw ServiceError.notFound("You do not follow that person.")
             }
-            return .ok()
+            return Done()
         }
-        for (path, relation) in [
-            ("following", FollowStore.Relation.following), ("followers", .followers), ("friends", .friends),
+        for (endpoint, relation) in [
+            (FollowsAPI.following, FollowStore.Relation.following), (FollowsAPI.followers, .followers),
+            (FollowsAPI.friends, .friends),
         ] {
-            router.get("/v1/users/:id/\(path)") { request in
-                let id = try request.id(thing: "user")
-                let viewer = try accounts.viewer(request)
-                _ = try accounts.user(id: id, viewer: viewer)
-                let (page, size) = try request.paging()
-                return .json(
-                    try store.users(relation, of: id, page: page, size: size, viewerID: viewer?.userID))
+            api.on(endpoint) { call in
+                _ = try accounts.user(id: call.path.id, viewer: call.caller)
+                return try store.users(
+                    relation, of: call.path.id, page: call.query.paging.page, size: call.query.paging.size,
+                    viewerID: call.caller?.userID)
             }
         }
-        router.get("/v1/searches/users") { request in
-            let viewer = try accounts.viewer(request)
-            let typed = (request.query["query"] ?? "").trimmingCharacters(in: .whitespaces)
-            guard !typed.isEmpty else {
-                throw HTTPError.badRequest("Type the start of a nickname in 'query'.")
-            }
-            guard typed.count <= 32 else {
-                throw HTTPError.badRequest("A nickname has at most 32 characters.")
-            }
-            let limit = try request.integerQuery("size", default: 20, range: 1...50)
-            let users = try store.searchUsers(
-                prefix: AccountRules.nicknameKey(typed), limit: limit, viewerID: viewer?.userID)
-            return .json(users)
+        api.on(FollowsAPI.searchUsers) { call in
+            try store.searchUsers(
+                prefix: AccountRules.nicknameKey(call.query.query), limit: call.query.size,
+                viewerID: call.caller?.userID)
         }
-        router.get("/v1/blocks") { request in
-            let viewer = try accounts.requireViewer(request)
-            let (page, size) = try request.paging()
-            return .json(try store.blockedUsers(by: viewer.userID, page: page, size: size))
+        api.on(FollowsAPI.blocks) { call in
+            try store.blockedUsers(by: call.caller.userID, page: call.query.paging.page, size: call.query.paging.size)
         }
-        router.post("/v1/blocks") { request in
-            let viewer = try accounts.requireViewer(request)
-            let id = try other(try request.decode(UserBody.self).userId, viewer: viewer, action: "block")
-            try store.block(blockerID: viewer.userID, blockedID: id, now: clock())
-            return .ok()
+        api.on(FollowsAPI.block) { call in
+            let id = try other(call.body.userId, viewer: call.caller, action: "block")
+            try store.block(blockerID: call.caller.userID, blockedID: id, now: clock())
+            return Done()
         }
-        router.delete("/v1/blocks/:id") { request in
-            let viewer = try accounts.requireViewer(request)
-            guard try store.unblock(blockerID: viewer.userID, blockedID: try request.id(thing: "user")) else {
-                throw HTTPError.notFound("You have not blocked that person.")
+        api.on(FollowsAPI.unblock) { call in
+            guard try store.unblock(blockerID: call.caller.userID, blockedID: call.path.id) else {
+                throw ServiceError.notFound("You have not blocked that person.")
             }
-            return .ok()
+            return Done()
         }
     }
 }

@@ -267,7 +267,7 @@ final class PlayerRuntime: Sendable {
                 Self.identifier(account), password: password, nickname: nickname, code: code)
             try await signIn(account: account, password: password)
         case .sendCode(let account):
-            _ = try await repository.sendCode(to: Self.identifier(account), purpose: "register")
+            _ = try await repository.sendCode(to: Self.identifier(account), purpose: .register)
             post(.codeSent("A code is on its way to \(account). Type it in the Code field."))
         case .loadHome:
             try await loadHome()
@@ -381,12 +381,12 @@ final class PlayerRuntime: Sendable {
     }
 
     private func loadHome() async throws {
-        async let sheets = repository.sheets(page: 1, size: 20, order: "hot")
+        async let sheets = repository.sheets(page: 1, size: 20, order: .hot)
         async let newSongs = repository.songs(page: 1, size: 30, sort: .recent)
         let recent: [Song]
         if repository.userID != nil {
             recent =
-                (try? await repository.history(order: "recent", page: 1, size: 30).value.data.map(\.song))
+                (try? await repository.history(order: .recent, page: 1, size: 30).value.data.map(\.song))
                 ?? []
         } else {
             recent = []

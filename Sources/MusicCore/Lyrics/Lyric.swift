@@ -37,7 +37,7 @@ public struct LyricLine: Codable, Sendable, Equatable {
 }
 
 /// The source syntax of a lyric.
-public enum LyricFormat: String, Codable, Sendable {
+public enum LyricFormat: String, Codable, Sendable, CaseIterable, SchemaEnum {
     /// `[mm:ss.xx]text`, optionally with enhanced `<mm:ss.xx>` word times.
     case lrc
     /// `karaoke.add('start', 'end', 'text', 'durations');` scripts.

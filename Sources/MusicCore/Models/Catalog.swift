@@ -160,12 +160,6 @@ public struct Genre: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-/// How catalog lists can be ordered.
-public enum CatalogSort: String, Codable, Sendable, CaseIterable {
-    /// `recent` is recently added; `played` is recently played.
-    case name, year, recent, plays, played
-}
-
 extension Song {
     /// The artists' names as the apps show them ("A / B"), or nil when the song has none.
     public var artistNames: String? {

@@ -137,23 +137,77 @@ public struct CommentReport: Codable, Sendable, Equatable {
     }
 }
 
-/// Whether a library scan runs and how far it got (`GET v1/library/scan`); the last report's details are
-/// left to clients that need them.
+/// Whether a library scan runs, how far it got, and what the last one did (`GET v1/library/scan`).
 public struct LibraryScanStatus: Codable, Sendable, Equatable {
-    public struct Progress: Codable, Sendable, Equatable {
-        public var phase: String?
-        public var filesSeen: Int?
-        public var toRead: Int?
-        public var read: Int?
-    }
-
     public var running: Bool
+    public var progress: ScanProgress?
+    public var lastReport: ScanReport?
+    /// The music folders; administrators only see them (others get an empty list).
     public var folders: [String]
-    public var progress: Progress?
 
-    public init(running: Bool, folders: [String], progress: Progress? = nil) {
+    public init(running: Bool, progress: ScanProgress?, lastReport: ScanReport?, folders: [String]) {
         self.running = running
-        self.folders = folders
         self.progress = progress
+        self.lastReport = lastReport
+        self.folders = folders
+    }
+}
+
+/// What a scan did, as stored in `scan_reports` and shown by the API and the command line.
+public struct ScanReport: Codable, Sendable, Equatable {
+    public struct Issue: Codable, Sendable, Equatable {
+        public var path: String
+        public var reason: String
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+    }
+    public var id: String
+    /// `running`, `complete` or `interrupted`.
+    public var state: String
+    public var startedAt: String
+    public var finishedAt: String?
+    public var filesSeen: Int
+    public var added: Int
+    public var updated: Int
+    public var moved: Int
+    public var removed: Int
+    public var unchanged: Int
+    public var failed: Int
+    public var issues: [Issue]
+
+    public init(
+        id: String, state: String, startedAt: String, finishedAt: String?, filesSeen: Int, added: Int,
+        updated: Int, moved: Int, removed: Int, unchanged: Int, failed: Int, issues: [Issue]
+    ) {
+        self.id = id
+        self.state = state
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.filesSeen = filesSeen
+        self.added = added
+        self.updated = updated
+        self.moved = moved
+        self.removed = removed
+        self.unchanged = unchanged
+        self.failed = failed
+        self.issues = issues
+    }
+}
+
+/// Where a running scan is.
+public struct ScanProgress: Sendable, Equatable, Codable {
+    /// `starting`, `walking`, `reading` or `finishing`.
+    public var phase: String
+    public var filesSeen: Int
+    public var toRead: Int
+    public var read: Int
+
+    public init(phase: String, filesSeen: Int, toRead: Int, read: Int) {
+        self.phase = phase
+        self.filesSeen = filesSeen
+        self.toRead = toRead
+        self.read = read
     }
 }

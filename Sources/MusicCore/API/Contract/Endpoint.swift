@@ -48,6 +48,9 @@ public struct Endpoint<Path: APIParameters, Query: APIParameters, Body: Sendable
         }.joined(separator: "/")
     }
 
+    /// The address relative to the server root, as models carry media paths (`v1/songs/5/stream`).
+    public func uri(_ values: Path) -> String { String(address(values).dropFirst()) }
+
     /// `path` as the server's router writes patterns: `{id}` becomes `:id`.
     public var routePattern: String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { segment in

@@ -42,7 +42,8 @@ public struct ParameterDescription: Sendable, Equatable {
 
 public enum BodyDescription: @unchecked Sendable {
     case none
-    case json(any Decodable.Type)
+    /// A JSON value; `optional` when the request may leave the body out.
+    case json(any Decodable.Type, optional: Bool)
     case upload
     case text
 }
@@ -68,7 +69,7 @@ extension Endpoint: DescribedEndpoint {
         case is NoBody.Type: .none
         case is Upload.Type: .upload
         case is TextBody.Type: .text
-        case let type as any Decodable.Type: .json(type)
+        case let type as any Decodable.Type: .json(type, optional: Body.self is any OptionalMarker.Type)
         default: .none
         }
     }
@@ -91,3 +92,8 @@ extension Endpoint: DescribedEndpoint {
         }
     }
 }
+
+/// Lets generic code see that a type is an `Optional` (a body that may be left out).
+public protocol OptionalMarker {}
+
+extension Optional: OptionalMarker {}

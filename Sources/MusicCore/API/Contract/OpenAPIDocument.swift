@@ -71,9 +71,9 @@ public enum OpenAPIDocument {
 
         switch endpoint.body {
         case .none: break
-        case .json(let type):
+        case .json(let type, let optional):
             op["requestBody"] = [
-                "required": true,
+                "required": .bool(!optional),
                 "content": ["application/json": ["schema": try builder.schema(for: type)]],
             ]
         case .upload:

@@ -156,6 +156,21 @@ extension ParameterField {
             format: { String($0[keyPath: keyPath.path]) })
     }
 
+    /// An optional id in a query that names the thing asked about (`songId` of the comments on a song):
+    /// text that is not an id is the same "does not exist" as an id nobody has.
+    public static func id(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int64?>, thing: String, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .string), doc: doc,
+            parse: { root, text, _ in
+                guard let id = parseID(text) else { throw ServiceError.notFound("That \(thing) does not exist.") }
+                root[keyPath: keyPath.path] = id
+            },
+            format: { $0[keyPath: keyPath.path].map { String($0) } })
+    }
+
     /// An optional id in a query, such as `artist` in `GET /v1/songs?artist=`.
     public static func id(
         _ name: String, _ keyPath: WritableKeyPath<Root, Int64?>, aliases: [String] = [],
@@ -246,17 +261,18 @@ extension ParameterField {
 
     // MARK: Text and choices
 
-    /// Text of at most `maxLength` characters, trimmed of spaces at both ends.
+    /// Text of at most `maxLength` characters, trimmed of spaces at both ends unless `trimming` is false
+    /// (a path segment is taken exactly as sent).
     public static func text(
         _ name: String, _ keyPath: WritableKeyPath<Root, String>, maxLength: Int,
-        aliases: [String] = [], required: Bool = false, doc: String = ""
+        aliases: [String] = [], required: Bool = false, trimming: Bool = true, doc: String = ""
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
         return Self(
             name, aliases: aliases,
             schema: ParameterSchema(kind: .string, maxLength: maxLength, isRequired: required), doc: doc,
             parse: { root, text, _ in
-                let value = try parseText(text, name, maxLength)
+                let value = try parseText(trimming ? text.trimmingSpaces() : text, name, maxLength)
                 if value.isEmpty && required { throw ServiceError.invalid("Give '\(name)'.") }
                 root[keyPath: keyPath.path] = value
             },
@@ -274,7 +290,7 @@ extension ParameterField {
         return Self(
             name, aliases: aliases, schema: ParameterSchema(kind: .string, maxLength: maxLength), doc: doc,
             parse: { root, text, _ in
-                let value = try parseText(text, name, maxLength)
+                let value = try parseText(text.trimmingSpaces(), name, maxLength)
                 root[keyPath: keyPath.path] = value.isEmpty ? nil : value
             },
             format: { $0[keyPath: keyPath.path] })
@@ -357,8 +373,7 @@ private func trimmed(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }
 
-private func parseText(_ text: String, _ name: String, _ maxLength: Int) throws -> String {
-    let value = text.trimmingSpaces()
+private func parseText(_ value: String, _ name: String, _ maxLength: Int) throws -> String {
     guard value.count <= maxLength else {
         throw ServiceError.invalid("'\(name)' can be at most \(maxLength) characters.")
     }

@@ -193,9 +193,13 @@ private final class ProbeRecorder {
         return .object(object)
     }
 
+    /// Keys the type asked about with `contains` (so it copes without them) or `decodeNil` (so it takes null).
+    var checked: Set<String> = []
+    var nullable: Set<String> = []
+
     func record(_ key: String, _ schema: JSONValue, required isRequired: Bool) {
-        if properties[key] == nil, isRequired { required.append(key) }
-        properties[key] = schema
+        if properties[key] == nil, isRequired, !checked.contains(key) { required.append(key) }
+        properties[key] = nullable.contains(key) ? SchemaBuilder.nullable(schema) : schema
     }
 }
 
@@ -220,8 +224,15 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { [] }
 
-    func contains(_ key: Key) -> Bool { true }
-    func decodeNil(forKey key: Key) throws -> Bool { false }
+    func contains(_ key: Key) -> Bool {
+        decoder.recorder.checked.insert(key.stringValue)
+        return true
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        decoder.recorder.nullable.insert(key.stringValue)
+        return false
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         decoder.recorder.record(key.stringValue, try decoder.builder.schema(for: type), required: true)

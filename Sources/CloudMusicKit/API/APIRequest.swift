@@ -1,7 +1,8 @@
 import Foundation
+import MusicCore
 
 /// One HTTP request to the API: method, path relative to the base URL, query, body and retry policy.
-public struct Endpoint: Sendable {
+public struct APIRequest: Sendable {
     public enum Method: String, Sendable {
         case GET, HEAD, POST, PUT, PATCH, DELETE
     }
@@ -44,10 +45,10 @@ public struct Endpoint: Sendable {
     public static func json<T: Encodable>(
         _ method: Method, _ path: String, _ value: T, query: [URLQueryItem] = []
     )
-        throws -> Endpoint
+        throws -> APIRequest
     {
         let data = try JSONEncoder().encode(value)
-        return Endpoint(method, path, query: query, body: .json(data))
+        return APIRequest(method, path, query: query, body: .json(data))
     }
 
     /// A stable text for this request (method, path, sorted query): the offline cache's key.
@@ -71,9 +72,24 @@ public struct UploadPart: Sendable {
     }
 }
 
-extension Endpoint.Body {
+extension APIRequest.Body {
+    /// The files (and fields) of an `Upload` as `multipart/form-data`.
+    public static func multipart(_ upload: Upload) -> APIRequest.Body {
+        let parts = upload.files.map { file -> UploadPart in
+            let bytes: Data
+            switch file.content {
+            case .bytes(let b): bytes = Data(b)
+            case .stored(let path, _): bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+            }
+            return UploadPart(
+                fileName: file.fileName ?? "file", contentType: file.contentType ?? "application/octet-stream",
+                data: bytes)
+        }
+        return .multipart(parts, field: Upload.fieldName)
+    }
+
     /// A `multipart/form-data` body with every part under the field name `field`.
-    public static func multipart(_ parts: [UploadPart], field: String = "file") -> Endpoint.Body {
+    public static func multipart(_ parts: [UploadPart], field: String = "file") -> APIRequest.Body {
         let boundary = "cloudmusic-\(UUID().uuidString)"
         var data = Data()
         for part in parts {

@@ -1,0 +1,85 @@
+import Foundation
+import MusicCore
+import Storage
+
+/// The library's use cases: browsing and searching the catalog, lyrics, and where songs' files are.
+struct LibraryService: Sendable {
+    let database: Database
+    let catalog = CatalogStore()
+
+    static let noSong = ServiceError.notFound("That song does not exist.")
+    static let noAlbum = ServiceError.notFound("That album does not exist.")
+
+    func songs(_ query: SongListQuery) throws -> Page<Song> {
+        let filter = CatalogStore.SongFilter(artistID: query.artist, albumID: query.album, genreID: query.genre)
+        return try database.read { db in
+            try catalog.songs(db, filter: filter, sort: query.sort, paging: query.paging)
+        }
+    }
+
+    func song(id: Int64) throws -> Song {
+        guard let song = try database.read({ db in try catalog.song(db, id: id) }) else { throw Self.noSong }
+        return song
+    }
+
+    func songFile(id: Int64) throws -> CatalogStore.SongFile {
+        guard let file = try database.read({ db in try catalog.songFile(db, id: id) }) else { throw Self.noSong }
+        return file
+    }
+
+    func albums(_ query: AlbumListQuery) throws -> Page<Album> {
+        try database.read { db in
+            try catalog.albums(db, artistID: query.artist, sort: query.sort, paging: query.paging)
+        }
+    }
+
+    func album(id: Int64) throws -> Album {
+        guard let album = try database.read({ db in try catalog.album(db, id: id) }) else { throw Self.noAlbum }
+        return album
+    }
+
+    func albumCoverSources(id: Int64) throws -> (folderCover: String?, songPaths: [String]) {
+        guard let sources = try database.read({ db in try catalog.albumCoverSources(db, id: id) }) else {
+            throw Self.noAlbum
+        }
+        return sources
+    }
+
+    func artists(_ query: ArtistListQuery) throws -> Page<Artist> {
+        try database.read { db in try catalog.artists(db, sort: query.sort, paging: query.paging) }
+    }
+
+    func artist(id: Int64) throws -> Artist {
+        guard let artist = try database.read({ db in try catalog.artist(db, id: id) }) else {
+            throw ServiceError.notFound("That artist does not exist.")
+        }
+        return artist
+    }
+
+    func genres(paging: Paging) throws -> Page<Genre> {
+        try database.read { db in try catalog.genres(db, paging: paging) }
+    }
+
+    func search(_ text: String, limit: Int) throws -> SearchResults {
+        try database.read { db in try catalog.search(db, text, limit: limit) }
+    }
+
+    func suggestions(_ text: String, limit: Int) throws -> [SearchSuggestion] {
+        try database.read { db in try catalog.suggestions(db, text, limit: limit) }
+    }
+
+    /// A song's lyric as raw text and as parsed lines, so thin clients need no parser.
+    func lyric(songID: Int64) throws -> SongLyric {
+        let file = try songFile(id: songID)
+        guard let raw = CatalogStore.readLyricFile(file.lyricPath) ?? file.embeddedLyric else {
+            throw ServiceError.notFound("This song has no lyrics.")
+        }
+        let format: LyricFormat =
+            file.lyricPath == nil
+            ? LyricParser.detectFormat(raw) : LyricParser.format(forSongStyle: file.lyricStyle)
+        let parsed = LyricParser.parse(raw, format: format)
+        return SongLyric(
+            songId: String(songID), style: format == .ksc ? 10 : 0, format: format, raw: raw, tags: parsed.tags,
+            lines: parsed.lines, issues: parsed.issues)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import HTTPServer
+import MusicCore
+
+/// One call of an endpoint as its handler sees it: the path, query and body already read and checked, and
+/// the caller the declaration promises (a `Viewer` for signed-in endpoints, `Viewer?` for optional ones).
+struct Call<Path: Sendable, Query: Sendable, Body: Sendable, Caller: Sendable>: Sendable {
+    let path: Path
+    let query: Query
+    let body: Body
+    let caller: Caller
+    /// For the few handlers that need the request itself: the client's address, Range headers.
+    let request: Request
+}
+
+/// Registers handlers through endpoint declarations: the declaration says the method, the path, how the
+/// input is read and who may call; the handler gets the input and returns the answer.
+struct EndpointRouter: Sendable {
+    let router: Router
+    /// The middleware that enforces an endpoint's declared access.
+    let authentication: @Sendable (any DescribedEndpoint) -> any Middleware
+
+    /// A handler whose answer goes out as JSON in the envelope (`Done` as `{"status":0}`).
+    func on<P, Q, B, A: Encodable & Sendable, C: ServerAccess>(
+        _ endpoint: Endpoint<P, Q, B, A, C>, _ handler: @escaping @Sendable (Call<P, Q, B, C.Caller>) throws -> A
+    ) {
+        let status = endpoint.status
+        add(endpoint) { request in
+            let answer = try handler(try Self.call(endpoint, request))
+            if A.self == Done.self { return .ok() }
+            if let fast = answer as? any JSONWritable { return .json(fast, status: status) }
+            return .json(answer, status: status)
+        }
+    }
+
+    /// A handler whose answer is a file or a stream it builds itself.
+    func on<P, Q, B, A: MediaAnswer, C: ServerAccess>(
+        _ endpoint: Endpoint<P, Q, B, A, C>,
+        _ handler: @escaping @Sendable (Call<P, Q, B, C.Caller>) throws -> Response
+    ) {
+        add(endpoint) { request in try handler(try Self.call(endpoint, request)) }
+    }
+
+    private func add<P, Q, B, A, C>(_ endpoint: Endpoint<P, Q, B, A, C>, _ handler: @escaping Handler) {
+        guard let method = HTTPMethod(rawValue: endpoint.method.rawValue) else {
+            preconditionFailure("\(endpoint.method) \(endpoint.path) cannot be routed")
+        }
+        router.group([authentication(endpoint)]).add(method, endpoint.routePattern, handler)
+    }
+
+    private static func call<P, Q, B, A, C: ServerAccess>(_ endpoint: Endpoint<P, Q, B, A, C>, _ request: Request)
+        throws -> Call<P, Q, B, C.Caller>
+    {
+        Call(
+            path: try P.read(resource: endpoint.resource) { request.pathParameters[$0] },
+            query: try Q.read { request.query[$0] },
+            body: try body(B.self, of: request),
+            caller: try C.caller(request.attachments[Viewer.self]),
+            request: request)
+    }
+
+    private static func body<B>(_ type: B.Type, of request: Request) throws -> B {
+        switch type {
+        case is NoBody.Type:
+            return NoBody() as! B
+        case is Upload.Type:
+            guard case .multipart(let form) = request.body else {
+                throw ServiceError.invalid("Send the file as a multipart/form-data file field named 'file'.")
+            }
+            let files = form.files.map {
+                Upload.File(
+                    fileName: $0.fileName, contentType: $0.contentType,
+                    content: .stored(path: $0.path, size: $0.size))
+            }
+            return Upload(files: files, fields: form.fields) as! B
+        case is TextBody.Type:
+            return try text(of: request) as! B
+        case let optional as any OptionalBody.Type:
+            // An optional body may be left out: no bytes (or only white space) is nil.
+            if case .data(let data, _) = request.body, data.contains(where: { !(0x09...0x0D ~= $0 || $0 == 0x20) }) {
+                return try optional.decodeWrapped(request) as! B
+            }
+            return optional.absent as! B
+        case let decodable as any Decodable.Type:
+            return try request.decode(decodable) as! B
+        default:
+            preconditionFailure("\(type) is not a request body")
+        }
+    }
+
+    /// Largest text document accepted inside a multipart upload (the plain body has the server's limit).
+    static let maxTextUpload = 8 << 20
+
+    private static func text(of request: Request) throws -> TextBody {
+        switch request.body {
+        case .data(let data, _):
+            return TextBody(String(decoding: data, as: UTF8.self))
+        case .multipart(let form):
+            guard let file = form.files.first else {
+                throw ServiceError.invalid("Send the text as a file field or as the request body.")
+            }
+            guard file.size <= maxTextUpload else {
+                throw ServiceError.tooLarge("The file can be at most \(maxTextUpload >> 20) MB.")
+            }
+            return TextBody(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file.path)), as: UTF8.self))
+        default:
+            throw ServiceError.invalid("Send the text as the request body.")
+        }
+    }
+}
+
+/// A body that may be left out.
+protocol OptionalBody {
+    static var absent: Self { get }
+    static func decodeWrapped(_ request: Request) throws -> Self
+}
+
+extension Optional: OptionalBody where Wrapped: Decodable {
+    static var absent: Self { nil }
+    static func decodeWrapped(_ request: Request) throws -> Self { try request.decode(Wrapped.self) }
+}
+
+/// What the server makes of an access level: the caller its handlers receive.
+protocol ServerAccess: AccessLevel {
+    associatedtype Caller: Sendable
+    /// The caller from the viewer the authentication middleware attached.
+    static func caller(_ viewer: Viewer?) throws -> Caller
+}
+
+extension Anyone: ServerAccess {
+    static func caller(_ viewer: Viewer?) throws {}
+}
+
+extension OptionalSignIn: ServerAccess {
+    static func caller(_ viewer: Viewer?) throws -> Viewer? { viewer }
+}
+
+extension SignedIn: ServerAccess {
+    static func caller(_ viewer: Viewer?) throws -> Viewer {
+        guard let viewer else { throw AccountService.signInFirst }
+        return viewer
+    }
+}
+
+extension Admin: ServerAccess {
+    static func caller(_ viewer: Viewer?) throws -> Viewer {
+        guard let viewer else { throw AccountService.signInFirst }
+        return viewer
+    }
+}
+
+extension AdminOrFirstRun: ServerAccess {
+    /// nil when a loopback client calls before any administrator exists.
+    static func caller(_ viewer: Viewer?) throws -> Viewer? { viewer }
+}
+
+/// How every refusal a service throws is answered.
+extension ServiceError: HTTPResponseError {
+    public var status: Int { kind.httpStatus }
+    public var headers: [(String, String)] { retryAfter.map { [("Retry-After", String($0))] } ?? [] }
+}

@@ -1,0 +1,11 @@
+/// Every endpoint of the API, by group: what the server registers, the SDK calls, the OpenAPI document
+/// describes and the web player's client is generated from.
+public enum APIContract {
+    public static let groups: [APIGroup] = [
+        ServerAPI.group, CatalogAPI.group, AccountsAPI.group, SheetsAPI.group, CommentsAPI.group, FeedsAPI.group,
+        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group,
+    ]
+
+    /// Every endpoint, in group order.
+    public static var endpoints: [any DescribedEndpoint] { groups.flatMap(\.endpoints) }
+}

@@ -1,0 +1,167 @@
+/// Comments on songs, sheets and moments, with replies, likes (also of moments), #topics#, reports and
+/// moderation.
+public enum CommentsAPI {
+    public static let list = Endpoint<NoPath, CommentListQuery, NoBody, CommentPage, OptionalSignIn>(
+        "list", .GET, "/v1/comments",
+        "Comments on a song, sheet or moment (or the replies to one comment), newest or hot first; deep pages by cursor",
+        resource: "comment", refusals: [.notFound])
+    public static let create = Endpoint<NoPath, NoQuery, CommentDraft, Comment, SignedIn>(
+        "create", .POST, "/v1/comments",
+        "Comment on a song, sheet or moment, or reply to a comment; @mentions and #topics# are found in the text",
+        status: 201, refusals: [.notFound, .rateLimited])
+    public static let detail = Endpoint<IDPath, NoQuery, NoBody, Comment, OptionalSignIn>(
+        "detail", .GET, "/v1/comments/{id}", "One comment", resource: "comment")
+    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+        "delete", .DELETE, "/v1/comments/{id}", "Delete one's comment (its replies go with it)",
+        resource: "comment", refusals: [.forbidden])
+    public static let report = Endpoint<IDPath, NoQuery, CommentReportDraft?, Done, SignedIn>(
+        "report", .POST, "/v1/comments/{id}/reports", "Report a comment to the administrators",
+        resource: "comment", refusals: [.rateLimited])
+    public static let like = Endpoint<NoPath, NoQuery, LikeDraft, LikedThing, SignedIn>(
+        "like", .POST, "/v1/likes",
+        "Like a comment (`commentId`) or a moment (`feedId`); it comes back with its `likeId`", status: 201,
+        refusals: [.notFound])
+    public static let unlike = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+        "unlike", .DELETE, "/v1/likes/{id}", "Take back a like (the path holds the `likeId`)", resource: "like")
+    public static let topics = Endpoint<NoPath, PageQuery, NoBody, Page<Topic>, OptionalSignIn>(
+        "topics", .GET, "/v1/topics", "#Topics# with comments or moments, the most talked about first")
+    public static let topic = Endpoint<IDPath, TopicQuery, NoBody, TopicDetail, OptionalSignIn>(
+        "topic", .GET, "/v1/topics/{id}", "A #topic#: its newest comments and moments", resource: "topic")
+    public static let reports = Endpoint<NoPath, PageQuery, NoBody, Page<CommentReport>, Admin>(
+        "reports", .GET, "/v1/admin/reports", "read reports")
+    public static let moderate = Endpoint<IDPath, NoQuery, CommentModeration, Done, Admin>(
+        "moderate", .PATCH, "/v1/admin/comments/{id}", "hide comments", resource: "comment")
+
+    public static let group = APIGroup(
+        "comments", "Comments with replies, likes, #topics#, reports and moderation",
+        [list, create, detail, delete, report, like, unlike, topics, topic, reports, moderate])
+}
+
+/// How comments are ordered.
+public enum CommentOrder: String, Codable, Sendable, CaseIterable, SchemaEnum {
+    /// Newest first.
+    case new
+    /// Most liked and replied to first, decaying with age.
+    case hot
+}
+
+/// Whose comments: give one of `songId`, `sheetId`, `feedId`, or `parentId` for the replies to a comment.
+public struct CommentListQuery: APIParameters, Equatable {
+    public var songId: Int64?
+    public var sheetId: Int64?
+    public var feedId: Int64?
+    public var parentId: Int64?
+    public var order = CommentOrder.new
+    public var cursor: String?
+    public var paging = Paging()
+    public init() {}
+    public init(
+        songId: String? = nil, sheetId: String? = nil, feedId: String? = nil, parentId: String? = nil,
+        order: CommentOrder = .new, cursor: String? = nil, page: Int = 1, size: Int = 20
+    ) {
+        self.songId = songId.map { Int64($0) ?? 0 }
+        self.sheetId = sheetId.map { Int64($0) ?? 0 }
+        self.feedId = feedId.map { Int64($0) ?? 0 }
+        self.parentId = parentId.map { Int64($0) ?? 0 }
+        self.order = order
+        self.cursor = cursor
+        paging = Paging(page: page, size: size)
+    }
+    public static let fields: [ParameterField<Self>] =
+        [
+            .id("songId", \.songId, thing: "song", doc: "Comments on this song."),
+            .id("sheetId", \.sheetId, thing: "sheet", doc: "Comments on this sheet."),
+            .id("feedId", \.feedId, thing: "moment", doc: "Comments on this moment."),
+            .id("parentId", \.parentId, thing: "comment", doc: "The replies to this comment."),
+            .choice("order", \.order),
+            .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        ] + Paging.fields(\.paging)
+}
+
+public struct TopicQuery: APIParameters, Equatable {
+    public var cursor: String?
+    public var size = 20
+    public init() {}
+    public init(cursor: String?, size: Int = 20) {
+        self.cursor = cursor
+        self.size = size
+    }
+    public static let fields: [ParameterField<Self>] = [
+        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        .integer("size", \.size, in: 1...100, doc: "Comments and moments per page."),
+    ]
+}
+
+/// A comment to write: its text and what it is on (one of `songId`, `sheetId`, `feedId`, `parentId`).
+public struct CommentDraft: Codable, Sendable, Equatable {
+    public var content: String
+    public var songId: String?
+    public var sheetId: String?
+    public var feedId: String?
+    /// A reply: the comment it answers (its target is the parent's).
+    public var parentId: String?
+
+    public init(
+        content: String, songId: String? = nil, sheetId: String? = nil, feedId: String? = nil,
+        parentId: String? = nil
+    ) {
+        self.content = content
+        self.songId = songId
+        self.sheetId = sheetId
+        self.feedId = feedId
+        self.parentId = parentId
+    }
+}
+
+/// Why a comment is reported.
+public struct CommentReportDraft: Codable, Sendable, Equatable {
+    public var reason: String?
+    public init(reason: String?) { self.reason = reason }
+}
+
+/// What an administrator does to a comment.
+public struct CommentModeration: Codable, Sendable, Equatable {
+    public var hidden: Bool
+    public init(hidden: Bool) { self.hidden = hidden }
+}
+
+/// What to like: a comment or a moment.
+public struct LikeDraft: Codable, Sendable, Equatable {
+    public var commentId: String?
+    public var feedId: String?
+    public init(commentId: String? = nil, feedId: String? = nil) {
+        self.commentId = commentId
+        self.feedId = feedId
+    }
+}
+
+/// What `POST v1/likes` answers: the comment or the moment liked, with its `likeId`.
+public enum LikedThing: Codable, Sendable, Equatable, SchemaDescribed {
+    case comment(Comment)
+    case feed(Feed)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let feed = try? container.decode(Feed.self) {
+            self = .feed(feed)
+        } else {
+            self = .comment(try container.decode(Comment.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .comment(let comment): try container.encode(comment)
+        case .feed(let feed): try container.encode(feed)
+        }
+    }
+
+    public static func schema(in builder: SchemaBuilder) throws -> JSONValue {
+        ["oneOf": [try builder.schema(for: Comment.self), try builder.schema(for: Feed.self)]]
+    }
+
+    public static func probeValue(in builder: SchemaBuilder) throws -> LikedThing {
+        .comment(try builder.value(of: Comment.self))
+    }
+}

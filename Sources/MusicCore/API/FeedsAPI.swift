@@ -1,0 +1,111 @@
+/// Moments ("feeds"): text with up to nine pictures and a place, everyone's, a person's, a topic's, the
+/// timeline of the people one follows, and nearby. Likes go through `v1/likes`, comments through
+/// `v1/comments`.
+public enum FeedsAPI {
+    public static let list = Endpoint<NoPath, FeedListQuery, NoBody, FeedPage, OptionalSignIn>(
+        "list", .GET, "/v1/feeds", "Moments, newest first: everyone's, one person's (`userId`) or a topic's (`topicId`)")
+    public static let create = Endpoint<NoPath, NoQuery, MomentDraft, Feed, SignedIn>(
+        "create", .POST, "/v1/feeds", "Publish a moment: text and/or up to nine pictures uploaded first, and a place",
+        status: 201, refusals: [.rateLimited])
+    public static let timeline = Endpoint<NoPath, CursorQuery, NoBody, FeedPage, SignedIn>(
+        "timeline", .GET, "/v1/feeds/timeline", "Moments of the people one follows, and one's own, newest first")
+    public static let nearby = Endpoint<NoPath, NearbyQuery, NoBody, FeedPage, OptionalSignIn>(
+        "nearby", .GET, "/v1/feeds/nearby", "Moments published near a place, nearest first")
+    public static let detail = Endpoint<IDPath, NoQuery, NoBody, Feed, OptionalSignIn>(
+        "detail", .GET, "/v1/feeds/{id}", "One moment", resource: "moment")
+    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+        "delete", .DELETE, "/v1/feeds/{id}", "Delete one's moment", resource: "moment", refusals: [.forbidden])
+
+    public static let group = APIGroup(
+        "feeds", "Moments with pictures and places: everyone's, a person's, a topic's, the timeline and nearby",
+        [list, create, timeline, nearby, detail, delete])
+}
+
+/// A page reached by key: `cursor` is the `nextCursor` of the page before.
+public struct CursorQuery: APIParameters, Equatable {
+    public var cursor: String?
+    public var size = 20
+    public init() {}
+    public init(cursor: String?, size: Int = 20) {
+        self.cursor = cursor
+        self.size = size
+    }
+    public static let fields: [ParameterField<Self>] = [
+        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        .integer("size", \.size, in: 1...100, doc: "Items per page."),
+    ]
+}
+
+public struct FeedListQuery: APIParameters, Equatable {
+    public var userId: Int64?
+    public var topicId: Int64?
+    public var cursor: String?
+    public var size = 20
+    public init() {}
+    public init(userId: String? = nil, topicId: String? = nil, cursor: String? = nil, size: Int = 20) {
+        self.userId = userId.map { Int64($0) ?? 0 }
+        self.topicId = topicId.map { Int64($0) ?? 0 }
+        self.cursor = cursor
+        self.size = size
+    }
+    public static let fields: [ParameterField<Self>] = [
+        .id("userId", \.userId, doc: "Only this person's moments."),
+        .id("topicId", \.topicId, doc: "Only moments on this #topic#."),
+        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        .integer("size", \.size, in: 1...100, doc: "Moments per page."),
+    ]
+}
+
+public struct NearbyQuery: APIParameters, Equatable {
+    public var latitude: Double?
+    public var longitude: Double?
+    public var radius: Double?
+    public var cursor: String?
+    public var size = 20
+    public init() {}
+    public init(latitude: Double, longitude: Double, radius: Double? = nil, cursor: String? = nil, size: Int = 20) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+        self.cursor = cursor
+        self.size = size
+    }
+    public static let fields: [ParameterField<Self>] = [
+        .number("latitude", \.latitude, in: -90...90, required: true, doc: "Degrees north."),
+        .number("longitude", \.longitude, in: -180...180, required: true, doc: "Degrees east."),
+        .number("radius", \.radius, in: 1...100_000, doc: "Metres (default 5,000)."),
+        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        .integer("size", \.size, in: 1...100, doc: "Moments per page."),
+    ]
+}
+
+/// A moment to publish: text and/or up to nine pictures uploaded first (`POST v1/files/multi`), and an
+/// optional place.
+public struct MomentDraft: Codable, Sendable, Equatable {
+    public struct Image: Codable, Sendable, Equatable {
+        /// A `uri` answered by `POST v1/files/multi`.
+        public var uri: String
+        public init(uri: String) { self.uri = uri }
+    }
+
+    public var content: String?
+    public var images: [Image]?
+    public var province: String?
+    public var city: String?
+    public var place: String?
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(
+        content: String? = nil, images: [Image] = [], province: String? = nil, city: String? = nil,
+        place: String? = nil, latitude: Double? = nil, longitude: Double? = nil
+    ) {
+        self.content = content
+        self.images = images
+        self.province = province
+        self.city = city
+        self.place = place
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}

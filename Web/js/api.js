@@ -1,0 +1,221 @@
+// Web/js/api.js — generated from the endpoint declarations in Sources/MusicCore/API; do not edit.
+// Regenerate with `cloudmusic-server generate` at the repository root.
+import { call, address } from "./http.js";
+const e = (method, path, query, access, media) => ({ method, path, query, access, media });
+
+export const server = {
+  /** GET /v1/server: What this server is: name and versions. */
+  info: (params, body) => call(e("GET", "/v1/server", [], "anyone", false), params, body),
+  /** GET /health: Whether the server is up. */
+  health: (params, body) => call(e("GET", "/health", [], "anyone", false), params, body),
+  /** GET /metrics: Requests by route and status, latency histograms, open connections and bytes sent (Prometheus text). */
+  metrics: (params) => address(e("GET", "/metrics", [], "anyone", true), params),
+  /** GET /v1/openapi.json: This API's OpenAPI 3.1 description. */
+  openAPI: (params) => address(e("GET", "/v1/openapi.json", [], "anyone", true), params),
+};
+
+export const catalog = {
+  /** GET /v1/songs: Songs of the library, filtered by artist, album or genre. */
+  songs: (params, body) => call(e("GET", "/v1/songs", ["page", "size", "sort", "artist", "album", "genre"], "optionalSignIn", false), params, body),
+  /** GET /v1/songs/{id}: A song with its raw lyric text. */
+  song: (params, body) => call(e("GET", "/v1/songs/{id}", [], "optionalSignIn", false), params, body),
+  /** GET /v1/songs/{id}/lyric: A song's lyric as raw text and as parsed lines (and words, for KSC and word-timed LRC). */
+  lyric: (params, body) => call(e("GET", "/v1/songs/{id}/lyric", [], "optionalSignIn", false), params, body),
+  /** GET /v1/songs/{id}/stream: The song's file, or a live transcode when a format, bit rate or offset is asked. */
+  stream: (params) => address(e("GET", "/v1/songs/{id}/stream", ["format", "maxBitRate", "timeOffset"], "optionalSignIn", true), params),
+  /** GET /v1/songs/{id}/cover: The song's cover: its embedded picture, else its album's. */
+  songCover: (params) => address(e("GET", "/v1/songs/{id}/cover", ["size"], "optionalSignIn", true), params),
+  /** GET /v1/albums: Albums of the library, optionally of one artist. */
+  albums: (params, body) => call(e("GET", "/v1/albums", ["page", "size", "sort", "artist"], "optionalSignIn", false), params, body),
+  /** GET /v1/albums/{id}: An album with its songs in disc and track order. */
+  album: (params, body) => call(e("GET", "/v1/albums/{id}", [], "optionalSignIn", false), params, body),
+  /** GET /v1/albums/{id}/cover: The album's cover: its folder image, else a song's embedded picture. */
+  albumCover: (params) => address(e("GET", "/v1/albums/{id}/cover", ["size"], "optionalSignIn", true), params),
+  /** GET /v1/artists: Artists of the library. */
+  artists: (params, body) => call(e("GET", "/v1/artists", ["page", "size", "sort"], "optionalSignIn", false), params, body),
+  /** GET /v1/artists/{id}: An artist with albums and most played songs. */
+  artist: (params, body) => call(e("GET", "/v1/artists/{id}", [], "optionalSignIn", false), params, body),
+  /** GET /v1/genres: Genres, those with most songs first. */
+  genres: (params, body) => call(e("GET", "/v1/genres", ["page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/searches: Songs, albums and artists matching what was typed, best first. */
+  search: (params, body) => call(e("GET", "/v1/searches", ["q", "query", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/searches/suggests: Completions while typing. */
+  suggestions: (params, body) => call(e("GET", "/v1/searches/suggests", ["q", "query", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/library/scan: See whether a library scan runs and what the last one did. */
+  scanStatus: (params, body) => call(e("GET", "/v1/library/scan", [], "adminOrFirstRun", false), params, body),
+  /** POST /v1/library/scan: Start a library scan. */
+  startScan: (params, body) => call(e("POST", "/v1/library/scan", [], "adminOrFirstRun", false), params, body),
+};
+
+export const accounts = {
+  /** POST /v1/users: Sign up with a phone or email, a code sent to it, a password and a nickname. */
+  register: (params, body) => call(e("POST", "/v1/users", [], "anyone", false), params, body),
+  /** GET /v1/users/{id}: A person's profile; phone, email and role only to the person themselves. */
+  profile: (params, body) => call(e("GET", "/v1/users/{id}", [], "optionalSignIn", false), params, body),
+  /** PATCH /v1/users/{id}: Change one's profile; fields left out stay, null or empty text clears. */
+  updateProfile: (params, body) => call(e("PATCH", "/v1/users/{id}", [], "signedIn", false), params, body),
+  /** DELETE /v1/users/{id}: Delete one's account (with its password) and everything of it; administrators may delete others. */
+  deleteAccount: (params, body) => call(e("DELETE", "/v1/users/{id}", [], "signedIn", false), params, body),
+  /** PUT /v1/users/{id}/password: Change one's password; every other device is signed out. */
+  changePassword: (params, body) => call(e("PUT", "/v1/users/{id}/password", [], "signedIn", false), params, body),
+  /** POST /v1/users/{id}/avatar: Set one's avatar from a JPEG, PNG or WebP picture (at most 10 MB). */
+  uploadAvatar: (params, body) => call(e("POST", "/v1/users/{id}/avatar", [], "signedIn", false), params, body),
+  /** GET /v1/users/{id}/avatar: A person's avatar (256x256 JPEG). */
+  avatar: (params) => address(e("GET", "/v1/users/{id}/avatar", [], "optionalSignIn", true), params),
+  /** POST /v1/users/reset_password: Set a new password with a `reset` code; every device is signed out. */
+  resetPassword: (params, body) => call(e("POST", "/v1/users/reset_password", [], "anyone", false), params, body),
+  /** POST /v1/sessions: Sign in with a password or a `login` code. */
+  login: (params, body) => call(e("POST", "/v1/sessions", [], "anyone", false), params, body),
+  /** GET /v1/sessions: One's signed-in devices. */
+  sessions: (params, body) => call(e("GET", "/v1/sessions", [], "signedIn", false), params, body),
+  /** DELETE /v1/sessions/current: Sign this device out. */
+  logout: (params, body) => call(e("DELETE", "/v1/sessions/current", [], "signedIn", false), params, body),
+  /** DELETE /v1/sessions/{id}: Sign another of one's devices out. */
+  revokeSession: (params, body) => call(e("DELETE", "/v1/sessions/{id}", [], "signedIn", false), params, body),
+  /** POST /v1/codes: Send a six-digit code to a phone or email, to sign up, sign in or reset a password. */
+  sendCode: (params, body) => call(e("POST", "/v1/codes", [], "anyone", false), params, body),
+  /** POST /v1/codes/check: Check a code without using it up. */
+  checkCode: (params, body) => call(e("POST", "/v1/codes/check", [], "anyone", false), params, body),
+  /** GET /v1/admin/users: List users. */
+  adminUsers: (params, body) => call(e("GET", "/v1/admin/users", ["page", "size"], "admin", false), params, body),
+  /** PATCH /v1/admin/users/{id}: Disable or enable users. */
+  adminUpdateUser: (params, body) => call(e("PATCH", "/v1/admin/users/{id}", [], "admin", false), params, body),
+  /** GET /v1/admin/outbox: Read the code outbox. */
+  outbox: (params, body) => call(e("GET", "/v1/admin/outbox", ["page", "size"], "adminOrFirstRun", false), params, body),
+};
+
+export const sheets = {
+  /** GET /v1/sheets: Public sheets, newest or most collected first; `tag` picks those with a tag. */
+  list: (params, body) => call(e("GET", "/v1/sheets", ["page", "size", "order", "tag"], "optionalSignIn", false), params, body),
+  /** GET /v1/searches/sheets: Public sheets whose title or tags match, best first. */
+  search: (params, body) => call(e("GET", "/v1/searches/sheets", ["query", "q", "page", "size"], "optionalSignIn", false), params, body),
+  /** POST /v1/sheets: Create a sheet. */
+  create: (params, body) => call(e("POST", "/v1/sheets", [], "signedIn", false), params, body),
+  /** POST /v1/sheets/import: Create a sheet from an M3U playlist, matching entries by stream address, path or "Artist - Title". */
+  importM3U: (params, body) => call(e("POST", "/v1/sheets/import", ["title", "private"], "signedIn", false), params, body),
+  /** GET /v1/sheets/{id}: A sheet with its first songs; a view by anyone but its owner counts as a click. */
+  detail: (params, body) => call(e("GET", "/v1/sheets/{id}", ["songs"], "optionalSignIn", false), params, body),
+  /** PATCH /v1/sheets/{id}: Change one's sheet; fields left out stay as they are. */
+  update: (params, body) => call(e("PATCH", "/v1/sheets/{id}", [], "signedIn", false), params, body),
+  /** DELETE /v1/sheets/{id}: Delete one's sheet. */
+  delete: (params, body) => call(e("DELETE", "/v1/sheets/{id}", [], "signedIn", false), params, body),
+  /** GET /v1/sheets/{id}/cover: The sheet's own cover (256x256 JPEG). */
+  cover: (params) => address(e("GET", "/v1/sheets/{id}/cover", [], "optionalSignIn", true), params),
+  /** POST /v1/sheets/{id}/cover: Set one's sheet's cover from a JPEG, PNG or WebP picture. */
+  uploadCover: (params, body) => call(e("POST", "/v1/sheets/{id}/cover", [], "signedIn", false), params, body),
+  /** DELETE /v1/sheets/{id}/cover: Remove one's sheet's cover. */
+  deleteCover: (params, body) => call(e("DELETE", "/v1/sheets/{id}/cover", [], "signedIn", false), params, body),
+  /** GET /v1/sheets/{id}/m3u: The sheet as an extended M3U playlist. */
+  m3u: (params) => address(e("GET", "/v1/sheets/{id}/m3u", [], "optionalSignIn", true), params),
+  /** GET /v1/sheets/{id}/songs: A page of the sheet's songs, in order. */
+  songs: (params, body) => call(e("GET", "/v1/sheets/{id}/songs", ["page", "size"], "optionalSignIn", false), params, body),
+  /** POST /v1/sheets/{id}/relations: Add songs to one's sheet (to the end; to the top of "I like"); songs already there are skipped. */
+  addSongs: (params, body) => call(e("POST", "/v1/sheets/{id}/relations", [], "signedIn", false), params, body),
+  /** DELETE /v1/sheets/{id}/relations: Remove songs from one's sheet. */
+  removeSongs: (params, body) => call(e("DELETE", "/v1/sheets/{id}/relations", ["songIds"], "signedIn", false), params, body),
+  /** DELETE /v1/sheets/{id}/relations/{songId}: Remove one song from one's sheet. */
+  removeSong: (params, body) => call(e("DELETE", "/v1/sheets/{id}/relations/{songId}", [], "signedIn", false), params, body),
+  /** PATCH /v1/sheets/{id}/relations/{songId}: Move a song of one's sheet to a position (0 is first). */
+  moveSong: (params, body) => call(e("PATCH", "/v1/sheets/{id}/relations/{songId}", [], "signedIn", false), params, body),
+  /** PUT /v1/songs/{id}/like: Put a song at the top of one's "I like" sheet. */
+  likeSong: (params, body) => call(e("PUT", "/v1/songs/{id}/like", [], "signedIn", false), params, body),
+  /** DELETE /v1/songs/{id}/like: Take a song out of one's "I like" sheet. */
+  unlikeSong: (params, body) => call(e("DELETE", "/v1/songs/{id}/like", [], "signedIn", false), params, body),
+  /** GET /v1/users/{id}/create: Sheets a person made, "I like" first (private ones only to their owner). */
+  created: (params, body) => call(e("GET", "/v1/users/{id}/create", ["page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/users/{id}/collect: Sheets a person collected, newest first. */
+  collected: (params, body) => call(e("GET", "/v1/users/{id}/collect", ["page", "size"], "optionalSignIn", false), params, body),
+  /** POST /v1/collections: Collect someone else's sheet. */
+  collect: (params, body) => call(e("POST", "/v1/collections", [], "signedIn", false), params, body),
+  /** DELETE /v1/collections/{id}: Stop collecting a sheet (the path holds the sheet's id). */
+  uncollect: (params, body) => call(e("DELETE", "/v1/collections/{id}", [], "signedIn", false), params, body),
+  /** POST /v1/plays: Count a play in one's history; the same song within 30 seconds counts once. */
+  reportPlay: (params, body) => call(e("POST", "/v1/plays", [], "signedIn", false), params, body),
+  /** GET /v1/plays: One's play history, most recent or most played first. */
+  history: (params, body) => call(e("GET", "/v1/plays", ["page", "size", "order"], "signedIn", false), params, body),
+  /** DELETE /v1/plays: Forget one's play history. */
+  clearHistory: (params, body) => call(e("DELETE", "/v1/plays", [], "signedIn", false), params, body),
+  /** GET /v1/queue: One's play queue, as last saved from any device. */
+  queue: (params, body) => call(e("GET", "/v1/queue", [], "signedIn", false), params, body),
+  /** PUT /v1/queue: Save one's play queue; with `baseVersion`, a queue saved meanwhile elsewhere is refused (409). */
+  saveQueue: (params, body) => call(e("PUT", "/v1/queue", [], "signedIn", false), params, body),
+};
+
+export const comments = {
+  /** GET /v1/comments: Comments on a song, sheet or moment (or the replies to one comment), newest or hot first; deep pages by cursor. */
+  list: (params, body) => call(e("GET", "/v1/comments", ["songId", "sheetId", "feedId", "parentId", "order", "cursor", "page", "size"], "optionalSignIn", false), params, body),
+  /** POST /v1/comments: Comment on a song, sheet or moment, or reply to a comment; @mentions and #topics# are found in the text. */
+  create: (params, body) => call(e("POST", "/v1/comments", [], "signedIn", false), params, body),
+  /** GET /v1/comments/{id}: One comment. */
+  detail: (params, body) => call(e("GET", "/v1/comments/{id}", [], "optionalSignIn", false), params, body),
+  /** DELETE /v1/comments/{id}: Delete one's comment (its replies go with it). */
+  delete: (params, body) => call(e("DELETE", "/v1/comments/{id}", [], "signedIn", false), params, body),
+  /** POST /v1/comments/{id}/reports: Report a comment to the administrators. */
+  report: (params, body) => call(e("POST", "/v1/comments/{id}/reports", [], "signedIn", false), params, body),
+  /** POST /v1/likes: Like a comment (`commentId`) or a moment (`feedId`); it comes back with its `likeId`. */
+  like: (params, body) => call(e("POST", "/v1/likes", [], "signedIn", false), params, body),
+  /** DELETE /v1/likes/{id}: Take back a like (the path holds the `likeId`). */
+  unlike: (params, body) => call(e("DELETE", "/v1/likes/{id}", [], "signedIn", false), params, body),
+  /** GET /v1/topics: #Topics# with comments or moments, the most talked about first. */
+  topics: (params, body) => call(e("GET", "/v1/topics", ["page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/topics/{id}: A #topic#: its newest comments and moments. */
+  topic: (params, body) => call(e("GET", "/v1/topics/{id}", ["cursor", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/admin/reports: Read reports. */
+  reports: (params, body) => call(e("GET", "/v1/admin/reports", ["page", "size"], "admin", false), params, body),
+  /** PATCH /v1/admin/comments/{id}: Hide comments. */
+  moderate: (params, body) => call(e("PATCH", "/v1/admin/comments/{id}", [], "admin", false), params, body),
+};
+
+export const feeds = {
+  /** GET /v1/feeds: Moments, newest first: everyone's, one person's (`userId`) or a topic's (`topicId`). */
+  list: (params, body) => call(e("GET", "/v1/feeds", ["userId", "topicId", "cursor", "size"], "optionalSignIn", false), params, body),
+  /** POST /v1/feeds: Publish a moment: text and/or up to nine pictures uploaded first, and a place. */
+  create: (params, body) => call(e("POST", "/v1/feeds", [], "signedIn", false), params, body),
+  /** GET /v1/feeds/timeline: Moments of the people one follows, and one's own, newest first. */
+  timeline: (params, body) => call(e("GET", "/v1/feeds/timeline", ["cursor", "size"], "signedIn", false), params, body),
+  /** GET /v1/feeds/nearby: Moments published near a place, nearest first. */
+  nearby: (params, body) => call(e("GET", "/v1/feeds/nearby", ["latitude", "longitude", "radius", "cursor", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/feeds/{id}: One moment. */
+  detail: (params, body) => call(e("GET", "/v1/feeds/{id}", [], "optionalSignIn", false), params, body),
+  /** DELETE /v1/feeds/{id}: Delete one's moment. */
+  delete: (params, body) => call(e("DELETE", "/v1/feeds/{id}", [], "signedIn", false), params, body),
+};
+
+export const follows = {
+  /** POST /v1/friends: Follow someone; their profile comes back. */
+  follow: (params, body) => call(e("POST", "/v1/friends", [], "signedIn", false), params, body),
+  /** DELETE /v1/friends/{id}: Stop following someone. */
+  unfollow: (params, body) => call(e("DELETE", "/v1/friends/{id}", [], "signedIn", false), params, body),
+  /** GET /v1/users/{id}/following: The people a person follows, newest first. */
+  following: (params, body) => call(e("GET", "/v1/users/{id}/following", ["page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/users/{id}/followers: The people who follow a person, newest first. */
+  followers: (params, body) => call(e("GET", "/v1/users/{id}/followers", ["page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/users/{id}/friends: The people a person follows who follow them back. */
+  friends: (params, body) => call(e("GET", "/v1/users/{id}/friends", ["page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/searches/users: People whose nickname starts with what was typed, the ones one follows first. */
+  searchUsers: (params, body) => call(e("GET", "/v1/searches/users", ["query", "q", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/blocks: The people one blocked. */
+  blocks: (params, body) => call(e("GET", "/v1/blocks", ["page", "size"], "signedIn", false), params, body),
+  /** POST /v1/blocks: Block someone: they cannot follow, mention or message one. */
+  block: (params, body) => call(e("POST", "/v1/blocks", [], "signedIn", false), params, body),
+  /** DELETE /v1/blocks/{id}: Unblock someone. */
+  unblock: (params, body) => call(e("DELETE", "/v1/blocks/{id}", [], "signedIn", false), params, body),
+};
+
+export const notifications = {
+  /** GET /v1/notifications: One's notifications, newest first; deep pages by cursor. */
+  list: (params, body) => call(e("GET", "/v1/notifications", ["unread", "cursor", "page", "size"], "signedIn", false), params, body),
+  /** GET /v1/notifications/unread: How many notifications are unread, in all and by kind. */
+  unread: (params, body) => call(e("GET", "/v1/notifications/unread", [], "signedIn", false), params, body),
+  /** PATCH /v1/notifications/{id}: Mark one notification read or unread. */
+  update: (params, body) => call(e("PATCH", "/v1/notifications/{id}", [], "signedIn", false), params, body),
+  /** POST /v1/notifications/read: Mark every notification read, or those up to `before`; the unread counts come back. */
+  markRead: (params, body) => call(e("POST", "/v1/notifications/read", [], "signedIn", false), params, body),
+};
+
+export const files = {
+  /** POST /v1/files/multi: Upload up to nine pictures (JPEG, PNG, WebP, GIF); location data is stripped. */
+  upload: (params, body) => call(e("POST", "/v1/files/multi", [], "signedIn", false), params, body),
+  /** GET /v1/files/{name}: A stored picture or its thumbnail; its name is its content's hash. */
+  file: (params) => address(e("GET", "/v1/files/{name}", [], "anyone", true), params),
+};
