@@ -32,6 +32,10 @@ let package = Package(
         .systemLibrary(
             name: "CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]),
+        // cracklib, with its dictionary from cracklib-runtime (no pkg-config file).
+        .systemLibrary(
+            name: "CCrack",
+            providers: [.apt(["libcrack2-dev", "cracklib-runtime"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -42,6 +46,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Logging"]),
         .target(name: "Storage", dependencies: ["CSQLite"]),
         .target(name: "AudioMetadata", dependencies: ["CTagLib", "CTagLibProperties"]),
+        // The rules for new passwords: normalisation, invisible characters, length, and cracklib's dictionary.
+        .target(name: "PasswordPolicy", dependencies: ["CCrack"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
@@ -49,7 +55,9 @@ let package = Package(
         // The server's features.
         .target(
             name: "CloudMusicServer",
-            dependencies: ["HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "CSodium"]),
+            dependencies: [
+                "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "CSodium", "PasswordPolicy",
+            ]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 
         // The client SDK: API client, repositories, MusicListManager, the player (libmpv), downloads.
@@ -70,6 +78,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
+        .testTarget(name: "PasswordPolicyTests", dependencies: ["PasswordPolicy"]),
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [

@@ -1,17 +1,24 @@
 #ifndef CLOUDMUSIC_CMICROHTTPD_SHIM_H
 #define CLOUDMUSIC_CMICROHTTPD_SHIM_H
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <microhttpd.h>
 
 /* Variadic MHD calls wrapped so Swift can use them. */
 
 /** MHD_OPTION_UNESCAPE_CALLBACK's function type (the header has no typedef for it). */
 typedef size_t (*cm_unescape_callback)(void *cls, struct MHD_Connection *c, char *s);
+
+/** MHD_OPTION_URI_LOG_CALLBACK's function type: called with the request target once the request line has
+    arrived, before the query string is parsed; what it returns becomes the request's context. */
+typedef void *(*cm_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *c);
 
 /** Everything cm_start_daemon needs; zero values mean "MHD default" where noted. */
 typedef struct cm_daemon_config {
@@ -31,6 +38,8 @@ typedef struct cm_daemon_config {
     void *notify_cls;
     cm_unescape_callback unescape;
     void *unescape_cls;
+    cm_uri_log_callback uri_log;
+    void *uri_log_cls;
 } cm_daemon_config;
 
 static inline struct MHD_Daemon *cm_start_daemon(const cm_daemon_config *c) {
@@ -54,6 +63,8 @@ static inline struct MHD_Daemon *cm_start_daemon(const cm_daemon_config *c) {
         ops[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)c->notify, c->notify_cls};
     if (c->unescape)
         ops[n++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)c->unescape, c->unescape_cls};
+    if (c->uri_log)
+        ops[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)c->uri_log, c->uri_log_cls};
     ops[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     return MHD_start_daemon(c->flags, 0, NULL, NULL, c->handler, c->handler_cls,
                             MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
@@ -82,6 +93,15 @@ static inline void *cm_connection_socket_context(struct MHD_Connection *c) {
 static inline const struct sockaddr *cm_connection_client_address(struct MHD_Connection *c) {
     const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return i ? i->client_addr : NULL;
+}
+
+/** Milliseconds since the socket last received data (TCP_INFO), or -1 when the kernel does not say. */
+static inline long cm_ms_since_last_receive(int fd) {
+    struct tcp_info info;
+    socklen_t len = sizeof(info);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0 || len < offsetof(struct tcp_info, tcpi_last_data_recv) + sizeof(info.tcpi_last_data_recv))
+        return -1;
+    return (long)info.tcpi_last_data_recv;
 }
 
 #endif

@@ -9,14 +9,27 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int = 1 << 20
     /// The largest multipart upload in total; larger ones get 413.
     public var maxUploadBytes: Int = 100 << 20
-    /// The largest request line plus headers.
+    /// The largest request line plus headers; larger ones get 431 (414 when the address alone is larger).
     public var maxHeaderBytes: Int = 16 << 10
+    /// The most query parameters a request may have; more get 414.
+    public var maxQueryParameters: Int = 1000
     public var connectionLimit: Int = 16_384
     public var perAddressConnectionLimit: Int = 256
-    /// A connection with no traffic for this long is closed.
+    /// A connection with no traffic for this long is closed; a kept-alive connection may wait this long
+    /// for its next request.
     public var idleTimeoutSeconds: Int = 30
-    /// An idle connection must deliver a request's complete headers within this time, or be dropped.
+    /// A new connection must deliver its first request's complete headers within this time, and a later
+    /// request's headers must be complete this long after their first bytes, or the connection is dropped.
     public var headerTimeoutSeconds: Int = 10
+    /// A streamed response whose client has taken none of the waiting data for this long is dropped, and
+    /// its producer's writes throw `StreamClosedError`.
+    public var streamWriteTimeoutSeconds: Int = 10
+    /// `Content-Security-Policy` of JSON answers that don't send their own; nil sends none.
+    ///
+    /// Other answers (a web page, an image) get no default: a route that serves a page sends its own policy.
+    public var apiContentSecurityPolicy: String? = "default-src 'none'; frame-ancestors 'none'"
+    /// `Referrer-Policy` of every answer that doesn't send its own; nil sends none.
+    public var referrerPolicy: String? = "no-referrer"
     /// Origins allowed by CORS, exactly, or `"*"` for any.
     public var corsOrigins: [String] = []
     public var shutdownGraceSeconds: Int = 10

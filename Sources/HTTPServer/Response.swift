@@ -242,6 +242,9 @@ public func mimeType(forPath path: String) -> String {
 public struct StreamClosedError: Error, Sendable {}
 
 /// Writes the body of a chunked response; `write` waits while the client is slow.
+///
+/// A client that takes none of the waiting data for `ServerConfiguration.streamWriteTimeoutSeconds` is
+/// dropped, and `write` throws `StreamClosedError`.
 public final class StreamWriter: Sendable {
     struct State: ~Copyable {
         var buffer: [UInt8] = []
@@ -253,13 +256,19 @@ public final class StreamWriter: Sendable {
         var connection: UInt = 0  // MHD_Connection*, as bits so the state stays Sendable
         var waiters: [CheckedContinuation<Void, any Error>] = []
         var bytesSent = 0
+        /// Monotonic ns when the client last took data, or when data started waiting for it.
+        var lastProgress: UInt64 = 0
     }
 
     let state = Mutex(State())
+    /// The connection, for dropping it when its client stops reading.
+    let connectionEntry: ConnectionEntry?
     static let highWater = 256 << 10
     static let lowWater = 64 << 10
 
-    init() {}
+    init(connectionEntry: ConnectionEntry?) {
+        self.connectionEntry = connectionEntry
+    }
 
     /// True once the client has gone or the response has ended.
     public var isClosed: Bool { state.withLock { $0.closed } }
@@ -269,6 +278,7 @@ public final class StreamWriter: Sendable {
         var resume: UInt = 0
         let mustWait: Bool = try state.withLock { s in
             if s.closed || s.finished { throw StreamClosedError() }
+            if s.buffer.count == s.readOffset && !data.isEmpty { s.lastProgress = monotonicNanos() }
             s.buffer.append(contentsOf: data)
             if s.suspended {
                 s.suspended = false
@@ -340,6 +350,14 @@ public final class StreamWriter: Sendable {
 
     var bytesSent: Int { state.withLock { $0.bytesSent } }
 
+    /// True when data has waited more than `timeout` ns and the client has taken none of it meanwhile.
+    func isStalled(now: UInt64, timeout: UInt64) -> Bool {
+        state.withLock { s in
+            let waiting = s.buffer.count > s.readOffset
+            return !s.closed && waiting && now > s.lastProgress && now - s.lastProgress > timeout
+        }
+    }
+
     /// MHD's content reader: copy what is buffered, or suspend the connection until `write` resumes it.
     func read(into buf: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { s in
@@ -351,6 +369,7 @@ public final class StreamWriter: Sendable {
                 }
                 s.readOffset += n
                 s.bytesSent += n
+                s.lastProgress = monotonicNanos()
                 if s.readOffset == s.buffer.count {
                     s.buffer.removeAll(keepingCapacity: s.buffer.capacity <= StreamWriter.highWater * 2)
                     s.readOffset = 0

@@ -60,8 +60,9 @@ public final class HTTPServer: Sendable {
             c.connection_limit = UInt32(max(1, config.connectionLimit))
             c.per_ip_limit = UInt32(max(0, config.perAddressConnectionLimit))
             c.connection_timeout = UInt32(max(0, config.idleTimeoutSeconds))
-            // The pool holds the request line and headers plus a little room for reading the body
-            // and writing response headers; MHD answers 431 when headers don't fit.
+            // The pool holds the request line and headers, a 64-byte record per header, and a little room
+            // for reading the body and writing response headers; MHD answers 431 (its own body) when a
+            // request's head doesn't fit. Query parameters take no room: see `ServerCore.requestLine`.
             c.memory_limit = max(8 << 10, config.maxHeaderBytes + (4 << 10))
             c.memory_increment = 1024
             c.handler = accessHandlerCallback
@@ -72,6 +73,8 @@ public final class HTTPServer: Sendable {
             c.notify_cls = coreRef
             c.unescape = identityUnescapeCallback
             c.unescape_cls = nil
+            c.uri_log = requestLineCallback
+            c.uri_log_cls = coreRef
             guard let daemon = cm_start_daemon(&c) else {
                 Foundation.close(fd)
                 Unmanaged<ServerCore>.fromOpaque(coreRef).release()
@@ -259,6 +262,11 @@ let requestCompletedCallback: MHD_RequestCompletedCallback = { cls, connection, 
 let connectionNotifyCallback: MHD_NotifyConnectionCallback = { cls, connection, socketContext, toe in
     let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
     core.connectionNotify(connection!, socketContext!, toe)
+}
+
+let requestLineCallback: cm_uri_log_callback = { cls, uri, _ in
+    let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+    return core.requestLine(uri!)
 }
 
 /// Leaves the URL alone so the path can be decoded strictly (bad escapes answer 400).

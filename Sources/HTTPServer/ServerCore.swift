@@ -6,13 +6,15 @@ import Synchronization
 final class ConnectionEntry: Sendable {
     let fd: Int32
     let address: String
-    /// Monotonic ns since the connection has been waiting for a request's headers; 0 while a request runs.
+    /// What the connection waits for, since when (monotonic ns): 0 while a request runs; an even time while
+    /// a request's headers are due (since the connection opened, or since the next request's first bytes
+    /// arrived); an odd time while a kept-alive connection waits, idle, for its next request.
     let waitingSince: Atomic<UInt64>
 
     init(fd: Int32, address: String, since: UInt64) {
         self.fd = fd
         self.address = address
-        self.waitingSince = Atomic(since)
+        self.waitingSince = Atomic(since & ~1)
     }
 }
 
@@ -21,10 +23,18 @@ final class RequestState {
     enum BodyKind { case none, buffered, urlencoded, multipart }
 
     let start: UInt64
+    /// Whether MHD has called the access handler for this request yet.
+    var started = false
     var method: HTTPMethod = .GET
     /// The request's method as sent, when it is not one of `HTTPMethod`'s.
     var unknownMethod: String?
     var rawPath = ""
+    /// The raw query string (after "?"), taken from MHD before it parsed it; nil when there is none.
+    var query: String?
+    /// The request target's length in bytes, query included.
+    var targetBytes = 0
+    /// Why the request line is refused (too many query parameters, too long an address).
+    var targetError: HTTPError?
     var address = ""
     var route = ""
     var kind = BodyKind.none
@@ -150,6 +160,24 @@ final class MultipartState {
     }
 }
 
+/// How far past its limit a body is read and dropped so that the client can be told 413.
+let bodyDiscardAllowance = 64 << 20
+
+/// The parameters in a raw query string: its non-empty pieces between "&"s.
+func countQueryParameters(_ query: UnsafeRawBufferPointer) -> Int {
+    var count = 0
+    var pieceLength = 0
+    for b in query {
+        if b == 0x26 {
+            if pieceLength > 0 { count += 1 }
+            pieceLength = 0
+        } else {
+            pieceLength += 1
+        }
+    }
+    return pieceLength > 0 ? count + 1 : count
+}
+
 func formatBytes(_ n: Int) -> String {
     if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MB" }
     if n >= 1 << 10 && n % (1 << 10) == 0 { return "\(n >> 10) KB" }
@@ -212,9 +240,14 @@ final class ServerCore: @unchecked Sendable {
         return Unmanaged<ConnectionEntry>.fromOpaque(p).takeUnretainedValue()
     }
 
+    /// Starts the thread that drops connections past their header deadline and streams whose client has
+    /// stopped reading.
     func startReaper() {
-        let timeout = UInt64(max(1, config.headerTimeoutSeconds)) * 1_000_000_000
-        let interval = min(1_000_000, max(100_000, config.headerTimeoutSeconds * 250_000))
+        let headerSeconds = max(1, config.headerTimeoutSeconds)
+        let streamSeconds = max(1, config.streamWriteTimeoutSeconds)
+        let timeout = UInt64(headerSeconds) * 1_000_000_000
+        let streamTimeout = UInt64(streamSeconds) * 1_000_000_000
+        let interval = min(1_000_000, max(100_000, min(headerSeconds, streamSeconds) * 250_000))
         let thread = Thread { [self] in
             while !reaperStop.load(ordering: .relaxed) {
                 // Waits on a semaphore rather than sleeping so that stopping doesn't wait out the interval.
@@ -222,7 +255,17 @@ final class ServerCore: @unchecked Sendable {
                 let now = monotonicNanos()
                 connections.withLock { table in
                     for (_, e) in table {
-                        let since = e.waitingSince.load(ordering: .relaxed)
+                        var since = e.waitingSince.load(ordering: .relaxed)
+                        if since & 1 == 1 {
+                            // Kept alive and idle: MHD closes it after idleTimeoutSeconds without traffic. Once
+                            // the next request's first bytes arrive, its headers are due within the timeout.
+                            guard let arrived = nextRequestArrival(e.fd, idleSince: since, now: now),
+                                e.waitingSince.compareExchange(
+                                    expected: since, desired: arrived, ordering: .relaxed
+                                ).exchanged
+                            else { continue }
+                            since = arrived
+                        }
                         if since != 0 && now > since && now - since > timeout {
                             // Shut down, never close: MHD owns the fd and closes it itself.
                             _ = Foundation.shutdown(e.fd, Int32(SHUT_RDWR))
@@ -230,11 +273,46 @@ final class ServerCore: @unchecked Sendable {
                         }
                     }
                 }
+                dropStalledStreams(now: now, timeout: streamTimeout)
             }
             reaperDone.signal()
         }
         thread.name = "http-header-deadline"
         thread.start()
+    }
+
+    /// When data last arrived on a kept-alive connection idle since `idleSince` (odd), as an even time; nil
+    /// while nothing has arrived since.
+    ///
+    /// The kernel counts in milliseconds of jiffies, so data within 20 ms of the previous answer is taken
+    /// for that request's (a next request that quick is answered before the reaper looks).
+    private func nextRequestArrival(_ fd: Int32, idleSince: UInt64, now: UInt64) -> UInt64? {
+        let ago = cm_ms_since_last_receive(fd)
+        guard ago >= 0 else { return nil }
+        let agoNanos = UInt64(ago) * 1_000_000
+        guard now > agoNanos else { return nil }
+        let arrived = (now - agoNanos) & ~1
+        return arrived > idleSince + 20_000_000 ? arrived : nil
+    }
+
+    /// Drops every stream whose client has taken none of the waiting data for `timeout` ns: its producer's
+    /// writes throw, and the connection is shut down so that it stops holding whatever the producer held.
+    private func dropStalledStreams(now: UInt64, timeout: UInt64) {
+        let stalled = streams.withLock { table in
+            table.values.filter { $0.isStalled(now: now, timeout: timeout) }
+        }
+        for w in stalled {
+            w.close()
+            if let e = w.connectionEntry {
+                connections.withLock { table in
+                    // Only while the fd is still this connection's: MHD may have closed it meanwhile.
+                    if table[e.fd] === e { _ = Foundation.shutdown(e.fd, Int32(SHUT_RDWR)) }
+                }
+            }
+            logger.info(
+                "event=stream_stalled addr=\(w.connectionEntry?.address ?? "") sent=\(w.bytesSent) timeout_s=\(timeout / 1_000_000_000)"
+            )
+        }
     }
 
     func stopReaper() {
@@ -256,9 +334,14 @@ final class ServerCore: @unchecked Sendable {
         _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let p = conCls.pointee else {
-            return firstCall(connection, url, method, conCls)
+            // requestLine always comes first; this keeps a request working should it not.
+            let st = RequestState(start: monotonicNanos())
+            st.targetBytes = strlen(url)
+            conCls.pointee = Unmanaged.passRetained(st).toOpaque()
+            return firstCall(st, connection, url, method)
         }
         let st = Unmanaged<RequestState>.fromOpaque(p).takeUnretainedValue()
+        if !st.started { return firstCall(st, connection, url, method) }
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
@@ -269,12 +352,52 @@ final class ServerCore: @unchecked Sendable {
         return finishBody(st, connection)
     }
 
-    private func firstCall(
-        _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-        _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    ) -> MHD_Result {
+    /// MHD has read a request line: starts the request's state (MHD hands it to every later callback) and
+    /// takes the query string away from MHD.
+    ///
+    /// libmicrohttpd 0.9.75 keeps each query parameter as a 64-byte record in the connection's memory pool
+    /// (`memory_limit`), and when the pool runs out while it parses the query, it drops the failure
+    /// (`parse_initial_message_line` ignores what `MHD_parse_arguments_` returns): the 431 it had queued is
+    /// overwritten by the next state, and the connection waits for nothing until the header deadline. Here,
+    /// where MHD calls before it parses the query (its "URI log" callback), the query is copied and cut off
+    /// at its first byte, so MHD stores no parameter and `dispatch` parses the copy. (A raw NUL before the
+    /// "?" hides the query from this scan; such a request is refused in `firstCall`, if MHD gets that far.)
+    func requestLine(_ uri: UnsafePointer<CChar>) -> UnsafeMutableRawPointer {
         let st = RequestState(start: monotonicNanos())
-        conCls.pointee = Unmanaged.passRetained(st).toOpaque()
+        let length = strlen(uri)
+        st.targetBytes = length
+        if let mark = memchr(uri, 0x3F, length) {
+            let offset = UnsafeRawPointer(uri).distance(to: UnsafeRawPointer(mark)) + 1
+            let query = UnsafeMutableRawPointer(mutating: uri) + offset
+            let bytes = UnsafeRawBufferPointer(start: query, count: length - offset)
+            let count = countQueryParameters(bytes)
+            if length > config.maxHeaderBytes {
+                st.targetError = addressTooLong()
+            } else if count > config.maxQueryParameters {
+                let most = config.maxQueryParameters
+                st.targetError = HTTPError(
+                    status: 414,
+                    message: "The address has \(count) query parameters; at most \(most) are allowed.")
+            } else {
+                st.query = String(decoding: bytes, as: UTF8.self)
+            }
+            query.storeBytes(of: 0, as: UInt8.self)
+        } else if length > config.maxHeaderBytes {
+            st.targetError = addressTooLong()
+        }
+        return Unmanaged.passRetained(st).toOpaque()
+    }
+
+    private func addressTooLong() -> HTTPError {
+        let limit = formatBytes(config.maxHeaderBytes)
+        return HTTPError(status: 414, message: "The address is longer than the \(limit) allowed.")
+    }
+
+    private func firstCall(
+        _ st: RequestState, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>,
+        _ method: UnsafePointer<CChar>
+    ) -> MHD_Result {
+        st.started = true
         inFlight.add(1, ordering: .relaxed)
         if let e = entry(connection) {
             e.waitingSince.store(0, ordering: .relaxed)
@@ -286,6 +409,7 @@ final class ServerCore: @unchecked Sendable {
             return queue(st, connection, unknownMethodResponse(st))
         }
         st.method = m
+        if let e = st.targetError { return queue(st, connection, e.response) }
 
         // libmicrohttpd's own limit is its memory pool, which is larger than maxHeaderBytes; measure exactly.
         var scan = HeaderScan()
@@ -293,7 +417,11 @@ final class ServerCore: @unchecked Sendable {
             _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, headerScanIterator, p)
             _ = MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, headerScanIterator, p)
         }
-        let headerBytes = strlen(method) + strlen(url) + 12 + scan.bytes + 2
+        if scan.mhdParsedQuery {
+            let error = HTTPError.badRequest("The address contains a NUL byte; send it as %00.")
+            return queue(st, connection, error.response)
+        }
+        let headerBytes = strlen(method) + st.targetBytes + 12 + scan.bytes + 2
         if headerBytes > config.maxHeaderBytes {
             return queue(st, connection, HTTPError(
                 status: 431, message: "The request's headers are larger than the \(formatBytes(config.maxHeaderBytes)) allowed."
@@ -355,11 +483,12 @@ final class ServerCore: @unchecked Sendable {
     }
 
     private func receive(_ st: RequestState, _ data: UnsafePointer<CChar>, _ size: Int) -> MHD_Result {
-        if let rejected = st.rejected {
-            // Discard the rest of an over-long body, up to a point; then drop the connection.
+        if st.rejected != nil {
+            // MHD can only answer once the whole body is in, so the rest of an over-long body (a chunked one,
+            // whose length was not known up front) is read and dropped, and the 413 follows. Past a point the
+            // connection is dropped instead.
             st.received += size
-            _ = rejected
-            return st.received > st.limit * 2 + (1 << 20) ? MHD_Result.NO : MHD_Result.YES
+            return st.received > st.limit + bodyDiscardAllowance ? MHD_Result.NO : MHD_Result.YES
         }
         st.received += size
         if st.received > st.limit {
@@ -492,11 +621,11 @@ final class ServerCore: @unchecked Sendable {
         case .found(let handler, let pattern, let parameters):
             st.route = pattern
             var queryItems: [(name: String, value: String)] = []
-            for (k, v) in collect(connection, MHD_ValueKind.GET_ARGUMENT_KIND) {
-                guard let dk = percentDecode(k), let dv = percentDecode(v) else {
+            if let query = st.query, !query.isEmpty {
+                guard let items = parseURLEncoded(query[...]) else {
                     return queue(st, connection, HTTPError.badRequest("The query string has a malformed %-escape.").response)
                 }
-                queryItems.append((name: dk, value: dv))
+                queryItems = items
             }
             let request = Request(
                 method: st.method, path: path, route: pattern, pathParameters: parameters,
@@ -571,7 +700,7 @@ final class ServerCore: @unchecked Sendable {
             mhd = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
             headOfStream = true
         case .stream(let p):
-            let w = StreamWriter()
+            let w = StreamWriter(connectionEntry: entry(connection))
             w.attach(connection)
             writer = w
             producer = p
@@ -582,11 +711,21 @@ final class ServerCore: @unchecked Sendable {
             logger.error("event=response_error note=\"libmicrohttpd could not create a response\"")
             return MHD_Result.NO
         }
+        var own = SecurityHeaders()
         for (name, value) in response.headers {
             if asciiCaseInsensitiveEqual(name, "Content-Length") || asciiCaseInsensitiveEqual(name, "Transfer-Encoding") {
                 continue
             }
+            own.note(name, value)
             MHD_add_response_header(mhd, name, value)
+        }
+        // A handler's own header wins over these defaults.
+        if !own.contentTypeOptions { MHD_add_response_header(mhd, "X-Content-Type-Options", "nosniff") }
+        if !own.referrerPolicy, let policy = config.referrerPolicy {
+            MHD_add_response_header(mhd, "Referrer-Policy", policy)
+        }
+        if own.isJSON && !own.contentSecurityPolicy, let policy = config.apiContentSecurityPolicy {
+            MHD_add_response_header(mhd, "Content-Security-Policy", policy)
         }
         if headOfStream {
             MHD_add_response_header(mhd, "Transfer-Encoding", "chunked")
@@ -633,7 +772,7 @@ final class ServerCore: @unchecked Sendable {
         _ toe: MHD_RequestTerminationCode
     ) {
         if let connection, let e = entry(connection) {
-            e.waitingSince.store(monotonicNanos(), ordering: .relaxed)
+            e.waitingSince.store(monotonicNanos() | 1, ordering: .relaxed)
         }
         guard let conCls, let p = conCls.pointee else { return }
         conCls.pointee = nil
@@ -644,7 +783,7 @@ final class ServerCore: @unchecked Sendable {
             bytes = w.bytesSent
             w.close()
         }
-        inFlight.subtract(1, ordering: .relaxed)
+        if st.started { inFlight.subtract(1, ordering: .relaxed) }
         guard st.status != 0 else { return }
         let seconds = Double(monotonicNanos() - st.start) / 1e9
         let route = st.route.isEmpty ? "unmatched" : st.route
@@ -716,10 +855,56 @@ func isDotSegment(_ segment: String) -> Bool {
     return false
 }
 
+/// Which of the headers `ServerCore.queue` adds by default a response already has, and whether it is JSON.
+struct SecurityHeaders {
+    var contentTypeOptions = false
+    var referrerPolicy = false
+    var contentSecurityPolicy = false
+    var isJSON = false
+
+    mutating func note(_ name: String, _ value: String) {
+        // Compared only when the length matches: most responses carry just Content-Type.
+        switch name.utf8.count {
+        case 12:
+            if asciiCaseInsensitiveEqual(name, "Content-Type") { isJSON = isJSONMediaType(value) }
+        case 15:
+            if asciiCaseInsensitiveEqual(name, "Referrer-Policy") { referrerPolicy = true }
+        case 22:
+            if asciiCaseInsensitiveEqual(name, "X-Content-Type-Options") { contentTypeOptions = true }
+        case 23:
+            if asciiCaseInsensitiveEqual(name, "Content-Security-Policy") { contentSecurityPolicy = true }
+        default:
+            break
+        }
+    }
+}
+
+/// True for `application/json` and `application/<something>+json`, with or without parameters.
+func isJSONMediaType(_ contentType: String) -> Bool {
+    var contentType = contentType
+    return contentType.withUTF8 { bytes in
+        var end = bytes.firstIndex(of: 0x3B) ?? bytes.count  // ";"
+        while end > 0 && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        let prefix = applicationPrefix
+        let json = jsonSuffix
+        guard end >= prefix.count + json.count else { return false }
+        // ASCII letters compare without case; "/" and "+" are not changed by the OR.
+        for i in 0..<prefix.count where bytes[i] | 0x20 != prefix[i] { return false }
+        for i in 0..<json.count where bytes[end - json.count + i] | 0x20 != json[i] { return false }
+        // Either exactly "application/json" or a "+json" suffix.
+        return end == prefix.count + json.count || bytes[end - json.count - 1] == 0x2B
+    }
+}
+
+private let applicationPrefix = Array("application/".utf8)
+private let jsonSuffix = Array("json".utf8)
+
 /// The size of a request's header block and whether every header name is a valid token.
 struct HeaderScan {
     var bytes = 0
     var badName = false
+    /// MHD found query parameters that `ServerCore.requestLine` could not take (a NUL before the "?").
+    var mhdParsedQuery = false
 }
 
 let headerScanIterator: MHD_KeyValueIterator = { cls, kind, key, value in
@@ -735,7 +920,7 @@ let headerScanIterator: MHD_KeyValueIterator = { cls, kind, key, value in
             break
         }
     } else {
-        scan.pointee.bytes += n + v + 2  // "&name=value"
+        scan.pointee.mhdParsedQuery = true
     }
     return MHD_Result.YES
 }

@@ -295,4 +295,94 @@ private struct ProducerFailure: Error {}
             #expect(state.value == "closed")
         }
     }
+
+    /// A client that reads the headers and then nothing more must not hold the producer (and whatever it holds,
+    /// such as a transcode slot) past the write timeout.
+    @Test func aClientThatStopsReadingIsDroppedAfterTheWriteTimeout() async throws {
+        let outcome = Box("running")
+        let lastWriteStarted = Box(0.0)
+        let threwAt = Box(0.0)
+        try await withServer(
+            config: { $0.streamWriteTimeoutSeconds = 2 },
+            routes: { r in
+                r.get("/flood") { _ in
+                    .stream(contentType: "application/octet-stream") { w in
+                        let piece = Data(repeating: 0x41, count: 64 << 10)
+                        do {
+                            while true {
+                                lastWriteStarted.value = now()
+                                try await w.write(piece)
+                            }
+                        } catch {
+                            threwAt.value = now()
+                            outcome.value = error is StreamClosedError ? "closed" : "\(error)"
+                            throw error
+                        }
+                    }
+                }
+            }
+        ) { s in
+            let client = try await onThread { () -> (RawClient, Double) in
+                let c = try RawClient(port: s.port)
+                try c.send(requestBytes("GET", "/flood"))
+                _ = try c.readHead()
+                return (c, now())
+            }
+            let stoppedReading = client.1
+            // Without the timeout the producer would wait for the idle timeout (30 s).
+            #expect(await eventually(timeout: 12) { outcome.value != "running" })
+            #expect(outcome.value == "closed")
+            let stalledFor = threwAt.value - lastWriteStarted.value
+            #expect(stalledFor < 2 + 3, "the producer waited \(stalledFor) s")
+            let dropped = threwAt.value - stoppedReading
+            #expect(dropped >= 1.9, "dropped \(dropped) s after the client stopped reading")
+            // The connection is gone too, not just the producer, while the client still holds its end.
+            #expect(await eventually(timeout: 5) { s.metrics.render().contains("http_open_connections 0\n") })
+            withExtendedLifetime(client.0) {}
+        }
+    }
+
+    @Test func aSlowClientThatKeepsReadingIsNotCut() async throws {
+        let total = 512 << 10
+        let outcome = Box("running")
+        try await withServer(
+            config: { $0.streamWriteTimeoutSeconds = 1 },
+            routes: { r in
+                r.get("/slow") { _ in
+                    .stream(contentType: "application/octet-stream") { w in
+                        var sent = 0
+                        do {
+                            while sent < total {
+                                try await w.write(Data(repeating: 0x42, count: 64 << 10))
+                                sent += 64 << 10
+                            }
+                            outcome.value = "done"
+                        } catch {
+                            outcome.value = "\(error)"
+                            throw error
+                        }
+                    }
+                }
+            }
+        ) { s in
+            let received = try await onThread { () -> (Int, Double) in
+                let c = try RawClient(port: s.port, timeout: 10)
+                c.setReceiveBuffer(16 << 10)
+                try c.send(requestBytes("GET", "/slow"))
+                _ = try c.readHead()
+                // At most 16 KiB every 50 ms, so that it takes several write timeouts in all.
+                let start = now()
+                while try c.readSome(max: 16 << 10), !c.pendingEnds(with: "\r\n0\r\n\r\n") {
+                    usleep(50_000)
+                }
+                let seconds = now() - start
+                var bytes = 0
+                while let chunk = try c.readChunk() { bytes += chunk.count }
+                return (bytes, seconds)
+            }
+            #expect(received.0 == total)
+            #expect(received.1 > 2, "read in \(received.1) s: not slower than the timeout")
+            #expect(outcome.value == "done")
+        }
+    }
 }

@@ -124,10 +124,26 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
+    /// Sets the socket's receive buffer, so that a client that reads slowly holds the server back sooner.
+    func setReceiveBuffer(_ bytes: Int32) {
+        var value = bytes
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Reads what has arrived, at most `max` bytes, to be parsed later; false at end of stream.
+    func readSome(max: Int) throws -> Bool {
+        try fill(deadline: now() + timeout, what: "reading some", limit: max)
+    }
+
+    /// Whether the bytes read but not yet parsed end with `suffix`.
+    func pendingEnds(with suffix: String) -> Bool {
+        pending.count >= suffix.utf8.count && pending.suffix(suffix.utf8.count).elementsEqual(suffix.utf8)
+    }
+
     /// Reads more bytes into `pending`; returns false at end of stream. Throws on timeout.
     @discardableResult
-    private func fill(deadline: Double, what: String) throws -> Bool {
-        var buf = [UInt8](repeating: 0, count: 65536)
+    private func fill(deadline: Double, what: String, limit: Int = 65536) throws -> Bool {
+        var buf = [UInt8](repeating: 0, count: limit)
         while true {
             let left = deadline - now()
             if left <= 0 { throw ClientError.timeout(what) }

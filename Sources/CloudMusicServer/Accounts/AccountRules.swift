@@ -1,5 +1,6 @@
 import Foundation
 import MusicCore
+import PasswordPolicy
 
 /// Checks and normalises what people type: phone numbers, emails, passwords, nicknames, profile fields.
 enum AccountRules {
@@ -80,13 +81,13 @@ enum AccountRules {
         return lower
     }
 
-    /// 8 to 128 characters, any script.
+    /// A new password (sign-up, change, reset; never sign-in) in NFC, when `PasswordPolicy` allows it.
     static func password(_ text: String) throws -> String {
-        guard text.count >= 8 else { throw ServiceError.invalid("A password needs at least 8 characters.") }
-        guard text.count <= 128, text.utf8.count <= 1024 else {
-            throw ServiceError.invalid("A password can be at most 128 characters.")
+        do {
+            return try PasswordPolicy.check(text)
+        } catch {
+            throw ServiceError.invalid(error.message)
         }
-        return text
     }
 
     /// 1 to 32 characters after trimming; CJK and emoji welcome, control and direction-override characters not.

@@ -102,8 +102,15 @@ enum Crypto {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// True when `password` matches a hash from `hashPassword`; the comparison takes constant time.
+    /// True when `password`, as typed or in NFC (the form new passwords are kept in), matches a hash from
+    /// `hashPassword`; the comparison takes constant time.
     static func verifyPassword(_ password: String, hash: String) -> Bool {
+        if verifyExactly(password, hash: hash) { return true }
+        let normalized = password.precomposedStringWithCanonicalMapping
+        return normalized.utf8.elementsEqual(password.utf8) ? false : verifyExactly(normalized, hash: hash)
+    }
+
+    private static func verifyExactly(_ password: String, hash: String) -> Bool {
         precondition(ready, "libsodium failed to initialise")
         hashingSlots.wait()
         defer { hashingSlots.signal() }
