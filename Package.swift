@@ -32,6 +32,9 @@ let package = Package(
         .systemLibrary(
             name: "CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -48,7 +51,7 @@ let package = Package(
         // The server's features.
         .target(
             name: "CloudMusicServer",
-            dependencies: ["HTTPServer", "Storage", "MusicCore", "AudioMetadata", "CSodium"]),
+            dependencies: ["HTTPServer", "Storage", "MusicCore", "AudioMetadata", "CSodium", "CZlib"]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 
         // The client SDK: API client, repositories, MusicListManager, the player (libmpv), downloads.

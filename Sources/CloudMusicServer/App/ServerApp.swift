@@ -78,6 +78,7 @@ public final class ServerApp: Sendable {
         NotificationRoutes(store: NotificationStore(database: database), accounts: accounts)
             .register(on: router)
         FileRoutes(files: files, accounts: accounts).register(on: router)
+        WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
 
