@@ -37,6 +37,9 @@ def test_hashed_files_are_immutable_and_revalidated_by_etag(server):
     assert status == 200
     assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert headers["Content-Type"].startswith("text/javascript")
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    # The policy goes with documents (and the worker), not with every script.
+    assert "Content-Security-Policy" not in headers
     etag = headers["ETag"]
     status, _, body = http("GET", server.url + main.group(1), headers={"If-None-Match": etag})
     assert status == 304 and body == b""
@@ -69,6 +72,7 @@ def test_the_service_worker_knows_the_build_and_the_shell(server):
     status, headers, body = http("GET", server.url + "/sw.js")
     text = body.decode()
     assert status == 200 and headers["Cache-Control"] == "no-cache"
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
     build = re.search(r'self\.CLOUDMUSIC_BUILD = "([0-9a-f]{12})"', text).group(1)
     files = json.loads(re.search(r"self\.CLOUDMUSIC_FILES = (\[.*?\]);", text).group(1))
     assert f"/assets/{build}/js/main.js" in files

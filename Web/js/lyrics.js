@@ -65,6 +65,10 @@ export function lineMarkup(line, index, tag = "p") {
  * word. Returns the new position; writes to the DOM only what changed. */
 export function paint(root, lyric, pos, last) {
   if (pos.line !== last.line) {
+    for (const word of root.querySelectorAll(".lyric-line.current .w")) {
+      word.classList.remove("done", "active");
+      word.style.removeProperty("--p");
+    }
     root.querySelector(".lyric-line.current")?.classList.remove("current");
     root.querySelector(".lyric-line[aria-current]")?.removeAttribute("aria-current");
     const el = pos.line >= 0 ? root.querySelector(`.lyric-line[data-i="${pos.line}"]`) : null;

@@ -15,6 +15,8 @@ final class WebAssets: Sendable {
         let gzipped: Data?
         /// A strong validator from the content, quoted; the gzip copy's ends in `-gz`.
         let etag: String
+        /// The service worker, which gets the documents' security headers.
+        var isWorker = false
     }
 
     /// The folder the files came from, or nil when none was found.
@@ -74,6 +76,7 @@ final class WebAssets: Sendable {
         }
         var files: [String: Asset] = [:]
         for (path, data) in raw { files[path] = Self.asset(data, path: path) }
+        files["sw.js"]?.isWorker = true
         self.files = files
         let total = files.values.reduce(0) { $0 + $1.body.count }
         let compressed = files.values.reduce(0) { $0 + ($1.gzipped?.count ?? $1.body.count) }

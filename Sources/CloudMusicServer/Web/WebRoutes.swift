@@ -13,7 +13,9 @@ struct WebRoutes {
     /// First path segments that belong to the API, not to the app.
     static let apiPrefixes: Set<String> = ["v1", "rest", "health", "metrics"]
 
-    static let securityHeaders: [(String, String)] = [
+    /// Sent with documents (and the service worker, whose own response sets its policy); other files get
+    /// only `nosniff`, so a page's first render does not carry the policy twenty times.
+    static let documentHeaders: [(String, String)] = [
         (
             "Content-Security-Policy",
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
@@ -21,7 +23,6 @@ struct WebRoutes {
                 + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         ),
         ("Cross-Origin-Opener-Policy", "same-origin"),
-        ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "same-origin"),
         ("X-Frame-Options", "DENY"),
     ]
@@ -76,7 +77,10 @@ struct WebRoutes {
         headers.add(
             "Cache-Control", cache == .immutable ? "public, max-age=31536000, immutable" : "no-cache")
         headers.add("Vary", "Accept-Encoding")
-        for (name, value) in securityHeaders { headers.add(name, value) }
+        headers.add("X-Content-Type-Options", "nosniff")
+        if asset.contentType.hasPrefix("text/html") || asset.isWorker {
+            for (name, value) in documentHeaders { headers.add(name, value) }
+        }
         if let tags = request.headers["If-None-Match"], matches(tags, asset.etag) {
             return Response(status: 304, headers: headers, body: .empty)
         }
