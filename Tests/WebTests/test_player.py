@@ -188,3 +188,49 @@ def test_the_record_turns_only_while_playing(page):
     page.locator(".ctl-toggle").click()
     page.wait_for_function("() => getComputedStyle(document.querySelector('.disc-spin')).animationPlayState === 'paused'")
     page.wait_for_function("(a) => getComputedStyle(document.querySelector('.tonearm')).transform !== a", arg=playing_arm)
+
+
+def test_swiping_the_record_changes_the_song(page):
+    play_album(page)
+    page.locator(".mini-open").click()
+    stage = page.locator(".disc-stage")
+    stage.wait_for()
+    page.wait_for_function("() => document.querySelector('.disc').getAnimations().every((a) => a.playState === 'finished')")
+    box = stage.bounding_box()
+    y = box["y"] + box["height"] / 2
+
+    def swipe(from_x, to_x):
+        page.mouse.move(from_x, y)
+        page.mouse.down()
+        for step in range(1, 9):
+            page.mouse.move(from_x + (to_x - from_x) * step / 8, y)
+        page.mouse.up()
+
+    swipe(box["x"] + box["width"] * 0.85, box["x"] + box["width"] * 0.1)
+    page.wait_for_function("() => window.cloudmusic.engine.song?.title === '晚风'")
+    page.wait_for_function("() => document.querySelector('.play-title').textContent === '晚风'")
+    page.wait_for_function("() => document.querySelector('.disc').getAnimations().every((a) => a.playState === 'finished')")
+    swipe(box["x"] + box["width"] * 0.1, box["x"] + box["width"] * 0.85)
+    page.wait_for_function("() => window.cloudmusic.engine.song?.title === '霓虹灯下'")
+    # A tap (no swipe) shows the lyrics instead.
+    stage.click()
+    page.wait_for_function("() => document.querySelector('.play-main').dataset.view === 'lyric'")
+
+
+def test_play_next_and_add_to_the_queue_from_a_song_menu(page):
+    play_album(page)
+    page.goto("/search?q=%E5%B1%B1%E6%B5%B7")
+    # A page load restores the queue without playing; the menu's actions work on it all the same.
+    row = page.locator(".results .song-row", has_text="山海").first
+    row.locator(".song-more").click()
+    page.locator(".sheet-item", has_text="下一首播放").click()
+    page.locator(".toast", has_text="将在下一首播放").wait_for()
+    row.locator(".song-more").click()
+    page.locator(".sheet-item", has_text="添加到播放列表").click()
+    page.wait_for_function("() => window.cloudmusic.engine.queue.length === 8")
+    titles = page.evaluate("() => window.cloudmusic.engine.queue.items.map((i) => i.song.title)")
+    assert titles[0] == "霓虹灯下" and titles[1] == "山海" and titles[-1] == "山海"
+    page.locator(".mini-toggle").click()
+    wait_playing(page, past=0)
+    page.locator(".mini-next").click()
+    page.wait_for_function("() => window.cloudmusic.engine.song?.title === '山海'")

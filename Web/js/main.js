@@ -6,11 +6,9 @@ import { t, lang } from "./i18n.js";
 import { start, navigate, onRoute, route, refresh } from "./router.js";
 import { engine } from "./player.js";
 import { mountMiniPlayer } from "./mini-player.js";
-import { startSync, sync } from "./queue-sync.js";
 import { loadLikes } from "./actions.js";
 import { icon } from "./icons.js";
 import { esc, toast } from "./ui.js";
-import { signOutHere } from "./session.js";
 
 performance.mark("cm-main");
 const dark = matchMedia("(prefers-color-scheme: dark)");
@@ -43,7 +41,7 @@ function renderChrome() {
   document.getElementById("sidebar").innerHTML = `
     <a class="brand" href="/" aria-label="${esc(t("appName"))}"><img src="${new URL("../icons/icon.svg", import.meta.url).href}" alt="" width="32" height="32"><span>${esc(t("appName"))}</span></a>
     <nav class="side-nav" aria-label="${esc(t("appName"))}">
-      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span></a>`).join("")}
+      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span></a>`).join("")}
       <div class="side-group">${esc(t("mine"))}</div>
       <a class="side-link" href="/mine/recent" data-match="recent">${icon("history")}<span>${esc(t("recentPlays"))}</span></a>
       <a class="side-link" href="/mine/downloads" data-match="downloads">${icon("download")}<span>${esc(t("downloads"))}</span></a>
@@ -130,12 +128,12 @@ function boot() {
     if (state.user) {
       setToken(state.user.session);
       loadLikes();
-      sync();
+      import("./queue-sync.js").then((module) => module.sync());
     }
   });
   store.watch(["likesSheetId"], renderChrome);
-  httpEvents.addEventListener("unauthorized", () => {
-    signOutHere();
+  httpEvents.addEventListener("unauthorized", async () => {
+    (await import("./session.js")).signOutHere();
     toast(t("signInFirst"));
   });
   const online = () => {
@@ -158,7 +156,7 @@ function boot() {
   engine.addEventListener("failed", (event) => toast(t("cannotPlay", { title: event.detail?.title ?? "" })));
   start(document.getElementById("view")).then(() => {
     performance.mark("cm-first-screen");
-    startSync();
+    import("./queue-sync.js").then((module) => module.startSync());
     loadLikes();
     if ("serviceWorker" in navigator) {
       navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});

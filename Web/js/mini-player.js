@@ -6,7 +6,6 @@ import { icon } from "./icons.js";
 import { esc, artistNames } from "./ui.js";
 import { cover } from "./media.js";
 import { navigate } from "./router.js";
-import { openQueue } from "./queue-drawer.js";
 import { toggleLike, isLiked } from "./actions.js";
 import * as store from "./store.js";
 
@@ -115,7 +114,7 @@ export function mountMiniPlayer(root) {
   q(".mini-next").addEventListener("click", () => engine.next());
   q(".mini-prev").addEventListener("click", () => engine.previous());
   q(".mini-mode").addEventListener("click", () => engine.cycleMode());
-  q(".mini-queue").addEventListener("click", () => openQueue());
+  q(".mini-queue").addEventListener("click", async () => (await import("./queue-drawer.js")).openQueue());
   q(".mini-like").addEventListener("click", () => toggleLike(engine.song));
   q(".mini-mute").addEventListener("click", () => engine.toggleMute());
   q(".mini-lyrics").addEventListener("click", async () => {

@@ -11,7 +11,7 @@ import { bindSongList } from "../actions.js";
 
 export function sheetCard(sheet) {
   return `<a class="card" href="/sheet/${esc(sheet.id)}">
-    <span class="card-cover">${img(sheet, 160, "", "")}<span class="card-count">${icon("play")}${esc(count(sheet.clicksCount))}</span></span>
+    <span class="card-cover">${img(sheet, 160, "", "")}${sheet.clicksCount ? `<span class="card-count">${icon("play")}${esc(count(sheet.clicksCount))}</span>` : ""}</span>
     <span class="card-title">${esc(sheet.title)}</span></a>`;
 }
 

@@ -33,7 +33,7 @@ export async function mount(root) {
     <div class="play-main" data-view="disc">
       <div class="disc-pane">
         <div class="tonearm">${TONEARM}</div>
-        <div class="disc-stage" role="button" tabindex="0" aria-label="${esc(t("noLyric"))}"></div>
+        <div class="disc-stage" role="button" tabindex="0" aria-label="${esc(t("showLyrics"))}"></div>
         <p class="disc-lyric" aria-hidden="true"></p>
       </div>
       <div class="lyric-pane"></div>
@@ -71,7 +71,7 @@ export async function mount(root) {
 
   const setView = (view) => {
     main.dataset.view = view;
-    stage.setAttribute("aria-label", t(view === "disc" ? "nowPlaying" : "back"));
+    stage.setAttribute("aria-label", t("showLyrics"));
     if (view === "lyric") lyrics.center();
   };
 
