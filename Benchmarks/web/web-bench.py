@@ -137,14 +137,27 @@ def play_page_trace(browser, url, seconds, out):
     events = events["traceEvents"] if isinstance(events, dict) else events
     main_threads = {(e["pid"], e["tid"]) for e in events
                     if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
-    tasks = [e["dur"] / 1000 for e in events
-             if e.get("name") == "RunTask" and e.get("ph") == "X" and (e["pid"], e["tid"]) in main_threads and "dur" in e]
+    main = [e for e in events if e.get("ph") == "X" and (e.get("pid"), e.get("tid")) in main_threads and "dur" in e]
+    runs = [e for e in main if e.get("name") == "RunTask"]
+    tasks = [e["dur"] / 1000 for e in runs]
+    # What ran inside each long task: scripts, style, layout and paint. A long task with none of it is the
+    # renderer waiting for a core (a loaded machine), not work of the page.
+    work_names = {"FunctionCall", "EvaluateScript", "FireAnimationFrame", "TimerFire", "EventDispatch",
+                  "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit", "ParseHTML", "v8.run"}
+    long_work = []
+    for task in (e for e in runs if e["dur"] > 50_000):
+        end = task["ts"] + task["dur"]
+        inside = [e for e in main if e.get("name") in work_names and task["ts"] <= e["ts"] < end
+                  and e["tid"] == task["tid"]]
+        top = [e for e in inside if not any(o is not e and o["ts"] <= e["ts"] and e["ts"] + e["dur"] <= o["ts"] + o["dur"] for o in inside)]
+        long_work.append(round(sum(e["dur"] for e in top) / 1000, 1))
     return {
         "seconds": round(elapsed, 1),
         "fps": round((frames1 - frames0) / elapsed, 1),
         "tasks": len(tasks),
         "long_tasks_over_50ms": sum(1 for d in tasks if d > 50),
         "longest_task_ms": round(max(tasks, default=0), 1),
+        "work_inside_long_tasks_ms": long_work,
         "p99_task_ms": round(percentile(tasks, 99), 2) if tasks else 0,
         "longtask_observer_entries": len(observed),
         "karaoke_word_active": karaoke,

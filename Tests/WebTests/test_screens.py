@@ -153,3 +153,21 @@ def test_desktop_lyrics_float_over_the_page(browser, server):
         page.locator(".float-holder").wait_for(state="detached")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_nothing_overflows_a_360_pixel_phone(browser, server, person):
+    page = new_page(browser, server.url, viewport={"width": 360, "height": 740}, user=person)
+    page.goto("/")
+    page.locator(".section-head", has_text="新歌速递").wait_for()
+    page.locator(".new-songs .song-main").first.click()
+    wait_playing(page)
+    for path, ready in [("/", ".banner"), ("/search?q=%E9%9B%A8", ".results .song-row"), ("/mine", ".sheet-row"),
+                        ("/browse/genres", ".genre-tile"), ("/settings", ".segmented"), ("/play", ".disc-cover"),
+                        ("/login?mode=signup", ".login-form")]:
+        go(page, path)
+        page.locator(ready).first.wait_for()
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 360, (path, width)
+    page.screenshot(path=str(SCREENSHOTS / "19-sign-up-360x740-light.png"))
+    assert not page.errors, page.errors
+    page.context.close()
