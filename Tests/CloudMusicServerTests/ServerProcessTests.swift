@@ -183,7 +183,8 @@ final class RunningServer: @unchecked Sendable {
             options: ServerOptions(dataFolder: temporaryFolder()), logger: .init(level: .error))
         let document = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as! [String: Any]
         let paths = document["paths"] as! [String: [String: Any]]
-        for route in app.makeRouter().routes {
+        // The web player's pages (`/` and its catch-all) are not part of the API.
+        for route in app.makeRouter().routes where route.pattern != "/" && !route.pattern.hasPrefix("/*") {
             let path = route.pattern.split(separator: "/", omittingEmptySubsequences: false).map {
                 $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0)
             }.joined(separator: "/")

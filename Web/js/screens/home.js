@@ -125,7 +125,6 @@ export async function mount(root) {
   engine.addEventListener("song", mark);
   const stopCarousel = carousel(root.querySelector(".home-carousel"));
   performance.mark("cm-home-rendered");
-  document.body.dataset.homeRendered = "1";
   return () => {
     stopCarousel();
     engine.removeEventListener("song", mark);

@@ -18,7 +18,7 @@ function sheetRow(sheet, title = sheet.title, byline = false) {
 
 export async function mount(root) {
   const user = store.get().user;
-  const shortcut = (href, iconName, label, note = "") => `<a class="shortcut" href="${href}"><span class="shortcut-icon">${icon(iconName)}</span>
+  const shortcut = (href, iconName, label, note = "") => `<a class="shortcut" href="${esc(href)}"><span class="shortcut-icon">${icon(iconName)}</span>
     <span>${esc(label)}</span>${note ? `<span class="shortcut-note">${esc(note)}</span>` : ""}</a>`;
   root.innerHTML = `<header class="top-bar mine-bar"><h1 class="top-title">${esc(t("mine"))}</h1>
       <a class="icon-btn" href="/settings" aria-label="${esc(t("settings"))}">${icon("tune")}</a></header>
