@@ -42,7 +42,7 @@ export async function mount(root) {
       <button class="icon-btn act-like" type="button"></button>
       <button class="icon-btn act-download" type="button"></button>
       <button class="icon-btn act-sheet" type="button" aria-label="${esc(t("addToSheet"))}" title="${esc(t("addToSheet"))}">${icon("plus")}</button>
-      <button class="icon-btn act-desk-lyrics" type="button" aria-label="${esc(t("desktopLyrics"))}" title="${esc(t("desktopLyrics"))}">${icon("lyrics")}</button>
+      <button class="icon-btn act-desk-lyrics desk-only" type="button" aria-label="${esc(t("desktopLyrics"))}" title="${esc(t("desktopLyrics"))}">${icon("lyrics")}</button>
     </div>
     <div class="play-seek">
       <span class="seek-time">0:00</span>
