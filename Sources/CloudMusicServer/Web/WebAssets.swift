@@ -33,7 +33,8 @@ final class WebAssets: Sendable {
         self.folder = folder
         guard let folder else {
             logger.warning(
-                "event=web_missing note=\"The web player's files were not found; start with --web DIR to serve them.\"")
+                "event=web_missing note=\"The web player's files were not found; start with --web DIR to serve them.\""
+            )
             build = "none"
             files = ["index.html": Self.asset(Data(Self.missingPage.utf8), path: "index.html")]
             return
@@ -80,7 +81,9 @@ final class WebAssets: Sendable {
         self.files = files
         let total = files.values.reduce(0) { $0 + $1.body.count }
         let compressed = files.values.reduce(0) { $0 + ($1.gzipped?.count ?? $1.body.count) }
-        logger.info("event=web_loaded folder=\(folder) files=\(files.count) bytes=\(total) gzip_bytes=\(compressed) build=\(build)")
+        logger.info(
+            "event=web_loaded folder=\(folder) files=\(files.count) bytes=\(total) gzip_bytes=\(compressed) build=\(build)"
+        )
     }
 
     var index: Asset { files["index.html"]! }
@@ -136,7 +139,8 @@ final class WebAssets: Sendable {
         hasher.update(data)
         let tag = hasher.finalizeHex()
         var gzipped: Data?
-        if isCompressible(type), data.count > 256, let packed = Gzip.compress(data), packed.count < data.count {
+        if isCompressible(type), data.count > 256, let packed = Gzip.compress(data), packed.count < data.count
+        {
             gzipped = packed
         }
         return Asset(contentType: type, body: data, gzipped: gzipped, etag: "\"\(tag)\"")
@@ -162,7 +166,8 @@ final class WebAssets: Sendable {
     }
 
     private static func isCompressible(_ type: String) -> Bool {
-        type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/manifest")
+        type.hasPrefix("text/") || type.hasPrefix("application/json")
+            || type.hasPrefix("application/manifest")
             || type.hasPrefix("image/svg")
     }
 

@@ -49,10 +49,13 @@ struct WebRoutes {
                 let file = segments.dropFirst(2).joined(separator: "/")
                 guard file != "index.html", let asset = assets.files[file] else { throw Self.noFile }
                 // An old build's address (a page loaded before a restart) still gets today's file, uncached.
-                return Self.send(asset, cache: segments[1] == assets.build ? .immutable : .revalidate, request: request)
+                return Self.send(
+                    asset, cache: segments[1] == assets.build ? .immutable : .revalidate, request: request)
             }
             let file = segments.joined(separator: "/")
-            if let asset = assets.files[file] { return Self.send(asset, cache: .revalidate, request: request) }
+            if let asset = assets.files[file] {
+                return Self.send(asset, cache: .revalidate, request: request)
+            }
             // A missing file is a 404; any other address is a page of the app.
             if segments.last!.contains(".") { throw Self.noFile }
             return Self.send(assets.index, cache: .revalidate, request: request)
@@ -104,7 +107,9 @@ struct WebRoutes {
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
         for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = item.split(separator: ";").map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
             guard let coding = parts.first, coding == "gzip" || coding == "*" else { continue }
             let refused = parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
             if !refused { return true }
@@ -134,7 +139,8 @@ final class APIRouteIndex: Sendable {
         guard !allowed.isEmpty else { return HTTPError.notFound("There is nothing at this address.") }
         if allowed.contains(.GET) { allowed.insert(.HEAD) }
         allowed.insert(.OPTIONS)
-        let allow = HTTPMethod.allCases.filter { allowed.contains($0) }.map(\.rawValue).joined(separator: ", ")
+        let allow = HTTPMethod.allCases.filter { allowed.contains($0) }.map(\.rawValue).joined(
+            separator: ", ")
         return HTTPError(
             status: 405, message: "This address does not accept GET requests.", headers: [("Allow", allow)])
     }
