@@ -89,13 +89,28 @@ def test_loop_modes(page):
 def test_gapless_the_next_song_is_preloaded_and_takes_over(page):
     play_album(page, index=2)  # 地铁站, 25 s
     page.wait_for_function("() => window.cloudmusic.engine.preloaded?.ready === true", timeout=30000)
+    # The spare element holds the next song, loaded; when this one ends, that same element plays on.
+    page.evaluate("() => { document.querySelector('audio:not([data-active])').dataset.marker = 'spare'; }")
     spare = page.evaluate("() => document.querySelector('audio:not([data-active])').src")
     assert "/v1/songs/" in spare
     duration = page.evaluate("() => document.querySelector('audio[data-active]').duration")
     page.evaluate("(d) => { document.querySelector('audio[data-active]').currentTime = d - 0.5; }", duration)
     page.wait_for_function("() => window.cloudmusic.engine.song?.title === '天亮以前'")
-    assert page.evaluate("() => document.querySelector('audio[data-active]').src") == spare
     wait_playing(page, past=0.2)
+    assert page.evaluate("() => document.querySelector('audio[data-active]').dataset.marker") == "spare"
+    assert page.evaluate("() => document.querySelector('audio[data-active]').src") == spare
+    # The element that finished is emptied, ready to hold the song after this one.
+    assert page.evaluate("() => document.querySelector('audio:not([data-active])').getAttribute('src')") in (None, "")
+
+
+def test_next_takes_the_preloaded_song_too(page):
+    play_album(page, index=3)
+    page.wait_for_function("() => window.cloudmusic.engine.preloaded?.ready === true", timeout=30000)
+    page.evaluate("() => { document.querySelector('audio:not([data-active])').dataset.marker = 'spare'; }")
+    page.locator(".mini-next").click()
+    page.wait_for_function("() => window.cloudmusic.engine.song?.title === '旧照片'")
+    wait_playing(page, past=0.1)
+    assert page.evaluate("() => document.querySelector('audio[data-active]').dataset.marker") == "spare"
 
 
 def test_the_queue_drawer_reorders_and_removes(page):

@@ -168,9 +168,7 @@ class Engine extends EventTarget {
 
   next() {
     if (!this.queue.length) return;
-    this.queue.next(false);
-    this.changed();
-    this.start(this.queue.current, { autoplay: true });
+    this.advance(false);
   }
 
   previous() {
@@ -278,12 +276,12 @@ class Engine extends EventTarget {
   }
 
   /** Loads the entry `key` into the active element (or swaps in the preloaded one) and plays it. */
-  async start(key, { autoplay, at = 0, convert = false } = {}) {
+  async start(key, { autoplay, at = 0, convert = false, preloaded = this.preloaded } = {}) {
     const song = this.queue.songOf(key);
     if (!song) return;
     const load = ++this.loadCount;
     const old = this.audio;
-    if (!convert && this.preloaded?.key === key && this.preloaded.ready && at === 0) {
+    if (!convert && preloaded?.key === key && preloaded.ready && at === 0) {
       // The next song is already loaded in the spare element: switch to it.
       old.pause();
       delete old.dataset.active;
@@ -294,6 +292,7 @@ class Engine extends EventTarget {
       old.load();
     } else {
       this.dropPreload();
+      this.dropSpare(preloaded);
       const url = await this.urlFor(song, convert);
       if (load !== this.loadCount) return;
       if (this.audio.src !== url) this.audio.src = url;
@@ -326,6 +325,12 @@ class Engine extends EventTarget {
   dropPreload() {
     if (!this.preloaded) return;
     this.preloaded = null;
+    this.dropSpare(true);
+  }
+
+  /** Empties the spare element when it holds a song (`held`) that will not be played. */
+  dropSpare(held) {
+    if (!held || !this.spare.hasAttribute("src")) return;
     this.spare.removeAttribute("src");
     this.spare.load();
   }
@@ -336,33 +341,37 @@ class Engine extends EventTarget {
     const { key, state } = this.queue.upcoming();
     if (key === null || key === this.queue.current) return;
     const song = this.queue.songOf(key);
-    const revision = this.revision;
-    this.preloaded = { key, state, revision, ready: false };
+    const entry = { key, state, revision: this.revision, ready: false };
+    this.preloaded = entry;
     const url = await this.urlFor(song, false);
-    if (this.preloaded?.key !== key) return;
+    if (this.preloaded !== entry) return;
     const spare = this.spare;
     spare.src = url;
     spare.preload = "auto";
     spare.load();
-    const ready = () => { if (this.preloaded?.key === key) this.preloaded.ready = true; };
+    const ready = () => { if (spare.getAttribute("src") === url) entry.ready = true; };
     spare.addEventListener("canplaythrough", ready, { once: true });
     spare.addEventListener("canplay", ready, { once: true });
   }
 
-  ended() {
-    if (this.preloaded && this.preloaded.revision === this.revision) {
-      // Take the preloaded song, shuffle draw included.
-      Object.assign(this.queue, this.preloaded.state);
-    } else {
-      this.queue.next(true);
-    }
+  ended() { this.advance(true); }
+
+  /** Moves to the next song: the preloaded one when the queue has not changed since it was chosen (its
+   * shuffle draw included), so the spare element takes over without loading anything. */
+  advance(ended) {
+    const preloaded = this.preloaded;
+    // Held here, so that the queue's change below does not unload it.
+    this.preloaded = null;
+    if (preloaded && preloaded.revision === this.revision) Object.assign(this.queue, preloaded.state);
+    else this.queue.next(ended);
     this.changed();
-    if (this.queue.current === this.loadedKey) {
+    if (ended && this.queue.current === this.loadedKey) {
+      this.dropSpare(preloaded);
       this.audio.currentTime = 0;
       this.audio.play().catch((error) => this.playFailed(error));
       this.emit("song");
     } else {
-      this.start(this.queue.current, { autoplay: true });
+      this.start(this.queue.current, { autoplay: true, preloaded });
     }
   }
 
