@@ -139,18 +139,22 @@ def test_desktop_lyrics_float_over_the_page(browser, server):
     wait_playing(page, past=1.2)
     page.locator(".mini-lyrics").click()
     page.wait_for_function("() => document.querySelector('.float-holder') || window.documentPictureInPicture?.window")
-    kind = page.evaluate("() => document.querySelector('.float-holder') ? 'inline' : 'pip'")
-    if kind == "inline":
-        box = page.locator(".float-holder .float-lyrics")
-        box.wait_for()
-        page.wait_for_function("() => document.querySelector('.float-holder .current-slot .w.active') !== null", timeout=20000)
-        size = page.evaluate("() => getComputedStyle(document.querySelector('.float-holder .current-slot')).fontSize")
-        page.locator(".float-holder .f-larger").click()
-        page.wait_for_function("(s) => getComputedStyle(document.querySelector('.float-holder .current-slot')).fontSize !== s", arg=size)
-        SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "18-desktop-lyrics-1440x900-light.png"))
-        page.locator(".float-holder .f-close").click()
-        page.locator(".float-holder").wait_for(state="detached")
+    # Document Picture-in-Picture where the browser has it (this Chromium does), else a window in the page.
+    root = ("documentPictureInPicture.window.document" if page.evaluate("() => !document.querySelector('.float-holder')")
+            else "document")
+    current = f"{root}.querySelector('.float-lyrics .current-slot')"
+    page.wait_for_function(f"() => {current}?.querySelector('.w.active') != null", timeout=20000)
+    size = page.evaluate(f"() => getComputedStyle({current}).fontSize")
+    page.evaluate(f"() => {root}.querySelector('.f-larger').click()")
+    page.wait_for_function(f"(s) => getComputedStyle({current}).fontSize !== s", arg=size)
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('cm.lyricsPrefs')).size") == 30
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "18-desktop-lyrics-1440x900-light.png"))
+    for other in page.context.pages:
+        if other is not page:  # the Picture-in-Picture window
+            other.screenshot(path=str(SCREENSHOTS / "18-desktop-lyrics-window.png"))
+    page.evaluate(f"() => {root}.querySelector('.f-close').click()")
+    page.wait_for_function("() => !document.querySelector('.float-holder') && !window.documentPictureInPicture?.window")
     assert not page.errors, page.errors
     page.context.close()
 
