@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(
             name: "CCrack",
             providers: [.apt(["libcrack2-dev", "cracklib-runtime"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -56,7 +59,7 @@ let package = Package(
         .target(
             name: "CloudMusicServer",
             dependencies: [
-                "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "CSodium", "PasswordPolicy",
+                "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "CSodium", "PasswordPolicy", "CZlib",
             ]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 

@@ -47,6 +47,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var smtpHost: String?
     public var smtpPort: Int = 25
     public var smtpFrom: String = "cloudmusic@localhost"
+    /// The web player's folder; nil finds the repository's `Web` folder beside the executable.
+    public var webFolder: String?
 
     public init(dataFolder: String) { self.dataFolder = dataFolder }
 
@@ -146,6 +148,14 @@ public struct CommandLineParser {
                 throw UsageError(message: "--smtp-from must be an email address (got '\(value)').")
             }
             options.smtpFrom = value
+        },
+        Flag(name: "--web", environment: "CLOUDMUSIC_WEB", valueName: "DIR",
+             help: "The web player's folder, served at / (default: the Web folder beside the executable's package).") {
+            options, value in
+            guard FileManager.default.fileExists(atPath: value + "/index.html") else {
+                throw UsageError(message: "--web must be a folder with the web player's index.html (got '\(value)').")
+            }
+            options.webFolder = value
         },
         Flag(name: "--max-upload", environment: "CLOUDMUSIC_MAX_UPLOAD", valueName: "BYTES",
              help: "Largest multipart upload accepted (suffixes K, M, G).") {

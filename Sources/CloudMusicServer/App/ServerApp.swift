@@ -79,6 +79,7 @@ public final class ServerApp: Sendable {
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
         NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
         FileRoutes(files: files).register(on: api)
+        WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
 

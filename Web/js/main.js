@@ -1,0 +1,169 @@
+// The app's start: the chrome (side bar, tab bar, mini player), the router, the service worker, the queue
+// sync and the keyboard. Screens live in ./screens and are loaded by the router.
+import * as store from "./store.js";
+import { setToken, events as httpEvents } from "./http.js";
+import { t, lang } from "./i18n.js";
+import { start, navigate, onRoute, route, refresh } from "./router.js";
+import { engine } from "./player.js";
+import { mountMiniPlayer } from "./mini-player.js";
+import { loadLikes } from "./actions.js";
+import { icon } from "./icons.js";
+import { esc, toast } from "./ui.js";
+
+performance.mark("cm-main");
+const dark = matchMedia("(prefers-color-scheme: dark)");
+const TOP_LEVEL = new Set(["home", "search", "mine", "settings"]);
+
+function applyTheme() {
+  const theme = store.get().theme;
+  const resolved = theme === "system" ? (dark.matches ? "dark" : "light") : theme;
+  document.documentElement.dataset.theme = resolved;
+  document.querySelector('meta[name="theme-color"]')?.setAttribute("content", resolved === "dark" ? "#16161a" : "#ffffff");
+}
+
+function applyLang() {
+  document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
+  document.title = t("appName");
+}
+
+const nav = [
+  { path: "/", label: "discover", icon: "disc", match: ["home", "browse", "genre"] },
+  { path: "/search", label: "search", icon: "search", match: ["search"] },
+  { path: "/mine", label: "mine", icon: "note", match: ["mine", "recent", "downloads"] },
+  { path: "/settings", label: "settings", icon: "tune", match: ["settings"], desktop: true },
+];
+
+let unmountMini = null;
+
+function renderChrome() {
+  const user = store.get().user;
+  document.getElementById("skip").textContent = t("skip");
+  document.getElementById("sidebar").innerHTML = `
+    <a class="brand" href="/" aria-label="${esc(t("appName"))}"><img src="${new URL("../icons/icon.svg", import.meta.url).href}" alt="" width="32" height="32"><span>${esc(t("appName"))}</span></a>
+    <nav class="side-nav" aria-label="${esc(t("appName"))}">
+      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span></a>`).join("")}
+      <div class="side-group">${esc(t("mine"))}</div>
+      <a class="side-link" href="/mine/recent" data-match="recent">${icon("history")}<span>${esc(t("recentPlays"))}</span></a>
+      <a class="side-link" href="/mine/downloads" data-match="downloads">${icon("download")}<span>${esc(t("downloads"))}</span></a>
+      ${user && store.get().likesSheetId ? `<a class="side-link" href="/sheet/${esc(store.get().likesSheetId)}" data-match="">${icon("heart")}<span>${esc(t("iLike"))}</span></a>` : ""}
+    </nav>
+    <a class="side-user" href="${user ? "/mine" : "/login"}">${icon("user")}<span>${esc(user ? user.nickname || t("mine") : t("signIn"))}</span></a>
+    <p class="side-keys">${esc(t("shortcuts"))}</p>`;
+  document.getElementById("tabbar").innerHTML = nav.filter((item) => !item.desktop).map((item) =>
+    `<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span></a>`).join("");
+  document.getElementById("tabbar").setAttribute("aria-label", t("appName"));
+  unmountMini?.();
+  unmountMini = mountMiniPlayer(document.getElementById("mini"));
+  markNav();
+}
+
+function markNav() {
+  const screen = route()?.screen;
+  for (const link of document.querySelectorAll(".tab, .side-link")) {
+    const on = link.dataset.match.split(" ").includes(screen);
+    link.classList.toggle("active", on);
+    if (on) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  document.body.dataset.screen = screen || "";
+  document.body.classList.toggle("show-tabbar", TOP_LEVEL.has(screen));
+}
+
+function keyboard(event) {
+  const target = event.target;
+  const typing = target.closest?.("input, textarea, select, [contenteditable]");
+  if (event.key === "Escape" && route()?.screen === "play" && !document.querySelector("dialog[open]")) {
+    history.back();
+    return;
+  }
+  if (typing || document.querySelector("dialog[open]") || event.altKey) return;
+  const mod = event.ctrlKey || event.metaKey;
+  switch (event.key) {
+    case " ":
+      if (target.closest("button, a, [role=slider]")) return;
+      event.preventDefault();
+      engine.toggle();
+      break;
+    case "ArrowLeft":
+    case "ArrowRight": {
+      if (!mod && target.closest("input, [role=slider]")) return;
+      event.preventDefault();
+      const forward = event.key === "ArrowRight";
+      if (mod) forward ? engine.next() : engine.previous();
+      else engine.seek(engine.time() + (forward ? 5 : -5));
+      break;
+    }
+    case "ArrowUp":
+    case "ArrowDown":
+      if (!mod && route()?.screen !== "play") return;
+      event.preventDefault();
+      engine.setVolume(engine.volume + (event.key === "ArrowUp" ? 0.1 : -0.1));
+      toast(`${t("volume")} ${Math.round(engine.volume * 100)}%`);
+      break;
+    case "/":
+      if (mod) return;
+      event.preventDefault();
+      if (route()?.screen === "search") document.querySelector(".search-input")?.focus();
+      else navigate("/search");
+      break;
+  }
+}
+
+function boot() {
+  applyTheme();
+  applyLang();
+  const user = store.get().user;
+  if (user) setToken(user.session);
+  renderChrome();
+  onRoute(markNav);
+  dark.addEventListener("change", applyTheme);
+  store.watch(["theme"], applyTheme);
+  store.watch(["lang"], () => {
+    applyLang();
+    renderChrome();
+    refresh();
+  });
+  store.watch(["user"], (state) => {
+    renderChrome();
+    if (state.user) {
+      setToken(state.user.session);
+      loadLikes();
+      import("./queue-sync.js").then((module) => module.sync());
+    }
+  });
+  store.watch(["likesSheetId"], renderChrome);
+  httpEvents.addEventListener("unauthorized", async () => {
+    (await import("./session.js")).signOutHere();
+    toast(t("signInFirst"));
+  });
+  const online = () => {
+    store.set({ online: navigator.onLine });
+    document.body.classList.toggle("offline", !navigator.onLine);
+    const bar = document.getElementById("offline-bar");
+    bar.hidden = navigator.onLine;
+    bar.textContent = t("offline");
+  };
+  addEventListener("online", online);
+  addEventListener("offline", online);
+  online();
+  document.addEventListener("keydown", keyboard);
+  // A cover the server lists but cannot find: the placeholder instead of a broken picture.
+  const placeholder = new URL("../icons/cover.svg", import.meta.url).href;
+  document.addEventListener("error", (event) => {
+    const el = event.target;
+    if (el instanceof HTMLImageElement && el.src !== placeholder) el.src = placeholder;
+  }, true);
+  engine.addEventListener("failed", (event) => toast(t("cannotPlay", { title: event.detail?.title ?? "" })));
+  start(document.getElementById("view")).then(() => {
+    performance.mark("cm-first-screen");
+    import("./queue-sync.js").then((module) => module.startSync());
+    loadLikes();
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+    }
+  });
+}
+
+// For tests and the curious: the running app's parts.
+globalThis.cloudmusic = { engine, store, navigate, route };
+boot();

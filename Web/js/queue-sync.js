@@ -1,0 +1,88 @@
+// The queue follows the person between devices through GET/PUT /v1/queue, with the SDK's rule
+// (CloudMusicKit's MusicListManager.syncWithServer): local changes not yet saved go up with the version
+// they were based on; when another device saved a newer queue (409), or nothing changed here, the server's
+// newer queue comes down.
+import { sheets, catalog } from "./api.js";
+import { getToken } from "./http.js";
+import { engine, slim } from "./player.js";
+import { Queue } from "./queue.js";
+
+let running = null;
+let timer = 0;
+
+function localQueue() {
+  const queue = engine.queue;
+  const index = queue.currentIndex;
+  return {
+    songIds: queue.items.map((item) => item.song.id),
+    currentIndex: index >= 0 ? index : undefined,
+    position: Math.round(engine.time() * 1000),
+    loopMode: queue.mode,
+  };
+}
+
+/** The songs of `ids`, from the queue when known, else from the server six at a time. */
+async function songsFor(ids) {
+  const known = new Map(engine.queue.items.map((item) => [item.song.id, item.song]));
+  const missing = [...new Set(ids.filter((id) => !known.has(id)))];
+  for (let i = 0; i < missing.length; i += 6) {
+    const batch = await Promise.all(missing.slice(i, i + 6).map((id) => catalog.song({ id }).catch((error) => {
+      if (error.status === 404) return null;
+      throw error;
+    })));
+    for (const song of batch) if (song) known.set(song.id, slim(song));
+  }
+  return ids.map((id) => known.get(id)).filter(Boolean);
+}
+
+async function perform() {
+  if (!getToken()) return;
+  const revision = engine.revision;
+  const remote = await sheets.queue();
+  if (engine.unsynced) {
+    try {
+      const saved = await sheets.saveQueue({}, { ...localQueue(), baseVersion: engine.syncedVersion ?? remote.version });
+      engine.syncedVersion = saved.version;
+      engine.unsynced = false;
+      engine.save();
+      return;
+    } catch (error) {
+      if (error.status !== 409) throw error;
+      // Another device saved since: its queue wins.
+    }
+  } else if (remote.version === engine.syncedVersion) {
+    return;
+  }
+  const songs = await songsFor(remote.songIds);
+  // The person changed the queue here while the server's was on its way: theirs goes up next time.
+  if (engine.revision !== revision || engine.unsynced) return;
+  const currentId = remote.songIds[remote.currentIndex ?? -1];
+  const queue = new Queue();
+  queue.setMode(remote.loopMode || "list");
+  queue.replace(songs, Math.max(0, songs.findIndex((song) => song.id === currentId)));
+  if (currentId === undefined) queue.current = null;
+  engine.adopt(queue, currentId === undefined ? 0 : remote.position || 0, remote.version);
+}
+
+/** Syncs now (one at a time); failures are left for the next try. */
+export function sync() {
+  if (!running) {
+    running = perform().catch(() => {}).finally(() => { running = null; });
+  }
+  return running;
+}
+
+/** Syncs at start, when the app comes back into view, and a moment after each change here. */
+export function startSync() {
+  sync();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") sync();
+    else if (engine.unsynced) sync();
+  });
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(sync, 1500);
+  };
+  engine.addEventListener("queue", () => { if (engine.unsynced) soon(); });
+  engine.addEventListener("paused", soon);
+}

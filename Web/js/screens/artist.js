@@ -1,0 +1,36 @@
+// An artist: songs and albums.
+import { catalog } from "../api.js";
+import { t } from "../i18n.js";
+import { esc } from "../ui.js";
+import { frame, head, songs, failed } from "../detail.js";
+import { albumCard } from "./home.js";
+
+export async function mount(root, { params }) {
+  frame(root, t("artist"));
+  let stop = () => {};
+  const load = async () => {
+    let artist;
+    try {
+      artist = await catalog.artist({ id: params.id });
+    } catch (error) {
+      if (root.isConnected) failed(root, error, load);
+      return;
+    }
+    if (!root.isConnected) return;
+    const albums = artist.albums ?? [];
+    head(root, {
+      thing: artist.icon ? artist : albums[0] ?? artist,
+      title: artist.name,
+      round: true,
+      lines: [`<span class="detail-desc">${esc(t("tracks", { n: artist.songsCount }))} · ${esc(t("albumsCount", { n: artist.albumsCount }))}</span>`],
+    });
+    stop();
+    stop = songs(root, artist.songs ?? [], { sub: (song) => song.album?.title ?? "" });
+    if (albums.length) {
+      root.querySelector(".detail-body").insertAdjacentHTML("beforeend", `<section class="section"><div class="section-head"><h2>${esc(t("albums"))}</h2></div>
+        <div class="card-grid albums">${albums.map(albumCard).join("")}</div></section>`);
+    }
+  };
+  await load();
+  return () => stop();
+}

@@ -1,0 +1,83 @@
+// Settings: theme, language, the desktop lyrics' look, storage used by downloads, and signing out.
+import { server } from "../api.js";
+import * as store from "../store.js";
+import { back } from "../router.js";
+import { t, bytes } from "../i18n.js";
+import { icon } from "../icons.js";
+import { esc, toast, confirmDialog } from "../ui.js";
+import * as downloads from "../downloads.js";
+import { signOut } from "../session.js";
+import { lyricPrefs, setLyricPrefs, COLORS } from "../floating-lyrics.js";
+
+function segmented(name, value, options) {
+  return `<div class="segmented" role="radiogroup" aria-label="${esc(t(name))}">${options.map(([v, label]) =>
+    `<button type="button" role="radio" class="seg${v === value ? " on" : ""}" aria-checked="${v === value}" data-setting="${name}" data-value="${v}">${esc(label)}</button>`).join("")}</div>`;
+}
+
+export async function mount(root) {
+  const state = store.get();
+  const prefs = lyricPrefs();
+  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
+      <h1 class="top-title">${esc(t("settings"))}</h1></header>
+    <div class="settings">
+      <section class="card-section setting"><h2>${esc(t("theme"))}</h2>
+        ${segmented("theme", state.theme, [["system", t("themeSystem")], ["light", t("themeLight")], ["dark", t("themeDark")]])}</section>
+      <section class="card-section setting"><h2>${esc(t("language"))}</h2>
+        ${segmented("lang", state.lang, [["auto", t("langAuto")], ["zh", "中文"], ["en", "English"]])}</section>
+      <section class="card-section setting"><h2>${esc(t("desktopLyrics"))}</h2>
+        <label class="setting-row"><span>${esc(t("lyricSize"))}</span>
+          <input class="range lyric-size" type="range" min="16" max="48" value="${prefs.size}"></label>
+        <div class="setting-row"><span>${esc(t("lyricColor"))}</span><div class="swatches">${COLORS.map((c) =>
+          `<button type="button" class="swatch swatch-${c.slice(1)}${c === prefs.color ? " on" : ""}" data-color="${c}" aria-label="${c}" aria-pressed="${c === prefs.color}"></button>`).join("")}</div></div>
+      </section>
+      <section class="card-section setting"><h2>${esc(t("downloads"))}</h2>
+        <p class="setting-note storage-note"></p>
+        <div class="setting-actions"><a class="pill-btn" href="/mine/downloads">${esc(t("downloads"))}</a>
+          <button class="pill-btn free-all" type="button">${esc(t("freeStorage"))}</button></div></section>
+      ${state.user ? `<section class="card-section setting"><button class="pill-btn wide danger sign-out" type="button">${esc(t("signOut"))}</button></section>` : ""}
+      <p class="setting-note about"></p>
+    </div>`;
+  root.querySelector(".back-btn").addEventListener("click", () => back("/mine"));
+  root.querySelector(".settings").addEventListener("click", async (event) => {
+    const seg = event.target.closest(".seg");
+    if (seg) {
+      const { setting, value } = seg.dataset;
+      store.persist(`cm.${setting}`, value);
+      store.set({ [setting]: value });
+      for (const other of root.querySelectorAll(`.seg[data-setting="${setting}"]`)) {
+        other.classList.toggle("on", other === seg);
+        other.setAttribute("aria-checked", String(other === seg));
+      }
+      return;
+    }
+    const swatch = event.target.closest(".swatch");
+    if (swatch) {
+      setLyricPrefs({ color: swatch.dataset.color });
+      for (const other of root.querySelectorAll(".swatch")) {
+        other.classList.toggle("on", other === swatch);
+        other.setAttribute("aria-pressed", String(other === swatch));
+      }
+      return;
+    }
+    if (event.target.closest(".free-all")) {
+      if (!(await confirmDialog(t("confirmClear")))) return;
+      await downloads.clearAll();
+      toast(t("deleted"));
+      showStorage();
+    } else if (event.target.closest(".sign-out")) {
+      await signOut();
+      back("/");
+    }
+  });
+  root.querySelector(".lyric-size").addEventListener("input", (event) => setLyricPrefs({ size: Number(event.target.value) }));
+  const showStorage = async () => {
+    const use = await downloads.usage();
+    const note = root.querySelector(".storage-note");
+    if (note) note.textContent = t("storageUsed", { used: bytes(use.downloads), quota: bytes(use.quota) });
+  };
+  showStorage();
+  server.info().then((info) => {
+    const about = root.querySelector(".about");
+    if (about) about.textContent = `${info.name} ${info.version} · API ${info.apiVersion}`;
+  }).catch(() => {});
+}

@@ -1,0 +1,36 @@
+// Who is signed in on this device: the token lives in http.js, the person in the store (and localStorage).
+import * as store from "./store.js";
+import { setToken } from "./http.js";
+import { accounts } from "./api.js";
+
+/** Keeps a sign-in answer ({ userId, session }) and loads the profile to show. */
+export async function signIn(result) {
+  setToken(result.session);
+  let profile = null;
+  try {
+    profile = await accounts.profile({ id: result.userId });
+  } catch {
+    // The profile can wait: the session is what matters.
+  }
+  const user = { userId: result.userId, session: result.session, nickname: profile?.nickname ?? "", icon: profile?.icon ?? null };
+  store.persist("cm.user", user);
+  store.set({ user });
+  return user;
+}
+
+/** Forgets the session on this device (the server is told separately, when it can be). */
+export function signOutHere() {
+  store.persist("cm.user", null);
+  setToken(null);
+  store.set({ user: null, liked: new Set(), likesSheetId: null });
+  if ("caches" in globalThis) caches.delete("cm-api").catch(() => {});
+}
+
+export async function signOut() {
+  try {
+    await accounts.logout();
+  } catch {
+    // Offline or already signed out: forget it here anyway.
+  }
+  signOutHere();
+}

@@ -1,0 +1,160 @@
+// Small pieces every screen uses: escaping, song rows, toasts, action sheets and dialogs.
+import { t, duration } from "./i18n.js";
+import { icon } from "./icons.js";
+import { cover } from "./media.js";
+
+const entities = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** Text made safe to put in markup. */
+export const esc = (value) => String(value ?? "").replace(/[&<>"']/g, (c) => entities[c]);
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
+
+export function artistNames(song) {
+  const names = (song?.artists || []).map((a) => a.name).join(" / ");
+  return names || song?.singer?.nickname || t("unknownArtist");
+}
+
+/** An <img> of a cover; `size` in CSS pixels. */
+export function img(thing, size, cls = "", alt = "") {
+  const src = cover(thing, size);
+  if (!src) return `<span class="img ph ${cls}" aria-hidden="true">${icon("note")}</span>`;
+  return `<img class="img ${cls}" src="${esc(src)}" width="${size}" height="${size}" alt="${esc(alt)}" loading="lazy" decoding="async">`;
+}
+
+/** One song in a list: tap to play, a button for more. */
+export function songRow(song, index, { showCover = false, sub } = {}) {
+  const subtitle = sub ?? [artistNames(song), song.album?.title].filter(Boolean).join(" - ");
+  return `<li class="song-row" data-index="${index}" data-id="${esc(song.id)}">
+    <button class="song-main" data-action="play" type="button">
+      ${showCover ? img(song, 44, "song-cover") : `<span class="song-index">${index + 1}</span>`}
+      <span class="song-playing" aria-hidden="true">${icon("volume")}</span>
+      <span class="song-text"><span class="song-title">${esc(song.title)}</span>
+      <span class="song-sub">${esc(subtitle)}</span></span>
+      <span class="song-time">${duration(song.duration)}</span>
+    </button>
+    <button class="icon-btn song-more" data-action="more" type="button" aria-label="${esc(t("more2"))}: ${esc(song.title)}">${icon("more")}</button>
+  </li>`;
+}
+
+/** Marks the rows of the playing song inside `root`. */
+export function markPlaying(root, songId) {
+  for (const row of $$(".song-row", root)) {
+    const on = row.dataset.id === songId;
+    row.classList.toggle("is-playing", on);
+    const main = row.querySelector(".song-main");
+    if (on) main?.setAttribute("aria-current", "true");
+    else main?.removeAttribute("aria-current");
+  }
+}
+
+export function loadingBlock() {
+  return `<div class="state-block" role="status"><span class="spinner" aria-hidden="true"></span>${esc(t("loading"))}</div>`;
+}
+
+export function errorBlock(error) {
+  return `<div class="state-block error" role="alert"><p>${esc(error?.status === 0 ? t("serverOffline") : error?.message || t("loadFailed"))}</p>
+    <button class="pill-btn" data-action="retry" type="button">${esc(t("retry"))}</button></div>`;
+}
+
+export function emptyBlock(text) {
+  return `<div class="state-block empty"><span class="empty-icon" aria-hidden="true">${icon("note")}</span><p>${esc(text)}</p></div>`;
+}
+
+let toastTimer;
+/** A short message at the bottom of the screen, read out by screen readers. */
+export function toast(text) {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "toast";
+    box.className = "toast";
+    box.setAttribute("role", "status");
+    box.setAttribute("aria-live", "polite");
+    document.body.append(box);
+  }
+  box.textContent = text;
+  box.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), 2600);
+}
+
+function openDialog(cls, inner, setup) {
+  return new Promise((resolve) => {
+    const dialog = document.createElement("dialog");
+    dialog.className = cls;
+    dialog.innerHTML = inner;
+    document.body.append(dialog);
+    let value = null;
+    const close = (result) => {
+      value = result;
+      dialog.close();
+    };
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(value);
+    });
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog) close(null);
+    });
+    setup(dialog, close);
+    dialog.showModal();
+  });
+}
+
+/** A list of choices sliding up from the bottom (a menu on wide screens); resolves to the chosen value. */
+export function actionSheet({ title, subtitle, items }) {
+  const rows = items.map((item, i) => `<li><button type="button" class="sheet-item" data-i="${i}" ${item.disabled ? "disabled" : ""}>
+      ${icon(item.icon || "right")}<span>${esc(item.label)}</span></button></li>`).join("");
+  return openDialog("action-sheet", `<div class="sheet-head"><div class="sheet-title">${esc(title)}</div>
+      ${subtitle ? `<div class="sheet-sub">${esc(subtitle)}</div>` : ""}</div>
+      <ul class="sheet-list" role="menu">${rows}</ul>
+      <button type="button" class="sheet-cancel">${esc(t("cancel"))}</button>`, (dialog, close) => {
+    dialog.addEventListener("click", (event) => {
+      const button = event.target.closest(".sheet-item");
+      if (button) close(items[Number(button.dataset.i)].value);
+      else if (event.target.closest(".sheet-cancel")) close(null);
+    });
+  });
+}
+
+/** Asks for one line of text; resolves to it, or null. */
+export function promptDialog({ title, placeholder = "", ok = t("ok"), maxLength = 40 }) {
+  return openDialog("modal", `<form method="dialog" class="modal-body"><h2 class="modal-title">${esc(title)}</h2>
+      <input class="text-input" name="value" placeholder="${esc(placeholder)}" maxlength="${maxLength}" required autocomplete="off">
+      <div class="modal-actions"><button type="button" class="text-btn" value="cancel">${esc(t("cancel"))}</button>
+      <button class="pill-btn primary" value="ok">${esc(ok)}</button></div></form>`, (dialog, close) => {
+    const form = dialog.querySelector("form");
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const value = form.value.value.trim();
+      if (value) close(value);
+    });
+    dialog.querySelector(".text-btn").addEventListener("click", () => close(null));
+  });
+}
+
+export function confirmDialog(text) {
+  return openDialog("modal", `<div class="modal-body"><p class="modal-text">${esc(text)}</p>
+      <div class="modal-actions"><button type="button" class="text-btn" data-v="0">${esc(t("cancel"))}</button>
+      <button type="button" class="pill-btn primary" data-v="1">${esc(t("ok"))}</button></div></div>`, (dialog, close) => {
+    dialog.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-v]");
+      if (button) close(button.dataset.v === "1");
+    });
+  });
+}
+
+/** Runs `load` and renders its answer with `render` into `root`, with loading and retry states. */
+export async function loadInto(root, load, render) {
+  root.innerHTML = loadingBlock();
+  try {
+    const data = await load();
+    if (!root.isConnected) return;
+    render(data);
+  } catch (error) {
+    if (!root.isConnected) return;
+    root.innerHTML = errorBlock(error);
+    root.querySelector("[data-action=retry]")?.addEventListener("click", () => loadInto(root, load, render));
+  }
+}
