@@ -65,6 +65,12 @@ public struct Request: Sendable {
         do {
             return try sharedJSONDecoder.decode(T.self, from: data)
         } catch let error as DecodingError {
+            // Foundation calls a number that does not fit its field "not valid JSON": find the field.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let precise = diagnoseDecoding(T.self, data)
+            {
+                throw HTTPError.badRequest(describe(precise))
+            }
             throw HTTPError.badRequest(describe(error))
         } catch let error as HTTPError {
             throw error
@@ -146,6 +152,8 @@ func describe(_ error: DecodingError) -> String {
     case .dataCorrupted(let ctx):
         let p = fieldPath(ctx.codingPath)
         if p.isEmpty { return "The request body is not valid JSON." }
+        // Types that check their values say what is allowed ("must be one of: a, b.").
+        if ctx.debugDescription.hasPrefix("must be ") { return "The field '\(p)' \(ctx.debugDescription)" }
         return "The field '\(p)' has a value that is not allowed."
     @unknown default:
         return "The request body could not be read."

@@ -6,8 +6,8 @@ import Synchronization
 public enum ResponseBody: Sendable {
     case empty
     case data(Data)
-    /// `length` bytes of the file at `path` from `offset`, sent with sendfile.
-    case file(path: String, offset: Int, length: Int)
+    /// `length` bytes of an open file from `offset`, sent with sendfile; the server closes the file.
+    case file(OpenFile, offset: Int, length: Int)
     /// A chunked body written by `producer`, which runs as a task; the response ends when it returns.
     case stream(@Sendable (StreamWriter) async throws -> Void)
 }
@@ -86,10 +86,20 @@ public struct Response: Sendable {
 
     /// The file at `path`, honouring Range, If-Range, If-None-Match and If-Modified-Since.
     ///
-    /// Throws 404 when there is no such file. A multi-range request gets the whole file.
+    /// Throws 404 when there is no such regular file. A multi-range request gets the whole file. The file is
+    /// opened once and sent from that descriptor, so what was checked is what is sent.
     public static func file(at path: String, contentType: String? = nil, request: Request) throws -> Response {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw HTTPError.notFound("That file does not exist.") }
+        return try file(descriptor: fd, contentType: contentType ?? mimeType(forPath: path), request: request)
+    }
+
+    /// The open file `descriptor` (taken over: the server closes it), honouring Range, If-Range,
+    /// If-None-Match and If-Modified-Since. Throws 404 when it is not a regular file.
+    public static func file(descriptor: Int32, contentType: String, request: Request) throws -> Response {
+        let file = OpenFile(descriptor)
         var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+        guard fstat(descriptor, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             throw HTTPError.notFound("That file does not exist.")
         }
         let size = Int(st.st_size)
@@ -97,7 +107,7 @@ public struct Response: Sendable {
         let etag = "\"\(String(size, radix: 16))-\(String(mtime, radix: 16))\(String(Int(st.st_mtim.tv_nsec) / 1000, radix: 16))\""
         let lastModified = httpDate(mtime)
         var h = HTTPHeaders()
-        h.add("Content-Type", contentType ?? mimeType(forPath: path))
+        h.add("Content-Type", contentType)
         h.add("Accept-Ranges", "bytes")
         h.add("ETag", etag)
         h.add("Last-Modified", lastModified)
@@ -136,11 +146,32 @@ public struct Response: Sendable {
                     return r
                 case .range(let start, let end):
                     h.add("Content-Range", "bytes \(start)-\(end)/\(size)")
-                    return Response(status: 206, headers: h, body: .file(path: path, offset: start, length: end - start + 1))
+                    return Response(status: 206, headers: h, body: .file(file, offset: start, length: end - start + 1))
                 }
             }
         }
-        return Response(status: 200, headers: h, body: .file(path: path, offset: 0, length: size))
+        return Response(status: 200, headers: h, body: .file(file, offset: 0, length: size))
+    }
+}
+
+/// An open file a response sends; closed when the response is done with it, or never sent.
+public final class OpenFile: Sendable {
+    private let state: Mutex<Int32>
+
+    init(_ descriptor: Int32) { state = Mutex(descriptor) }
+
+    /// The descriptor, handed over to libmicrohttpd (which closes it); -1 once taken.
+    func take() -> Int32 {
+        state.withLock { fd in
+            let taken = fd
+            fd = -1
+            return taken
+        }
+    }
+
+    deinit {
+        let fd = state.withLock { $0 }
+        if fd >= 0 { close(fd) }
     }
 }
 

@@ -679,8 +679,8 @@ final class ServerCore: @unchecked Sendable {
             mhd = d.withUnsafeBytes { p in
                 MHD_create_response_from_buffer(p.count, UnsafeMutableRawPointer(mutating: p.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
-        case .file(let path, let offset, let len):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+        case .file(let file, let offset, let len):
+            let fd = file.take()
             if fd < 0 {
                 response = HTTPError.notFound("That file does not exist.").response
                 if case .data(let d) = response.body {

@@ -53,7 +53,7 @@ func makeLibraryDatabase() throws -> Database {
         #expect(report.failed == 1)
         #expect(report.issues.first?.path.hasSuffix("broken.mp3") == true)
 
-        let catalog = LibraryService(database: database)
+        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         let songs = try catalog.songs(SongListQuery(size: 10))
         #expect(songs.total == 4)
         let named = try #require(songs.data.first { $0.title == "夜航船" })
@@ -92,7 +92,7 @@ func makeLibraryDatabase() throws -> Database {
         #expect(unchanged.unchanged == 3)
         #expect(unchanged.added + unchanged.updated + unchanged.removed + unchanged.moved == 0)
 
-        let catalog = LibraryService(database: database)
+        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         let before = try catalog.songs(SongListQuery(size: 10)).data
         let oneID = try #require(before.first { $0.title == "One" }?.id)
         try database.write { try $0.execute("UPDATE songs SET plays_count = 7 WHERE id = ?", Int64(oneID)!) }
@@ -127,7 +127,7 @@ func makeLibraryDatabase() throws -> Database {
         #expect(report.removed == 0)
         #expect(report.failed == 1)
         #expect(
-            try LibraryService(database: database).songs(SongListQuery(size: 5)).total
+            try LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error))).songs(SongListQuery(size: 5)).total
                 == 1)
     }
 
@@ -165,7 +165,7 @@ func makeLibraryDatabase() throws -> Database {
             root + "/2.mp3", title: "Hello Beautiful World", artist: "The Beatles", album: "Abbey Road")
         let database = try makeLibraryDatabase()
         try LibraryScanner(database: database, folders: [root]).scan()
-        let catalog = LibraryService(database: database)
+        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         #expect(try catalog.search("失志", limit: 5).songs.map(\.title) == ["一时失志不免怨叹"])
         #expect(try catalog.search("怨", limit: 5).songs.count == 1)
         #expect(try catalog.search("林", limit: 5).artists.map(\.name) == ["林晓"])

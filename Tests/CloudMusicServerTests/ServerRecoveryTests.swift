@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import HTTPServer
 import Storage
 import Testing
 
@@ -148,7 +149,7 @@ final class RawConnection {
         #expect(output.contains("0 removed"))
         let songs = try database.read { try $0.queryOne("SELECT count(*) FROM songs") { try $0.int(0) } }
         #expect(songs == trackCount)
-        let catalog = LibraryService(database: database)
+        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         #expect(try catalog.search("月光", limit: 5).songs.isEmpty == false)
     }
 

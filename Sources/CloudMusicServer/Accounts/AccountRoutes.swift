@@ -6,6 +6,7 @@ import MusicCore
 struct AccountRoutes {
     let accounts: AccountService
     let sheets: SheetService
+    let files: FileRoots
 
     func register(on api: EndpointRouter) {
         api.on(AccountsAPI.register) { call in
@@ -40,7 +41,7 @@ struct AccountRoutes {
             guard user.icon != nil, FileManager.default.fileExists(atPath: path) else {
                 throw ServiceError.notFound("This user has no avatar.")
             }
-            return try .storedFile(at: path, contentType: "image/jpeg", request: call.request)
+            return try .storedFile(at: path, in: files, contentType: "image/jpeg", request: call.request)
         }
         api.on(AccountsAPI.resetPassword) { call in
             let body = call.body

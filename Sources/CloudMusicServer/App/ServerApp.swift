@@ -15,7 +15,9 @@ public final class ServerApp: Sendable {
     let sheets: SheetService
     let comments: CommentService
     let feeds: FeedService
-    let files: UploadService
+    let uploads: UploadService
+    /// The folders files may be read from: the music folders and the data folder.
+    let files: FileRoots
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -34,8 +36,10 @@ public final class ServerApp: Sendable {
         database = try Database(path: options.databasePath)
         let applied = try Schema.migrator.migrate(database)
         if !applied.isEmpty { logger.info("migrated schema to version \(applied.last!)") }
-        library = LibraryService(database: database)
-        media = try MediaService(cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes)
+        files = FileRoots(options.musicFolders + [options.dataFolder], logger: logger)
+        library = LibraryService(database: database, files: files)
+        media = try MediaService(
+            cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes, files: files)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
         let accountStore = AccountStore(database: database)
         let outbox = OutboxSender(store: accountStore, clock: { Int64(Date().timeIntervalSince1970) })
@@ -49,12 +53,12 @@ public final class ServerApp: Sendable {
             store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars",
             settings: accountSettings)
         sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
-        let files = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
-        self.files = files
+        let uploads = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
+        self.uploads = uploads
         var feeds = FeedService(store: FeedStore(database: database))
         // A moment's pictures must be ones its author uploaded.
         feeds.picture = { uri, userID in
-            try files.uploadedFile(uri: uri, by: userID).map {
+            try uploads.uploadedFile(uri: uri, by: userID).map {
                 FeedImage(uri: $0.uri, icon: $0.icon, width: $0.width, height: $0.height)
             }
         }
@@ -72,13 +76,13 @@ public final class ServerApp: Sendable {
         }
         ServerRoutes(metrics: metrics).register(on: api)
         LibraryRoutes(library: library, media: media, scans: scans).register(on: api)
-        AccountRoutes(accounts: accounts, sheets: sheets).register(on: api)
-        SheetRoutes(sheets: sheets, accounts: accounts).register(on: api)
+        AccountRoutes(accounts: accounts, sheets: sheets, files: files).register(on: api)
+        SheetRoutes(sheets: sheets, accounts: accounts, files: files).register(on: api)
         CommentRoutes(comments: comments).register(on: api)
         FeedRoutes(feeds: feeds).register(on: api)
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
         NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
-        FileRoutes(files: files).register(on: api)
+        FileRoutes(files: uploads, roots: files).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
@@ -100,7 +104,7 @@ public final class ServerApp: Sendable {
         let server = HTTPServer(configuration: httpConfiguration(), router: makeRouter(), metrics: metrics)
         try server.start()
         accounts.prepare()
-        files.removeLeftovers()
+        uploads.removeLeftovers()
         sheets.clicks.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
         if options.watchFolders {

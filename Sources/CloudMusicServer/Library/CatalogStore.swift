@@ -57,9 +57,7 @@ struct CatalogStore: Sendable {
     }
 
     func song(_ db: Connection, id: Int64) throws -> Song? {
-        guard var song = try selectSongs(db, "WHERE s.id = ?", [id]).first else { return nil }
-        song.lyric = try lyricText(db, songID: id)
-        return song
+        try selectSongs(db, "WHERE s.id = ?", [id]).first
     }
 
     func songFile(_ db: Connection, id: Int64) throws -> SongFile? {
@@ -75,25 +73,6 @@ struct CatalogStore: Sendable {
                 lyricStyle: try $0.int("lyric_style"), embeddedLyric: try $0.optionalString("embedded_lyric"),
                 albumID: try $0.optionalInt64("album_id"))
         }
-    }
-
-    /// The raw lyric of a song: its sidecar file when readable, else the embedded lyric.
-    private func lyricText(_ db: Connection, songID: Int64) throws -> String? {
-        guard
-            let (path, embedded) = try db.queryOne(
-                "SELECT lyric_path, embedded_lyric FROM songs WHERE id = ?", songID,
-                decode: { (try $0.optionalString("lyric_path"), try $0.optionalString("embedded_lyric")) })
-        else { return nil }
-        return Self.readLyricFile(path) ?? embedded
-    }
-
-    /// Reads a lyric sidecar, at most 1 MiB; tolerates UTF-8 with BOM and GB18030 (common for Chinese LRC).
-    static func readLyricFile(_ path: String?) -> String? {
-        guard let path, let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 1 << 20), !data.isEmpty else { return nil }
-        if let text = String(data: data, encoding: .utf8) { return text }
-        return TextEncoding.decodeGB18030(data) ?? String(decoding: data, as: UTF8.self)
     }
 
     /// Songs for a WHERE/ORDER/LIMIT tail, with their artists and genres in two more queries.

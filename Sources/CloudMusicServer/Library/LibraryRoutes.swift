@@ -7,6 +7,7 @@ struct LibraryRoutes {
     let library: LibraryService
     let media: MediaService
     let scans: ScanService
+    var files: FileRoots { library.files }
 
     func register(on api: EndpointRouter) {
         api.on(CatalogAPI.songs) { call in try library.songs(call.query) }
@@ -14,9 +15,10 @@ struct LibraryRoutes {
         api.on(CatalogAPI.lyric) { call in try library.lyric(songID: call.path.id) }
         api.on(CatalogAPI.stream) { call in
             let file = try library.songFile(id: call.path.id)
-            switch try media.stream(file: file, query: call.query) {
+            let clients = ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
+            switch try media.stream(file: file, query: call.query, clients: clients) {
             case .file(let path):
-                return try .storedFile(at: path, request: call.request)
+                return try .storedFile(at: path, in: files, request: call.request)
             case .transcode(let executable, let arguments, let contentType, let release):
                 // A HEAD gets the headers only: no ffmpeg runs, so the slot is freed at once.
                 guard call.request.method != .HEAD else {
@@ -38,7 +40,7 @@ struct LibraryRoutes {
                     albumID: albumID, sources: try library.albumCoverSources(id: albumID), size: size)
             }
             guard let cover else { throw ServiceError.notFound("This song has no cover art.") }
-            return try .storedFile(at: cover, request: call.request)
+            return try .storedFile(at: cover, in: files, request: call.request)
         }
         api.on(CatalogAPI.albums) { call in try library.albums(call.query) }
         api.on(CatalogAPI.album) { call in try library.album(id: call.path.id) }
@@ -46,7 +48,7 @@ struct LibraryRoutes {
             let sources = try library.albumCoverSources(id: call.path.id)
             guard let cover = try media.albumCover(albumID: call.path.id, sources: sources, size: call.query.size)
             else { throw ServiceError.notFound("This album has no cover art.") }
-            return try .storedFile(at: cover, request: call.request)
+            return try .storedFile(at: cover, in: files, request: call.request)
         }
         api.on(CatalogAPI.artists) { call in try library.artists(call.query) }
         api.on(CatalogAPI.artist) { call in try library.artist(id: call.path.id) }

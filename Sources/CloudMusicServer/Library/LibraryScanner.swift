@@ -26,11 +26,7 @@ final class LibraryScanner: Sendable {
 
     func scan(progress: @Sendable (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
         let startedAt = Int64(Date().timeIntervalSince1970)
-        let scanID: Int64 = try database.write { db in
-            try db.execute("UPDATE scan_reports SET state = 'interrupted' WHERE state = 'running'")
-            try db.execute("INSERT INTO scan_reports(started_at, state) VALUES (?, 'running')", startedAt)
-            return db.lastInsertRowID
-        }
+        let scanID = try database.write { db in try LibraryStore.beginScan(db, at: startedAt) }
         var counts = (seen: 0, added: 0, updated: 0, moved: 0, removed: 0, unchanged: 0, failed: 0)
         var issues: [ScanReport.Issue] = []
         func note(_ path: String, _ reason: String) {
@@ -41,7 +37,7 @@ final class LibraryScanner: Sendable {
         // 1. Walk: stat only.
         var folderIDs: [(root: String, id: Int64, available: Bool)] = []
         for root in folders {
-            let id = try database.write { try LibraryStore.folderID(db: $0, path: root) }
+            let id = try database.write { try LibraryStore.folderID($0, path: root) }
             var isDirectory: ObjCBool = false
             let available =
                 FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
@@ -52,11 +48,12 @@ final class LibraryScanner: Sendable {
             folderIDs.append((root, id, available))
         }
         let existing = try database.read {
-            try LibraryStore.existingSongs(db: $0, folderIDs: folderIDs.map(\.id))
+            try LibraryStore.existingSongs($0, folderIDs: folderIDs.map(\.id))
         }
         var seen = Set<String>(minimumCapacity: existing.count)
         var toRead: [(FoundFile, root: String, existingID: Int64?)] = []
         var lyricChanges: [(Int64, String?)] = []
+        var covers = Set<String>()
         let walker = LibraryWalker(audioExtensions: AudioFileReader.supportedExtensions)
         for folder in folderIDs where folder.available {
             walker.walk(
@@ -64,6 +61,7 @@ final class LibraryScanner: Sendable {
                 found: { file in
                     counts.seen += 1
                     seen.insert(file.path)
+                    if let cover = file.folderCover { covers.insert(cover) }
                     if let old = existing[file.path] {
                         if old.size == file.size && old.mtimeNanoseconds == file.mtimeNanoseconds {
                             counts.unchanged += 1
@@ -87,7 +85,7 @@ final class LibraryScanner: Sendable {
         if !lyricChanges.isEmpty {
             try database.write { db in
                 for (id, path) in lyricChanges {
-                    try LibraryStore.updateLyricPath(db: db, songID: id, lyricPath: path)
+                    try LibraryStore.updateLyricPath(db, songID: id, lyricPath: path)
                 }
             }
         }
@@ -110,22 +108,22 @@ final class LibraryScanner: Sendable {
             let batch = Array(toRead[start..<min(start + batchSize, toRead.count)])
             let results = Self.readInParallel(batch.map { ($0.0, $0.root) })
             try database.write { db in
-                if store == nil { store = try LibraryStore(db: db) }
+                if store == nil { store = try LibraryStore(db) }
                 for (index, result) in results.enumerated() {
                     switch result {
                     case .failure(let reason):
                         note(batch[index].0.path, reason)
                     case .success(let song):
                         if let id = batch[index].existingID {
-                            try store!.save(db: db, song: song, existingID: id)
+                            try store!.save(db, song: song, existingID: id)
                             counts.updated += 1
                         } else if var candidates = vanished[song.fingerprint], let id = candidates.popLast() {
                             vanished[song.fingerprint] = candidates
                             vanishedIDs.remove(id)
-                            try store!.save(db: db, song: song, existingID: id)
+                            try store!.save(db, song: song, existingID: id)
                             counts.moved += 1
                         } else {
-                            try store!.save(db: db, song: song, existingID: nil)
+                            try store!.save(db, song: song, existingID: nil)
                             counts.added += 1
                         }
                     }
@@ -140,34 +138,24 @@ final class LibraryScanner: Sendable {
         let removedIDs = Array(vanishedIDs)
         for start in stride(from: 0, to: removedIDs.count, by: 500) {
             let slice = Array(removedIDs[start..<min(start + 500, removedIDs.count)])
-            try database.write { try LibraryStore.deleteSongs(db: $0, ids: slice) }
+            try database.write { try LibraryStore.deleteSongs($0, ids: slice) }
         }
         counts.removed = removedIDs.count
-        let finishedAt = Int64(Date().timeIntervalSince1970)
+        let report = ScanReport(
+            id: String(scanID), state: "finished", startedAt: APIDate.string(startedAt),
+            finishedAt: APIDate.string(Int64(Date().timeIntervalSince1970)), filesSeen: counts.seen,
+            added: counts.added, updated: counts.updated, moved: counts.moved, removed: counts.removed,
+            unchanged: counts.unchanged, failed: counts.failed, issues: issues)
         let changed = counts.added + counts.updated + counts.moved + counts.removed > 0
         try database.write { db in
-            if changed { try LibraryStore.refreshCountsAndOrphans(db: db) }
-            try db.execute(
-                """
-                UPDATE scan_reports SET state = 'finished', finished_at = ?, files_seen = ?, added = ?, updated = ?,
-                    moved = ?, removed = ?, unchanged = ?, failed = ? WHERE id = ?
-                """, finishedAt, counts.seen, counts.added, counts.updated, counts.moved, counts.removed,
-                counts.unchanged, counts.failed, scanID)
-            for issue in issues {
-                try db.execute(
-                    "INSERT INTO scan_issues(scan_id, path, reason) VALUES (?, ?, ?)", scanID, issue.path,
-                    issue.reason)
-            }
+            try LibraryStore.forgetFolderCovers(db, under: Array(availableFolders), except: covers)
+            if changed { try LibraryStore.refreshCountsAndOrphans(db) }
+            try LibraryStore.finishScan(db, report: report)
         }
         logger?.info(
             "scan finished: seen=\(counts.seen) added=\(counts.added) updated=\(counts.updated) moved=\(counts.moved) "
                 + "removed=\(counts.removed) unchanged=\(counts.unchanged) failed=\(counts.failed)")
-        return ScanReport(
-            id: String(scanID), state: "finished", startedAt: APIDate.string(startedAt),
-            finishedAt: APIDate.string(finishedAt), filesSeen: counts.seen, added: counts.added,
-            updated: counts.updated, moved: counts.moved, removed: counts.removed,
-            unchanged: counts.unchanged,
-            failed: counts.failed, issues: issues)
+        return report
     }
 
     enum ReadResult: Sendable {

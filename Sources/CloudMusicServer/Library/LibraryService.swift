@@ -6,6 +6,8 @@ import Storage
 struct LibraryService: Sendable {
     let database: Database
     let catalog = CatalogStore()
+    /// Where song files and their sidecars may be read from.
+    let files: FileRoots
 
     static let noSong = ServiceError.notFound("That song does not exist.")
     static let noAlbum = ServiceError.notFound("That album does not exist.")
@@ -17,9 +19,22 @@ struct LibraryService: Sendable {
         }
     }
 
+    /// A song with its raw lyric text (its sidecar file when readable, else the embedded lyric).
     func song(id: Int64) throws -> Song {
-        guard let song = try database.read({ db in try catalog.song(db, id: id) }) else { throw Self.noSong }
+        let found = try database.read { db in (try catalog.song(db, id: id), try catalog.songFile(db, id: id)) }
+        guard var song = found.0, let file = found.1 else { throw Self.noSong }
+        song.lyric = lyricText(file)
         return song
+    }
+
+    /// A lyric sidecar (at most 1 MiB; UTF-8, with or without BOM, or GB18030 as Chinese LRC often is), else
+    /// the lyric embedded in the tags.
+    private func lyricText(_ file: CatalogStore.SongFile) -> String? {
+        guard let path = file.lyricPath, let data = files.read(path, limit: 1 << 20), !data.isEmpty else {
+            return file.embeddedLyric
+        }
+        if let text = String(data: data, encoding: .utf8) { return text }
+        return TextEncoding.decodeGB18030(data) ?? String(decoding: data, as: UTF8.self)
     }
 
     func songFile(id: Int64) throws -> CatalogStore.SongFile {
@@ -71,7 +86,7 @@ struct LibraryService: Sendable {
     /// A song's lyric as raw text and as parsed lines, so thin clients need no parser.
     func lyric(songID: Int64) throws -> SongLyric {
         let file = try songFile(id: songID)
-        guard let raw = CatalogStore.readLyricFile(file.lyricPath) ?? file.embeddedLyric else {
+        guard let raw = lyricText(file) else {
             throw ServiceError.notFound("This song has no lyrics.")
         }
         let format: LyricFormat =

@@ -2,9 +2,11 @@ import Foundation
 import MusicCore
 import Storage
 
-/// The library's writes: songs and the artists, albums and genres they hang from, and the search index.
+/// The library's writes: songs and the artists, albums and genres they hang from, the search index, music
+/// folders and scan reports. Every function runs on its caller's connection.
 ///
-/// Artist, album and genre ids are cached for the length of one scan, so a batch costs no lookups.
+/// One value lives for one scan: artist, album and genre ids are cached so a batch costs no lookups.
+/// SQLite-only: the FTS5 tables `search_songs`, `search_albums`, `search_artists` and their `optimize`.
 final class LibraryStore {
     /// One full-text table per kind, keyed by the song, album or artist id: a search for albums
     /// never walks past song matches, and the artist index stays tiny.
@@ -33,14 +35,20 @@ final class LibraryStore {
     private var genreIDs: [String: Int64] = [:]
     private let now = Int64(Date().timeIntervalSince1970)
 
-    init(db: Connection) throws {
-        for (key, id) in try db.query("SELECT name_key, id FROM artists", decode: { (try $0.string(0), try $0.int64(1)) }) {
+    init(_ db: Connection) throws {
+        for (key, id) in try db.query(
+            "SELECT name_key, id FROM artists", decode: { (try $0.string("name_key"), try $0.int64("id")) })
+        {
             artistIDs[key] = id
         }
-        for (key, id) in try db.query("SELECT album_key, id FROM albums", decode: { (try $0.string(0), try $0.int64(1)) }) {
+        for (key, id) in try db.query(
+            "SELECT album_key, id FROM albums", decode: { (try $0.string("album_key"), try $0.int64("id")) })
+        {
             albumIDs[key] = id
         }
-        for (key, id) in try db.query("SELECT name_key, id FROM genres", decode: { (try $0.string(0), try $0.int64(1)) }) {
+        for (key, id) in try db.query(
+            "SELECT name_key, id FROM genres", decode: { (try $0.string("name_key"), try $0.int64("id")) })
+        {
             genreIDs[key] = id
         }
     }
@@ -49,22 +57,22 @@ final class LibraryStore {
         name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
-    static func folderID(db: Connection, path: String) throws -> Int64 {
+    static func folderID(_ db: Connection, path: String) throws -> Int64 {
         try db.execute("INSERT INTO music_folders(path) VALUES (?) ON CONFLICT(path) DO NOTHING", path)
-        return try db.queryOne("SELECT id FROM music_folders WHERE path = ?", path) { try $0.int64(0) }!
+        return try db.queryOne("SELECT id FROM music_folders WHERE path = ?", path) { try $0.int64("id") }!
     }
 
-    static func existingSongs(db: Connection, folderIDs: [Int64]) throws -> [String: ExistingSong] {
+    static func existingSongs(_ db: Connection, folderIDs: [Int64]) throws -> [String: ExistingSong] {
         var result: [String: ExistingSong] = [:]
         for folder in folderIDs {
             let rows = try db.query(
                 "SELECT path, id, size, mtime_ns, lyric_path, fingerprint FROM songs WHERE folder_id = ?", folder
             ) {
                 (
-                    try $0.string(0),
+                    try $0.string("path"),
                     ExistingSong(
-                        id: try $0.int64(1), size: try $0.int64(2), mtimeNanoseconds: try $0.int64(3),
-                        lyricPath: try $0.optionalString(4), fingerprint: try $0.string(5))
+                        id: try $0.int64("id"), size: try $0.int64("size"), mtimeNanoseconds: try $0.int64("mtime_ns"),
+                        lyricPath: try $0.optionalString("lyric_path"), fingerprint: try $0.string("fingerprint"))
                 )
             }
             result.reserveCapacity(result.count + rows.count)
@@ -73,7 +81,7 @@ final class LibraryStore {
         return result
     }
 
-    func artistID(db: Connection, name: String) throws -> Int64 {
+    func artistID(_ db: Connection, name: String) throws -> Int64 {
         let key = Self.key(name)
         if let id = artistIDs[key] { return id }
         try db.execute(
@@ -86,7 +94,7 @@ final class LibraryStore {
         return id
     }
 
-    func albumID(db: Connection, song: ScannedSong, artistID: Int64?, artistName: String) throws -> Int64 {
+    func albumID(_ db: Connection, song: ScannedSong, artistID: Int64?, artistName: String) throws -> Int64 {
         let folder = (song.file.path as NSString).deletingLastPathComponent
         let owner = song.isCompilation && song.albumArtist == nil ? "compilation:" + folder : Self.key(artistName)
         let key = Self.key(song.album) + "\u{1}" + owner
@@ -111,7 +119,7 @@ final class LibraryStore {
         return id
     }
 
-    func genreID(db: Connection, name: String) throws -> Int64 {
+    func genreID(_ db: Connection, name: String) throws -> Int64 {
         let key = Self.key(name)
         if let id = genreIDs[key] { return id }
         try db.execute("INSERT INTO genres(name, name_key) VALUES (?, ?)", name, key)
@@ -122,11 +130,11 @@ final class LibraryStore {
 
     /// Inserts a new song, or rewrites an existing one (changed on disk, or moved) keeping its id.
     @discardableResult
-    func save(db: Connection, song: ScannedSong, existingID: Int64?) throws -> Int64 {
-        let artistIDs = try song.artists.map { try artistID(db: db, name: $0) }
+    func save(_ db: Connection, song: ScannedSong, existingID: Int64?) throws -> Int64 {
+        let artistIDs = try song.artists.map { try artistID(db, name: $0) }
         let albumArtistName = song.albumArtist ?? song.artists.first ?? ScannedSong.unknownArtist
-        let albumArtistID = try artistID(db: db, name: albumArtistName)
-        let albumID = try albumID(db: db, song: song, artistID: albumArtistID, artistName: albumArtistName)
+        let albumArtistID = try artistID(db, name: albumArtistName)
+        let albumID = try albumID(db, song: song, artistID: albumArtistID, artistName: albumArtistName)
         let lyricStyle = song.file.lyricPath.map { $0.lowercased().hasSuffix(".ksc") ? 10 : 0 } ?? 0
         let values: [any SQLBindable] = [
             song.file.folderID, song.file.path, song.file.size, song.file.mtimeNanoseconds, song.fingerprint,
@@ -169,7 +177,7 @@ final class LibraryStore {
         for genre in song.genres {
             try db.execute(
                 "INSERT OR IGNORE INTO song_genres(song_id, genre_id) VALUES (?, ?)", id,
-                try genreID(db: db, name: genre))
+                try genreID(db, name: genre))
         }
         try db.execute(
             "INSERT INTO search_songs(rowid, title, extra, display) VALUES (?, ?, ?, ?)",
@@ -178,14 +186,14 @@ final class LibraryStore {
         return id
     }
 
-    static func updateLyricPath(db: Connection, songID: Int64, lyricPath: String?) throws {
+    static func updateLyricPath(_ db: Connection, songID: Int64, lyricPath: String?) throws {
         let style = lyricPath.map { $0.lowercased().hasSuffix(".ksc") ? 10 : 0 } ?? 0
         try db.execute(
             "UPDATE songs SET lyric_path = ?, lyric_style = ?, updated_at = ? WHERE id = ?", lyricPath, style,
             Int64(Date().timeIntervalSince1970), songID)
     }
 
-    static func deleteSongs(db: Connection, ids: [Int64]) throws {
+    static func deleteSongs(_ db: Connection, ids: [Int64]) throws {
         for id in ids {
             try db.execute("DELETE FROM search_songs WHERE rowid = ?", id)
             try db.execute("DELETE FROM songs WHERE id = ?", id)
@@ -193,7 +201,7 @@ final class LibraryStore {
     }
 
     /// Recounts every artist, album and genre and removes the ones no song uses any more.
-    static func refreshCountsAndOrphans(db: Connection) throws {
+    static func refreshCountsAndOrphans(_ db: Connection) throws {
         try db.executeScript(
             """
             UPDATE albums SET
@@ -216,5 +224,67 @@ final class LibraryStore {
         for index in SearchIndex.allCases {
             try db.execute("INSERT INTO \(index.table)(\(index.table)) VALUES ('optimize')")
         }
+    }
+
+    /// Forgets the folder covers of albums under `roots` that a complete walk no longer found (deleted,
+    /// or replaced by a symbolic link, which the walker never follows).
+    static func forgetFolderCovers(_ db: Connection, under roots: [String], except seen: Set<String>) throws {
+        for root in roots {
+            let stale = try db.query(
+                "SELECT id, folder_cover FROM albums WHERE folder_cover IS NOT NULL AND substr(folder_cover, 1, ?) = ?",
+                root.utf8.count + 1, root + "/"
+            ) { (id: try $0.int64("id"), cover: try $0.string("folder_cover")) }
+            for album in stale where !seen.contains(album.cover) {
+                try db.execute("UPDATE albums SET folder_cover = NULL WHERE id = ?", album.id)
+            }
+        }
+    }
+
+    // MARK: Scan reports
+
+    /// Marks an interrupted scan as such and opens a report for a new one; returns its id.
+    static func beginScan(_ db: Connection, at startedAt: Int64) throws -> Int64 {
+        try db.execute("UPDATE scan_reports SET state = 'interrupted' WHERE state = 'running'")
+        try db.execute("INSERT INTO scan_reports(started_at, state) VALUES (?, 'running')", startedAt)
+        return db.lastInsertRowID
+    }
+
+    static func finishScan(_ db: Connection, report: ScanReport) throws {
+        guard let id = Int64(report.id) else { return }
+        try db.execute(
+            """
+            UPDATE scan_reports SET state = 'finished', finished_at = ?, files_seen = ?, added = ?, updated = ?,
+                moved = ?, removed = ?, unchanged = ?, failed = ? WHERE id = ?
+            """, Int64(Date().timeIntervalSince1970), report.filesSeen, report.added, report.updated, report.moved,
+            report.removed, report.unchanged, report.failed, id)
+        for issue in report.issues {
+            try db.execute(
+                "INSERT INTO scan_issues(scan_id, path, reason) VALUES (?, ?, ?)", id, issue.path, issue.reason)
+        }
+    }
+
+    /// The last scan that is not running, with up to 1,000 of its issues.
+    static func lastReport(_ db: Connection) throws -> ScanReport? {
+        guard
+            var report = try db.queryOne(
+                """
+                SELECT id, state, started_at, finished_at, files_seen, added, updated, moved, removed, unchanged,
+                    failed
+                FROM scan_reports WHERE state != 'running' ORDER BY id DESC LIMIT 1
+                """,
+                decode: { row in
+                    ScanReport(
+                        id: String(try row.int64("id")), state: try row.string("state"),
+                        startedAt: APIDate.string(try row.int64("started_at")),
+                        finishedAt: try row.optionalInt64("finished_at").map(APIDate.string),
+                        filesSeen: try row.int("files_seen"), added: try row.int("added"),
+                        updated: try row.int("updated"), moved: try row.int("moved"), removed: try row.int("removed"),
+                        unchanged: try row.int("unchanged"), failed: try row.int("failed"), issues: [])
+                })
+        else { return nil }
+        report.issues = try db.query(
+            "SELECT path, reason FROM scan_issues WHERE scan_id = ? LIMIT 1000", Int64(report.id)!
+        ) { ScanReport.Issue(path: try $0.string("path"), reason: try $0.string("reason")) }
+        return report
     }
 }

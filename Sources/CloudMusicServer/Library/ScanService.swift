@@ -66,28 +66,6 @@ final class ScanService: Sendable {
     }
 
     func lastReport() throws -> ScanReport? {
-        try database.read { db in
-            guard
-                var report = try db.queryOne(
-                    """
-                    SELECT id, state, started_at, finished_at, files_seen, added, updated, moved, removed, unchanged, failed
-                    FROM scan_reports WHERE state != 'running' ORDER BY id DESC LIMIT 1
-                    """,
-                    decode: { row in
-                        ScanReport(
-                            id: String(try row.int64(0)), state: try row.string(1),
-                            startedAt: APIDate.string(try row.int64(2)),
-                            finishedAt: try row.optionalInt64(3).map(APIDate.string),
-                            filesSeen: try row.int(4),
-                            added: try row.int(5), updated: try row.int(6), moved: try row.int(7),
-                            removed: try row.int(8), unchanged: try row.int(9), failed: try row.int(10),
-                            issues: [])
-                    })
-            else { return nil }
-            report.issues = try db.query(
-                "SELECT path, reason FROM scan_issues WHERE scan_id = ? LIMIT 1000", Int64(report.id)!
-            ) { ScanReport.Issue(path: try $0.string(0), reason: try $0.string(1)) }
-            return report
-        }
+        try database.read { db in try LibraryStore.lastReport(db) }
     }
 }

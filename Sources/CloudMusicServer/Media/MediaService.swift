@@ -8,11 +8,14 @@ import Synchronization
 final class MediaService: Sendable {
     let cacheFolder: String
     let transcodes: TranscodeLimiter
+    /// Where the files ffmpeg reads and the server sends may be.
+    let files: FileRoots
     /// Cover sizes served; a requested size snaps up to the next one, so the cache stays bounded.
     static let coverSizes = [64, 128, 256, 512, 1024]
 
-    init(cacheFolder: String, maxTranscodes: Int) throws {
+    init(cacheFolder: String, maxTranscodes: Int, files: FileRoots) throws {
         self.cacheFolder = cacheFolder
+        self.files = files
         transcodes = TranscodeLimiter(limit: maxTranscodes)
         try FileManager.default.createDirectory(
             atPath: cacheFolder + "/covers", withIntermediateDirectories: true)
@@ -47,9 +50,11 @@ final class MediaService: Sendable {
     }
 
     /// The original file, or a live transcode when a format, bit rate or offset is asked.
-    func stream(file: CatalogStore.SongFile, query: StreamQuery) throws -> AudioReply {
+    /// `clients` names who asks (the address, and the account when signed in): each may run only a few
+    /// transcodes at once.
+    func stream(file: CatalogStore.SongFile, query: StreamQuery, clients: [String]) throws -> AudioReply {
         let timeOffset = query.timeOffset ?? 0
-        guard FileManager.default.fileExists(atPath: file.path) else {
+        guard let input = files.checkedPath(file.path) else {
             throw ServiceError.notFound("This song's file is missing from the music folder; a rescan will remove it.")
         }
         if query.format == .raw && query.maxBitRate == 0 && timeOffset == 0 {
@@ -60,21 +65,28 @@ final class MediaService: Sendable {
         guard let ffmpeg = FFmpeg.installed else {
             throw ServiceError.unavailable("Transcoding is unavailable: ffmpeg is not installed on the server.")
         }
-        guard transcodes.acquire() else {
+        switch transcodes.acquire(for: clients) {
+        case .acquired:
+            break
+        case .serverBusy:
             throw ServiceError.rateLimited(
                 "The server is busy converting other songs. Try again in a moment, or play the original.",
+                retryAfter: 5)
+        case .clientBusy:
+            throw ServiceError.rateLimited(
+                "You are already converting \(transcodes.perClient) songs at once. Stop one, or play the original.",
                 retryAfter: 5)
         }
         let arguments =
             [
                 "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(format: "%.3f", timeOffset),
-                "-i", file.path, "-map", "0:a:0", "-vn", "-b:a", "\(bitRate)k",
+                "-i", input, "-map", "0:a:0", "-vn", "-b:a", "\(bitRate)k",
             ]
             + target.ffmpegArguments + ["pipe:1"]
         let limiter = transcodes
         return .transcode(
             executable: ffmpeg.executable, arguments: arguments, contentType: target.contentType,
-            release: { limiter.release() })
+            release: { limiter.release(for: clients) })
     }
 
     // MARK: Covers
@@ -82,7 +94,7 @@ final class MediaService: Sendable {
     /// The embedded picture of a song file, extracted once and cached (nil when it has none).
     func embeddedCover(songPath: String, size: Int) throws -> String? {
         var info = stat()
-        guard stat(songPath, &info) == 0 else { return nil }
+        guard let songPath = files.checkedPath(songPath), stat(songPath, &info) == 0 else { return nil }
         let hasher = Crypto.Hasher()
         hasher.update(Data(songPath.utf8))
         hasher.update(Int64(info.st_size))
@@ -115,7 +127,7 @@ final class MediaService: Sendable {
     func albumCover(albumID: Int64, sources: (folderCover: String?, songPaths: [String]), size: Int) throws
         -> String?
     {
-        if let folderCover = sources.folderCover, FileManager.default.fileExists(atPath: folderCover) {
+        if let folderCover = sources.folderCover.flatMap(files.checkedPath) {
             if size == 0 { return folderCover }
             var info = stat()
             stat(folderCover, &info)
@@ -169,19 +181,40 @@ struct CacheWriteFailure: Error, CustomStringConvertible {
     var description: String { "cannot move a new file into the cache at \(path)" }
 }
 
-/// A cap on concurrent transcodes.
+/// A cap on concurrent transcodes, in all and per client (its address, and its account when signed in),
+/// so that one person cannot hold every slot.
 final class TranscodeLimiter: Sendable {
-    private let state = Mutex(0)
+    enum Outcome { case acquired, serverBusy, clientBusy }
+
+    private let state = Mutex((running: 0, byClient: [String: Int]()))
     let limit: Int
-    init(limit: Int) { self.limit = limit }
-    func acquire() -> Bool {
-        state.withLock { running in
-            guard running < limit else { return false }
-            running += 1
-            return true
+    let perClient: Int
+
+    init(limit: Int, perClient: Int = 2) {
+        self.limit = limit
+        self.perClient = perClient
+    }
+
+    func acquire(for clients: [String]) -> Outcome {
+        state.withLock { state in
+            guard state.running < limit else { return .serverBusy }
+            guard clients.allSatisfy({ state.byClient[$0, default: 0] < perClient }) else { return .clientBusy }
+            state.running += 1
+            for client in clients { state.byClient[client, default: 0] += 1 }
+            return .acquired
         }
     }
-    func release() { state.withLock { $0 -= 1 } }
-    var running: Int { state.withLock { $0 } }
+
+    func release(for clients: [String]) {
+        state.withLock { state in
+            state.running -= 1
+            for client in clients {
+                let left = state.byClient[client, default: 1] - 1
+                state.byClient[client] = left > 0 ? left : nil
+            }
+        }
+    }
+
+    var running: Int { state.withLock { $0.running } }
 }
 

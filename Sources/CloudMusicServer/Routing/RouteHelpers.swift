@@ -3,14 +3,18 @@ import HTTPServer
 import MusicCore
 
 extension Response {
-    /// A file the server stored or scanned (an avatar, a cover, an upload, a song), with Range, ETag and 304.
+    /// A file the server stored or scanned (an avatar, a cover, an upload, a song), opened only inside
+    /// `roots` (no symbolic link swapped in after a scan is followed), with Range, ETag and 304.
     ///
     /// `immutable` is for content-addressed files, whose bytes never change under one name: caches keep
     /// them for a year without asking again.
     static func storedFile(
-        at path: String, contentType: String? = nil, immutable: Bool = false, request: Request
+        at path: String, in roots: FileRoots, contentType: String? = nil, immutable: Bool = false,
+        request: Request
     ) throws -> Response {
-        var response = try Response.file(at: path, contentType: contentType, request: request)
+        let file = try roots.open(path)
+        var response = try Response.file(
+            descriptor: file.take(), contentType: contentType ?? mimeType(forPath: path), request: request)
         if immutable { response.headers.replace("Cache-Control", "public, max-age=31536000, immutable") }
         return response
     }

@@ -6,6 +6,7 @@ import MusicCore
 struct SheetRoutes {
     let sheets: SheetService
     let accounts: AccountService
+    let files: FileRoots
 
     func register(on api: EndpointRouter) {
         api.on(SheetsAPI.list) { call in
@@ -30,7 +31,8 @@ struct SheetRoutes {
             return Done()
         }
         api.on(SheetsAPI.cover) { call in
-            try .storedFile(at: sheets.cover(sheetID: call.path.id, viewer: call.caller), request: call.request)
+            try .storedFile(
+                at: sheets.cover(sheetID: call.path.id, viewer: call.caller), in: files, request: call.request)
         }
         api.on(SheetsAPI.uploadCover) { call in
             let file = try call.body.storedFile()

@@ -133,6 +133,20 @@ public protocol SchemaDescribed {
 /// An enumeration of strings, documented with its values.
 public protocol SchemaEnum: SchemaDescribed, CaseIterable, RawRepresentable where RawValue == String {}
 
+extension SchemaEnum where Self: Decodable {
+    /// Decodes a raw value, or says which values are allowed.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Self(rawValue: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "must be one of: \(Self.allCases.map(\.rawValue).joined(separator: ", "))."))
+        }
+        self = value
+    }
+}
+
 extension SchemaEnum {
     public static func schema(in builder: SchemaBuilder) throws -> JSONValue {
         ["type": "string", "enum": .array(allCases.map { .string($0.rawValue) })]

@@ -1,0 +1,67 @@
+import AudioMetadata
+import Foundation
+import Testing
+
+@testable import CloudMusicServer
+
+/// Bad input gets a sentence that names what to change; what was found by the outside probe stays fixed.
+@Suite(.serialized) struct BadInputTests {
+    @Test func wrongTypesAndValuesNameTheFieldAndWhatItTakes() async throws {
+        let root = try LibraryAPITests.library()
+        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        defer { _ = server.stop() }
+        try await server.waitForScan()
+        _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
+        let ann = try await server.signIn(["email": "ann@example.com"])
+        let songs = try await server.call("GET", "/v1/songs")
+        let id = try #require(songs.items.first?["id"] as? String)
+
+        for (body, message) in [
+            (#"{"songIds":["\#(id)"],"position":1.5}"#, "The field 'position' should be a whole number."),
+            (#"{"songIds":["\#(id)"],"position":"12"}"#, "The field 'position' should be a whole number."),
+            (#"{"songIds":["\#(id)"],"position":1e30}"#, "The field 'position' should be a whole number."),
+            (#"{"songIds":"\#(id)"}"#, "The field 'songIds' should be a list."),
+            (#"{"songIds":["\#(id)"],"loopMode":"zigzag"}"#, "The field 'loopMode' must be one of: list, single, shuffle."),
+            (#"{"songIds":["\#(id)"],"#, "The request body is not valid JSON."),
+        ] {
+            let reply = try await server.call("PUT", "/v1/queue", body: Data(body.utf8), token: ann)
+            #expect(reply.status == 400, "\(body)")
+            #expect(reply.message == message, "\(body)")
+        }
+        let code = try await server.call(
+            "POST", "/v1/codes", json: ["email": "bob@example.com", "purpose": "nope"])
+        #expect(code.message == "The field 'purpose' must be one of: login, reset, register.")
+
+        // Numbers in the address are decimal: 0x10 is not sixteen seconds.
+        for offset in ["0x10", "1e2", "inf", "-1", "86401"] {
+            let (status, body, _) = try await server.request("/v1/songs/\(id)/stream?timeOffset=\(offset)")
+            #expect(status == 400, "timeOffset=\(offset)")
+            #expect(String(decoding: body, as: UTF8.self).contains("decimal number from 0 to 86400"))
+        }
+        #expect(try await server.request("/v1/songs/\(id)/stream?timeOffset=1.5&format=mp3").0 == 200)
+    }
+
+    @Test func aPNGFolderCoverIsSentAsPNG() async throws {
+        let root = temporaryFolder()
+        try makeTrack(root + "/Band/Live/01.mp3", title: "One", artist: "Band", album: "Live", track: 1, seconds: 2)
+        try FFmpeg.installed!.run(
+            ["-f", "lavfi", "-i", "testsrc=size=300x300:duration=1", "-frames:v", "1", root + "/Band/Live/cover.png"])
+        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        defer { _ = server.stop() }
+        try await server.waitForScan()
+        let songs = try await server.call("GET", "/v1/songs")
+        let song = try #require(songs.items.first)
+        let songID = try #require(song["id"] as? String)
+        let albumID = try #require((song["album"] as? [String: Any])?["id"] as? String)
+        for path in ["/v1/songs/\(songID)/cover", "/v1/albums/\(albumID)/cover"] {
+            let (status, body, response) = try await server.request(path)
+            #expect(status == 200)
+            #expect(response.value(forHTTPHeaderField: "Content-Type") == "image/png", "\(path)")
+            #expect(body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        }
+        // A resized copy is a JPEG, and says so.
+        let (_, small, response) = try await server.request("/v1/albums/\(albumID)/cover?size=64")
+        #expect(response.value(forHTTPHeaderField: "Content-Type") == "image/jpeg")
+        #expect(small.starts(with: [0xFF, 0xD8]))
+    }
+}
