@@ -188,7 +188,12 @@ public enum LibraryGenerator {
                     words.append("[\(latin)]")
                     latin = ""
                 }
-                if c != " " { words.append(String(c)) }
+                // A space stays in the text, after the word before it (the parser keeps it there).
+                if c == " " {
+                    if !words.isEmpty { words[words.count - 1].append(" ") }
+                } else {
+                    words.append(String(c))
+                }
             }
             if !latin.isEmpty { words.append("[\(latin)]") }
             let total = 4000

@@ -26,16 +26,18 @@ import Testing
     static let awkward = "quote \" backslash \\ slash / tab \t newline \n return \r bell \u{7} nul \u{0} del \u{7F} 夜曲 🎵👩‍👩‍👧 \u{2028}"
 
     func song(_ text: String, full: Bool) -> Song {
-        Song(
+        var song = Song(
             id: "42", title: text, icon: full ? "v1/albums/7/cover" : nil, uri: "v1/songs/42/stream", style: 10,
             lyric: full ? text : nil,
-            singer: full ? UserSummary(id: "3", nickname: text, icon: nil) : nil,
+            singer: full ? Singer(id: "3", name: text) : nil,
             artists: full ? [ArtistSummary(id: "3", name: text), ArtistSummary(id: "4", name: "B")] : [],
             album: full ? AlbumSummary(id: "7", title: text, icon: "v1/albums/7/cover") : nil,
             genres: full ? ["Pop", text] : [], trackNumber: full ? 1 : nil, discNumber: full ? 2 : nil,
             year: full ? 1999 : nil, duration: 215_000, format: "flac", bitRate: 900, sampleRate: 44_100,
             channels: 2, clicksCount: 0, commentsCount: -1, playsCount: Int.max, createdAt: "2026-12-01T00:00:00Z",
             updatedAt: "2026-12-01T00:00:01Z")
+        song.user = full ? UserSummary(id: "9", nickname: text, icon: nil) : nil
+        return song
     }
 
     @Test(arguments: [true, false]) func songsMatchJSONEncoder(full: Bool) throws {

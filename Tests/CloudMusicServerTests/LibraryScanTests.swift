@@ -63,6 +63,7 @@ func makeLibraryDatabase() throws -> Database {
         #expect(cjk.artists.map(\.name) == ["林晓", "陈默"])
         #expect(cjk.album?.title == "夜空")
         #expect(cjk.singer?.nickname == "林晓 / 陈默")
+        #expect(cjk.singer?.name == "林晓 / 陈默")
         #expect(cjk.uri == "v1/songs/\(cjk.id)/stream")
         let untagged = try #require(songs.data.first { $0.title == "Untagged Song" })
         #expect(untagged.album?.title == "Live")

@@ -16,6 +16,19 @@ extension UserSummary: JSONWritable {
     }
 }
 
+extension Singer: JSONWritable {
+    public func writeJSON(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("id")
+            json.string(id)
+            json.key("name")
+            json.string(name)
+            json.key("nickname")
+            json.string(nickname)
+        }
+    }
+}
+
 extension ArtistSummary: JSONWritable {
     public func writeJSON(to json: inout JSONWriter) {
         json.object { json in
@@ -80,6 +93,7 @@ extension Song: JSONWritable {
             json.string(updatedAt)
             json.key("uri")
             json.string(uri)
+            json.optional("user", user) { $0.value($1) }
             json.optional("year", year) { $0.int($1) }
         }
     }

@@ -88,7 +88,8 @@ public enum ServerMain {
                         : options.host == "::"
                             ? "[::1]" : options.host.contains(":") ? "[\(options.host)]" : options.host
                     let base = "http://\(host):\(port)"
-                    print("CloudMusic \(CloudMusicVersion.current) is running: open \(base)/v1/server")
+                    print("CloudMusic \(CloudMusicVersion.current) is running: open \(base)/ to listen")
+                    print("  server:  \(base)/v1/server")
                     print("  songs:   \(base)/v1/songs")
                     print("  search:  \(base)/v1/searches?query=night")
                     print("  scan:    \(base)/v1/library/scan")

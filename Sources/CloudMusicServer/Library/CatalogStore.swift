@@ -136,8 +136,7 @@ struct CatalogStore: Sendable {
             songs[index].artists = songArtists
             songs[index].genres = genres[songs[index].id] ?? []
             if let first = songArtists.first {
-                songs[index].singer = Singer(
-                    id: first.id, nickname: songArtists.map(\.name).joined(separator: " / "), icon: nil)
+                songs[index].singer = Singer(id: first.id, name: songArtists.map(\.name).joined(separator: " / "))
             }
         }
         return songs

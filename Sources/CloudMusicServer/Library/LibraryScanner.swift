@@ -104,9 +104,16 @@ final class LibraryScanner: Sendable {
         toRead.sort { $0.0.path < $1.0.path }
         var store: LibraryStore? = nil
         var done = 0
-        for start in stride(from: 0, to: toRead.count, by: batchSize) {
-            let batch = Array(toRead[start..<min(start + batchSize, toRead.count)])
-            let results = Self.readInParallel(batch.map { ($0.0, $0.root) })
+        // Reading (tags, on every core) and writing (one transaction per batch) overlap: the next batch is
+        // read while this one is written.
+        let batches = stride(from: 0, to: toRead.count, by: batchSize).map {
+            Array(toRead[$0..<min($0 + batchSize, toRead.count)])
+        }
+        let reader = BatchReader()
+        if let first = batches.first { reader.start(first.map { ($0.0, $0.root) }) }
+        for (number, batch) in batches.enumerated() {
+            let results = reader.wait()
+            if number + 1 < batches.count { reader.start(batches[number + 1].map { ($0.0, $0.root) }) }
             try database.write { db in
                 if store == nil { store = try LibraryStore(db) }
                 for (index, result) in results.enumerated() {
@@ -164,6 +171,24 @@ final class LibraryScanner: Sendable {
     }
 
     /// Reads tags on every core; one bad file becomes a failure, never a stop.
+    /// Reads one batch in the background while the caller writes the one before.
+    final class BatchReader: @unchecked Sendable {
+        private var results: [ReadResult] = []
+        private let done = DispatchSemaphore(value: 0)
+
+        func start(_ files: [(FoundFile, String)]) {
+            DispatchQueue.global(qos: .userInitiated).async {
+                self.results = LibraryScanner.readInParallel(files)
+                self.done.signal()
+            }
+        }
+
+        func wait() -> [ReadResult] {
+            done.wait()
+            return results
+        }
+    }
+
     static func readInParallel(_ files: [(FoundFile, String)]) -> [ReadResult] {
         let results = Mutex([ReadResult](repeating: .failure("not read"), count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { index in

@@ -10,8 +10,18 @@ public struct ArtistSummary: Codable, Sendable, Equatable, Hashable {
     }
 }
 
-/// Who sings a song, shaped like the apps' `singer` (a user-like object with `nickname`).
-public typealias Singer = UserSummary
+/// Who sings a song: its artists as the apps show them ("A / B"), under the first artist's id — an artist
+/// id, never a user's. `nickname` repeats `name` for the apps that read a user-shaped `singer`.
+public struct Singer: Codable, Sendable, Equatable, Hashable {
+    public var id: String
+    public var name: String
+    public var nickname: String
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+        nickname = name
+    }
+}
 
 /// A short reference to an album inside a song.
 public struct AlbumSummary: Codable, Sendable, Equatable {
@@ -38,6 +48,8 @@ public struct Song: Codable, Sendable, Equatable, Identifiable {
     /// The raw lyric text; present on song detail, absent in lists.
     public var lyric: String?
     public var singer: Singer?
+    /// Who uploaded the song, for songs people upload; absent for songs of the scanned library.
+    public var user: UserSummary?
     public var artists: [ArtistSummary]
     public var album: AlbumSummary?
     public var genres: [String]
