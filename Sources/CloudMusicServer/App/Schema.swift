@@ -14,6 +14,7 @@ enum Schema {
         NotificationsSchema.migration,
         FilesSchema.migration,
         CommentsSchema.hotScoreOnce,
+        FeedsSchema.totals,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -15,6 +15,8 @@ public final class ServerApp: Sendable {
     let sheets: SheetService
     let comments: CommentService
     let feeds: FeedService
+    let follows: FollowService
+    let notifications: NotificationService
     let files: UploadService
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
@@ -51,7 +53,7 @@ public final class ServerApp: Sendable {
         sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
         let files = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
         self.files = files
-        var feeds = FeedService(store: FeedStore(database: database))
+        var feeds = FeedService(database: database)
         // A moment's pictures must be ones its author uploaded.
         feeds.picture = { uri, userID in
             try files.uploadedFile(uri: uri, by: userID).map {
@@ -59,8 +61,9 @@ public final class ServerApp: Sendable {
             }
         }
         self.feeds = feeds
-        comments = CommentService(
-            store: CommentStore(database: database), sheets: sheets, catalog: CatalogStore(), feeds: feeds)
+        comments = CommentService(database: database, sheets: sheets, feeds: feeds)
+        follows = FollowService(database: database, accounts: accounts)
+        notifications = NotificationService(database: database)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -76,8 +79,8 @@ public final class ServerApp: Sendable {
         SheetRoutes(sheets: sheets, accounts: accounts).register(on: api)
         CommentRoutes(comments: comments).register(on: api)
         FeedRoutes(feeds: feeds).register(on: api)
-        FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
-        NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
+        FollowRoutes(follows: follows).register(on: api)
+        NotificationRoutes(notifications: notifications).register(on: api)
         FileRoutes(files: files).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
