@@ -156,8 +156,8 @@ export const comments = {
   like: (params, body) => call(e("POST", "/v1/likes", [], "signedIn", false), params, body),
   /** DELETE /v1/likes/{id}: Take back a like (the path holds the `likeId`). */
   unlike: (params, body) => call(e("DELETE", "/v1/likes/{id}", [], "signedIn", false), params, body),
-  /** GET /v1/topics: #Topics# with comments or moments, the most talked about first. */
-  topics: (params, body) => call(e("GET", "/v1/topics", ["page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/topics: #Topics# with comments or moments, the most talked about first; with `title`, the topic of that text. */
+  topics: (params, body) => call(e("GET", "/v1/topics", ["title", "page", "size"], "optionalSignIn", false), params, body),
   /** GET /v1/topics/{id}: A #topic#: its newest comments and moments. */
   topic: (params, body) => call(e("GET", "/v1/topics/{id}", ["cursor", "size"], "optionalSignIn", false), params, body),
   /** GET /v1/admin/reports: Read reports. */
@@ -168,13 +168,13 @@ export const comments = {
 
 export const feeds = {
   /** GET /v1/feeds: Moments, newest first: everyone's, one person's (`userId`) or a topic's (`topicId`). */
-  list: (params, body) => call(e("GET", "/v1/feeds", ["userId", "topicId", "cursor", "size"], "optionalSignIn", false), params, body),
+  list: (params, body) => call(e("GET", "/v1/feeds", ["userId", "topicId", "cursor", "page", "size"], "optionalSignIn", false), params, body),
   /** POST /v1/feeds: Publish a moment: text and/or up to nine pictures uploaded first, and a place. */
   create: (params, body) => call(e("POST", "/v1/feeds", [], "signedIn", false), params, body),
   /** GET /v1/feeds/timeline: Moments of the people one follows, and one's own, newest first. */
-  timeline: (params, body) => call(e("GET", "/v1/feeds/timeline", ["cursor", "size"], "signedIn", false), params, body),
+  timeline: (params, body) => call(e("GET", "/v1/feeds/timeline", ["cursor", "page", "size"], "signedIn", false), params, body),
   /** GET /v1/feeds/nearby: Moments published near a place, nearest first. */
-  nearby: (params, body) => call(e("GET", "/v1/feeds/nearby", ["latitude", "longitude", "radius", "cursor", "size"], "optionalSignIn", false), params, body),
+  nearby: (params, body) => call(e("GET", "/v1/feeds/nearby", ["latitude", "longitude", "radius", "cursor", "page", "size"], "optionalSignIn", false), params, body),
   /** GET /v1/feeds/{id}: One moment. */
   detail: (params, body) => call(e("GET", "/v1/feeds/{id}", [], "optionalSignIn", false), params, body),
   /** DELETE /v1/feeds/{id}: Delete one's moment. */

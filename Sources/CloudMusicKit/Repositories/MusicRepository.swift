@@ -433,26 +433,29 @@ public final class MusicRepository: Sendable {
 
     // MARK: Moments
 
-    /// `GET v1/feeds`: everyone's moments, or one user's, or one topic's.
-    public func feeds(userID: String? = nil, topicID: String? = nil, cursor: String? = nil, size: Int = 20)
-        async throws -> FeedPage
-    {
+    /// `GET v1/feeds`: everyone's moments, or one user's, or one topic's, by `cursor` or by `page`.
+    public func feeds(
+        userID: String? = nil, topicID: String? = nil, cursor: String? = nil, page: Int = 1, size: Int = 20
+    ) async throws -> FeedPage {
         try await client.send(
-            FeedsAPI.list, query: FeedListQuery(userId: userID, topicId: topicID, cursor: cursor, size: size))
+            FeedsAPI.list,
+            query: FeedListQuery(userId: userID, topicId: topicID, cursor: cursor, page: page, size: size))
     }
 
     /// `GET v1/feeds/timeline`: moments of the people one follows, and one's own.
-    public func timeline(cursor: String? = nil, size: Int = 20) async throws -> FeedPage {
-        try await client.send(FeedsAPI.timeline, query: CursorQuery(cursor: cursor, size: size))
+    public func timeline(cursor: String? = nil, page: Int = 1, size: Int = 20) async throws -> FeedPage {
+        try await client.send(FeedsAPI.timeline, query: CursorQuery(cursor: cursor, page: page, size: size))
     }
 
     /// `GET v1/feeds/nearby`: placed moments within `radius` metres, nearest first.
     public func nearbyFeeds(
-        latitude: Double, longitude: Double, radius: Double? = nil, cursor: String? = nil, size: Int = 20
+        latitude: Double, longitude: Double, radius: Double? = nil, cursor: String? = nil, page: Int = 1,
+        size: Int = 20
     ) async throws -> FeedPage {
         try await client.send(
             FeedsAPI.nearby,
-            query: NearbyQuery(latitude: latitude, longitude: longitude, radius: radius, cursor: cursor, size: size))
+            query: NearbyQuery(
+                latitude: latitude, longitude: longitude, radius: radius, cursor: cursor, page: page, size: size))
     }
 
     /// `GET v1/feeds/{id}`.
@@ -468,9 +471,9 @@ public final class MusicRepository: Sendable {
 
     // MARK: Topics
 
-    /// `GET v1/topics`: most commented first.
-    public func topics(page: Int = 1, size: Int = 20) async throws -> Page<Topic> {
-        try await client.send(CommentsAPI.topics, query: PageQuery(page: page, size: size))
+    /// `GET v1/topics`: most commented first; with `title`, the one topic of that text (or none).
+    public func topics(title: String? = nil, page: Int = 1, size: Int = 20) async throws -> Page<Topic> {
+        try await client.send(CommentsAPI.topics, query: TopicListQuery(title: title, page: page, size: size))
     }
 
     /// `GET v1/topics/{id}`: the topic, its newest comments and moments.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import MusicCore
+import Storage
 
 /// The accounts' rules: sign-up, sign-in by password or code, sessions, codes, profiles and roles.
 ///
@@ -372,7 +373,12 @@ final class AccountService: Sendable {
     /// A user as `viewer` may see them: private fields (phone, email, role) only for themselves; a disabled
     /// user is a 404 except to themselves and administrators.
     func user(id: Int64, viewer: Viewer?) throws -> User {
-        guard let user = try store.user(id: id) else { throw Self.noUser }
+        try store.database.read { db in try user(db, id: id, viewer: viewer) }
+    }
+
+    /// `user(id:viewer:)` in the caller's transaction (for other features' use cases).
+    func user(_ db: Connection, id: Int64, viewer: Viewer?) throws -> User {
+        guard let user = try store.user(db, id: id) else { throw Self.noUser }
         let isSelf = viewer?.userID == id
         if user.disabled && !isSelf && viewer?.isAdmin != true { throw Self.noUser }
         return user.model(private: isSelf)

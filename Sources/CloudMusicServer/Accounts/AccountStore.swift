@@ -144,9 +144,11 @@ struct AccountStore: Sendable {
     }
 
     func user(id: Int64) throws -> UserRecord? {
-        try database.read { db in
-            try db.queryOne("SELECT \(Self.userColumns) FROM users WHERE id = ?", id, decode: Self.decodeUser)
-        }
+        try database.read { db in try user(db, id: id) }
+    }
+
+    func user(_ db: Connection, id: Int64) throws -> UserRecord? {
+        try db.queryOne("SELECT \(Self.userColumns) FROM users WHERE id = ?", id, decode: Self.decodeUser)
     }
 
     func user(identifier: AccountRules.Identifier) throws -> UserRecord? {

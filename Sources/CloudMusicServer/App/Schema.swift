@@ -13,6 +13,8 @@ enum Schema {
         SheetsSchema.searchIndex,
         NotificationsSchema.migration,
         FilesSchema.migration,
+        CommentsSchema.hotScoreOnce,
+        FeedsSchema.totals,
         Migration(
             version: 1, name: "server metadata",
             sql: """

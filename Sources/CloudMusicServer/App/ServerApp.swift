@@ -18,6 +18,8 @@ public final class ServerApp: Sendable {
     let uploads: UploadService
     /// The folders files may be read from: the music folders and the data folder.
     let files: FileRoots
+    let follows: FollowService
+    let notifications: NotificationService
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -55,7 +57,7 @@ public final class ServerApp: Sendable {
         sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
         let uploads = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
         self.uploads = uploads
-        var feeds = FeedService(store: FeedStore(database: database))
+        var feeds = FeedService(database: database)
         // A moment's pictures must be ones its author uploaded.
         feeds.picture = { uri, userID in
             try uploads.uploadedFile(uri: uri, by: userID).map {
@@ -63,8 +65,9 @@ public final class ServerApp: Sendable {
             }
         }
         self.feeds = feeds
-        comments = CommentService(
-            store: CommentStore(database: database), sheets: sheets, catalog: CatalogStore(), feeds: feeds)
+        comments = CommentService(database: database, sheets: sheets, feeds: feeds)
+        follows = FollowService(database: database, accounts: accounts)
+        notifications = NotificationService(database: database)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -80,8 +83,8 @@ public final class ServerApp: Sendable {
         SheetRoutes(sheets: sheets, accounts: accounts, files: files).register(on: api)
         CommentRoutes(comments: comments).register(on: api)
         FeedRoutes(feeds: feeds).register(on: api)
-        FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
-        NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
+        FollowRoutes(follows: follows).register(on: api)
+        NotificationRoutes(notifications: notifications).register(on: api)
         FileRoutes(files: uploads, roots: files).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router

@@ -1,126 +1,113 @@
 import Foundation
 import MusicCore
+import Storage
 
-/// The rules of comments: what may be commented and read by whom, limits, likes, reports and moderation.
+/// The rules of comments: what may be commented and read by whom, limits, likes (of comments and, through
+/// `FeedService`, moments), topics, reports and moderation. Each use case is one transaction: the checks of
+/// the song, sheet or moment it is on, the rate check and the notifications included.
 struct CommentService: Sendable {
-    typealias Viewer = AccountService.Viewer
-
-    let store: CommentStore
+    let database: Database
+    let store = CommentStore()
+    let topics = TopicStore()
+    let notifications = NotificationStore()
+    let links = RichTextLinks()
+    let catalog = CatalogStore()
     let sheets: SheetService
-    let catalog: CatalogStore
     let feeds: FeedService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    init(database: Database, sheets: SheetService, feeds: FeedService) {
+        self.database = database
+        self.sheets = sheets
+        self.feeds = feeds
+    }
 
     static let maxLength = 1_000
     static let maxPerMinute = 5
     static let maxPerDay = 200
+    static let limit = PostingLimit(
+        perMinute: maxPerMinute, perDay: maxPerDay, doing: "commenting", things: "comments")
     static let noComment = ServiceError.notFound("That comment does not exist.")
+    static let noSong = ServiceError.notFound("That song does not exist.")
 
-    /// The thing a request names: exactly one of a song, a sheet or a moment, which the viewer may see.
-    func target(songID: String?, sheetID: String?, feedID: String?, viewer: Viewer?) throws
+    // MARK: What comments are on
+
+    /// The owner of the thing a comment is on (nil for a song, which is the library's), when the viewer may
+    /// see it; else the thing's own 404.
+    private func owner(_ db: Connection, of target: CommentStore.Target, viewer: Viewer?) throws -> Int64? {
+        switch target {
+        case .song(let id):
+            guard try catalog.songExists(db, id: id) else { throw Self.noSong }
+            return nil
+        case .sheet(let id):
+            return try sheets.visibleSheet(db, id: id, viewer: viewer).userID
+        case .feed(let id):
+            return try feeds.visibleAuthor(db, feedID: id, viewer: viewer)
+        }
+    }
+
+    /// The thing a request names: exactly one of a song, a sheet or a moment.
+    private static func target(songID: String?, sheetID: String?, feedID: String?) throws
         -> CommentStore.Target
     {
+        func id(_ text: String, _ missing: ServiceError) throws -> Int64 {
+            guard let id = Int64(text), id > 0 else { throw missing }
+            return id
+        }
         switch (songID, sheetID, feedID) {
-        case (let song?, nil, nil):
-            guard let id = Int64(song), id > 0, try store.database.read({ try catalog.songExists($0, id: id) }) else {
-                throw ServiceError.notFound("That song does not exist.")
-            }
-            return .song(id)
-        case (nil, let sheet?, nil):
-            guard let id = Int64(sheet), id > 0 else { throw SheetService.noSheet }
-            _ = try sheets.visibleSheet(id: id, viewer: viewer)
-            return .sheet(id)
-        case (nil, nil, let feed?):
-            guard let id = Int64(feed), id > 0 else { throw FeedService.noFeed }
-            _ = try feeds.visibleFeed(id: id, viewer: viewer)
-            return .feed(id)
+        case (let song?, nil, nil): return .song(try id(song, noSong))
+        case (nil, let sheet?, nil): return .sheet(try id(sheet, SheetService.noSheet))
+        case (nil, nil, let feed?): return .feed(try id(feed, FeedService.noFeed))
         default:
             throw ServiceError.invalid(
                 "Name what the comments are on: one of 'songId', 'sheetId' or 'feedId'.")
         }
     }
 
-    /// Throws unless the comment exists, is not hidden and its thing is visible to `viewer`.
-    func visibleRecord(id: Int64, viewer: Viewer?) throws -> CommentStore.CommentRecord {
-        guard let record = try store.record(id: id), !record.hidden || viewer?.isAdmin == true else {
+    /// The comment when it exists, is not hidden (but to administrators) and its thing is visible to
+    /// `viewer`, with the owner of that thing.
+    private func visible(_ db: Connection, id: Int64, viewer: Viewer?) throws -> (
+        record: CommentStore.CommentRecord, owner: Int64?
+    ) {
+        guard let record = try store.record(db, id: id), !record.hidden || viewer?.isAdmin == true else {
             throw Self.noComment
         }
         do {
-            switch record.target {
-            case .sheet(let sheetID): _ = try sheets.visibleSheet(id: sheetID, viewer: viewer)
-            case .feed(let feedID): _ = try feeds.visibleFeed(id: feedID, viewer: viewer)
-            case .song: break
-            }
-        } catch { throw Self.noComment }
-        return record
+            return (record, try owner(db, of: record.target, viewer: viewer))
+        } catch let error as ServiceError where error.kind == .notFound {
+            throw Self.noComment
+        }
     }
 
-    func write(_ input: CommentDraft, viewer: Viewer) throws -> Comment {
-        guard
-            let content = try AccountRules.text(
-                input.content, field: "A comment", limit: Self.maxLength, allowNewlines: true)
-        else { throw ServiceError.invalid("Write something first: the comment is empty.") }
-        var target: CommentStore.Target
-        var parentID: Int64?
-        if let parent = input.parentId {
-            guard let id = Int64(parent), id > 0 else { throw Self.noComment }
-            let record = try visibleRecord(id: id, viewer: viewer)
-            target = record.target
-            parentID = id
-            if input.songId != nil || input.sheetId != nil || input.feedId != nil,
-                try self.target(
-                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, viewer: viewer) != target
-            {
-                throw ServiceError.invalid(
-                    "A reply goes on the same song, sheet or moment as the comment it answers.")
-            }
-        } else {
-            target = try self.target(
-                songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, viewer: viewer)
-        }
-        let now = clock()
-        // Checked inside the insert's transaction: a burst of requests at once gets no more than the limit.
-        let id = try store.insert(
-            userID: viewer.userID, target: target, parentID: parentID, content: content,
-            rich: RichTextParser.parse(content), now: now
-        ) { writtenSince in
-            if try writtenSince(now - 60) >= Self.maxPerMinute {
-                throw ServiceError.rateLimited(
-                    "You are commenting very fast. Wait a minute.", retryAfter: 60)
-            }
-            if try writtenSince(now - 86_400) >= Self.maxPerDay {
-                throw ServiceError.rateLimited(
-                    "That is the most comments for one day (\(Self.maxPerDay)).", retryAfter: 3_600)
-            }
-        }
-        guard let comment = try store.comment(id: id, viewerID: viewer.userID) else { throw Self.noComment }
-        return comment
-    }
+    // MARK: Reading
 
-    func delete(id: Int64, viewer: Viewer) throws {
-        let record = try visibleRecord(id: id, viewer: viewer)
-        guard record.userID == viewer.userID || viewer.isAdmin else {
-            throw ServiceError.forbidden("You can only delete your own comments.")
+    func detail(id: Int64, viewer: Viewer?) throws -> Comment {
+        try database.read { db in
+            _ = try visible(db, id: id, viewer: viewer)
+            guard let comment = try store.comment(db, id: id, viewerID: viewer?.userID) else {
+                throw Self.noComment
+            }
+            return comment
         }
-        try store.delete(id: id)
     }
 
     func list(_ query: CommentListQuery, viewer: Viewer?) throws -> CommentPage {
-        let target: CommentStore.Target
-        var parentID: Int64?
-        if let parent = query.parentId {
-            target = try visibleRecord(id: parent, viewer: viewer).target
-            parentID = parent
-        } else {
-            target = try self.target(
-                songID: query.songId.map(String.init), sheetID: query.sheetId.map(String.init),
-                feedID: query.feedId.map(String.init), viewer: viewer)
-        }
         let cursor = try query.cursor.map { try Self.parseCursor($0, order: query.order) }
-        let (rows, total) = try store.list(
-            target: target, parentID: parentID, order: query.order, cursor: cursor,
-            offset: cursor == nil ? query.paging.offset : 0, limit: query.paging.size,
-            viewerID: viewer?.userID)
+        let (rows, total) = try database.read { db in
+            let target: CommentStore.Target
+            if let parent = query.parentId {
+                target = try visible(db, id: parent, viewer: viewer).record.target
+            } else {
+                target = try Self.target(
+                    songID: query.songId.map(String.init), sheetID: query.sheetId.map(String.init),
+                    feedID: query.feedId.map(String.init))
+                _ = try owner(db, of: target, viewer: viewer)
+            }
+            return try store.list(
+                db, target: target, parentID: query.parentId, order: query.order, cursor: cursor,
+                offset: cursor == nil ? query.paging.offset : 0, limit: query.paging.size,
+                viewerID: viewer?.userID)
+        }
         let size = query.paging.size
         let next = rows.count == size ? rows.last.map { Self.cursor(for: $0, order: query.order) } : nil
         return CommentPage(
@@ -128,7 +115,7 @@ struct CommentService: Sendable {
             nextCursor: next)
     }
 
-    static func cursor(for row: (comment: Comment, hot: Double), order: CommentOrder) -> String {
+    static func cursor(for row: CommentStore.Listed, order: CommentOrder) -> String {
         order == .new ? row.comment.id : PageCursor.scored(row.hot, id: row.comment.id)
     }
 
@@ -144,35 +131,158 @@ struct CommentService: Sendable {
         }
     }
 
+    // MARK: Writing and deleting
+
+    /// Writes a comment or a reply; the rate check, the comment, its topics and the notifications it
+    /// causes are one transaction, so a comment over the limit leaves nothing behind.
+    func write(_ input: CommentDraft, viewer: Viewer) throws -> Comment {
+        guard
+            let content = try AccountRules.text(
+                input.content, field: "A comment", limit: Self.maxLength, allowNewlines: true)
+        else { throw ServiceError.invalid("Write something first: the comment is empty.") }
+        let rich = RichTextParser.parse(content)
+        return try database.write { db in
+            let target: CommentStore.Target
+            var parent: CommentStore.CommentRecord?
+            let owner: Int64?
+            if let parentText = input.parentId {
+                guard let id = Int64(parentText), id > 0 else { throw Self.noComment }
+                let visible = try visible(db, id: id, viewer: viewer)
+                (target, parent, owner) = (visible.record.target, visible.record, visible.owner)
+                if input.songId != nil || input.sheetId != nil || input.feedId != nil {
+                    let named = try Self.target(
+                        songID: input.songId, sheetID: input.sheetId, feedID: input.feedId)
+                    _ = try self.owner(db, of: named, viewer: viewer)
+                    guard named == target else {
+                        throw ServiceError.invalid(
+                            "A reply goes on the same song, sheet or moment as the comment it answers.")
+                    }
+                }
+            } else {
+                target = try Self.target(songID: input.songId, sheetID: input.sheetId, feedID: input.feedId)
+                owner = try self.owner(db, of: target, viewer: viewer)
+            }
+            let now = clock()
+            try Self.limit.check(now: now) { try store.writtenSince(db, userID: viewer.userID, since: $0) }
+            let (mentions, topics) = try links.resolve(db, rich, authorID: viewer.userID, now: now)
+            let id = try store.insert(
+                db, userID: viewer.userID, target: target, parentID: parent?.id, content: content,
+                mentions: mentions, topics: topics, now: now)
+            try notify(
+                db, commentID: id, author: viewer.userID, parentAuthor: parent?.userID, owner: owner,
+                target: target,
+                mentioned: mentions.compactMap { Int64($0.userId) }, now: now)
+            guard let comment = try store.comment(db, id: id, viewerID: viewer.userID) else {
+                throw Self.noComment
+            }
+            return comment
+        }
+    }
+
+    /// Who hears of a new comment, each person once: a reply tells the parent's author, a mention each
+    /// person mentioned, and a comment on a sheet or moment its owner (unless told already).
+    private func notify(
+        _ db: Connection, commentID: Int64, author: Int64, parentAuthor: Int64?, owner: Int64?,
+        target: CommentStore.Target, mentioned: [Int64], now: Int64
+    ) throws {
+        var told: Set<Int64> = [author]
+        if let parentAuthor {
+            try notifications.record(
+                db, kind: .reply, to: parentAuthor, from: author, commentID: commentID, at: now)
+            told.insert(parentAuthor)
+        }
+        for person in mentioned where told.insert(person).inserted {
+            try notifications.record(
+                db, kind: .mention, to: person, from: author, commentID: commentID, at: now)
+        }
+        if let owner, !told.contains(owner) {
+            try notifications.record(
+                db, kind: .comment, to: owner, from: author, commentID: commentID, at: now)
+        }
+    }
+
+    func delete(id: Int64, viewer: Viewer) throws {
+        try database.write { db in
+            let record = try visible(db, id: id, viewer: viewer).record
+            guard record.userID == viewer.userID || viewer.isAdmin else {
+                throw ServiceError.forbidden("You can only delete your own comments.")
+            }
+            try store.delete(db, id: id)
+        }
+    }
+
     // MARK: Topics
 
-    func topic(id: Int64, cursor: String?, size: Int, viewer: Viewer?) throws -> TopicDetail {
-        guard let topic = try store.topic(id: id) else {
-            throw ServiceError.notFound("That topic does not exist.")
+    /// The most talked-about topics, or the one whose text is `title` (`#` around it and case ignored).
+    func topics(title: String?, paging: Paging) throws -> Page<Topic> {
+        try database.read { db in
+            guard let title else { return try topics.topics(db, paging: paging) }
+            let text = title.trimmingCharacters(in: CharacterSet(charactersIn: "#＃").union(.whitespaces))
+            let found = text.isEmpty ? nil : try topics.topic(db, key: AccountRules.nicknameKey(text))
+            return Page(
+                items: paging.page == 1 ? found.map { [$0] } ?? [] : [], total: found == nil ? 0 : 1,
+                page: paging.page, size: paging.size)
         }
-        let before = try cursor.map { try Self.parseCursor($0, order: .new).id }
-        let comments = try store.topicComments(
-            topicID: id, before: before, limit: size, viewerID: viewer?.userID)
-        let feeds = try feeds.list(.topic(id), cursor: nil, size: size, viewer: viewer)
-        return TopicDetail(
-            topic: topic, comments: comments, nextCursor: comments.count == size ? comments.last?.id : nil,
-            feeds: feeds.data, nextFeedsCursor: feeds.nextCursor)
+    }
+
+    func topic(id: Int64, query: TopicQuery, viewer: Viewer?) throws -> TopicDetail {
+        try database.read { db in
+            guard let topic = try topics.topic(db, id: id) else {
+                throw ServiceError.notFound("That topic does not exist.")
+            }
+            let before = try query.cursor.map { try Self.parseCursor($0, order: .new).id }
+            let comments = try store.topicComments(
+                db, topicID: id, before: before, limit: query.size, viewerID: viewer?.userID)
+            let feeds = try feeds.list(
+                db, .topic(id), cursor: nil, paging: Paging(size: query.size), viewer: viewer)
+            return TopicDetail(
+                topic: topic, comments: comments,
+                nextCursor: comments.count == query.size ? comments.last?.id : nil, feeds: feeds.data,
+                nextFeedsCursor: feeds.nextCursor)
+        }
     }
 
     // MARK: Likes
 
-    func like(commentID: Int64, viewer: Viewer) throws -> Comment {
-        _ = try visibleRecord(id: commentID, viewer: viewer)
-        _ = try store.like(userID: viewer.userID, commentID: commentID, now: clock())
-        guard let comment = try store.comment(id: commentID, viewerID: viewer.userID) else {
-            throw Self.noComment
+    /// Likes a comment (`commentId`) or a moment (`feedId`); it comes back with the viewer's `likeId`.
+    func like(_ draft: LikeDraft, viewer: Viewer) throws -> LikedThing {
+        switch (draft.commentId, draft.feedId) {
+        case (let comment?, nil):
+            guard let id = Int64(comment), id > 0 else { throw Self.noComment }
+            return .comment(try like(commentID: id, viewer: viewer))
+        case (nil, let feed?):
+            guard let id = Int64(feed), id > 0 else { throw FeedService.noFeed }
+            return .feed(try feeds.like(feedID: id, viewer: viewer))
+        default:
+            throw ServiceError.invalid("Name what you like: either 'commentId' or 'feedId'.")
         }
-        return comment
     }
 
+    /// Likes a comment the viewer may see (once: liking again gives the same like) and tells its author.
+    func like(commentID: Int64, viewer: Viewer) throws -> Comment {
+        try database.write { db in
+            let author = try visible(db, id: commentID, viewer: viewer).record.userID
+            let now = clock()
+            if try store.like(db, userID: viewer.userID, commentID: commentID, now: now).isNew {
+                try notifications.record(
+                    db, kind: .like, to: author, from: viewer.userID, commentID: commentID, at: now)
+            }
+            guard let comment = try store.comment(db, id: commentID, viewerID: viewer.userID) else {
+                throw Self.noComment
+            }
+            return comment
+        }
+    }
+
+    /// Takes back one's own like: of a moment when the id is in moments' range, else of a comment.
     func unlike(likeID: Int64, viewer: Viewer) throws {
-        try Self.requireOwnLike(by: try store.likeOwner(likeID: likeID)?.userID, viewer: viewer)
-        try store.unlike(likeID: likeID)
+        if likeID >= FeedStore.firstLikeID { return try feeds.unlike(likeID: likeID, viewer: viewer) }
+        try database.write { db in
+            try Self.requireOwnLike(by: try store.likeOwner(db, likeID: likeID)?.userID, viewer: viewer)
+            if let like = try store.unlike(db, likeID: likeID) {
+                try notifications.remove(db, kind: .like, from: like.userID, commentID: like.commentID)
+            }
+        }
     }
 
     /// Only who made a like (of a comment or a moment) takes it back.
@@ -186,15 +296,23 @@ struct CommentService: Sendable {
     // MARK: Reports and moderation
 
     func report(commentID: Int64, reason: String?, viewer: Viewer) throws {
-        _ = try visibleRecord(id: commentID, viewer: viewer)
-        let reason =
-            try AccountRules.text(reason, field: "The reason", limit: 200, allowNewlines: true)
-            ?? "No reason given"
-        try store.report(userID: viewer.userID, commentID: commentID, reason: reason, now: clock())
+        try database.write { db in
+            _ = try visible(db, id: commentID, viewer: viewer)
+            let reason =
+                try AccountRules.text(reason, field: "The reason", limit: 200, allowNewlines: true)
+                ?? "No reason given"
+            try store.report(db, userID: viewer.userID, commentID: commentID, reason: reason, now: clock())
+        }
+    }
+
+    func reports(paging: Paging) throws -> Page<CommentReport> {
+        try database.read { db in try store.reports(db, paging: paging) }
     }
 
     func setHidden(commentID: Int64, hidden: Bool) throws {
-        guard try store.record(id: commentID) != nil else { throw Self.noComment }
-        try store.setHidden(id: commentID, hidden: hidden, now: clock())
+        try database.write { db in
+            guard try store.record(db, id: commentID) != nil else { throw Self.noComment }
+            try store.setHidden(db, id: commentID, hidden: hidden, now: clock())
+        }
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import MusicCore
 import Storage
 
-/// The SQL of comments, their likes and reports. Counts are kept by the schema's triggers.
+/// The SQL of comments, their likes and reports.
+///
+/// Counts and the hot score are kept by the schema's triggers (`CommentsSchema`), so a comment that goes
+/// by a cascade (its song, sheet, moment or author gone) leaves every count right.
 struct CommentStore: Sendable {
-    let database: Database
-
     enum Target: Sendable, Equatable {
         case song(Int64)
         case sheet(Int64)
@@ -33,12 +34,12 @@ struct CommentStore: Sendable {
             }
         }
 
-        /// Sheets and moments belong to someone (`user_id` in `table`); songs belong to the library.
-        var hasOwner: Bool {
-            if case .song = self { false } else { true }
-        }
+        /// The model fields that name the thing: exactly one of them is set.
+        var songID: String? { if case .song(let id) = self { String(id) } else { nil } }
+        var sheetID: String? { if case .sheet(let id) = self { String(id) } else { nil } }
+        var feedID: String? { if case .feed(let id) = self { String(id) } else { nil } }
 
-        /// The table whose `comments_count` counts this thing's comments.
+        /// The table whose `comments_count` (kept by the comments' triggers) counts this thing's comments.
         var table: String {
             switch self {
             case .song: "songs"
@@ -48,7 +49,6 @@ struct CommentStore: Sendable {
         }
     }
 
-
     struct CommentRecord: Sendable {
         var id: Int64
         var userID: Int64
@@ -57,321 +57,238 @@ struct CommentStore: Sendable {
         var hidden: Bool
     }
 
-    /// Comment columns; `?` is the viewer's id (0 when nobody is signed in) for `likeId`.
-    static let select = """
+    /// A comment as listed, with what lists and reports need beyond the model.
+    struct Listed: Sendable {
+        var comment: Comment
+        var hot: Double
+        var hidden: Bool
+    }
+
+    /// Comment columns; `?` is the viewer's id (0 when nobody is signed in) for `like_id`.
+    private static let select = """
         SELECT c.id, c.content, c.likes_count, c.replies_count, c.parent_id, c.target_kind, c.target_id,
-            c.created_at, c.updated_at, c.hot, u.id, u.nickname, u.avatar_version,
-            (SELECT l.id FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ?),
-            p.id, p.content, p.created_at, pu.id, pu.nickname, pu.avatar_version, c.mentions, c.topics
+            c.created_at, c.updated_at, c.hot, c.hidden, c.mentions, c.topics, \(UserColumns.select("u", as: "user")),
+            (SELECT l.id FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ?) AS like_id,
+            p.id AS quote_id, p.content AS quote_content, p.created_at AS quote_created_at,
+            \(UserColumns.select("pu", as: "quote_user"))
         FROM comments c JOIN users u ON u.id = c.user_id
         LEFT JOIN comments p ON p.id = c.parent_id AND p.hidden = 0
         LEFT JOIN users pu ON pu.id = p.user_id
         """
 
-    static func user(_ row: Row, _ column: Int) throws -> UserSummary {
-        let id = try row.int64(column)
-        return UserSummary(
-            id: String(id), nickname: try row.string(column + 1),
-            icon: try row.optionalInt64(column + 2).map { "v1/users/\(id)/avatar?v=\($0)" })
-    }
-
-    static func decode(_ row: Row) throws -> (comment: Comment, hot: Double) {
-        let kind = try row.int(5)
-        let targetID = String(try row.int64(6))
-        let parent: CommentQuote? =
-            try row.optionalInt64(14) == nil
-            ? nil
-            : CommentQuote(
-                id: String(try row.int64(14)), content: try row.string(15), user: try user(row, 17),
-                createdAt: APIDate.string(try row.int64(16)))
+    private static func decode(_ row: Row) throws -> Listed {
+        let target = Target(kind: try row.int("target_kind"), id: try row.int64("target_id"))
+        var parent: CommentQuote?
+        if let quoteID = try row.optionalInt64("quote_id") {
+            parent = CommentQuote(
+                id: String(quoteID), content: try row.string("quote_content"),
+                user: try UserColumns.person(row, "quote_user"),
+                createdAt: APIDate.string(try row.int64("quote_created_at")))
+        }
         let comment = Comment(
-            id: String(try row.int64(0)), content: try row.string(1), likesCount: try row.int(2),
-            repliesCount: try row.int(3), likeId: try row.optionalInt64(13).map(String.init),
-            parentId: try row.optionalInt64(4).map(String.init), parent: parent,
-            songId: kind == 1 ? targetID : nil, sheetId: kind == 2 ? targetID : nil,
-            feedId: kind == 3 ? targetID : nil, user: try user(row, 10),
-            mentions: try JSONColumn.decode([Mention].self, row.string(20)),
-            topics: try JSONColumn.decode([TopicMention].self, row.string(21)),
-            createdAt: APIDate.string(try row.int64(7)), updatedAt: APIDate.string(try row.int64(8)))
-        return (comment, try row.double(9))
+            id: String(try row.int64("id")), content: try row.string("content"),
+            likesCount: try row.int("likes_count"), repliesCount: try row.int("replies_count"),
+            likeId: try row.optionalInt64("like_id").map(String.init),
+            parentId: try row.optionalInt64("parent_id").map(String.init), parent: parent,
+            songId: target.songID,
+            sheetId: target.sheetID, feedId: target.feedID, user: try UserColumns.person(row, "user"),
+            mentions: try JSONColumn.decode([Mention].self, row.string("mentions")),
+            topics: try JSONColumn.decode([TopicMention].self, row.string("topics")),
+            createdAt: APIDate.string(try row.int64("created_at")),
+            updatedAt: APIDate.string(try row.int64("updated_at")))
+        return Listed(comment: comment, hot: try row.double("hot"), hidden: try row.bool("hidden"))
     }
 
-
-    func comment(id: Int64, viewerID: Int64?) throws -> Comment? {
-        try database.read { db in
-            try db.queryOne("\(Self.select) WHERE c.id = ? AND c.hidden = 0", viewerID ?? 0, id) {
-                try Self.decode($0).comment
-            }
+    /// A comment that is not hidden.
+    func comment(_ db: Connection, id: Int64, viewerID: Int64?) throws -> Comment? {
+        try db.queryOne("\(Self.select) WHERE c.id = ? AND c.hidden = 0", viewerID ?? 0, id) {
+            try Self.decode($0).comment
         }
     }
 
-    func record(id: Int64) throws -> CommentRecord? {
-        try database.read { db in
-            try db.queryOne(
-                "SELECT id, user_id, target_kind, target_id, parent_id, hidden FROM comments WHERE id = ?", id
-            ) { row in
-                let targetID = try row.int64(3)
-                return CommentRecord(
-                    id: try row.int64(0), userID: try row.int64(1),
-                    target: Target(kind: try row.int(2), id: targetID),
-                    parentID: try row.optionalInt64(4), hidden: try row.bool(5))
-            }
+    func record(_ db: Connection, id: Int64) throws -> CommentRecord? {
+        try db.queryOne(
+            "SELECT id, user_id, target_kind, target_id, parent_id, hidden FROM comments WHERE id = ?", id
+        ) { row in
+            CommentRecord(
+                id: try row.int64("id"), userID: try row.int64("user_id"),
+                target: Target(kind: try row.int("target_kind"), id: try row.int64("target_id")),
+                parentID: try row.optionalInt64("parent_id"), hidden: try row.bool("hidden"))
         }
     }
 
-    /// Inserts a comment after `check` (given how many comments `userID` wrote since a time) passes, in the
-    /// same write transaction, so requests sent at once cannot all pass a limit the first one reached.
-    ///
-    /// Mentions resolve to people who exist (by nickname, ignoring case and full-width forms; a
-    /// nickname nobody has stays plain text), and topics to topic records, made on first use.
+    /// How many comments `userID` wrote since `time`.
+    func writtenSince(_ db: Connection, userID: Int64, since time: Int64) throws -> Int {
+        try db.queryOne(
+            "SELECT count(*) AS n FROM comments WHERE user_id = ? AND created_at >= ?", userID, time
+        ) {
+            try $0.int("n")
+        } ?? 0
+    }
+
+    /// A new comment on its topics; the mentions and topics are resolved already. Its hot score is the
+    /// schema's (the insert trigger computes it).
     func insert(
-        userID: Int64, target: Target, parentID: Int64?, content: String, rich: ParsedRichText, now: Int64,
-        check: (_ writtenSince: (Int64) throws -> Int) throws -> Void = { _ in }
+        _ db: Connection, userID: Int64, target: Target, parentID: Int64?, content: String,
+        mentions: [Mention],
+        topics: [TopicMention], now: Int64
     ) throws -> Int64 {
-        try database.write { db in
-            try check { time in
-                try db.queryOne(
-                    "SELECT count(*) FROM comments WHERE user_id = ? AND created_at >= ?", userID, time
-                ) { try $0.int(0) } ?? 0
-            }
-            let (mentions, topics) = try Self.resolve(rich, authorID: userID, now: now, in: db)
-            try db.execute(
-                """
-                INSERT INTO comments(user_id, target_kind, target_id, parent_id, content, hot, mentions, topics,
-                    created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, userID, target.kind, target.id, parentID, content, Double(now) / 45_000,
-                JSONColumn.text(mentions), JSONColumn.text(topics), now, now)
-            let id = db.lastInsertRowID
-            for topicID in Set(topics.map(\.id)) {
-                try db.execute("INSERT INTO comment_topics(comment_id, topic_id) VALUES (?, ?)", id, topicID)
-            }
-            try NotificationStore.recordComment(
-                db, commentID: id, by: userID, parentID: parentID, on: target,
-                mentioned: mentions.compactMap { Int64($0.userId) }, at: now)
-            return id
+        try db.execute(
+            """
+            INSERT INTO comments(user_id, target_kind, target_id, parent_id, content, hot, mentions, topics,
+                created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)
+            """, userID, target.kind, target.id, parentID, content, JSONColumn.text(mentions),
+            JSONColumn.text(topics), now, now)
+        let id = db.lastInsertRowID
+        for topicID in Set(topics.map(\.id)) {
+            try db.execute("INSERT INTO comment_topics(comment_id, topic_id) VALUES (?, ?)", id, topicID)
         }
-    }
-
-
-    /// Mentions resolve to people who exist (by nickname, ignoring case and full-width forms; a nickname
-    /// nobody has stays plain text) and did not block the author; topics to topic records, made on first use.
-    static func resolve(_ rich: ParsedRichText, authorID: Int64, now: Int64, in db: Connection) throws -> (
-        mentions: [Mention], topics: [TopicMention]
-    ) {
-        let mentions = try rich.resolvedMentions { nickname in
-            try db.queryOne(
-                """
-                SELECT id FROM users WHERE nickname_key = ? AND disabled = 0
-                  AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = users.id AND blocked_id = ?)
-                """, AccountRules.nicknameKey(nickname), authorID
-            ) { String(try $0.int64(0)) }
-        }
-        let topics = try rich.resolvedTopics { title in
-            let key = AccountRules.nicknameKey(title)
-            try db.execute(
-                "INSERT INTO topics(title, title_key, created_at) VALUES (?, ?, ?) ON CONFLICT(title_key) DO NOTHING",
-                title, key, now)
-            return try db.queryOne("SELECT id FROM topics WHERE title_key = ?", key) {
-                String(try $0.int64(0))
-            }
-        }
-        return (mentions, topics)
-    }
-
-    // MARK: Topics
-
-    func topics(page: Int, size: Int) throws -> Page<Topic> {
-        try database.read { db in
-            let total =
-                try db.queryOne("SELECT count(*) FROM topics WHERE comments_count + feeds_count > 0") {
-                    try $0.int(0)
-                } ?? 0
-            let rows = try db.query(
-                """
-                SELECT id, title, comments_count, created_at, feeds_count FROM topics
-                WHERE comments_count + feeds_count > 0
-                ORDER BY comments_count + feeds_count DESC, id DESC LIMIT ? OFFSET ?
-                """, size, (page - 1) * size, decode: Self.decodeTopic)
-            return Page(items: rows, total: total, page: page, size: size)
-        }
-    }
-
-    func topic(id: Int64) throws -> Topic? {
-        try database.read { db in
-            try db.queryOne(
-                "SELECT id, title, comments_count, created_at, feeds_count FROM topics WHERE id = ?", id,
-                decode: Self.decodeTopic)
-        }
-    }
-
-    static func decodeTopic(_ row: Row) throws -> Topic {
-        Topic(
-            id: String(try row.int64(0)), title: try row.string(1), commentsCount: try row.int(2),
-            feedsCount: try row.int(4), createdAt: APIDate.string(try row.int64(3)))
+        return id
     }
 
     /// A topic's visible comments, newest first, keyed by id for deep pages. Comments on private sheets
     /// are left out: a topic page is public.
-    func topicComments(topicID: Int64, before: Int64?, limit: Int, viewerID: Int64?) throws -> [Comment] {
-        try database.read { db in
-            try db.query(
-                """
-                \(Self.select) JOIN comment_topics ct ON ct.comment_id = c.id
-                WHERE ct.topic_id = ? AND c.hidden = 0 AND ct.comment_id < ?
-                  AND NOT (c.target_kind = 2 AND EXISTS (SELECT 1 FROM sheets sh WHERE sh.id = c.target_id AND sh.is_private = 1))
-                ORDER BY ct.comment_id DESC LIMIT ?
-                """, viewerID ?? 0, topicID, before ?? Int64.max, limit
-            ) { try Self.decode($0).comment }
-        }
+    func topicComments(_ db: Connection, topicID: Int64, before: Int64?, limit: Int, viewerID: Int64?) throws
+        -> [Comment]
+    {
+        try db.query(
+            """
+            \(Self.select) JOIN comment_topics ct ON ct.comment_id = c.id
+            WHERE ct.topic_id = ? AND c.hidden = 0 AND ct.comment_id < ?
+              AND NOT (c.target_kind = 2 AND EXISTS (SELECT 1 FROM sheets sh WHERE sh.id = c.target_id AND sh.is_private = 1))
+            ORDER BY ct.comment_id DESC LIMIT ?
+            """, viewerID ?? 0, topicID, before ?? Int64.max, limit
+        ) { try Self.decode($0).comment }
     }
 
-    func delete(id: Int64) throws {
-        _ = try database.write { db in try db.execute("DELETE FROM comments WHERE id = ?", id) }
+    /// Deletes the comment; the schema's triggers and cascades take its likes, topics and notifications.
+    func delete(_ db: Connection, id: Int64) throws {
+        try db.execute("DELETE FROM comments WHERE id = ?", id)
     }
 
-    func setHidden(id: Int64, hidden: Bool, now: Int64) throws {
-        _ = try database.write { db in
-            try db.execute("UPDATE comments SET hidden = ?, updated_at = ? WHERE id = ?", hidden, now, id)
-        }
+    func setHidden(_ db: Connection, id: Int64, hidden: Bool, now: Int64) throws {
+        try db.execute("UPDATE comments SET hidden = ?, updated_at = ? WHERE id = ?", hidden, now, id)
     }
 
-    /// The cursor is the last comment's sort key: `id` for new, `hot:id` for hot.
+    /// Comments on a thing (or the replies to `parentID`), newest or hottest first: after the cursor (the
+    /// last comment's sort key: `id` for new, hot and id for hot) when given, from `offset`.
     func list(
-        target: Target, parentID: Int64?, order: CommentOrder, cursor: (hot: Double?, id: Int64)?, offset: Int,
-        limit: Int,
-        viewerID: Int64?
-    ) throws -> (comments: [(comment: Comment, hot: Double)], total: Int) {
-        try database.read { db in
-            var filter = "c.target_kind = ? AND c.target_id = ? AND c.hidden = 0"
-            var arguments: [any SQLBindable] = [viewerID ?? 0, target.kind, target.id]
-            if let parentID {
-                filter += " AND c.parent_id = ?"
-                arguments.append(parentID)
-            }
-            // The kept counts, not count(*): a song with a million comments must not count them per page.
-            let total: Int
-            if let parentID {
-                total =
-                    try db.queryOne("SELECT replies_count FROM comments WHERE id = ?", parentID) { try $0.int(0) }
-                    ?? 0
-            } else {
-                total =
-                    try db.queryOne("SELECT comments_count FROM \(target.table) WHERE id = ?", target.id) {
-                        try $0.int(0)
-                    } ?? 0
-            }
-            let orderBy: String
-            switch order {
-            case .new:
-                orderBy = "c.id DESC"
-                if let cursor {
-                    filter += " AND c.id < ?"
-                    arguments.append(cursor.id)
-                }
-            case .hot:
-                orderBy = "c.hot DESC, c.id DESC"
-                if let cursor, let hot = cursor.hot {
-                    // A row value, so the index range starts at the cursor (an OR made it walk from the top).
-                    filter += " AND (c.hot, c.id) < (?, ?)"
-                    arguments += [hot, cursor.id]
-                }
-            }
-            let rows = try db.query(
-                "\(Self.select) WHERE \(filter) ORDER BY \(orderBy) LIMIT ? OFFSET ?",
-                arguments: arguments + [limit, offset], decode: Self.decode)
-            return (rows, total)
+        _ db: Connection, target: Target, parentID: Int64?, order: CommentOrder,
+        cursor: (hot: Double?, id: Int64)?,
+        offset: Int, limit: Int, viewerID: Int64?
+    ) throws -> (comments: [Listed], total: Int) {
+        var filter = "c.target_kind = ? AND c.target_id = ? AND c.hidden = 0"
+        var arguments: [any SQLBindable] = [viewerID ?? 0, target.kind, target.id]
+        if let parentID {
+            filter += " AND c.parent_id = ?"
+            arguments.append(parentID)
         }
+        // The kept counts, not count(*): a song with a million comments must not count them per page.
+        let total: Int
+        if let parentID {
+            total =
+                try db.queryOne("SELECT replies_count FROM comments WHERE id = ?", parentID) {
+                    try $0.int("replies_count")
+                } ?? 0
+        } else {
+            total =
+                try db.queryOne("SELECT comments_count FROM \(target.table) WHERE id = ?", target.id) {
+                    try $0.int("comments_count")
+                } ?? 0
+        }
+        let orderBy: String
+        switch order {
+        case .new:
+            orderBy = "c.id DESC"
+            if let cursor {
+                filter += " AND c.id < ?"
+                arguments.append(cursor.id)
+            }
+        case .hot:
+            orderBy = "c.hot DESC, c.id DESC"
+            if let cursor, let hot = cursor.hot {
+                // A row value, so the index range starts at the cursor (an OR made it walk from the top).
+                filter += " AND (c.hot, c.id) < (?, ?)"
+                arguments += [hot, cursor.id]
+            }
+        }
+        let rows = try db.query(
+            "\(Self.select) WHERE \(filter) ORDER BY \(orderBy) LIMIT ? OFFSET ?",
+            arguments: arguments + [limit, offset], decode: Self.decode)
+        return (rows, total)
     }
 
     // MARK: Likes
 
-    enum LikeOutcome {
-        case liked(likeID: Int64)
-        case already(likeID: Int64)
+    /// The viewer's like of the comment: the existing one, or a new one (`isNew`).
+    func like(_ db: Connection, userID: Int64, commentID: Int64, now: Int64) throws -> (
+        likeID: Int64, isNew: Bool
+    ) {
+        if let existing = try db.queryOne(
+            "SELECT id FROM comment_likes WHERE user_id = ? AND comment_id = ?", userID, commentID,
+            decode: { try $0.int64("id") })
+        {
+            return (existing, false)
+        }
+        try db.execute(
+            "INSERT INTO comment_likes(user_id, comment_id, created_at) VALUES (?, ?, ?)", userID, commentID,
+            now)
+        return (db.lastInsertRowID, true)
     }
 
-    func like(userID: Int64, commentID: Int64, now: Int64) throws -> LikeOutcome {
-        try database.write { db in
-            if let existing = try db.queryOne(
-                "SELECT id FROM comment_likes WHERE user_id = ? AND comment_id = ?", userID, commentID,
-                decode: { try $0.int64(0) })
-            {
-                return .already(likeID: existing)
-            }
-            try db.execute(
-                "INSERT INTO comment_likes(user_id, comment_id, created_at) VALUES (?, ?, ?)", userID,
-                commentID,
-                now)
-            let likeID = db.lastInsertRowID
-            if let author = try db.queryOne(
-                "SELECT user_id FROM comments WHERE id = ?", commentID, decode: { try $0.int64(0) })
-            {
-                try NotificationStore.record(
-                    db, kind: .like, to: author, from: userID, commentID: commentID, at: now)
-            }
-            return .liked(likeID: likeID)
+    func likeOwner(_ db: Connection, likeID: Int64) throws -> (userID: Int64, commentID: Int64)? {
+        try db.queryOne("SELECT user_id, comment_id FROM comment_likes WHERE id = ?", likeID) {
+            (try $0.int64("user_id"), try $0.int64("comment_id"))
         }
     }
 
-    func likeOwner(likeID: Int64) throws -> (userID: Int64, commentID: Int64)? {
-        try database.read { db in
-            try db.queryOne("SELECT user_id, comment_id FROM comment_likes WHERE id = ?", likeID) {
-                (try $0.int64(0), try $0.int64(1))
-            }
-        }
-    }
-
-    func unlike(likeID: Int64) throws {
-        try database.write { db in
-            for (userID, commentID) in try db.query(
-                "DELETE FROM comment_likes WHERE id = ? RETURNING user_id, comment_id", likeID,
-                decode: { (try $0.int64(0), try $0.int64(1)) })
-            {
-                try NotificationStore.remove(db, kind: .like, from: userID, commentID: commentID)
-            }
-        }
+    /// Deletes the like; returns who made it and of which comment, when there was one.
+    func unlike(_ db: Connection, likeID: Int64) throws -> (userID: Int64, commentID: Int64)? {
+        try db.query("DELETE FROM comment_likes WHERE id = ? RETURNING user_id, comment_id", likeID) {
+            (userID: try $0.int64("user_id"), commentID: try $0.int64("comment_id"))
+        }.first
     }
 
     // MARK: Reports
 
-    func report(userID: Int64, commentID: Int64, reason: String, now: Int64) throws {
-        _ = try database.write { db in
-            try db.execute(
-                """
-                INSERT INTO comment_reports(user_id, comment_id, reason, created_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT(comment_id, user_id) DO UPDATE SET reason = excluded.reason
-                """, userID, commentID, reason, now)
-        }
+    func report(_ db: Connection, userID: Int64, commentID: Int64, reason: String, now: Int64) throws {
+        try db.execute(
+            """
+            INSERT INTO comment_reports(user_id, comment_id, reason, created_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT(comment_id, user_id) DO UPDATE SET reason = excluded.reason
+            """, userID, commentID, reason, now)
     }
 
-
-    /// Reported comments, most recently reported first.
-    func reports(page: Int, size: Int) throws -> Page<CommentReport> {
-        try database.read { db in
-            let total =
-                try db.queryOne("SELECT count(DISTINCT comment_id) FROM comment_reports") { try $0.int(0) }
-                ?? 0
-            let rows = try db.query(
-                """
-                SELECT comment_id, count(*), json_group_array(reason), max(created_at) FROM comment_reports
-                GROUP BY comment_id ORDER BY max(created_at) DESC, comment_id DESC LIMIT ? OFFSET ?
-                """, size, (page - 1) * size
-            ) { (try $0.int64(0), try $0.int(1), try $0.string(2), try $0.int64(3)) }
-            // At most one page (100) of reports, for administrators: two lookups each are fine.
-            let items = try rows.compactMap { (id, count, reasons, last) -> CommentReport? in
-                guard
-                    let comment = try db.queryOne(
-                        "\(Self.select) WHERE c.id = ?", 0, id, decode: { try Self.decode($0).comment }),
-                    let hidden = try db.queryOne(
-                        "SELECT hidden FROM comments WHERE id = ?", id, decode: { try $0.bool(0) })
-                else { return nil }
-                return CommentReport(
-                    comment: comment, hidden: hidden, reportsCount: count,
-                    reasons: (try? JSONColumn.decode([String].self, reasons)) ?? [],
-                    lastReportedAt: APIDate.string(last))
-            }
-            return Page(items: items, total: total, page: page, size: size)
+    /// Reported comments, most recently reported first, hidden ones included.
+    func reports(_ db: Connection, paging: Paging) throws -> Page<CommentReport> {
+        let total =
+            try db.queryOne("SELECT count(DISTINCT comment_id) AS n FROM comment_reports") { try $0.int("n") }
+            ?? 0
+        let rows = try db.query(
+            """
+            SELECT comment_id, count(*) AS reports, json_group_array(reason) AS reasons, max(created_at) AS last_reported_at
+            FROM comment_reports
+            GROUP BY comment_id ORDER BY last_reported_at DESC, comment_id DESC LIMIT ? OFFSET ?
+            """, paging.size, paging.offset
+        ) {
+            (
+                id: try $0.int64("comment_id"), count: try $0.int("reports"),
+                reasons: try $0.string("reasons"),
+                last: try $0.int64("last_reported_at")
+            )
         }
+        // At most one page (100) of reports, for administrators: one lookup each is fine.
+        let items = try rows.compactMap { report -> CommentReport? in
+            guard
+                let listed = try db.queryOne(
+                    "\(Self.select) WHERE c.id = ?", 0, report.id, decode: Self.decode)
+            else { return nil }
+            return CommentReport(
+                comment: listed.comment, hidden: listed.hidden, reportsCount: report.count,
+                reasons: (try? JSONColumn.decode([String].self, report.reasons)) ?? [],
+                lastReportedAt: APIDate.string(report.last))
+        }
+        return Page(items: items, total: total, page: paging.page, size: paging.size)
     }
 }

@@ -113,3 +113,61 @@ enum CommentsSchema {
             CREATE INDEX comment_reports_by_time ON comment_reports(created_at DESC);
             """)
 }
+
+extension CommentsSchema {
+    /// A comment's hot score, as SQL over the row being updated: log10(1 + likes + 2 replies) +
+    /// created_at / 45000 (the 1 so that a single like counts), so newer comments need more likes to rank
+    /// the same (Reddit's decay) and the order never needs recomputing as time passes.
+    ///
+    /// The one place the formula is written: the triggers of `hotScoreOnce` use it whenever a comment is
+    /// written or its likes or replies change (migrations 6 and 8 wrote it out in each trigger; they are
+    /// history now).
+    static let hotScore = "log10(max(likes_count + 2 * replies_count, 0) + 1) + created_at / 45000.0"
+
+    /// The counting triggers without the hot score, and two triggers that set it from `hotScore`: when a
+    /// comment is written and when its likes or replies change, however they changed (a like, a reply, a
+    /// hidden reply, a cascade). Existing scores were computed by the same formula and stay as they are.
+    static let hotScoreOnce = Migration(
+        version: 12, name: "comments' hot score from one formula",
+        sql: """
+            DROP TRIGGER comment_added;
+            DROP TRIGGER comment_removed;
+            DROP TRIGGER comment_hidden_changed;
+            DROP TRIGGER comment_liked;
+            DROP TRIGGER comment_unliked;
+            CREATE TRIGGER comment_added AFTER INSERT ON comments BEGIN
+                UPDATE comments SET hot = \(hotScore) WHERE id = NEW.id;
+                UPDATE songs SET comments_count = comments_count + 1 WHERE NEW.target_kind = 1 AND id = NEW.target_id;
+                UPDATE sheets SET comments_count = comments_count + 1 WHERE NEW.target_kind = 2 AND id = NEW.target_id;
+                UPDATE feeds SET comments_count = comments_count + 1 WHERE NEW.target_kind = 3 AND id = NEW.target_id;
+                UPDATE comments SET replies_count = replies_count + 1 WHERE id = NEW.parent_id;
+            END;
+            -- A hidden comment no longer counts; deleting it then changes nothing more.
+            CREATE TRIGGER comment_removed AFTER DELETE ON comments WHEN OLD.hidden = 0 BEGIN
+                UPDATE songs SET comments_count = comments_count - 1 WHERE OLD.target_kind = 1 AND id = OLD.target_id;
+                UPDATE sheets SET comments_count = comments_count - 1 WHERE OLD.target_kind = 2 AND id = OLD.target_id;
+                UPDATE feeds SET comments_count = comments_count - 1 WHERE OLD.target_kind = 3 AND id = OLD.target_id;
+                UPDATE comments SET replies_count = replies_count - 1 WHERE id = OLD.parent_id;
+            END;
+            CREATE TRIGGER comment_hidden_changed AFTER UPDATE OF hidden ON comments
+            WHEN OLD.hidden <> NEW.hidden BEGIN
+                UPDATE songs SET comments_count = comments_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE NEW.target_kind = 1 AND id = NEW.target_id;
+                UPDATE sheets SET comments_count = comments_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE NEW.target_kind = 2 AND id = NEW.target_id;
+                UPDATE feeds SET comments_count = comments_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE NEW.target_kind = 3 AND id = NEW.target_id;
+                UPDATE comments SET replies_count = replies_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE id = NEW.parent_id;
+            END;
+            CREATE TRIGGER comment_liked AFTER INSERT ON comment_likes BEGIN
+                UPDATE comments SET likes_count = likes_count + 1 WHERE id = NEW.comment_id;
+            END;
+            CREATE TRIGGER comment_unliked AFTER DELETE ON comment_likes BEGIN
+                UPDATE comments SET likes_count = likes_count - 1 WHERE id = OLD.comment_id;
+            END;
+            CREATE TRIGGER comment_counts_changed AFTER UPDATE OF likes_count, replies_count ON comments BEGIN
+                UPDATE comments SET hot = \(hotScore) WHERE id = NEW.id;
+            END;
+            """)
+}

@@ -2,13 +2,11 @@ import Foundation
 import MusicCore
 import Storage
 
-/// The SQL of notifications inboxes. Counts are kept by the schema's triggers.
+/// The SQL of notification inboxes. Counts are kept by the schema's triggers.
 ///
-/// Other features record and take back notifications with the static `record` and `remove`, on the
+/// Services of other features record and take back notifications with `record` and `remove`, on the
 /// connection of their own write transaction, so a notification exists exactly when what caused it does.
 struct NotificationStore: Sendable {
-    let database: Database
-
     /// What happened. Moments reuse these: a like of a moment is `.like` with a feed id, a comment on
     /// someone's moment is `.comment` with the comment and feed ids, a mention in a moment `.mention`.
     enum Kind: Int, CaseIterable, Sendable {
@@ -33,7 +31,7 @@ struct NotificationStore: Sendable {
     /// themselves, from someone the recipient blocked, or already recorded (liking twice is one like).
     /// Returns whether a notification was added.
     @discardableResult
-    static func record(
+    func record(
         _ db: Connection, kind: Kind, to recipient: Int64, from actor: Int64, commentID: Int64? = nil,
         feedID: Int64? = nil, at now: Int64
     ) throws -> Bool {
@@ -41,8 +39,7 @@ struct NotificationStore: Sendable {
         return try db.execute(
             """
             INSERT INTO notifications(user_id, actor_id, kind, comment_id, feed_id, created_at)
-            SELECT ?, ?, ?, ?, ?, ?
-            WHERE NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?)
+            SELECT ?, ?, ?, ?, ?, ? WHERE \(FollowStore.hasNotBlocked("?", "?"))
             ON CONFLICT DO NOTHING
             """, recipient, actor, kind.rawValue, commentID, feedID, now, recipient, actor) > 0
     }
@@ -50,7 +47,7 @@ struct NotificationStore: Sendable {
     /// Takes back what `actor` caused with `kind` on a comment or moment (an unlike, an unfollow);
     /// `recipient` narrows it to one person (a follow names no thing, only whom). Returns how many went.
     @discardableResult
-    static func remove(
+    func remove(
         _ db: Connection, kind: Kind, from actor: Int64, to recipient: Int64? = nil, commentID: Int64? = nil,
         feedID: Int64? = nil
     ) throws -> Int {
@@ -66,65 +63,37 @@ struct NotificationStore: Sendable {
         return try db.execute(sql, arguments: arguments)
     }
 
-    /// The notifications a new comment causes, in one pass so nobody hears of it twice: a reply to the
-    /// parent's author, else a mention to each mentioned person, else a comment to the owner of the sheet
-    /// or moment it is on.
-    static func recordComment(
-        _ db: Connection, commentID: Int64, by author: Int64, parentID: Int64?, on target: CommentStore.Target,
-        mentioned: [Int64], at now: Int64
-    ) throws {
-        var told: Set<Int64> = [author]
-        if let parentID,
-            let parentAuthor = try db.queryOne(
-                "SELECT user_id FROM comments WHERE id = ?", parentID, decode: { try $0.int64(0) })
-        {
-            try record(db, kind: .reply, to: parentAuthor, from: author, commentID: commentID, at: now)
-            told.insert(parentAuthor)
-        }
-        for person in mentioned where told.insert(person).inserted {
-            try record(db, kind: .mention, to: person, from: author, commentID: commentID, at: now)
-        }
-        if target.hasOwner,
-            let owner = try db.queryOne(
-                "SELECT user_id FROM \(target.table) WHERE id = ?", target.id, decode: { try $0.int64(0) }),
-            !told.contains(owner)
-        {
-            try record(db, kind: .comment, to: owner, from: author, commentID: commentID, at: now)
-        }
-    }
-
     // MARK: The inbox
 
-    static let select = """
-        SELECT n.id, n.kind, n.read_at, n.created_at, n.feed_id, a.id, a.nickname, a.avatar_version,
-            c.id, c.content, c.parent_id, c.target_kind, c.target_id, c.hidden
+    private static let select = """
+        SELECT n.id, n.kind, n.read_at, n.created_at, n.feed_id, \(UserColumns.select("a", as: "actor")),
+            c.id AS comment_id, c.content AS comment_content, c.parent_id AS comment_parent_id,
+            c.target_kind AS comment_target_kind, c.target_id AS comment_target_id, c.hidden AS comment_hidden
         FROM notifications n JOIN users a ON a.id = n.actor_id
         LEFT JOIN comments c ON c.id = n.comment_id
         """
 
     static let quoteLength = 100
 
-    static func decode(_ row: Row) throws -> (item: NotificationItem, id: Int64) {
-        let id = try row.int64(0)
-        let kind = try row.int(1)
-        let readAt = try row.optionalInt64(2)
-        let createdAt = try row.int64(3)
+    private static func decode(_ row: Row) throws -> (item: NotificationItem, id: Int64) {
+        let id = try row.int64("id")
+        let readAt = try row.optionalInt64("read_at")
+        let createdAt = try row.int64("created_at")
         var comment: NotificationComment?
-        if let commentID = try row.optionalInt64(8) {
-            let hidden = try row.bool(13)
-            var content = hidden ? "" : try row.string(9)
+        if let commentID = try row.optionalInt64("comment_id") {
+            var content = try row.bool("comment_hidden") ? "" : try row.string("comment_content")
             if content.count > quoteLength { content = String(content.prefix(quoteLength)) + "…" }
-            let targetKind = try row.int(11)
-            let targetID = String(try row.int64(12))
+            let target = CommentStore.Target(
+                kind: try row.int("comment_target_kind"), id: try row.int64("comment_target_id"))
             comment = NotificationComment(
-                id: String(commentID), content: content, parentId: try row.optionalInt64(10).map(String.init),
-                songId: targetKind == 1 ? targetID : nil, sheetId: targetKind == 2 ? targetID : nil,
-                feedId: targetKind == 3 ? targetID : nil)
+                id: String(commentID), content: content,
+                parentId: try row.optionalInt64("comment_parent_id").map(String.init), songId: target.songID,
+                sheetId: target.sheetID, feedId: target.feedID)
         }
         let item = NotificationItem(
-            id: String(id), kind: Kind(rawValue: kind)?.name ?? "other", read: readAt != nil,
-            actor: try CommentStore.user(row, 5), comment: comment,
-            feedId: try row.optionalInt64(4).map(String.init),
+            id: String(id), kind: Kind(rawValue: try row.int("kind"))?.name ?? "other", read: readAt != nil,
+            actor: try UserColumns.person(row, "actor"), comment: comment,
+            feedId: try row.optionalInt64("feed_id").map(String.init),
             createdAt: APIDate.string(createdAt), updatedAt: APIDate.string(readAt ?? createdAt))
         return (item, id)
     }
@@ -132,69 +101,64 @@ struct NotificationStore: Sendable {
     /// A page of `userID`'s notifications, newest first: after the cursor (an id) when there is one, else
     /// at `offset`. One query for the page, one for the kept count; `hasMore` says whether a next page exists.
     func page(
-        userID: Int64, unreadOnly: Bool, before cursor: Int64?, offset: Int, limit: Int
+        _ db: Connection, userID: Int64, unreadOnly: Bool, before cursor: Int64?, offset: Int, limit: Int
     ) throws -> (items: [NotificationItem], lastID: Int64?, hasMore: Bool, total: Int) {
-        try database.read { db in
-            // Spelled out so the planner takes the partial index of unread rows for the unread filter.
-            let filter = unreadOnly ? "n.user_id = ? AND n.read_at IS NULL" : "n.user_id = ?"
-            let rows = try db.query(
-                "\(Self.select) WHERE \(filter) AND n.id < ? ORDER BY n.id DESC LIMIT ? OFFSET ?",
-                userID, cursor ?? Int64.max, limit + 1, offset, decode: Self.decode)
-            let total =
-                try db.queryOne(
-                    "SELECT coalesce(sum(\(unreadOnly ? "unread" : "total")), 0) FROM notification_counts WHERE user_id = ?",
-                    userID
-                ) { try $0.int(0) } ?? 0
-            let kept = rows.prefix(limit)
-            return (kept.map(\.item), kept.last?.id, rows.count > limit, total)
+        // Spelled out so the planner takes the partial index of unread rows for the unread filter.
+        let filter = unreadOnly ? "n.user_id = ? AND n.read_at IS NULL" : "n.user_id = ?"
+        let rows = try db.query(
+            "\(Self.select) WHERE \(filter) AND n.id < ? ORDER BY n.id DESC LIMIT ? OFFSET ?",
+            userID, cursor ?? Int64.max, limit + 1, offset, decode: Self.decode)
+        let total =
+            try db.queryOne(
+                """
+                SELECT coalesce(sum(\(unreadOnly ? "unread" : "total")), 0) AS n FROM notification_counts
+                WHERE user_id = ?
+                """, userID
+            ) { try $0.int("n") } ?? 0
+        let kept = rows.prefix(limit)
+        return (kept.map(\.item), kept.last?.id, rows.count > limit, total)
+    }
+
+    func item(_ db: Connection, id: Int64, userID: Int64) throws -> NotificationItem? {
+        try db.queryOne("\(Self.select) WHERE n.id = ? AND n.user_id = ?", id, userID) {
+            try Self.decode($0).item
         }
     }
 
-    func item(id: Int64, userID: Int64) throws -> NotificationItem? {
-        try database.read { db in
-            try db.queryOne("\(Self.select) WHERE n.id = ? AND n.user_id = ?", id, userID) {
-                try Self.decode($0).item
-            }
+    func unread(_ db: Connection, userID: Int64) throws -> UnreadNotifications {
+        var kinds = Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0.name, 0) })
+        var count = 0
+        for (kind, unread) in try db.query(
+            "SELECT kind, unread FROM notification_counts WHERE user_id = ?", userID,
+            decode: { (try $0.int("kind"), try $0.int("unread")) })
+        {
+            count += unread
+            if let kind = Kind(rawValue: kind) { kinds[kind.name, default: 0] += unread }
         }
-    }
-
-    func unread(userID: Int64) throws -> UnreadNotifications {
-        try database.read { db in
-            var kinds = Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0.name, 0) })
-            var count = 0
-            for (kind, unread) in try db.query(
-                "SELECT kind, unread FROM notification_counts WHERE user_id = ?", userID,
-                decode: { (try $0.int(0), try $0.int(1)) })
-            {
-                count += unread
-                if let kind = Kind(rawValue: kind) { kinds[kind.name, default: 0] += unread }
-            }
-            return UnreadNotifications(count: count, kinds: kinds)
-        }
+        return UnreadNotifications(count: count, kinds: kinds)
     }
 
     /// Marks one of `userID`'s notifications read or unread; false when they have no such notification.
-    func setRead(id: Int64, userID: Int64, read: Bool, now: Int64) throws -> Bool {
-        try database.write { db in
-            let changed = try db.execute(
-                read
-                    ? "UPDATE notifications SET read_at = ? WHERE id = ? AND user_id = ? AND read_at IS NULL"
-                    : "UPDATE notifications SET read_at = NULL WHERE id = ? AND user_id = ? AND read_at IS NOT NULL",
-                arguments: read ? [now, id, userID] : [id, userID])
-            if changed > 0 { return true }
-            return try db.queryOne(
-                "SELECT 1 FROM notifications WHERE id = ? AND user_id = ?", id, userID, decode: { _ in true })
-                ?? false
-        }
+    func setRead(_ db: Connection, id: Int64, userID: Int64, read: Bool, now: Int64) throws -> Bool {
+        let changed = try db.execute(
+            read
+                ? "UPDATE notifications SET read_at = ? WHERE id = ? AND user_id = ? AND read_at IS NULL"
+                : "UPDATE notifications SET read_at = NULL WHERE id = ? AND user_id = ? AND read_at IS NOT NULL",
+            arguments: read ? [now, id, userID] : [id, userID])
+        if changed > 0 { return true }
+        return try db.queryOne(
+            "SELECT 1 AS found FROM notifications WHERE id = ? AND user_id = ?", id, userID,
+            decode: { _ in true })
+            ?? false
     }
 
     /// Marks every unread notification of `userID` read, or only those up to and including `through`.
     /// Returns how many changed.
-    func markAllRead(userID: Int64, through: Int64?, now: Int64) throws -> Int {
-        try database.write { db in
-            try db.execute(
-                "UPDATE notifications SET read_at = ? WHERE user_id = ? AND read_at IS NULL AND id <= ?", now,
-                userID, through ?? Int64.max)
-        }
+    @discardableResult
+    func markAllRead(_ db: Connection, userID: Int64, through: Int64?, now: Int64) throws -> Int {
+        try db.execute(
+            "UPDATE notifications SET read_at = ? WHERE user_id = ? AND read_at IS NULL AND id <= ?", now,
+            userID,
+            through ?? Int64.max)
     }
 }

@@ -23,8 +23,10 @@ public enum CommentsAPI {
         refusals: [.notFound])
     public static let unlike = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
         "unlike", .DELETE, "/v1/likes/{id}", "Take back a like (the path holds the `likeId`)", resource: "like")
-    public static let topics = Endpoint<NoPath, PageQuery, NoBody, Page<Topic>, OptionalSignIn>(
-        "topics", .GET, "/v1/topics", "#Topics# with comments or moments, the most talked about first")
+    public static let topics = Endpoint<NoPath, TopicListQuery, NoBody, Page<Topic>, OptionalSignIn>(
+        "topics", .GET, "/v1/topics",
+        "#Topics# with comments or moments, the most talked about first; with `title`, the topic of that text"
+    )
     public static let topic = Endpoint<IDPath, TopicQuery, NoBody, TopicDetail, OptionalSignIn>(
         "topic", .GET, "/v1/topics/{id}", "A #topic#: its newest comments and moments", resource: "topic")
     public static let reports = Endpoint<NoPath, PageQuery, NoBody, Page<CommentReport>, Admin>(
@@ -75,6 +77,25 @@ public struct CommentListQuery: APIParameters, Equatable {
             .id("parentId", \.parentId, thing: "comment", doc: "The replies to this comment."),
             .choice("order", \.order),
             .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        ] + Paging.fields(\.paging)
+}
+
+/// The most talked-about topics, or (`title`) the one topic a tapped `#topic#` names.
+public struct TopicListQuery: APIParameters, Equatable {
+    public var title: String?
+    public var paging = Paging()
+    public init() {}
+    public init(title: String? = nil, page: Int = 1, size: Int = 20) {
+        self.title = title
+        paging = Paging(page: page, size: size)
+    }
+    public static let fields: [ParameterField<Self>] =
+        [
+            .text(
+                "title", \.title, maxLength: 100,
+                doc:
+                    "A topic's text, as in `#text#` (the `#` may be left on; case and full-width forms do not matter)."
+            )
         ] + Paging.fields(\.paging)
 }
 

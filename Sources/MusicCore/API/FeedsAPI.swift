@@ -19,41 +19,59 @@ public enum FeedsAPI {
     public static let group = APIGroup(
         "feeds", "Moments with pictures and places: everyone's, a person's, a topic's, the timeline and nearby",
         [list, create, timeline, nearby, detail, delete])
+
+    /// How deep numbered pages of moments reach (`page` × `size`); `cursor` goes on from any page.
+    public static let maxNumberedDepth = 10_000
+
+    /// `cursor`, `page` and `size`: a moments list is paged by key, or by number down to `maxNumberedDepth`.
+    static func paging<Root>(
+        _ cursor: WritableKeyPath<Root, String?>, _ paging: WritableKeyPath<Root, Paging>
+    ) -> [ParameterField<Root>] {
+        [
+            .text(
+                "cursor", cursor, maxLength: 100,
+                doc: "The `nextCursor` of the page before (then `page` is not read)."),
+            .integer(
+                "page", paging.appending(path: \.page), in: 1...maxNumberedDepth,
+                doc:
+                    "The page, from 1; numbered pages reach the first \(maxNumberedDepth) moments, `cursor` goes deeper."
+            ),
+            .integer("size", paging.appending(path: \.size), in: 1...100, doc: "Moments per page."),
+        ]
+    }
 }
 
-/// A page reached by key: `cursor` is the `nextCursor` of the page before.
+/// A page of moments by key (`cursor`, the `nextCursor` of the page before) or by number (`page`).
 public struct CursorQuery: APIParameters, Equatable {
     public var cursor: String?
-    public var size = 20
+    public var paging = Paging()
     public init() {}
-    public init(cursor: String?, size: Int = 20) {
+    public init(cursor: String?, page: Int = 1, size: Int = 20) {
         self.cursor = cursor
-        self.size = size
+        paging = Paging(page: page, size: size)
     }
-    public static let fields: [ParameterField<Self>] = [
-        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
-        .integer("size", \.size, in: 1...100, doc: "Items per page."),
-    ]
+    public static let fields: [ParameterField<Self>] = FeedsAPI.paging(\.cursor, \.paging)
 }
 
 public struct FeedListQuery: APIParameters, Equatable {
     public var userId: Int64?
     public var topicId: Int64?
     public var cursor: String?
-    public var size = 20
+    public var paging = Paging()
     public init() {}
-    public init(userId: String? = nil, topicId: String? = nil, cursor: String? = nil, size: Int = 20) {
+    public init(
+        userId: String? = nil, topicId: String? = nil, cursor: String? = nil, page: Int = 1, size: Int = 20
+    ) {
         self.userId = userId.map { Int64($0) ?? 0 }
         self.topicId = topicId.map { Int64($0) ?? 0 }
         self.cursor = cursor
-        self.size = size
+        paging = Paging(page: page, size: size)
     }
-    public static let fields: [ParameterField<Self>] = [
-        .id("userId", \.userId, doc: "Only this person's moments."),
-        .id("topicId", \.topicId, doc: "Only moments on this #topic#."),
-        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
-        .integer("size", \.size, in: 1...100, doc: "Moments per page."),
-    ]
+    public static let fields: [ParameterField<Self>] =
+        [
+            .id("userId", \.userId, doc: "Only this person's moments."),
+            .id("topicId", \.topicId, doc: "Only moments on this #topic#."),
+        ] + FeedsAPI.paging(\.cursor, \.paging)
 }
 
 public struct NearbyQuery: APIParameters, Equatable {
@@ -61,22 +79,24 @@ public struct NearbyQuery: APIParameters, Equatable {
     public var longitude: Double?
     public var radius: Double?
     public var cursor: String?
-    public var size = 20
+    public var paging = Paging()
     public init() {}
-    public init(latitude: Double, longitude: Double, radius: Double? = nil, cursor: String? = nil, size: Int = 20) {
+    public init(
+        latitude: Double, longitude: Double, radius: Double? = nil, cursor: String? = nil, page: Int = 1,
+        size: Int = 20
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius
         self.cursor = cursor
-        self.size = size
+        paging = Paging(page: page, size: size)
     }
-    public static let fields: [ParameterField<Self>] = [
-        .number("latitude", \.latitude, in: -90...90, required: true, doc: "Degrees north."),
-        .number("longitude", \.longitude, in: -180...180, required: true, doc: "Degrees east."),
-        .number("radius", \.radius, in: 1...100_000, doc: "Metres (default 5,000)."),
-        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
-        .integer("size", \.size, in: 1...100, doc: "Moments per page."),
-    ]
+    public static let fields: [ParameterField<Self>] =
+        [
+            .number("latitude", \.latitude, in: -90...90, required: true, doc: "Degrees north."),
+            .number("longitude", \.longitude, in: -180...180, required: true, doc: "Degrees east."),
+            .number("radius", \.radius, in: 1...100_000, doc: "Metres (default 5,000)."),
+        ] + FeedsAPI.paging(\.cursor, \.paging)
 }
 
 /// A moment to publish: text and/or up to nine pictures uploaded first (`POST v1/files/multi`), and an

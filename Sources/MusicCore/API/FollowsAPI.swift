@@ -28,10 +28,43 @@ public enum FollowsAPI {
         [follow, unfollow, following, followers, friends, searchUsers, blocks, block, unblock])
 }
 
-/// A person named in a body (the apps send `userId`).
-public struct UserReference: Codable, Sendable, Equatable {
+/// A person named in a body: `userId`, or `id` (the apps send either); clients write `userId`.
+public struct UserReference: Codable, Sendable, Equatable, SchemaDescribed {
     public var userId: String
     public init(userId: String) { self.userId = userId }
+
+    private enum CodingKeys: String, CodingKey {
+        case userId, id
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id =
+            try container.decodeIfPresent(String.self, forKey: .userId)
+            ?? container.decodeIfPresent(String.self, forKey: .id)
+        guard let id else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.userId, .init(codingPath: [], debugDescription: "Give 'userId' (or 'id')."))
+        }
+        userId = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(userId, forKey: .userId)
+    }
+
+    public static func schema(in builder: SchemaBuilder) throws -> JSONValue {
+        [
+            "type": "object", "description": "A person: `userId`, or `id` (read when `userId` is left out).",
+            "properties": ["userId": ["type": "string"], "id": ["type": "string"]],
+            "anyOf": [["required": ["userId"]], ["required": ["id"]]],
+        ]
+    }
+
+    public static func probeValue(in builder: SchemaBuilder) throws -> UserReference {
+        UserReference(userId: "")
+    }
 }
 
 public struct UserSearchQuery: APIParameters, Equatable {

@@ -77,8 +77,9 @@ public struct CursorPage<Item: Codable & Sendable & Equatable>: Codable, Sendabl
     public var nextCursor: String?
     public var data: [Item]
 
-    public init(data: [Item], total: Int, page: Int, size: Int, nextCursor: String?) {
-        let pages = (total <= 0 || size <= 0) ? 0 : (total - 1) / size + 1
+    /// `maxPage` caps `pages` (and so `next`) where a list stops paging by number; `nextCursor` goes on.
+    public init(data: [Item], total: Int, page: Int, size: Int, nextCursor: String?, maxPage: Int = .max) {
+        let pages = min((total <= 0 || size <= 0) ? 0 : (total - 1) / size + 1, maxPage)
         self.total = total
         self.pages = pages
         self.size = size

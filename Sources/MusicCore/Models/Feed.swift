@@ -63,24 +63,9 @@ public struct FeedImage: Codable, Sendable, Equatable {
     }
 }
 
-/// A page of moments, reached by key: pass `nextCursor` as `cursor` for the next one (nil on the last).
-/// Moments lists have no page numbers, so page 10,000 costs what page 1 costs.
-public struct FeedPage: Codable, Sendable, Equatable {
-    public var size: Int
-    public var nextCursor: String?
-    public var data: [Feed]
-
-    public init(data: [Feed], size: Int, nextCursor: String?) {
-        self.size = size
-        self.nextCursor = nextCursor
-        self.data = data
-    }
-
-    /// Encodes `nextCursor` as `null` on the last page, as the other cursor pages do.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(size, forKey: .size)
-        try container.encode(nextCursor, forKey: .nextCursor)
-        try container.encode(data, forKey: .data)
-    }
-}
+/// A page of moments: the usual list fields (`total`, `pages`, `page`, `next`) and `nextCursor`.
+///
+/// The apps page by number; deep pages are cheaper by key (`nextCursor`), which has no depth limit.
+/// Numbered pages reach the first `FeedsAPI.maxNumberedDepth` moments of a list: `pages` and `next` stop
+/// there. Nearby lists count at most that many (`total`), since counting a crowded city is a search.
+public typealias FeedPage = CursorPage<Feed>
