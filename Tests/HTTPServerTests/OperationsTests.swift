@@ -21,6 +21,24 @@ private func sample(_ text: String, _ series: String) -> Double? {
     return nil
 }
 
+/// Runs `body` on a thread started at once, not when the cooperative pool has a turn for an async let's child
+/// task (on a loaded machine, a minute later); `result()` waits for what it returned.
+private final class ThreadJob<T: Sendable>: Sendable {
+    private let outcome = Box<Result<T, any Error>?>(nil)
+
+    init(_ body: @escaping @Sendable () throws -> T) {
+        let outcome = self.outcome
+        Thread { outcome.value = Result { try body() } }.start()
+    }
+
+    func result() async throws -> T {
+        while true {
+            if let outcome = outcome.value { return try outcome.get() }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
 @Suite struct OperationsTests {
     @Test func health() async throws {
         try await withServer { s in
@@ -168,8 +186,8 @@ private func sample(_ text: String, _ series: String) -> Double? {
         let started = Box(false)
         let release = Box(false)
         let log = LogCapture()
-        // Longer than the test can take to see new connections refused, however loaded the machine: the
-        // request must end by itself, not be cut off when the grace period runs out.
+        // Far longer than shutdown takes to refuse new connections and the slow request to end, so that the
+        // request ends by itself, not when the grace period runs out.
         let grace = 120
         let server = try makeServer(
             {
@@ -179,8 +197,8 @@ private func sample(_ text: String, _ series: String) -> Double? {
             routes: { r in
                 r.get("/slow") { _ in
                     started.value = true
-                    // Held until the test has seen shutdown refuse new connections (the bound only ends a
-                    // hung test), then 0.7 s more that shutdown must wait for.
+                    // Held until new connections are refused (the bound only ends a hung test), then 0.7 s
+                    // more that shutdown must wait for.
                     let deadline = now() + 600
                     while !release.value && now() < deadline { usleep(5_000) }
                     usleep(700_000)
@@ -188,46 +206,49 @@ private func sample(_ text: String, _ series: String) -> Double? {
                 }
             })
         let port = server.port
-        async let inFlight = onThread { () -> RawResponse in
+        let inFlight = ThreadJob { () -> RawResponse in
             let c = try RawClient(port: port, timeout: 600)
             try c.send(requestBytes("GET", "/slow", keepAlive: true))
             return try c.readResponse()
         }
         #expect(await eventually { started.value })
         // Timed from inside the thread: on a loaded machine the thread itself may start late.
-        async let stopped = onThread { () -> Double in
+        let stopped = ThreadJob { () -> Double in
             let shutdownStart = now()
             server.shutdown()
             return now() - shutdownStart
         }
-        // While shutdown waits for the slow request, new connections are refused. Asked until they are: the
-        // connections before shutdown began are answered (the bound only ends a hung test).
-        let during = try await onThread { () -> String in
+        // While shutdown waits for the slow request, new connections are refused: asked until they are, and then
+        // the slow request may finish. Connections before shutdown began are answered; one made as it began may
+        // wait in the listen queue, never answered, so it is asked again (the bound only ends a hung test).
+        let during = ThreadJob { () -> String in
+            defer { release.value = true }
             let deadline = now() + 600
-            while true {
+            var last = "not asked"
+            while now() < deadline {
                 do {
-                    let c = try RawClient(port: port, timeout: 60)
+                    let c = try RawClient(port: port, timeout: 2)
                     try c.send(requestBytes("GET", "/health"))
-                    let status = try c.readResponse().status
-                    if now() > deadline { return "answered \(status)" }
-                    usleep(10_000)
+                    last = "answered \(try c.readResponse().status)"
                 } catch ClientError.connect(let e) {
                     return e == ECONNREFUSED ? "refused" : "connect error \(e)"
                 } catch ClientError.timeout(let what) {
-                    return "no answer: \(what)"
+                    last = "no answer: \(what)"
                 } catch {
                     return "closed"
                 }
+                usleep(10_000)
             }
+            return last
         }
-        #expect(during == "refused" || during == "closed", "\(during)")
-        release.value = true
+        let seen = try await during.result()
+        #expect(seen == "refused" || seen == "closed", "\(seen)")
 
-        let r = try await inFlight
+        let r = try await inFlight.result()
         #expect(r.status == 200)
         #expect(r.text == #"{"status":0,"data":"finished"}"#)
         #expect(r.header("Connection")?.lowercased() == "close")
-        let elapsed = try await stopped
+        let elapsed = try await stopped.result()
         // Shutdown ended with the request, not with the grace period...
         #expect(elapsed < Double(grace))
         #expect(!log.all.contains { $0.contains("grace_expired") })
