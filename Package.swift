@@ -110,6 +110,7 @@ let package = Package(
             name: "CloudMusicServerTests",
             dependencies: [
                 "CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata",
+                "ServerTestSupport",
                 "cloudmusic-server",
             ]),
         .executableTarget(

@@ -267,6 +267,11 @@ final class ServerCore: @unchecked Sendable {
                             since = arrived
                         }
                         if since != 0 && now > since && now - since > timeout {
+                            // Bytes no worker has read yet (the connection's worker busy with a slow handler,
+                            // or the machine loaded) were delivered in time: a complete request waiting its
+                            // turn was dropped here, unanswered. Looked at again on the next round.
+                            var byte: UInt8 = 0
+                            if recv(e.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 { continue }
                             // Shut down, never close: MHD owns the fd and closes it itself.
                             _ = Foundation.shutdown(e.fd, Int32(SHUT_RDWR))
                             e.waitingSince.store(0, ordering: .relaxed)

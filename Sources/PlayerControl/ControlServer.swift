@@ -12,8 +12,8 @@ import Synchronization
 /// thread. Each connection carries one JSON `ControlCommand` line and gets one `ControlResponse`
 /// line back. A request may be at most 4 KiB and must arrive within 2 seconds; malformed ones are
 /// answered with `ok: false` and a message. Up to 4 clients are served at once, each on its own
-/// thread, while later ones wait in the listen queue; `handler` runs as a task and has 10 seconds
-/// to answer.
+/// thread, while later ones wait in the listen queue; `handler` runs as a task and has
+/// `handlerTimeout` (10 seconds unless told) to answer.
 public final class ControlServer: Sendable {
     /// The largest request, in bytes, not counting the newline.
     public static let requestLimit = 4096
@@ -33,9 +33,12 @@ public final class ControlServer: Sendable {
     /// A socket file left by a player that died is removed; if a player answers on it, this throws
     /// `ControlError` with code `.alreadyRunning`. Also throws when the folder belongs to another
     /// user or others can write to it, or when something other than a socket is at `path`.
-    public init(path: String, handler: @escaping @Sendable (ControlCommand) async -> ControlResponse) throws {
+    public init(
+        path: String, handlerTimeout: Duration = ControlServer.handlerTimeout,
+        handler: @escaping @Sendable (ControlCommand) async -> ControlResponse
+    ) throws {
         self.path = path
-        core = try ServerCore(path: path, handler: handler)
+        core = try ServerCore(path: path, handlerTimeout: handlerTimeout, handler: handler)
         let core = core
         let thread = Thread { core.acceptLoop() }
         thread.name = "cloudmusic-control"
@@ -59,6 +62,7 @@ public final class ControlServer: Sendable {
 private final class ServerCore: Sendable {
     let path: String
     let handler: @Sendable (ControlCommand) async -> ControlResponse
+    let handlerTimeout: Duration
     let listenFD: Int32
     // A byte written here wakes the accept loop's poll at once when stop() is called.
     let wakeRead: Int32
@@ -70,9 +74,13 @@ private final class ServerCore: Sendable {
     let activeClients = Atomic<Int>(0)
     let loopEnded = DispatchSemaphore(value: 0)
 
-    init(path: String, handler: @escaping @Sendable (ControlCommand) async -> ControlResponse) throws {
+    init(
+        path: String, handlerTimeout: Duration,
+        handler: @escaping @Sendable (ControlCommand) async -> ControlResponse
+    ) throws {
         self.path = path
         self.handler = handler
+        self.handlerTimeout = handlerTimeout
         try Self.checkFolder(of: path)
         try Self.removeStaleSocket(at: path)
 
@@ -233,7 +241,7 @@ private final class ServerCore: Sendable {
             result.value.withLock { $0 = response }
             done.signal()
         }
-        let seconds = ControlServer.handlerTimeout.components.seconds
+        let seconds = handlerTimeout.components.seconds
         guard done.wait(timeout: .now() + .seconds(Int(seconds))) == .success,
             let response = result.value.withLock({ $0 })
         else {

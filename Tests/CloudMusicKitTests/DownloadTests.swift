@@ -40,20 +40,16 @@ import Testing
         let part = downloads.appendingPathComponent("\(song.id).part")
 
         // A separate process downloads at 100 kB/s; kill -9 it once some bytes are on disk.
-        let process = Process()
-        process.executableURL = serverBinary().deletingLastPathComponent().appendingPathComponent(
-            "kit-download-torture")
-        process.arguments = [storePath, downloads.path, url.absoluteString, song.id, "100000"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            serverBinary().deletingLastPathComponent().appendingPathComponent("kit-download-torture").path,
+            [storePath, downloads.path, url.absoluteString, song.id, "100000"])
         var waited = 0
         while Self.fileSize(part) < 150_000 && waited < 300 && process.isRunning {
             try await Task.sleep(for: .milliseconds(50))
             waited += 1
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        process.signal(SIGKILL)
+        #expect(await process.exit() == .signalled(SIGKILL))
         let keptBytes = Self.fileSize(part)
         #expect(
             keptBytes > 0 && keptBytes < Int64(whole.count), "killed midway: \(keptBytes) of \(whole.count)")

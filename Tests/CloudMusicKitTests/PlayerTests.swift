@@ -294,30 +294,22 @@ enum Songs {
         -> PlayableItem
     {
         let path = temporaryFolder() + "/tone-\(frequency).mp3"
-        try await offThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            process.arguments = [
-                "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        try await runChecked(
+            "/usr/bin/ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                 "sine=frequency=\(frequency):duration=\(seconds)",
                 "-c:a", "libmp3lame", "-b:a", bitrate, path,
-            ]
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw FixtureError(message: "ffmpeg could not make \(path)")
-            }
-        }
+            ])
         return PlayableItem(
             id: UUID().uuidString, url: URL(fileURLWithPath: path), title: "Tone \(frequency) Hz")
     }
 }
 
 /// An HTTP server that sends a file at half the speed of a 64 kb/s MP3 after its first second (Python, test only).
-final class SlowServer: @unchecked Sendable {
-    // @unchecked: set once in `start`, then only read.
-    let process = Process()
-    var url = URL(string: "http://127.0.0.1/")!
+final class SlowServer: Sendable {
+    let child: ChildProcess
+    let url: URL
 
     static let script = """
         import http.server, sys, time
@@ -341,30 +333,25 @@ final class SlowServer: @unchecked Sendable {
         server.serve_forever()
         """
 
-    static func start(serving path: String) async throws -> SlowServer {
-        let server = SlowServer()
-        try await offThread {
-            let out = Pipe()
-            server.process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            server.process.arguments = ["-c", script, path]
-            server.process.standardOutput = out
-            try server.process.run()
-            let line = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
-            guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                server.process.terminate()
-                throw FixtureError(message: "the slow server did not start: \(line)")
-            }
-            server.url = URL(string: "http://127.0.0.1:\(port)/song.mp3")!
-        }
-        return server
+    private init(child: ChildProcess, url: URL) {
+        self.child = child
+        self.url = url
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        // SIGKILL: a child of the test runner may inherit SIGTERM ignored, and Python adds no handler of its own.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    static func start(serving path: String) async throws -> SlowServer {
+        try await offThread {
+            let child = try ChildProcess("/usr/bin/python3", ["-c", script, path], output: .pipe)
+            let line = firstLine(of: child.standardOutput!)
+            guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                child.signal(SIGKILL)
+                throw FixtureError(message: "the slow server did not start: \(line)")
+            }
+            return SlowServer(child: child, url: URL(string: "http://127.0.0.1:\(port)/song.mp3")!)
+        }
     }
+
+    /// Kills it (its own thread reaps it).
+    func stop() { child.signal(SIGKILL) }
 }
 
 /// Everything a player said, collected as it arrives.

@@ -32,17 +32,12 @@ import Testing
     /// A small picture made by ffmpeg.
     static func picture(_ color: String) async throws -> UploadPart {
         let path = temporaryFolder() + "/\(color).png"
-        try await offThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            process.arguments = [
+        try await runChecked(
+            "/usr/bin/ffmpeg",
+            [
                 "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=\(color):s=96x64",
-                "-frames:v", "1",
-                path,
-            ]
-            try process.run()
-            process.waitUntilExit()
-        }
+                "-frames:v", "1", path,
+            ])
         return UploadPart(
             fileName: "\(color).png", contentType: "image/png",
             data: try Data(contentsOf: URL(fileURLWithPath: path)))

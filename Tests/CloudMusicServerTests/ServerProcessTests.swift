@@ -1,5 +1,6 @@
 import CloudMusicServer
 import Foundation
+import ServerTestSupport
 import Storage
 import Testing
 
@@ -36,73 +37,57 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
 /// Runs the server binary to completion, with `input` on standard input, and returns its exit
 /// code, stdout and stderr.
 func runServerCommand(_ arguments: [String], input: String = "") async throws -> (Int32, String, String) {
-    let process = Process()
-    process.executableURL = serverBinary()
-    process.arguments = arguments
-    let stdin = Pipe()
-    let out = Pipe()
-    let err = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let (output, errors) = try await offPool {
-        (out.fileHandleForReading.readDataToEndOfFile(), err.fileHandleForReading.readDataToEndOfFile())
+    let child = try ChildProcess(serverBinary().path, arguments, input: .pipe, output: .pipe, error: .pipe)
+    let stdin = child.standardInput!
+    // Written from a thread of its own while both outputs are read, so that no pipe can fill up and stall. A
+    // command that ends without reading it all is no error of ours (the write then fails with EPIPE).
+    async let written: Void = offPool {
+        try? stdin.write(contentsOf: Data(input.utf8))
+        try stdin.close()
     }
-    process.waitUntilExit()
-    return (
-        process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
-    )
+    async let output = offPool { child.standardOutput!.readDataToEndOfFile() }
+    async let errors = offPool { child.standardError!.readDataToEndOfFile() }
+    try await written
+    let (out, err) = await (output, errors)
+    let termination = await child.exit()
+    return (termination.status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
 }
 
 /// A `cloudmusic-server serve` child process on a free loopback port.
-final class RunningServer: @unchecked Sendable {
-    let process = Process()
+final class RunningServer: Sendable {
+    let child: ChildProcess
     let dataFolder: String
-    private(set) var port = 0
-    private let stdout = Pipe()
+    let port: Int
 
     /// Starts a server and waits, off the cooperative pool, for it to print its address (making the
-    /// demo library takes seconds).
+    /// demo library takes seconds). It serves an empty music folder unless the arguments name one, or `demo`
+    /// asks for the demo library; `environment` is added to the test's own.
     static func start(
         extraArguments: [String] = [], demo: Bool = false, environment: [String: String] = [:]
     ) async throws -> RunningServer {
-        let server = try RunningServer(extraArguments: extraArguments, demo: demo, environment: environment)
-        let reader = server.stdout.fileHandleForReading
-        let seen = try await offPool {
-            var seen = ""
-            while !seen.contains("\n") {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                seen += String(decoding: chunk, as: UTF8.self)
-            }
-            return seen
-        }
-        guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
-            server.process.terminate()
-            throw UsageError(message: "server did not print its address: \(seen)")
-        }
-        server.port = Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!
-        return server
-    }
-
-    /// Serves an empty music folder unless the arguments name one, or `demo` asks for the demo library;
-    /// `environment` is added to the test's own.
-    private init(extraArguments: [String], demo: Bool, environment: [String: String]) throws {
-        dataFolder = temporaryFolder()
-        process.executableURL = serverBinary()
+        let dataFolder = temporaryFolder()
         var music: [String] = []
         if !demo && !extraArguments.contains("--music") { music = ["--music", temporaryFolder()] }
         // Most tests sign people up directly; the sign-up code flow has its own tests.
         if !extraArguments.contains("--signup-codes") { music += ["--signup-codes", "off"] }
-        process.arguments = ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + music + extraArguments
-        process.standardOutput = stdout
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let child = try ChildProcess(
+            serverBinary().path,
+            ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + music + extraArguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, output: .pipe)
+        let seen = await offPool { firstLine(of: child.standardOutput!) }
+        guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
+            child.signal(SIGKILL)
+            throw UsageError(message: "server did not print its address: \(seen)")
         }
-        try process.run()
+        return RunningServer(
+            child: child, dataFolder: dataFolder,
+            port: Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!)
+    }
+
+    private init(child: ChildProcess, dataFolder: String, port: Int) {
+        self.child = child
+        self.dataFolder = dataFolder
+        self.port = port
     }
 
     func get(_ path: String) async throws -> (Int, Data) {
@@ -114,13 +99,16 @@ final class RunningServer: @unchecked Sendable {
         return (http.statusCode, data)
     }
 
+    /// Sends `signal` and waits for the server to end: its exit status, or the signal that ended it.
     func stop(signal: Int32 = SIGTERM) -> Int32 {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process.terminationStatus
+        child.signal(signal)
+        switch child.waitForExit() {
+        case .exited(let status): return status
+        case .signalled(let signal): return signal
+        }
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit { child.signal(SIGTERM) }
 }
 
 @Suite struct ServerProcessTests {

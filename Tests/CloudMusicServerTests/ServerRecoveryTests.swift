@@ -1,6 +1,7 @@
 import AudioMetadata
 import Foundation
 import HTTPServer
+import ServerTestSupport
 import Storage
 import Testing
 
@@ -80,7 +81,7 @@ final class RawConnection {
         #expect(headers.lowercased().contains("transfer-encoding: chunked"))
         var running = 0
         for _ in 0..<100 where running == 0 {
-            running = ffmpegChildren(of: server.process.processIdentifier).count
+            running = ffmpegChildren(of: server.child.pid).count
             if running == 0 { try await Task.sleep(nanoseconds: 20_000_000) }
         }
         #expect(running == 1)
@@ -97,7 +98,7 @@ final class RawConnection {
         var gone = false
         for _ in 0..<100 where !gone {
             try await Task.sleep(nanoseconds: 50_000_000)
-            gone = ffmpegChildren(of: server.process.processIdentifier).isEmpty
+            gone = ffmpegChildren(of: server.child.pid).isEmpty
         }
         #expect(gone, "ffmpeg kept running after its client went away")
         // The slot is free again: a short transcode from near the end completes. The slot is released
@@ -117,12 +118,7 @@ final class RawConnection {
         let trackCount = 2_000
         let data = temporaryFolder()
         try LibraryGenerator.makeBenchmarkLibrary(at: root, trackCount: trackCount)
-        let scan = Process()
-        scan.executableURL = serverBinary()
-        scan.arguments = ["scan", "--music", root, "--data", data]
-        scan.standardOutput = FileHandle.nullDevice
-        scan.standardError = FileHandle.nullDevice
-        try scan.run()
+        let scan = try ChildProcess(serverBinary().path, ["scan", "--music", root, "--data", data])
         var seenWhenKilled = 0
         while scan.isRunning {
             if let database = try? Database(path: data + "/cloudmusic.sqlite"),
@@ -131,15 +127,14 @@ final class RawConnection {
                 }) ?? 0,
                 count > 0
             {
-                kill(scan.processIdentifier, SIGKILL)
+                scan.signal(SIGKILL)
                 seenWhenKilled = count
                 break
             }
             try await Task.sleep(for: .milliseconds(2))
         }
-        scan.waitUntilExit()
-        let reason = scan.terminationReason
-        try #require(reason == .uncaughtSignal, "the scan finished before it could be killed")
+        let reason = await scan.exit()
+        try #require(reason == .signalled(SIGKILL), "the scan finished before it could be killed")
         #expect(seenWhenKilled < trackCount)
 
         let database = try Database(path: data + "/cloudmusic.sqlite")

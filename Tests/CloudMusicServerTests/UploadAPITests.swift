@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Storage
 import Testing
 
@@ -554,17 +555,8 @@ import Testing
 
 /// ffmpeg's description of a picture's video stream (its first line mentioning "Video:").
 private func runFFmpegProbe(_ path: String) async throws -> (Int32, String, String) {
-    try await offPool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FFmpeg.installed!.executable)
-        process.arguments = ["-hide_banner", "-i", path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let line = output.split(separator: "\n").first { $0.contains("Video:") }.map(String.init) ?? output
-        return (process.terminationStatus, line, output)
-    }
+    let result = await run(FFmpeg.installed!.executable, ["-nostdin", "-hide_banner", "-i", path])
+    let output = result.errorOutput
+    let line = output.split(separator: "\n").first { $0.contains("Video:") }.map(String.init) ?? output
+    return (result.status, line, output)
 }

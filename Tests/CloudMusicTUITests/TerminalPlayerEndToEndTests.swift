@@ -105,13 +105,18 @@ import Testing
         let server = try await TestServer.start()
         defer { server.stop() }
         let home = temporaryFolder()
-        // A shell around the player records the terminal's modes after it died.
+        // A shell around the player records the terminal's modes after it died (written aside, then renamed:
+        // the redirection creates the file before stty has written a word, and a look at that moment read
+        // nothing).
         let player = [
             productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio", "null",
         ]
         .map(TmuxSession.quoted).joined(separator: " ")
         let tmux = try TmuxSession(
-            command: ["sh", "-c", "\(player); echo died=$? > \(home)/died; stty -a > \(home)/stty"],
+            command: [
+                "sh", "-c",
+                "\(player); echo died=$? > \(home)/died; stty -a > \(home)/stty.part; mv \(home)/stty.part \(home)/stty",
+            ],
             // The runtime's crash report, but not its interactive prompt (which waits for a key).
             environment: TerminalPlayer.environment(home: home).merging(["SWIFT_BACKTRACE": "interactive=no"])
             { $1 })

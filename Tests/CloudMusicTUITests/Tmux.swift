@@ -1,5 +1,6 @@
 import Foundation
 import ServerTestSupport
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,6 +13,14 @@ final class TmuxSession: Sendable {
     let socket = "cm-test-\(UUID().uuidString.prefix(8))"
     let width: Int
     let height: Int
+    /// What the screen showed since the last keys were sent, until a wait looks at it.
+    private let watched = Mutex(Watched())
+
+    private struct Watched {
+        var screens: [[String]] = []
+        var watching = false
+        var stop = false
+    }
 
     /// Starts `command` in a `width` x `height` window; the pane stays after the program exits so its exit
     /// status and last screen can be read.
@@ -35,42 +44,19 @@ final class TmuxSession: Sendable {
 
     /// Runs one tmux command and returns what it printed.
     ///
-    /// With posix_spawn and waitpid, not Foundation's Process: the tmux server that `new-session` forks
-    /// inherits the descriptors Process watches to see its child exit, so Process would wait for the server.
+    /// A ChildProcess, not Foundation's Process: the tmux server that `new-session` forks keeps the
+    /// descriptors it inherits, and Process would wait for the server to see its child exit.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
         let outPath = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tmux-\(UUID().uuidString)"
         ).path
         defer { unlink(outPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
-        defer { for word in argv { free(word) } }
-        // The test runner's threads block signals such as SIGTERM and SIGWINCH; the tmux server and the player
-        // must start with none blocked, as from a shell.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ)
-        guard spawned == 0 else {
-            throw FixtureError(message: "could not start tmux: \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let child = try ChildProcess("/usr/bin/tmux", ["-L", socket] + arguments, output: .file(outPath))
+        let termination = child.waitForExit()
         let output = String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self)
-        // The exit status is in bits 8-15 of a normal exit.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw FixtureError(message: "tmux \(arguments.first ?? "") failed (status \(status))")
+        guard termination == .exited(0) else {
+            throw FixtureError(message: "tmux \(arguments.first ?? "") failed (\(termination))")
         }
         return output
     }
@@ -84,46 +70,103 @@ final class TmuxSession: Sendable {
 
     /// Presses keys by tmux's names ("Enter", "Tab", "Left", "C-c", or single characters).
     func press(_ keys: String...) async throws {
-        _ = try await offThread { try self.tmux(["send-keys", "-t", "main"] + keys) }
+        try await offThread {
+            try self.tmux(["send-keys", "-t", "main"] + keys)
+            self.watch()
+        }
     }
 
     /// Types text literally (UTF-8, CJK included).
     func type(_ text: String) async throws {
-        _ = try await offThread { try self.tmux(["send-keys", "-t", "main", "-l", text]) }
+        try await offThread {
+            try self.tmux(["send-keys", "-t", "main", "-l", text])
+            self.watch()
+        }
     }
 
     /// The screen's text, one string per row.
     func screen() async throws -> [String] {
-        try await offThread { try self.tmux(["capture-pane", "-p", "-t", "main"]) }
-            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try await offThread { try self.capture(styled: false) }
     }
 
     /// The screen with its SGR escape sequences (colours, bold), to see what is highlighted.
     func styledScreen() async throws -> [String] {
-        try await offThread { try self.tmux(["capture-pane", "-p", "-e", "-t", "main"]) }
+        try await offThread { try self.capture(styled: true) }
+    }
+
+    private func capture(styled: Bool) throws -> [String] {
+        try tmux(["capture-pane", "-p"] + (styled ? ["-e"] : []) + ["-t", "main"])
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// Waits (up to `seconds`) until the screen (with its escape sequences when `styled`) satisfies
-    /// `condition`; returns that screen.
+    /// Keeps looking at the screen from now until the next wait, on a thread of its own.
+    ///
+    /// What keys bring may show only for a moment (a toast stays 4 s), and the test gets back to its next
+    /// wait only when the cooperative pool, busy with every other test on two loaded cores, has a turn for it,
+    /// which can be later than that.
+    private func watch() {
+        let start = watched.withLock { watched in
+            watched.stop = false
+            guard !watched.watching else { return false }
+            watched.watching = true
+            return true
+        }
+        guard start else { return }
+        // A bound for a test that presses keys and never waits again; a wait ends the watch long before.
+        let deadline = Date().addingTimeInterval(300)
+        Thread { [weak self] in
+            // Weak: a session nobody uses any more goes (and its deinit stops its tmux server).
+            while let session = self,
+                session.watched.withLock({ watched in
+                    if watched.stop || Date() > deadline { watched.watching = false }
+                    return watched.watching
+                })
+            {
+                if let screen = try? session.capture(styled: false) {
+                    session.watched.withLock { if $0.screens.last != screen { $0.screens.append(screen) } }
+                }
+                usleep(50_000)
+            }
+        }.start()
+    }
+
+    /// The screens seen since keys were last sent; ends the watch.
+    private func takeWatched() -> [[String]] {
+        watched.withLock { watched in
+            watched.stop = true
+            defer { watched.screens = [] }
+            return watched.screens
+        }
+    }
+
+    /// Waits (up to `seconds`, a bound for a hung player) until the screen (with its escape sequences when
+    /// `styled`) satisfies `condition`; returns that screen, which may be one seen since the last keys.
+    ///
+    /// It looks on a thread of its own, not between turns on the cooperative pool, so that what shows only
+    /// for a moment is seen.
     @discardableResult
     func waitFor(
-        _ what: String, styled: Bool = false, seconds: Double = 20, _ condition: @escaping ([String]) -> Bool
+        _ what: String, styled: Bool = false, seconds: Double = 60,
+        _ condition: @escaping @Sendable ([String]) -> Bool
     ) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last: [String] = []
-        while Date() < deadline {
-            last = styled ? try await styledScreen() : try await screen()
-            if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(50))
+        try await offThread {
+            let seen = self.takeWatched()
+            if !styled, let screen = seen.first(where: condition) { return screen }
+            let deadline = Date().addingTimeInterval(seconds)
+            var last: [String] = []
+            repeat {
+                last = try self.capture(styled: styled)
+                if condition(last) { return last }
+                usleep(50_000)
+            } while Date() < deadline
+            throw FixtureError(
+                message: "waited \(seconds) s for \(what); the screen was:\n" + last.joined(separator: "\n"))
         }
-        throw FixtureError(
-            message: "waited \(seconds) s for \(what); the screen was:\n" + last.joined(separator: "\n"))
     }
 
     /// Waits until some row contains `text`.
     @discardableResult
-    func waitFor(text: String, seconds: Double = 20) async throws -> [String] {
+    func waitFor(text: String, seconds: Double = 60) async throws -> [String] {
         try await waitFor("\"\(text)\"", seconds: seconds) { $0.contains { $0.contains(text) } }
     }
 
@@ -139,8 +182,9 @@ final class TmuxSession: Sendable {
         )
     }
 
-    /// Waits for the program to end.
-    func waitForExit(seconds: Double = 20) async throws -> (status: Int?, alternateScreen: Bool) {
+    /// Waits for the program to end (up to `seconds`, a bound for a hung player).
+    func waitForExit(seconds: Double = 60) async throws -> (status: Int?, alternateScreen: Bool) {
+        _ = takeWatched()
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let state = try await exitState()

@@ -116,6 +116,37 @@ private func outcome(_ c: RawClient) -> Outcome {
         }
     }
 
+    @Test func aRequestWaitingForABusyWorkerIsAnsweredNotDropped() async throws {
+        // One worker, held by a handler for longer than the header timeout.
+        try await withServer(
+            config: {
+                $0.headerTimeoutSeconds = 1
+                $0.threads = 1
+            },
+            routes: { r in
+                r.get("/hello") { _ in .json("hello") }
+                r.get("/busy") { _ in
+                    usleep(3_000_000)
+                    return .json("done")
+                }
+            }
+        ) { s in
+            let (second, busy) = try await onThread { () -> (Int, Int) in
+                let keepAlive = try RawClient(port: s.port, timeout: 60)
+                try keepAlive.send(requestBytes("GET", "/hello", keepAlive: true))
+                _ = try keepAlive.readResponse()
+                let other = try RawClient(port: s.port, timeout: 60)
+                try other.send(requestBytes("GET", "/busy"))
+                usleep(200_000)
+                // Whole, and sent in time; it waits until the worker is free, past the header timeout.
+                try keepAlive.send(requestBytes("GET", "/hello", keepAlive: true))
+                return (try keepAlive.readResponse().status, try other.readResponse().status)
+            }
+            #expect(second == 200)
+            #expect(busy == 200)
+        }
+    }
+
     @Test func anIdleNewConnectionIsClosedAfterTheHeaderTimeout() async throws {
         try await withServer(config: { $0.headerTimeoutSeconds = 1 }, routes: limitRoutes) { s in
             let r = try await onThread { () -> (Double, Bool) in

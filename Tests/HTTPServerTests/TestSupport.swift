@@ -348,14 +348,16 @@ final class LogCapture: Sendable {
 
     var all: [String] { lines.withLock { $0 } }
 
-    /// Waits for a line containing every piece of `parts`.
-    func waitFor(_ parts: [String], timeout: Double = 2) async -> String? {
+    /// Waits for a line containing every piece of `parts` (the timeout only ends a hung test, as `eventually`'s).
+    func waitFor(_ parts: [String], timeout: Double = 60) async -> String? {
         let deadline = now() + timeout
+        func find() -> String? { all.first { line in parts.allSatisfy { line.contains($0) } } }
         while now() < deadline {
-            if let l = all.first(where: { line in parts.allSatisfy { line.contains($0) } }) { return l }
+            if let l = find() { return l }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        // One look after the deadline too: the sleep before it may have lasted past it.
+        return find()
     }
 }
 
@@ -369,6 +371,11 @@ func makeServer(
     c.port = 0
     c.threads = 2
     c.shutdownGraceSeconds = 2
+    // Long, unless a test sets them to test them: a test holding a connection may wait its turn on the
+    // cooperative pool for longer than the usual 10 and 30 s before using it again (seen: a stream's client
+    // dropped as idle while the test that held it waited).
+    c.headerTimeoutSeconds = 600
+    c.idleTimeoutSeconds = 600
     c.logger = quietLogger
     configure(&c)
     let router = Router()
@@ -406,7 +413,10 @@ final class Box<T: Sendable>: Sendable {
 }
 
 /// Waits until `condition` holds or the timeout passes; returns whether it held.
-func eventually(timeout: Double = 2, _ condition: () -> Bool) async -> Bool {
+///
+/// The timeout only ends a hung test: between two looks the test waits for a turn on the cooperative pool,
+/// which every other test shares (two threads, two loaded cores), sometimes for seconds.
+func eventually(timeout: Double = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = now() + timeout
     while now() < deadline {
         if condition() { return true }

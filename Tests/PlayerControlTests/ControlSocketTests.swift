@@ -19,21 +19,29 @@ private let sampleStatus = PlayerStatus(
     state: "playing", title: "晴天", artist: "周杰伦", album: "叶惠美", position: 83, duration: 245,
     loopMode: "list", volume: 80)
 
+/// How long the test player's handler may take, and a client may wait: bounds for a hung test only.
+///
+/// The handler runs as a task on the cooperative pool, which this process shares with every other test (two
+/// threads on two cores, often both busy for seconds); the player's own 10 seconds, made for a pool nobody
+/// else uses, ran out there under load ("The player did not answer within 10 seconds").
+private let handlerBound: Duration = .seconds(120)
+private let clientBound = 600.0
+
 /// A server at `path` that records each command and answers ok with `sampleStatus`.
 private func startPlayer(at path: String, recorder: Recorder) throws -> ControlServer {
-    try ControlServer(path: path) { command in
+    try ControlServer(path: path, handlerTimeout: handlerBound) { command in
         await recorder.record(command)
         return ControlResponse(ok: true, message: "did \(command.name)", status: sampleStatus)
     }
 }
 
 private func send(_ command: ControlCommand, _ path: String) async throws -> ControlResponse {
-    try await offPool { try ControlClient.send(command, path: path, timeout: 20) }
+    try await offPool { try ControlClient.send(command, path: path, timeout: clientBound) }
 }
 
 /// Sends raw bytes (not necessarily a valid request) and decodes the answer line.
 private func sendRaw(_ bytes: [UInt8], _ path: String) async throws -> ControlResponse {
-    let line = try await offPool { try ControlClient.exchange(bytes, path: path, timeout: 20) }
+    let line = try await offPool { try ControlClient.exchange(bytes, path: path, timeout: clientBound) }
     return try JSONDecoder().decode(ControlResponse.self, from: Data(line))
 }
 

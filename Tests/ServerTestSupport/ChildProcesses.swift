@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Polls `condition` until it holds, for up to `seconds`; the machine is busy, so the wait is long.
-public func eventually(within seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+/// Polls `condition` until it holds, for up to `seconds`: a bound for a hung test only, since between two looks
+/// the test may wait seconds for a turn on the cooperative pool that every other test shares.
+public func eventually(within seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }
@@ -11,90 +12,256 @@ public func eventually(within seconds: Double = 10, _ condition: () async -> Boo
     return await condition()
 }
 
+/// A child process started with posix_spawn, for the tests: it inherits none of the test runner's descriptors
+/// and blocked signals, and its end is seen by waitpid on a thread of its own.
+///
+/// Not Foundation's Process, which makes a process hang on a loaded machine: Process learns of an exit when a
+/// socket it gives the child reaches end-of-file, and on Linux it closes the runner's other descriptors in the
+/// child only as they were a moment before the spawn. A test starting a server while another starts ffmpeg
+/// could hand ffmpeg's socket to the server; ffmpeg's end then went unseen until that server stopped, and a
+/// test waiting for ffmpeg (or for a pipe's end-of-file) waited that long, or forever when the server's own
+/// test was stuck behind it (seen: three waitUntilExit calls spinning for twenty minutes). Process's
+/// waitUntilExit also spins a core when called on another thread than the one that started the child.
+public final class ChildProcess: Sendable {
+    /// Where a standard stream of the child goes.
+    public enum Stream: Sendable {
+        /// /dev/null.
+        case null
+        /// A pipe whose other end this process reads (or, for standard input, writes).
+        case pipe
+        /// A file, created or truncated.
+        case file(String)
+    }
+
+    /// How a child ended.
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signalled(Int32)
+
+        /// The exit status, or -1 when a signal ended it.
+        public var status: Int32 {
+            if case .exited(let status) = self { status } else { -1 }
+        }
+
+        public var description: String {
+            switch self {
+            case .exited(let status): "exited with \(status)"
+            case .signalled(let signal): "killed by signal \(signal)"
+            }
+        }
+    }
+
+    public let pid: pid_t
+    /// Our ends of the `.pipe` streams (closed on exec, so no other child inherits them).
+    public let standardInput: FileHandle?
+    public let standardOutput: FileHandle?
+    public let standardError: FileHandle?
+    private let ended = DispatchGroup()
+    /// Set once, by the thread that reaps the child.
+    private let termination = Locked<Termination?>(nil)
+
+    /// Starts `executable` with `arguments`, in `environment` (ours when nil).
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: Stream = .null, output: Stream = .null, error: Stream = .null
+    ) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The child's ends of our pipes, closed here once it has them.
+        var childEnds: [Int32] = []
+        var ourEnds: [Int32: Int32] = [:]
+        defer { for fd in childEnds { close(fd) } }
+        for (target, stream) in [(Int32(0), input), (1, output), (2, error)] {
+            switch stream {
+            case .null:
+                posix_spawn_file_actions_addopen(
+                    &actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(
+                    &actions, target, path, target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .pipe:
+                var ends: [Int32] = [-1, -1]
+                guard Self.pipe2(&ends, O_CLOEXEC) == 0 else {
+                    for fd in ourEnds.values { close(fd) }
+                    throw FixtureError(message: "pipe2 failed: \(String(cString: strerror(errno)))")
+                }
+                let (child, ours) = target == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
+                childEnds.append(child)
+                ourEnds[target] = ours
+                // dup2 clears close-on-exec on the copy the child keeps.
+                posix_spawn_file_actions_adddup2(&actions, child, target)
+            }
+        }
+        // Last: everything else the runner has open stays out of the child, whatever other threads opened.
+        _ = Self.addCloseFrom(&actions, 3)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The runner's threads block signals such as SIGTERM; the child starts with none blocked, as from a
+        // shell, in a process group of its own (as Foundation's Process does).
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for word in argv { free(word) } }
+        let variables = (environment ?? ProcessInfo.processInfo.environment).map {
+            strdup("\($0.key)=\($0.value)")
+        }
+        let envp = variables + [nil]
+        defer { for variable in variables { free(variable) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            for fd in ourEnds.values { close(fd) }
+            throw FixtureError(
+                message: "could not start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+        standardInput = ourEnds[0].map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+        standardOutput = ourEnds[1].map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+        standardError = ourEnds[2].map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+        ended.enter()
+        let thread = Thread { [ended, termination, pid] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            // As the W* macros read it: the low 7 bits are the signal, 0 for a normal exit.
+            let signal = status & 0x7f
+            termination.withLock { $0 = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal) }
+            ended.leave()
+        }
+        thread.name = "child \(pid) reaper"
+        thread.start()
+    }
+
+    deinit {
+        // A child nobody stopped (a test that threw) is not left running.
+        signal(SIGKILL)
+    }
+
+    public var isRunning: Bool { termination.withLock { $0 == nil } }
+
+    /// Sends `signal` unless the child has ended (its pid may then belong to another process).
+    public func signal(_ signal: Int32) {
+        termination.withLock { if $0 == nil { _ = kill(pid, signal) } }
+    }
+
+    /// How the child ended, once it has; blocks, so call it off the cooperative pool.
+    public func waitForExit() -> Termination {
+        ended.wait()
+        return termination.withLock { $0! }
+    }
+
+    /// How the child ended, once it has; suspends without holding a thread.
+    public func exit() async -> Termination {
+        await withCheckedContinuation { continuation in
+            ended.notify(queue: .global()) {
+                continuation.resume(returning: self.termination.withLock { $0! })
+            }
+        }
+    }
+
+    /// glibc has these (2.34 and later) but its headers show them to Swift only with _GNU_SOURCE.
+    private typealias AddCloseFrom =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+    private static let addCloseFrom = unsafeBitCast(
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")!,
+        to: AddCloseFrom.self)
+    private static let pipe2 = unsafeBitCast(
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2")!, to: Pipe2.self)
+}
+
+/// A value shared between threads, behind a lock (a class, so closures can capture it).
+public final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    public init(_ value: Value) { mutex = Mutex(value) }
+
+    public func withLock<Result: Sendable>(_ body: (inout sending Value) throws -> sending Result) rethrows
+        -> Result
+    {
+        try mutex.withLock(body)
+    }
+}
+
 /// What a finished child process said.
 public struct ProcessResult: Sendable {
     public var status: Int32
     public var output: String
     public var errorOutput: String
+    public var termination: ChildProcess.Termination
 }
 
-/// Runs `executable` to its end, off the pool; with `environment`, in that environment instead of ours.
+/// Runs `executable` to its end without holding a thread of the pool; with `environment`, in that environment
+/// instead of ours.
 public func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async
     -> ProcessResult
 {
-    await offPool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            return ProcessResult(status: -1, output: "", errorOutput: "\(error)")
-        }
-        // Read stderr on another thread so that neither pipe can fill up and stall the child.
-        let errorText = Mutex("")
-        let errorsRead = DispatchSemaphore(value: 0)
-        Thread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
-            errorsRead.signal()
-        }.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        errorsRead.wait()
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
-            errorOutput: errorText.withLock { $0 })
+    let child: ChildProcess
+    do {
+        child = try ChildProcess(executable, arguments, environment: environment, output: .pipe, error: .pipe)
+    } catch {
+        return ProcessResult(status: -1, output: "", errorOutput: "\(error)", termination: .exited(-1))
+    }
+    // Both pipes are read at once, so that neither can fill up and stall the child.
+    async let output = offPool { child.standardOutput!.readDataToEndOfFile() }
+    async let errors = offPool { child.standardError!.readDataToEndOfFile() }
+    let (data, errorData) = await (output, errors)
+    let termination = await child.exit()
+    return ProcessResult(
+        status: termination.status, output: String(decoding: data, as: UTF8.self),
+        errorOutput: String(decoding: errorData, as: UTF8.self), termination: termination)
+}
+
+/// Runs `executable` to its end and throws, with what it wrote to standard error, unless it exits with 0.
+public func runChecked(_ executable: String, _ arguments: [String]) async throws {
+    let result = await run(executable, arguments)
+    guard result.termination == .exited(0) else {
+        throw FixtureError(
+            message:
+                "\(executable) \(arguments.joined(separator: " ")) \(result.termination): \(result.errorOutput)"
+        )
     }
 }
 
 /// A child process whose output is collected as it comes, until it is stopped.
 public final class RunningProcess: Sendable {
-    private let process: Process
-    private let collected = Mutex("")
-    private let done = DispatchSemaphore(value: 0)
+    private let child: ChildProcess
+    private let collected = Locked("")
+    private let done = DispatchGroup()
 
-    private init(process: Process) {
-        self.process = process
+    private init(child: ChildProcess) {
+        self.child = child
     }
 
     public static func start(_ executable: String, _ arguments: [String]) throws -> RunningProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let running = RunningProcess(process: process)
-        let handle = output.fileHandleForReading
-        Thread {
+        let running = RunningProcess(child: try ChildProcess(executable, arguments, output: .pipe))
+        let handle = running.child.standardOutput!
+        running.done.enter()
+        Thread { [done = running.done, collected = running.collected] in
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
-                running.collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
-            running.done.signal()
+            done.leave()
         }.start()
         return running
     }
 
     public var output: String { collected.withLock { $0 } }
 
-    /// Kills it and waits for it and its reader, off the pool.
+    /// Kills it and waits for it and its reader, without holding a thread of the pool.
     public func stop() async {
-        let process = self.process
-        let done = self.done
-        await offPool {
-            // SIGKILL: children inherit the test threads' blocked signals, SIGTERM among them.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            done.wait()
+        child.signal(SIGKILL)
+        _ = await child.exit()
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume() }
         }
     }
 }

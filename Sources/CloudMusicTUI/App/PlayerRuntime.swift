@@ -29,6 +29,8 @@ final class PlayerRuntime: Sendable {
     /// order): one lane for the player and the queue, one for the server, so a slow like never holds up pause.
     private let lanes:
         [AppEffect.Lane: (stream: AsyncStream<AppEffect>, continuation: AsyncStream<AppEffect>.Continuation)]
+    /// Signalled when the player lane reaches the quit: the changes pressed before q are done.
+    private let quitReached = DispatchSemaphore(value: 0)
 
     /// How long typing must pause before a search goes out.
     static let searchPause: Duration = .milliseconds(150)
@@ -357,8 +359,14 @@ final class PlayerRuntime: Sendable {
             try await repository.unlike(likeID: likeID)
             post(.commentChanged(try await repository.comment(id: commentID)))
         case .quit:
-            break
+            quitReached.signal()
         }
+    }
+
+    /// Waits, up to `limit`, for the changes pressed before quitting (the volume set last is the one the
+    /// next start has: a q right after it used to end the program before the change was saved).
+    func finishChangesBeforeQuit(within limit: Duration) {
+        _ = quitReached.wait(timeout: .now() + .milliseconds(Int(limit.components.seconds) * 1000))
     }
 
     /// What to tell a person about a failure: the server's own sentence when there is one.

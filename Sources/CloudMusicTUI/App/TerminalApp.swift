@@ -149,6 +149,7 @@ public final class TerminalApp {
             return
         }
         loop()
+        if state.quitting { runtime.finishChangesBeforeQuit(within: .seconds(5)) }
         // Stop the sound before the terminal is given back, so quitting is immediate.
         try? Self.blocking { await runtime.list.pause() }
         runtime.player.shutdown()
