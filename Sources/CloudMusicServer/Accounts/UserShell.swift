@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 
 /// `cloudmusic-server user ...`: adds, lists, disables and re-keys accounts from the shell.
