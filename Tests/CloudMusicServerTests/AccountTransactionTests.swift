@@ -113,3 +113,53 @@ import Testing
         #expect(try count(database, "SELECT count(*) AS n FROM verification_codes") == 1)
     }
 }
+
+/// `GET /v1/users?nickname=`: a tapped @mention finds its person.
+@Suite struct FindByNicknameTests {
+    static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    @Test func aMentionFindsItsPerson() async throws {
+        let server = try await RunningServer.start()
+        defer { _ = server.stop() }
+        let adminID = try await server.signUp(["email": "admin@example.com"], nickname: "Admin")
+        let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob 林")
+        let admin = try await server.signIn(["email": "admin@example.com"])
+
+        for text in ["Bob 林", "bob 林", "@Bob 林", "  @bob 林 ", "Ｂｏｂ 林"] {
+            let query = text.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
+            let found = try await server.call("GET", "/v1/users?nickname=\(query)")
+            #expect(found.status == 200, "\(text): \(found.json)")
+            #expect(found.data["total"] as? Int == 1, "\(text)")
+            #expect(found.ids == [bobID], "\(text)")
+            #expect(found.items.first?["nickname"] as? String == "Bob 林")
+            #expect(found.items.first?["email"] == nil, "others see public fields only")
+        }
+        // Signed in: whether one follows them, as on their profile; one's own entry has one's private fields.
+        let seen = try await server.call("GET", "/v1/users?nickname=Bob%20%E6%9E%97", token: admin)
+        #expect(seen.items.first?["following"] as? Bool == false)
+        let me = try await server.call("GET", "/v1/users?nickname=admin", token: admin)
+        #expect(me.ids == [adminID])
+        #expect(me.items.first?["email"] as? String == "admin@example.com")
+
+        let nobody = try await server.call("GET", "/v1/users?nickname=Carol")
+        #expect(nobody.status == 200)
+        #expect(nobody.data["total"] as? Int == 0)
+        #expect(nobody.items.isEmpty)
+        // Only a whole nickname is a match, not a prefix.
+        #expect(try await server.call("GET", "/v1/users?nickname=Bo").items.isEmpty)
+
+        let missing = try await server.call("GET", "/v1/users")
+        #expect(missing.status == 400)
+        #expect(missing.message.contains("nickname"))
+        #expect(try await server.call("GET", "/v1/users?nickname=%20").status == 400)
+
+        // A disabled account is never found, not even by an administrator.
+        #expect(
+            try await server.call("PATCH", "/v1/admin/users/\(bobID)", json: ["disabled": true], token: admin)
+                .status == 200)
+        let hidden = try await server.call("GET", "/v1/users?nickname=Bob%20%E6%9E%97", token: admin)
+        #expect(hidden.status == 200)
+        #expect(hidden.items.isEmpty)
+    }
+}

@@ -69,6 +69,9 @@ struct AccountRoutes {
                 address: call.request.remoteAddress)
             return Done()
         }
+        api.on(AccountsAPI.findByNickname) { call in
+            try accounts.findByNickname(call.query.nickname, paging: call.query.paging, viewer: call.caller)
+        }
         api.on(AccountsAPI.adminUsers) { call in try accounts.users(paging: call.query.paging) }
         api.on(AccountsAPI.adminUpdateUser) { call in
             try accounts.setDisabled(id: call.path.id, disabled: call.body.disabled, by: call.caller)

@@ -504,6 +504,27 @@ final class AccountService: Sendable {
         }
     }
 
+    /// The person with this nickname (a tapped @mention passes its text, with or without the `@`), compared
+    /// by the key sign-up keeps unique; a page of at most one, as the viewer would see their profile.
+    /// Disabled accounts are never found.
+    func findByNickname(_ text: String, paging: Paging, viewer: Viewer?) throws -> Page<User> {
+        let nickname = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var keys = [AccountRules.nicknameKey(nickname)]
+        if nickname.hasPrefix("@") { keys.append(AccountRules.nicknameKey(String(nickname.dropFirst()))) }
+        return try database.read { db in
+            var found: AccountStore.UserRecord?
+            for key in keys where found == nil {
+                found = try store.user(db, nicknameKey: key).flatMap { $0.disabled ? nil : $0 }
+            }
+            guard let found else { return Page(items: [], total: 0, page: paging.page, size: paging.size) }
+            var model = found.model(private: viewer?.userID == found.id)
+            if let viewer, viewer.userID != found.id {
+                model.following = try store.follows(db, followerID: viewer.userID, followeeID: found.id)
+            }
+            return Page(
+                items: paging.page == 1 ? [model] : [], total: 1, page: paging.page, size: paging.size)
+        }
+    }
 
     /// The fields a PATCH may carry; absent fields stay, null or empty text clears.
     func updateProfile(id: Int64, patch: ProfileChange, viewer: Viewer) throws -> User {

@@ -155,6 +155,11 @@ struct AccountStore: Sendable {
             decode: Self.decodeUser)
     }
 
+    /// The user whose nickname has this key (`AccountRules.nicknameKey`), disabled or not.
+    func user(_ db: Connection, nicknameKey key: String) throws -> UserRecord? {
+        try db.queryOne(
+            "SELECT \(Self.userColumns) FROM users WHERE nickname_key = ?", key, decode: Self.decodeUser)
+    }
 
     func follows(_ db: Connection, followerID: Int64, followeeID: Int64) throws -> Bool {
         try db.queryOne(
