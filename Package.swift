@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Logging"]),
         .target(name: "Storage", dependencies: ["CSQLite"]),
         .target(name: "AudioMetadata", dependencies: ["CTagLib", "CTagLibProperties"]),
+        // libsodium, wrapped once (the only importer of CSodium): passwords, digests, randomness.
+        .target(name: "Cryptography", dependencies: ["CSodium"]),
         // The rules for new passwords: normalisation, invisible characters, length, and cracklib's dictionary.
         .target(name: "PasswordPolicy", dependencies: ["CCrack"]),
 
@@ -59,7 +61,8 @@ let package = Package(
         .target(
             name: "CloudMusicServer",
             dependencies: [
-                "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "CSodium", "PasswordPolicy", "CZlib",
+                "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "Cryptography", "PasswordPolicy",
+                "CZlib",
             ]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 
@@ -82,6 +85,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(name: "PasswordPolicyTests", dependencies: ["PasswordPolicy"]),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [
@@ -109,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "CloudMusicServerTests",
             dependencies: [
-                "CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata",
+                "CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata", "Cryptography",
                 "ServerTestSupport",
                 "cloudmusic-server",
             ]),

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import MusicCore
 import HTTPServer
@@ -59,8 +60,8 @@ final class TestClock: @unchecked Sendable {
         let database = try Database(path: folder + "/test.sqlite")
         try Schema.migrator.migrate(database)
         return AccountService(
-            store: AccountStore(database: database), sender: sender, avatarFolder: folder + "/avatars",
-            settings: settings, clock: { clock.read() })
+            database: database, sender: sender, avatarFolder: folder + "/avatars",
+            sheetCoverPath: { folder + "/sheet-covers/\($0).jpg" }, settings: settings, clock: { clock.read() })
     }
 
     func status(_ body: () throws -> Void) -> Int? {

@@ -379,7 +379,7 @@ import Testing
             try await world.uploadOK(
                 [Part(data: await Self.picture("png", size: "20x10"), fileName: "x.png")], token: world.ann
             ).first)
-        let files = UploadService(store: FileStore(database: try world.database()), folder: world.filesFolder)
+        let files = UploadService(database: try world.database(), folder: world.filesFolder)
         let ann = Int64(world.userIDs[0])!
         let bob = Int64(world.userIDs[1])!
         let uri = try #require(first.first?["uri"] as? String)

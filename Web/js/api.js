@@ -52,6 +52,8 @@ export const accounts = {
   register: (params, body) => call(e("POST", "/v1/users", [], "anyone", false), params, body),
   /** GET /v1/users/{id}: A person's profile; phone, email and role only to the person themselves. */
   profile: (params, body) => call(e("GET", "/v1/users/{id}", [], "optionalSignIn", false), params, body),
+  /** GET /v1/users: Find a person by nickname, as a tapped @mention passes it: a page of at most one, never a disabled account. */
+  findByNickname: (params, body) => call(e("GET", "/v1/users", ["nickname", "page", "size"], "optionalSignIn", false), params, body),
   /** PATCH /v1/users/{id}: Change one's profile; fields left out stay, null or empty text clears. */
   updateProfile: (params, body) => call(e("PATCH", "/v1/users/{id}", [], "signedIn", false), params, body),
   /** DELETE /v1/users/{id}: Delete one's account (with its password) and everything of it; administrators may delete others. */

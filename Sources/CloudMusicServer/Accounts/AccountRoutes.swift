@@ -5,7 +5,6 @@ import MusicCore
 /// The handlers of `AccountsAPI`: users, sessions, codes, avatars and administration.
 struct AccountRoutes {
     let accounts: AccountService
-    let sheets: SheetService
     let files: FileRoots
 
     func register(on api: EndpointRouter) {
@@ -20,9 +19,7 @@ struct AccountRoutes {
             try accounts.updateProfile(id: call.path.id, patch: call.body, viewer: call.caller)
         }
         api.on(AccountsAPI.deleteAccount) { call in
-            let covers = try sheets.coverFiles(ofUser: call.path.id)
             try accounts.deleteUser(id: call.path.id, password: call.body?.password, viewer: call.caller)
-            for path in covers { unlink(path) }
             return Done()
         }
         api.on(AccountsAPI.changePassword) { call in
@@ -31,17 +28,12 @@ struct AccountRoutes {
             return Done()
         }
         api.on(AccountsAPI.uploadAvatar) { call in
-            try accounts.requireSelf(id: call.path.id, viewer: call.caller)
-            let file = try call.body.storedFile()
-            return try accounts.setAvatar(id: call.path.id, uploadPath: file.path, size: file.size, viewer: call.caller)
+            try accounts.setAvatar(id: call.path.id, upload: call.body, viewer: call.caller)
         }
         api.on(AccountsAPI.avatar) { call in
-            let user = try accounts.user(id: call.path.id, viewer: call.caller)
-            let path = accounts.avatarPath(userID: call.path.id)
-            guard user.icon != nil, FileManager.default.fileExists(atPath: path) else {
-                throw ServiceError.notFound("This user has no avatar.")
-            }
-            return try .storedFile(at: path, in: files, contentType: "image/jpeg", request: call.request)
+            try .storedFile(
+                at: accounts.avatar(userID: call.path.id, viewer: call.caller), in: files, contentType: "image/jpeg",
+                request: call.request)
         }
         api.on(AccountsAPI.resetPassword) { call in
             let body = call.body
@@ -58,7 +50,7 @@ struct AccountRoutes {
         }
         api.on(AccountsAPI.sessions) { call in try accounts.sessions(of: call.caller) }
         api.on(AccountsAPI.logout) { call in
-            try accounts.revokeSession(id: call.caller.sessionID, by: call.caller)
+            try accounts.logout(call.caller)
             return Done()
         }
         api.on(AccountsAPI.revokeSession) { call in
@@ -78,14 +70,13 @@ struct AccountRoutes {
                 address: call.request.remoteAddress)
             return Done()
         }
-        api.on(AccountsAPI.adminUsers) { call in
-            try accounts.store.users(page: call.query.paging.page, size: call.query.paging.size)
+        api.on(AccountsAPI.findByNickname) { call in
+            try accounts.findByNickname(call.query.nickname, paging: call.query.paging, viewer: call.caller)
         }
+        api.on(AccountsAPI.adminUsers) { call in try accounts.users(paging: call.query.paging) }
         api.on(AccountsAPI.adminUpdateUser) { call in
             try accounts.setDisabled(id: call.path.id, disabled: call.body.disabled, by: call.caller)
         }
-        api.on(AccountsAPI.outbox) { call in
-            try accounts.store.outbox(page: call.query.paging.page, size: call.query.paging.size)
-        }
+        api.on(AccountsAPI.outbox) { call in try accounts.outbox(paging: call.query.paging) }
     }
 }

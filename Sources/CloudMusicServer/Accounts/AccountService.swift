@@ -1,9 +1,16 @@
+import Cryptography
 import Foundation
-import Synchronization
 import MusicCore
 import Storage
+import Synchronization
 
 /// The accounts' rules: sign-up, sign-in by password or code, sessions, codes, profiles and roles.
+///
+/// Each use case is one transaction over the stores it needs: a sign-up writes the user (and, by the
+/// schema's trigger, their "I like" sheet) and uses up its code together; a sign-in by code uses the code
+/// and opens the session together; a code and its outbox message are committed together. A wrong code's
+/// try is committed even though the request is refused. argon2id runs outside transactions, so no writer
+/// waits for it.
 ///
 /// Answers never tell whether an account exists: an unknown account and a wrong password get the same
 /// status and message (and cost the same argon2id work); a code request answers the same either way.
@@ -36,10 +43,14 @@ final class AccountService: Sendable {
         var signupCodes = true
     }
 
-    let store: AccountStore
+    let database: Database
+    let store = AccountStore()
+    let sheets = SheetStore()
     let sender: any CodeSender
     let settings: Settings
     let avatarFolder: String
+    /// Where a sheet's own cover is stored (`SheetService.coverPath`), to remove a deleted user's covers.
+    let sheetCoverPath: @Sendable (Int64) -> String
     let clock: @Sendable () -> Int64
     private let loginByAccount: BackoffLimiter
     private let loginByAddress: BackoffLimiter
@@ -57,16 +68,21 @@ final class AccountService: Sendable {
     static let signInAgain = ServiceError.unauthenticated("Your session has ended. Please sign in again.")
     static let signInFirst = ServiceError.unauthenticated("Please sign in first.")
     static let noUser = ServiceError.notFound("That user does not exist.")
+    static let disabledAccount = ServiceError.forbidden(
+        "This account has been disabled. Contact the server's administrator.")
+    static let nicknameTaken = ServiceError.conflict("Someone already uses that nickname. Choose another.")
     static let purposes = ["login", "reset", "register"]
 
+    /// `sender` defaults to the outbox in `database`.
     init(
-        store: AccountStore, sender: (any CodeSender)? = nil, avatarFolder: String,
-        settings: Settings = Settings(),
+        database: Database, sender: (any CodeSender)? = nil, avatarFolder: String,
+        sheetCoverPath: @escaping @Sendable (Int64) -> String, settings: Settings = Settings(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
-        self.store = store
-        self.sender = sender ?? OutboxSender(store: store, clock: clock)
+        self.database = database
+        self.sender = sender ?? OutboxSender(database: database, clock: clock)
         self.avatarFolder = avatarFolder
+        self.sheetCoverPath = sheetCoverPath
         self.settings = settings
         self.clock = clock
         func policy(_ allowed: Int) -> BackoffLimiter.Policy {
@@ -78,10 +94,42 @@ final class AccountService: Sendable {
         registrationsByAddress = BackoffLimiter(policy(settings.registrationsPerAddress))
     }
 
+    /// How a use case that checks a code ended. Its transaction commits in every case, so that a wrong try
+    /// stays counted and a used code stays used; the refusal is thrown after the commit.
+    private enum Checked<Value> {
+        case done(Value)
+        /// The code was wrong, expired or used up: counts against the address (and the account).
+        case wrongCode(ServiceError)
+        /// The code was right but the request is refused all the same.
+        case refused(ServiceError)
+    }
+
+    /// The value of a committed use case, or its refusal (calling `onWrongCode` first for a wrong code).
+    private func outcome<Value>(_ checked: Checked<Value>, onWrongCode: () -> Void) throws -> Value {
+        switch checked {
+        case .done(let value): return value
+        case .wrongCode(let error):
+            onWrongCode()
+            throw error
+        case .refused(let error): throw error
+        }
+    }
+
+    private func throwIfBlocked(_ limiter: BackoffLimiter, _ key: String, now: Int64, _ message: String)
+        throws
+    {
+        if let wait = limiter.retryAfter(key, now: now) {
+            throw ServiceError.rateLimited(
+                "\(message) Try again in \(Self.duration(wait)).", retryAfter: wait)
+        }
+    }
+
     // MARK: Sign-up
 
     /// Registers someone from the API: rate-limited per address, and (with `signupCodes`) only with a
-    /// `register` code, which the owner of an address already in use never receives.
+    /// `register` code, which the owner of an address already in use never receives. The user, their
+    /// "I like" sheet and the use of the code are one transaction: a sign-up that fails leaves none of
+    /// them, and its code can be used again.
     func register(
         phone: String?, email: String?, password: String, nickname: String, code: String?, address: String
     ) throws -> User {
@@ -89,49 +137,74 @@ final class AccountService: Sendable {
         let password = try AccountRules.password(password)
         let nickname = try AccountRules.nickname(nickname)
         let now = clock()
-        if let wait = registrationsByAddress.retryAfter(address, now: now) {
-            throw ServiceError.rateLimited(
-                "Too many accounts were made from your network. Try again in \(Self.duration(wait)).",
-                retryAfter: wait)
-        }
+        try throwIfBlocked(
+            registrationsByAddress, address, now: now, "Too many accounts were made from your network.")
         if settings.signupCodes || code != nil {
-            guard let code else {
+            guard code != nil else {
                 throw ServiceError.invalid(
-                    "Ask for a sign-up code first (POST /v1/codes with purpose 'register'), then send it as 'code'.")
+                    "Ask for a sign-up code first (POST /v1/codes with purpose 'register'), then send it as 'code'."
+                )
             }
-            if let wait = loginByAddress.retryAfter(address, now: now) {
-                throw ServiceError.rateLimited(
-                    "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
-            }
-            do {
-                try verifyCode(target: identifier.value, purpose: "register", code: code, consume: true)
-            } catch {
-                loginByAddress.record(address, now: now)
-                throw error
-            }
+            try throwIfBlocked(loginByAddress, address, now: now, "Too many wrong codes.")
         }
+        let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
+        let checked: Checked<AccountStore.UserRecord>
+        do {
+            checked = try database.write { db in
+                var codeID: Int64?
+                if let code {
+                    switch try checkCode(db, target: identifier.value, purpose: "register", code: code) {
+                    case .wrongCode(let error): return .wrongCode(error)
+                    case .refused(let error): return .refused(error)
+                    case .done(let id): codeID = id
+                    }
+                }
+                let user = try insertUser(
+                    db, identifier: identifier, nickname: nickname, passwordHash: hash, admin: false,
+                    now: clock())
+                if let codeID { try store.deleteCode(db, id: codeID) }
+                return .done(user)
+            }
+        } catch {
+            registrationsByAddress.record(address, now: now)
+            throw error
+        }
+        let user = try outcome(checked) { loginByAddress.record(address, now: now) }
         registrationsByAddress.record(address, now: now)
-        return try createUser(identifier: identifier, password: password, nickname: nickname, admin: false)
-            .model(private: true)
+        return user.model(private: true)
     }
 
-    /// Adds a user (from the API or the shell); the first user is an administrator.
+    /// Adds a user from the shell (no code); the first user is an administrator.
     func createUser(
         identifier: AccountRules.Identifier, password: String, nickname: (nickname: String, key: String),
         admin: Bool
     ) throws -> AccountStore.UserRecord {
         let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
-        switch try store.insertUser(
-            identifier: identifier, nickname: nickname, passwordHash: hash, admin: admin, now: clock())
-        {
-        case .created(let user): return user
-        case .accountTaken:
+        return try database.write { db in
+            try insertUser(
+                db, identifier: identifier, nickname: nickname, passwordHash: hash, admin: admin, now: clock()
+            )
+        }
+    }
+
+    /// Adds a user in the caller's transaction, unless the phone, email or nickname is taken; the first
+    /// user of the server, or one asked for as `admin`, is an administrator.
+    private func insertUser(
+        _ db: Connection, identifier: AccountRules.Identifier, nickname: (nickname: String, key: String),
+        passwordHash: String, admin: Bool, now: Int64
+    ) throws -> AccountStore.UserRecord {
+        if try store.identifierTaken(db, identifier) {
             throw ServiceError.conflict(
                 "That \(identifier.channel == "sms" ? "phone number" : "email address") cannot be used to sign up. "
                     + "If it is yours, sign in or reset the password.")
-        case .nicknameTaken:
-            throw ServiceError.conflict("Someone already uses that nickname. Choose another.")
         }
+        if try store.nicknameTaken(db, key: nickname.key) { throw Self.nicknameTaken }
+        let first = try !store.hasUsers(db)
+        let id = try store.insertUser(
+            db, identifier: identifier, nickname: nickname, passwordHash: passwordHash,
+            role: admin || first ? "admin" : "user", now: now)
+        guard let user = try store.user(db, id: id) else { throw Self.noUser }
+        return user
     }
 
     // MARK: Sign-in
@@ -145,6 +218,7 @@ final class AccountService: Sendable {
     }
 
     /// Signs in by password or by a `login` code; answers the same for unknown accounts and wrong secrets.
+    /// A code is used and the session opened in one transaction.
     func login(_ input: LoginInput, address: String, userAgent: String?) throws -> LoginResult {
         let identifier = try AccountRules.identifier(phone: input.phone, email: input.email)
         let device = try AccountRules.text(input.device, field: "The device name", limit: 64)
@@ -157,42 +231,58 @@ final class AccountService: Sendable {
             throw ServiceError.rateLimited(
                 "Too many failed sign-ins. Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
-        let user: AccountStore.UserRecord?
+        let token = Crypto.randomToken()
+        let chatToken = Crypto.randomToken()
+        /// Opens the session in `db` for the user, unless they are disabled.
+        func openSession(_ db: Connection, _ user: AccountStore.UserRecord) throws -> Checked<LoginResult> {
+            guard !user.disabled else { return .refused(Self.disabledAccount) }
+            try store.deleteExpiredSessions(db, now: now)
+            _ = try store.insertSession(
+                db, userID: user.id, tokenHash: Crypto.tokenHash(token),
+                chatTokenHash: Crypto.tokenHash(chatToken),
+                device: device, userAgent: userAgent.map { String($0.prefix(256)) }, address: address,
+                now: now,
+                expiresAt: now + settings.sessionLifetime)
+            return .done(LoginResult(userId: String(user.id), session: token, chatToken: chatToken))
+        }
+        let checked: Checked<LoginResult>
         switch (input.password, input.code) {
         case (let password?, nil):
             let decoyHash = decoy()
-            let found = try store.user(identifier: identifier)
-            let matches = Crypto.verifyPassword(password, hash: found?.passwordHash ?? decoyHash)
-            user = matches ? found : nil
-            if user == nil {
+            let found = try database.read { db in try store.user(db, identifier: identifier) }
+            guard Crypto.verifyPassword(password, hash: found?.passwordHash ?? decoyHash), let found else {
                 recordFailure(accountKey: accountKey, address: address, now: clock())
                 throw Self.badCredentials
             }
-        case (nil, let code?):
-            do {
-                try verifyCode(target: identifier.value, purpose: "login", code: code, consume: true)
-            } catch {
-                recordFailure(accountKey: accountKey, address: address, now: clock())
-                throw error
+            checked = try database.write { db in
+                guard let user = try store.user(db, id: found.id) else {
+                    return .refused(Self.badCredentials)
+                }
+                return try openSession(db, user)
             }
-            user = try store.user(identifier: identifier)
-            if user == nil { throw Self.badCode }
+        case (nil, let code?):
+            checked = try database.write { db in
+                switch try checkCode(db, target: identifier.value, purpose: "login", code: code) {
+                case .wrongCode(let error): return .wrongCode(error)
+                case .refused(let error): return .refused(error)
+                case .done(let codeID):
+                    try store.deleteCode(db, id: codeID)
+                    guard let user = try store.user(db, identifier: identifier) else {
+                        return .refused(Self.badCode)
+                    }
+                    return try openSession(db, user)
+                }
+            }
         case (nil, nil):
             throw ServiceError.invalid("Enter your password, or a code sent to you.")
         default:
             throw ServiceError.invalid("Sign in with a password or with a code, not both.")
         }
-        guard let user, !user.disabled else {
-            throw ServiceError.forbidden("This account has been disabled. Contact the server's administrator.")
+        let result = try outcome(checked) {
+            recordFailure(accountKey: accountKey, address: address, now: clock())
         }
         loginByAccount.reset(accountKey)
-        let token = Crypto.randomToken()
-        let chatToken = Crypto.randomToken()
-        _ = try store.insertSession(
-            userID: user.id, tokenHash: Crypto.tokenHash(token), chatTokenHash: Crypto.tokenHash(chatToken),
-            device: device, userAgent: userAgent.map { String($0.prefix(256)) }, address: address, now: now,
-            expiresAt: now + settings.sessionLifetime)
-        return LoginResult(userId: String(user.id), session: token, chatToken: chatToken)
+        return result
     }
 
     /// Takes the time the failure became known: a slow hash must not shorten the block that follows.
@@ -217,20 +307,24 @@ final class AccountService: Sendable {
 
     /// The viewer a token belongs to; throws 401 when it is unknown, expired or its user is disabled.
     func authenticate(token: String, address: String) throws -> Viewer {
-        guard token.utf8.count == 64, Crypto.unhex(token) != nil,
-            let session = try store.session(tokenHash: Crypto.tokenHash(token.lowercased()))
-        else { throw Self.signInAgain }
+        guard token.utf8.count == 64, Crypto.unhex(token) != nil else { throw Self.signInAgain }
+        let tokenHash = Crypto.tokenHash(token.lowercased())
+        guard let session = try database.read({ db in try store.session(db, tokenHash: tokenHash) }) else {
+            throw Self.signInAgain
+        }
         let now = clock()
         guard session.expiresAt > now, !session.disabled else { throw Self.signInAgain }
         if now - session.lastSeenAt >= 60 {
-            try store.touchSession(
-                id: session.id, now: now, expiresAt: now + settings.sessionLifetime, address: address)
+            try database.write { db in
+                try store.touchSession(
+                    db, id: session.id, now: now, expiresAt: now + settings.sessionLifetime, address: address)
+            }
         }
         return Viewer(userID: session.userID, sessionID: session.id, isAdmin: session.role == "admin")
     }
 
     func sessions(of viewer: Viewer) throws -> [DeviceSession] {
-        try store.sessions(userID: viewer.userID, now: clock()).map {
+        try database.read { db in try store.sessions(db, userID: viewer.userID, now: clock()) }.map {
             DeviceSession(
                 id: String($0.id), device: $0.device, userAgent: $0.userAgent, address: $0.address,
                 current: $0.id == viewer.sessionID, lastSeenAt: APIDate.string($0.lastSeenAt),
@@ -241,61 +335,73 @@ final class AccountService: Sendable {
 
     /// Ends one of the viewer's sessions; another user's session is the same 404 as a missing one.
     func revokeSession(id: Int64, by viewer: Viewer) throws {
-        guard try store.deleteSession(id: id, userID: viewer.userID) else {
+        guard try database.write({ db in try store.deleteSession(db, id: id, userID: viewer.userID) }) else {
             throw ServiceError.notFound("That session does not exist.")
         }
     }
 
+    /// Signs this device out.
+    func logout(_ viewer: Viewer) throws { try revokeSession(id: viewer.sessionID, by: viewer) }
+
     // MARK: Codes
 
+    /// Makes a code and its message in one transaction (the send limits checked inside it); a message that
+    /// leaves the server (email) goes once that transaction committed.
     func sendCode(phone: String?, email: String?, purpose: String?, address: String) throws -> CodeSent {
         let identifier = try AccountRules.identifier(phone: phone, email: email)
         let purpose = try Self.purpose(purpose)
         let now = clock()
-        if let wait = codesByAddress.retryAfter(address, now: now) {
-            throw ServiceError.rateLimited(
-                "Too many codes were asked for from your network. Try again in \(Self.duration(wait)).",
-                retryAfter: wait)
-        }
-        let sends = try store.sends(target: identifier.value, since: now - 86_400)
-        if let newest = sends.newest, now - newest < settings.codeResendInterval {
-            let wait = Int(settings.codeResendInterval - (now - newest))
-            throw ServiceError.rateLimited(
-                "A code was just sent. You can ask for another in \(Self.duration(wait)).", retryAfter: wait)
-        }
-        if sends.count >= settings.codeDailyLimit, let oldest = sends.oldest {
-            let wait = Int(max(1, oldest + 86_400 - now))
-            throw ServiceError.rateLimited(
-                "That is the most codes for one day. Try again in \(Self.duration(wait)).", retryAfter: wait)
-        }
-        codesByAddress.record(address, now: now)
+        try throwIfBlocked(
+            codesByAddress, address, now: now, "Too many codes were asked for from your network.")
         let code = Crypto.randomDigits(6)
         let salt = Crypto.randomBytes(16)
-        try store.insertCode(
-            target: identifier.value, purpose: purpose,
-            codeHash: Self.codeHash(code, target: identifier.value, purpose: purpose, salt: salt),
-            salt: Crypto.hex(salt), address: address, now: now, expiresAt: now + settings.codeLifetime)
-        let exists = try store.user(identifier: identifier) != nil
+        let delivery = try database.write { db in
+            let sends = try store.sends(db, target: identifier.value, since: now - 86_400)
+            if let newest = sends.newest, now - newest < settings.codeResendInterval {
+                let wait = Int(settings.codeResendInterval - (now - newest))
+                throw ServiceError.rateLimited(
+                    "A code was just sent. You can ask for another in \(Self.duration(wait)).",
+                    retryAfter: wait)
+            }
+            if sends.count >= settings.codeDailyLimit, let oldest = sends.oldest {
+                let wait = Int(max(1, oldest + 86_400 - now))
+                throw ServiceError.rateLimited(
+                    "That is the most codes for one day. Try again in \(Self.duration(wait)).",
+                    retryAfter: wait)
+            }
+            codesByAddress.record(address, now: now)
+            try store.insertCode(
+                db, target: identifier.value, purpose: purpose,
+                codeHash: Self.codeHash(code, target: identifier.value, purpose: purpose, salt: salt),
+                salt: Crypto.hex(salt), now: now, expiresAt: now + settings.codeLifetime)
+            try store.logSend(db, target: identifier.value, address: address, now: now)
+            let exists = try store.user(db, identifier: identifier) != nil
+            return try sender.send(
+                db, channel: identifier.channel, target: identifier.value, purpose: purpose,
+                text: codeMessage(code, purpose: purpose, accountExists: exists))
+        }
+        try delivery?()
+        return CodeSent(expiresIn: Int(settings.codeLifetime), resendAfter: Int(settings.codeResendInterval))
+    }
+
+    /// What a code's message says: the code only when it can be used (no sign-up code for an address
+    /// already in use, no sign-in or reset code for one that is not).
+    private func codeMessage(_ code: String, purpose: String, accountExists: Bool) -> String {
         let minutes = settings.codeLifetime / 60
-        let text: String
-        switch (exists, purpose) {
+        switch (accountExists, purpose) {
         case (false, "register"):
-            text = "Your CloudMusic sign-up code is \(code). It expires in \(minutes) minutes."
+            return "Your CloudMusic sign-up code is \(code). It expires in \(minutes) minutes."
         case (true, "register"):
-            text =
-                "Someone tried to sign up for CloudMusic with this address, which already has an account. "
+            return "Someone tried to sign up for CloudMusic with this address, which already has an account. "
                 + "If it was you, sign in or reset your password. If not, ignore this message."
         case (true, "reset"):
-            text = "Your CloudMusic code to reset the password is \(code). It expires in \(minutes) minutes."
+            return "Your CloudMusic code to reset the password is \(code). It expires in \(minutes) minutes."
         case (true, _):
-            text = "Your CloudMusic sign-in code is \(code). It expires in \(minutes) minutes."
+            return "Your CloudMusic sign-in code is \(code). It expires in \(minutes) minutes."
         default:
-            text =
-                "Someone asked for a CloudMusic code for this address, but no account uses it. "
+            return "Someone asked for a CloudMusic code for this address, but no account uses it. "
                 + "If it was you, sign up first. If not, ignore this message."
         }
-        try sender.send(channel: identifier.channel, target: identifier.value, purpose: purpose, text: text)
-        return CodeSent(expiresIn: Int(settings.codeLifetime), resendAfter: Int(settings.codeResendInterval))
     }
 
     /// Checks a code without using it up (the apps check it before showing the next step).
@@ -303,57 +409,60 @@ final class AccountService: Sendable {
         let identifier = try AccountRules.identifier(phone: phone, email: email)
         let purpose = try Self.purpose(purpose)
         let now = clock()
-        if let wait = loginByAddress.retryAfter(address, now: now) {
-            throw ServiceError.rateLimited(
-                "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
+        try throwIfBlocked(loginByAddress, address, now: now, "Too many wrong codes.")
+        let checked = try database.write { db in
+            try checkCode(db, target: identifier.value, purpose: purpose, code: code)
         }
-        do {
-            try verifyCode(target: identifier.value, purpose: purpose, code: code, consume: false)
-        } catch {
-            loginByAddress.record(address, now: now)
-            throw error
-        }
+        _ = try outcome(checked) { loginByAddress.record(address, now: now) }
     }
 
-    /// Sets a new password with a `reset` code and signs the account out everywhere.
+    /// Sets a new password with a `reset` code and signs the account out everywhere, in one transaction.
     func resetPassword(phone: String?, email: String?, code: String, password: String, address: String) throws
     {
         let identifier = try AccountRules.identifier(phone: phone, email: email)
         let password = try AccountRules.password(password)
         let now = clock()
-        if let wait = loginByAddress.retryAfter(address, now: now) {
-            throw ServiceError.rateLimited(
-                "Too many wrong codes. Try again in \(Self.duration(wait)).", retryAfter: wait)
+        try throwIfBlocked(loginByAddress, address, now: now, "Too many wrong codes.")
+        let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
+        let checked: Checked<Void> = try database.write { db in
+            switch try checkCode(db, target: identifier.value, purpose: "reset", code: code) {
+            case .wrongCode(let error): return .wrongCode(error)
+            case .refused(let error): return .refused(error)
+            case .done(let codeID):
+                try store.deleteCode(db, id: codeID)
+                guard let user = try store.user(db, identifier: identifier) else {
+                    return .refused(Self.badCode)
+                }
+                try store.setPasswordHash(db, userID: user.id, hash: hash, now: clock())
+                try store.deleteSessions(db, userID: user.id)
+                return .done(())
+            }
         }
-        do {
-            try verifyCode(target: identifier.value, purpose: "reset", code: code, consume: true)
-        } catch {
-            loginByAddress.record(address, now: now)
-            throw error
-        }
-        guard let user = try store.user(identifier: identifier) else { throw Self.badCode }
-        try store.setPassword(
-            userID: user.id, hash: Crypto.hashPassword(password, cost: settings.passwordCost), now: clock())
+        try outcome(checked) { loginByAddress.record(address, now: now) }
         loginByAccount.reset(identifier.value)
     }
 
-    private func verifyCode(target: String, purpose: String, code: String, consume: Bool) throws {
+    /// Checks `code` against the newest one for the target and purpose in the caller's transaction, counting
+    /// a wrong try; answers the matching code's id, which the caller deletes when it uses the code up.
+    private func checkCode(_ db: Connection, target: String, purpose: String, code: String) throws -> Checked<
+        Int64
+    > {
         let code = code.trimmingCharacters(in: .whitespaces)
-        guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw Self.badCode }
-        let outcome = try store.checkCode(
-            target: target, purpose: purpose, now: clock(), maxTries: settings.codeMaxTries, consume: consume
-        ) { record in
-            guard let salt = Crypto.unhex(record.salt), let stored = Crypto.unhex(record.codeHash) else {
-                return false
-            }
-            let given = Crypto.unhex(Self.codeHash(code, target: target, purpose: purpose, salt: salt)) ?? []
-            return Crypto.constantTimeEqual(given, stored)
+        guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return .wrongCode(Self.badCode)
         }
-        switch outcome {
-        case .accepted: return
-        case .wrong: throw Self.badCode
-        case .exhausted: throw Self.codeExhausted
+        guard let record = try store.latestCode(db, target: target, purpose: purpose),
+            record.expiresAt > clock()
+        else { return .wrongCode(Self.badCode) }
+        guard record.tries < settings.codeMaxTries else { return .wrongCode(Self.codeExhausted) }
+        if let salt = Crypto.unhex(record.salt), let stored = Crypto.unhex(record.codeHash),
+            Crypto.constantTimeEqual(
+                Crypto.unhex(Self.codeHash(code, target: target, purpose: purpose, salt: salt)) ?? [], stored)
+        {
+            return .done(record.id)
         }
+        try store.countTry(db, codeID: record.id)
+        return .wrongCode(Self.badCode)
     }
 
     static func codeHash(_ code: String, target: String, purpose: String, salt: [UInt8]) -> String {
@@ -373,7 +482,7 @@ final class AccountService: Sendable {
     /// A user as `viewer` may see them: private fields (phone, email, role) only for themselves; a disabled
     /// user is a 404 except to themselves and administrators.
     func user(id: Int64, viewer: Viewer?) throws -> User {
-        try store.database.read { db in try user(db, id: id, viewer: viewer) }
+        try database.read { db in try user(db, id: id, viewer: viewer) }
     }
 
     /// `user(id:viewer:)` in the caller's transaction (for other features' use cases).
@@ -387,22 +496,46 @@ final class AccountService: Sendable {
     /// A user's page as the viewer sees it: `user(id:viewer:)` plus whether the viewer follows them. The
     /// other callers only check that someone exists and need not pay for the follow lookup.
     func profile(id: Int64, viewer: Viewer?) throws -> User {
-        var model = try user(id: id, viewer: viewer)
-        if let viewer, viewer.userID != id {
-            model.following = try store.follows(followerID: viewer.userID, followeeID: id)
+        try database.read { db in
+            var model = try user(db, id: id, viewer: viewer)
+            if let viewer, viewer.userID != id {
+                model.following = try store.follows(db, followerID: viewer.userID, followeeID: id)
+            }
+            return model
         }
-        return model
+    }
+
+    /// The person with this nickname (a tapped @mention passes its text, with or without the `@`), compared
+    /// by the key sign-up keeps unique; a page of at most one, as the viewer would see their profile.
+    /// Disabled accounts are never found.
+    func findByNickname(_ text: String, paging: Paging, viewer: Viewer?) throws -> Page<User> {
+        let nickname = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var keys = [AccountRules.nicknameKey(nickname)]
+        if nickname.hasPrefix("@") { keys.append(AccountRules.nicknameKey(String(nickname.dropFirst()))) }
+        return try database.read { db in
+            var found: AccountStore.UserRecord?
+            for key in keys where found == nil {
+                found = try store.user(db, nicknameKey: key).flatMap { $0.disabled ? nil : $0 }
+            }
+            guard let found else { return Page(items: [], total: 0, page: paging.page, size: paging.size) }
+            var model = found.model(private: viewer?.userID == found.id)
+            if let viewer, viewer.userID != found.id {
+                model.following = try store.follows(db, followerID: viewer.userID, followeeID: found.id)
+            }
+            return Page(
+                items: paging.page == 1 ? [model] : [], total: 1, page: paging.page, size: paging.size)
+        }
     }
 
     /// The fields a PATCH may carry; absent fields stay, null or empty text clears.
     func updateProfile(id: Int64, patch: ProfileChange, viewer: Viewer) throws -> User {
-        try requireSelf(id: id, viewer: viewer)
         let now = clock()
         func text(_ value: String??, _ field: String, _ limit: Int, newlines: Bool = false) throws -> String??
         {
             guard let value else { return nil }
             return .some(try AccountRules.text(value, field: field, limit: limit, allowNewlines: newlines))
         }
+        try requireSelf(id: id, viewer: viewer)
         let changes = AccountStore.ProfileChanges(
             nickname: try patch.nickname.map(AccountRules.nickname),
             description: try text(patch.description, "The description", 300, newlines: true),
@@ -410,36 +543,96 @@ final class AccountService: Sendable {
             birthday: try patch.birthday.map { try AccountRules.birthday($0, today: now) },
             province: try text(patch.province, "The province", 32),
             city: try text(patch.city, "The city", 32), area: try text(patch.area, "The area", 32))
-        guard try store.updateProfile(id: id, changes, now: now) else {
-            throw ServiceError.conflict("Someone already uses that nickname. Choose another.")
+        return try database.write { db in
+            if let nickname = changes.nickname,
+                try store.nicknameTaken(db, key: nickname.key, exceptUserID: id)
+            {
+                throw Self.nicknameTaken
+            }
+            try store.updateProfile(db, id: id, changes, now: now)
+            return try user(db, id: id, viewer: viewer)
         }
-        return try user(id: id, viewer: viewer)
     }
 
     /// Throws 404 for an unknown user and 403 for someone else's account.
     func requireSelf(id: Int64, viewer: Viewer) throws {
         guard id == viewer.userID else {
-            guard try store.user(id: id) != nil else { throw Self.noUser }
+            guard try database.read({ db in try store.user(db, id: id) }) != nil else { throw Self.noUser }
             throw ServiceError.forbidden("You can only change your own account.")
         }
     }
 
     /// Replaces one's avatar with a checked, resized copy of an uploaded JPEG, PNG or WebP image.
-    func setAvatar(id: Int64, uploadPath: String, size: Int, viewer: Viewer) throws -> User {
+    func setAvatar(id: Int64, upload: Upload, viewer: Viewer) throws -> User {
         try requireSelf(id: id, viewer: viewer)
-        guard size <= AvatarImages.maxUploadBytes else {
+        let file = try upload.storedFile()
+        guard file.size <= AvatarImages.maxUploadBytes else {
             throw ServiceError.tooLarge("An avatar can be at most 10 MB. Choose a smaller picture.")
         }
-        guard let kind = AvatarImages.kind(ofFileAt: uploadPath) else {
+        guard let kind = AvatarImages.kind(ofFileAt: file.path) else {
             throw ServiceError.unsupportedFormat("An avatar must be a JPEG, PNG or WebP picture.")
         }
-        try AvatarImages.resize(uploadPath, kind: kind, to: avatarPath(userID: id))
+        try AvatarImages.resize(file.path, kind: kind, to: avatarPath(userID: id))
         let now = clock()
-        try store.setAvatarVersion(userID: id, version: now, now: now)
-        return try user(id: id, viewer: viewer)
+        return try database.write { db in
+            try store.setAvatarVersion(db, userID: id, version: now, now: now)
+            return try user(db, id: id, viewer: viewer)
+        }
+    }
+
+    /// The avatar file of a user the viewer may see, when they have one.
+    func avatar(userID: Int64, viewer: Viewer?) throws -> String {
+        let user = try user(id: userID, viewer: viewer)
+        let path = avatarPath(userID: userID)
+        guard user.icon != nil, FileManager.default.fileExists(atPath: path) else {
+            throw ServiceError.notFound("This user has no avatar.")
+        }
+        return path
     }
 
     func avatarPath(userID: Int64) -> String { avatarFolder + "/\(userID).jpg" }
+
+    /// Changes one's own password, given the current one; every other device is signed out.
+    func changePassword(id: Int64, current: String, new: String, viewer: Viewer) throws {
+        try requireSelf(id: id, viewer: viewer)
+        let now = clock()
+        try throwIfBlocked(loginByAccount, String(id), now: now, "Too many wrong passwords.")
+        let password = try AccountRules.password(new)
+        guard let user = try database.read({ db in try store.user(db, id: id) }) else { throw Self.noUser }
+        guard Crypto.verifyPassword(current, hash: user.passwordHash) else {
+            loginByAccount.record(String(id), now: clock())
+            throw ServiceError.forbidden("Your current password is not right.")
+        }
+        let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
+        try database.write { db in
+            try store.setPasswordHash(db, userID: id, hash: hash, now: clock())
+            try store.deleteSessions(db, userID: id, keeping: viewer.sessionID)
+        }
+    }
+
+    /// Deletes an account: one's own (the password confirms it), or anyone's by an administrator.
+    func deleteUser(id: Int64, password: String?, viewer: Viewer) throws {
+        guard let user = try database.read({ db in try store.user(db, id: id) }) else { throw Self.noUser }
+        if id == viewer.userID {
+            guard let password, Crypto.verifyPassword(password, hash: user.passwordHash) else {
+                throw ServiceError.forbidden("Enter your password to delete your account.")
+            }
+        } else if !viewer.isAdmin {
+            throw ServiceError.forbidden("You can only delete your own account.")
+        }
+        try removeUser(id: id)
+    }
+
+    /// Deletes the user and everything of theirs in one transaction, then their avatar and sheet covers.
+    private func removeUser(id: Int64) throws {
+        let covers = try database.write { db in
+            let covers = try sheets.sheetIDsWithCovers(db, userID: id)
+            guard try store.deleteUser(db, userID: id) else { throw Self.noUser }
+            return covers
+        }
+        unlink(avatarPath(userID: id))
+        for sheetID in covers { unlink(sheetCoverPath(sheetID)) }
+    }
 
     // MARK: Administration
 
@@ -449,52 +642,64 @@ final class AccountService: Sendable {
         if let viewer, viewer.isAdmin { return }
         let local =
             remoteAddress == "127.0.0.1" || remoteAddress == "::1" || remoteAddress.hasPrefix("::ffff:127.")
-        if viewer == nil, local, try !store.adminExists() { return }
+        if viewer == nil, local, try !database.read({ db in try store.adminExists(db) }) { return }
         if viewer == nil { throw ServiceError.unauthenticated("Sign in as an administrator to \(action).") }
         throw ServiceError.forbidden("Only an administrator can \(action).")
     }
 
+    /// Every user, oldest first, with their private fields.
+    func users(paging: Paging) throws -> Page<User> {
+        try database.read { db in try store.users(db, paging: paging) }
+    }
+
+    /// The messages the built-in sender wrote, newest first.
+    func outbox(paging: Paging) throws -> Page<OutboxMessage> {
+        try database.read { db in try store.outbox(db, paging: paging) }
+    }
+
+    /// Disables or enables someone else's account; disabling signs them out everywhere.
     func setDisabled(id: Int64, disabled: Bool, by viewer: Viewer) throws -> User {
-        guard try store.user(id: id) != nil else { throw Self.noUser }
         if id == viewer.userID && disabled {
+            guard try database.read({ db in try store.user(db, id: id) }) != nil else { throw Self.noUser }
             throw ServiceError.invalid("You cannot disable your own account.")
         }
-        try store.setDisabled(userID: id, disabled: disabled, now: clock())
-        guard let user = try store.user(id: id) else { throw Self.noUser }
-        return user.model(private: true)
+        return try setDisabled(id: id, disabled: disabled).model(private: true)
     }
 
-    /// Changes one's own password, given the current one; every other device is signed out.
-    func changePassword(id: Int64, current: String, new: String, viewer: Viewer) throws {
-        try requireSelf(id: id, viewer: viewer)
-        let now = clock()
-        if let wait = loginByAccount.retryAfter(String(id), now: now) {
-            throw ServiceError.rateLimited(
-                "Too many wrong passwords. Try again in \(Self.duration(wait)).", retryAfter: wait)
+    // MARK: The shell
+
+    /// Disables or enables an account (from the shell: any account); disabling signs it out everywhere.
+    @discardableResult
+    func setDisabled(id: Int64, disabled: Bool) throws -> AccountStore.UserRecord {
+        try database.write { db in
+            guard try store.user(db, id: id) != nil else { throw Self.noUser }
+            try store.setDisabled(db, userID: id, disabled: disabled, now: clock())
+            if disabled { try store.deleteSessions(db, userID: id) }
+            guard let user = try store.user(db, id: id) else { throw Self.noUser }
+            return user
         }
-        let password = try AccountRules.password(new)
-        guard let user = try store.user(id: id) else { throw Self.noUser }
-        guard Crypto.verifyPassword(current, hash: user.passwordHash) else {
-            loginByAccount.record(String(id), now: clock())
-            throw ServiceError.forbidden("Your current password is not right.")
-        }
-        try store.setPassword(
-            userID: id, hash: Crypto.hashPassword(password, cost: settings.passwordCost), now: clock(),
-            keepingSession: viewer.sessionID)
     }
 
-    /// Deletes an account: one's own (the password confirms it), or anyone's by an administrator.
-    func deleteUser(id: Int64, password: String?, viewer: Viewer) throws {
-        guard let user = try store.user(id: id) else { throw Self.noUser }
-        if id == viewer.userID {
-            guard let password, Crypto.verifyPassword(password, hash: user.passwordHash) else {
-                throw ServiceError.forbidden("Enter your password to delete your account.")
-            }
-        } else if !viewer.isAdmin {
-            throw ServiceError.forbidden("You can only delete your own account.")
+    /// Sets a new password (from the shell) and signs the account out everywhere.
+    func setPassword(id: Int64, password: String) throws {
+        let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
+        try database.write { db in
+            guard try store.user(db, id: id) != nil else { throw Self.noUser }
+            try store.setPasswordHash(db, userID: id, hash: hash, now: clock())
+            try store.deleteSessions(db, userID: id)
         }
-        guard try store.deleteUser(userID: id) else { throw Self.noUser }
-        unlink(avatarPath(userID: id))
+    }
+
+    /// Deletes an account (from the shell) with everything of it.
+    func deleteUser(id: Int64) throws { try removeUser(id: id) }
+
+    /// An account by its id, phone or email, secrets included (for the shell).
+    func userRecord(id: Int64) throws -> AccountStore.UserRecord? {
+        try database.read { db in try store.user(db, id: id) }
+    }
+
+    func userRecord(identifier: AccountRules.Identifier) throws -> AccountStore.UserRecord? {
+        try database.read { db in try store.user(db, identifier: identifier) }
     }
 
     static func duration(_ seconds: Int) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import MusicCore
+import Storage
 
 /// Sends email codes through an SMTP relay; SMS codes still go to `fallback` (the outbox), since no SMS
 /// gateway is wired in.
@@ -22,6 +23,17 @@ struct SMTPSender: CodeSender {
         let subject =
             purpose == "reset" ? "Your CloudMusic password reset code" : "Your CloudMusic sign-in code"
         try deliver(to: target, message: Self.message(from: from, to: target, subject: subject, text: text))
+    }
+
+    /// SMS codes go to the fallback in the caller's transaction; an email is delivered after it committed,
+    /// so no transaction waits on the relay.
+    func send(_ db: Connection, channel: String, target: String, purpose: String, text: String) throws
+        -> CodeDelivery?
+    {
+        guard channel == "email" else {
+            return try fallback.send(db, channel: channel, target: target, purpose: purpose, text: text)
+        }
+        return { try send(channel: channel, target: target, purpose: purpose, text: text) }
     }
 
     /// An RFC 5322 message: UTF-8 text in base64, so no line of it can end the DATA early.

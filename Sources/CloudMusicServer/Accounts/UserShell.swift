@@ -1,4 +1,5 @@
 import Foundation
+import MusicCore
 
 /// `cloudmusic-server user ...`: adds, lists, disables and re-keys accounts from the shell.
 struct UserShell {
@@ -17,7 +18,7 @@ struct UserShell {
             var page = 1
             print("id\trole\tdisabled\taccount\tnickname")
             while true {
-                let users = try accounts.store.users(page: page, size: 100)
+                let users = try accounts.users(paging: Paging(page: page, size: 100))
                 for user in users.data {
                     print(
                         "\(user.id)\t\(user.role ?? "")\t\(user.disabled == true ? "yes" : "no")\t"
@@ -29,19 +30,16 @@ struct UserShell {
         case .disable(let account), .enable(let account):
             let user = try find(account)
             let disable = command == .disable(account: account)
-            try accounts.store.setDisabled(userID: user.id, disabled: disable, now: accounts.clock())
+            try accounts.setDisabled(id: user.id, disabled: disable)
             print("\(disable ? "Disabled" : "Enabled") user \(user.id) '\(user.nickname)'.")
         case .passwd(let account):
             let user = try find(account)
             let password = try AccountRules.password(try Self.readPassword())
-            try accounts.store.setPassword(
-                userID: user.id, hash: Crypto.hashPassword(password, cost: accounts.settings.passwordCost),
-                now: accounts.clock())
+            try accounts.setPassword(id: user.id, password: password)
             print("Set a new password for user \(user.id) '\(user.nickname)'; their sessions have ended.")
         case .delete(let account):
             let user = try find(account)
-            _ = try accounts.store.deleteUser(userID: user.id)
-            unlink(accounts.avatarPath(userID: user.id))
+            try accounts.deleteUser(id: user.id)
             print("Deleted user \(user.id) '\(user.nickname)' with their sheets, history and sessions.")
         }
     }
@@ -49,9 +47,9 @@ struct UserShell {
     private func find(_ account: String) throws -> AccountStore.UserRecord {
         let found: AccountStore.UserRecord?
         if account.count <= 6, let id = Int64(account) {
-            found = try accounts.store.user(id: id)
+            found = try accounts.userRecord(id: id)
         } else {
-            found = try accounts.store.user(identifier: try Self.identifier(account))
+            found = try accounts.userRecord(identifier: try Self.identifier(account))
         }
         guard let found else { throw UsageError(message: "No user is called '\(account)'.") }
         return found

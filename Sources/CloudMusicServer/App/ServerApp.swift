@@ -43,19 +43,19 @@ public final class ServerApp: Sendable {
         media = try MediaService(
             cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes, files: files)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
-        let accountStore = AccountStore(database: database)
-        let outbox = OutboxSender(store: accountStore, clock: { Int64(Date().timeIntervalSince1970) })
+        let outbox = OutboxSender(database: database, clock: { Int64(Date().timeIntervalSince1970) })
         let sender: any CodeSender =
             options.smtpHost.map {
                 SMTPSender(host: $0, port: options.smtpPort, from: options.smtpFrom, fallback: outbox)
             } ?? outbox
         var accountSettings = AccountService.Settings()
         accountSettings.signupCodes = options.signupCodes
+        let sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
+        self.sheets = sheets
         accounts = AccountService(
-            store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars",
-            settings: accountSettings)
-        sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
-        let uploads = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
+            database: database, sender: sender, avatarFolder: options.dataFolder + "/avatars",
+            sheetCoverPath: { sheets.coverPath(sheetID: $0) }, settings: accountSettings)
+        let uploads = UploadService(database: database, folder: options.dataFolder + "/files")
         self.uploads = uploads
         var feeds = FeedService(database: database)
         // A moment's pictures must be ones its author uploaded.
@@ -79,7 +79,7 @@ public final class ServerApp: Sendable {
         }
         ServerRoutes(metrics: metrics).register(on: api)
         LibraryRoutes(library: library, media: media, scans: scans).register(on: api)
-        AccountRoutes(accounts: accounts, sheets: sheets, files: files).register(on: api)
+        AccountRoutes(accounts: accounts, files: files).register(on: api)
         SheetRoutes(sheets: sheets, accounts: accounts, files: files).register(on: api)
         CommentRoutes(comments: comments).register(on: api)
         FeedRoutes(feeds: feeds).register(on: api)

@@ -1,6 +1,8 @@
 import AudioMetadata
+import Cryptography
 import Foundation
 import MusicCore
+import Storage
 import Synchronization
 
 /// Uploads (`POST v1/files/multi`): each part is checked by its bytes (never its name or declared type),
@@ -8,7 +10,8 @@ import Synchronization
 /// thumbnail, stored once per content and recorded with who uploaded it.
 ///
 /// JPEG and WebP are stored as JPEG; PNG as PNG (transparency kept); GIF as a PNG still of its first frame.
-/// The per-person upload rate is counted in memory: one server instance.
+/// The per-person upload rate is counted in memory: one server instance. The files of one request are
+/// recorded in one transaction, after every one of them is in place.
 final class UploadService: Sendable {
     struct Settings: Sendable {
         /// Files in one request; the apps post up to nine moment pictures.
@@ -27,7 +30,8 @@ final class UploadService: Sendable {
         var encodeTimeout: TimeInterval = 30
     }
 
-    let store: FileStore
+    let database: Database
+    let store = FileStore()
     /// `<dataFolder>/files`.
     let folder: String
     let settings: Settings
@@ -36,10 +40,10 @@ final class UploadService: Sendable {
     private let encodeSlots: DispatchSemaphore
 
     init(
-        store: FileStore, folder: String, settings: Settings = Settings(),
+        database: Database, folder: String, settings: Settings = Settings(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
-        self.store = store
+        self.database = database
         self.folder = folder
         self.settings = settings
         self.clock = clock
@@ -94,8 +98,11 @@ final class UploadService: Sendable {
         var pending: [String: Encoded] = [:]
         var known: [String: FileStore.Record] = [:]
         defer { for encoded in pending.values { encoded.discard() } }
+        let recorded = try database.read { db in
+            try Set(hashes).reduce(into: [String: FileStore.Record]()) { $0[$1] = try store.file(db, sha256: $1) }
+        }
         for (index, hash) in hashes.enumerated() where pending[hash] == nil && known[hash] == nil {
-            if let record = try store.file(sha256: hash), storedFilesExist(record) {
+            if let record = recorded[hash], storedFilesExist(record) {
                 known[hash] = record
                 continue
             }
@@ -112,7 +119,10 @@ final class UploadService: Sendable {
                 records.append(try encoded.install())
             }
         }
-        let saved = try store.save(records, userID: userID, now: clock())
+        let now = clock()
+        let saved = try database.write { db in
+            try records.map { try store.save(db, $0, userID: userID, now: now) }
+        }
         var byHash: [String: FileStore.Record] = [:]
         for record in saved { byHash[record.sha256] = record }
         return try hashes.map { hash in
@@ -288,7 +298,8 @@ final class UploadService: Sendable {
 
     /// The stored file a name asks for and its type; 404 for a malformed name or one never recorded.
     func storedFile(named text: String) throws -> (path: String, mime: String) {
-        guard let name = UploadedFiles.Name(text), let record = try store.file(sha256: name.sha256),
+        guard let name = UploadedFiles.Name(text),
+            let record = try database.read({ db in try store.file(db, sha256: name.sha256) }),
             record.mime == name.encoding.mime
         else { throw Self.noFile }
         return (path(of: name), record.mime)
@@ -300,8 +311,9 @@ final class UploadService: Sendable {
     /// pictures: only one's own uploads); nil for any other uri or someone else's file.
     func uploadedFile(uri: String, by userID: Int64) throws -> StoredFile? {
         guard let sha256 = UploadedFiles.sha256(fromURI: uri),
-            try store.hasUploaded(userID: userID, sha256: sha256),
-            let record = try store.file(sha256: sha256)
+            let record = try database.read({ db in
+                try store.hasUploaded(db, userID: userID, sha256: sha256) ? try store.file(db, sha256: sha256) : nil
+            })
         else { return nil }
         let model = try Self.model(record)
         return model.uri == uri ? model : nil

@@ -1,4 +1,5 @@
 import AudioMetadata
+import Cryptography
 import Foundation
 
 /// A song as a scan read it from disk, with the fallbacks for missing tags already applied.

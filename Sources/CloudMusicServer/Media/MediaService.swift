@@ -1,4 +1,5 @@
 import AudioMetadata
+import Cryptography
 import Foundation
 import MusicCore
 import Synchronization

@@ -7,6 +7,9 @@ public enum AccountsAPI {
     public static let profile = Endpoint<IDPath, NoQuery, NoBody, User, OptionalSignIn>(
         "profile", .GET, "/v1/users/{id}",
         "A person's profile; phone, email and role only to the person themselves", resource: "user")
+    public static let findByNickname = Endpoint<NoPath, NicknameQuery, NoBody, Page<User>, OptionalSignIn>(
+        "findByNickname", .GET, "/v1/users",
+        "Find a person by nickname, as a tapped @mention passes it: a page of at most one, never a disabled account")
     public static let updateProfile = Endpoint<IDPath, NoQuery, ProfileChange, User, SignedIn>(
         "updateProfile", .PATCH, "/v1/users/{id}",
         "Change one's profile; fields left out stay, null or empty text clears", resource: "user",
@@ -53,8 +56,9 @@ public enum AccountsAPI {
     public static let group = APIGroup(
         "accounts", "Signing up and in, codes, devices, profiles, avatars and their administration",
         [
-            register, profile, updateProfile, deleteAccount, changePassword, uploadAvatar, avatar, resetPassword,
-            login, sessions, logout, revokeSession, sendCode, checkCode, adminUsers, adminUpdateUser, outbox,
+            register, profile, findByNickname, updateProfile, deleteAccount, changePassword, uploadAvatar, avatar,
+            resetPassword, login, sessions, logout, revokeSession, sendCode, checkCode, adminUsers, adminUpdateUser,
+            outbox,
         ])
 }
 
@@ -74,6 +78,20 @@ public struct Registration: Codable, Sendable, Equatable {
         self.nickname = nickname
         self.code = code
     }
+}
+
+/// A nickname to find (`GET /v1/users?nickname=`), with the paging of the answer's page.
+public struct NicknameQuery: APIParameters, Equatable {
+    public var nickname = ""
+    public var paging = Paging()
+    public init() {}
+    public init(_ nickname: String) { self.nickname = nickname }
+    public static let fields: [ParameterField<Self>] =
+        [
+            .text(
+                "nickname", \.nickname, maxLength: 64, required: true,
+                doc: "The nickname, with or without a leading @; letter case and full-width forms are ignored.")
+        ] + Paging.fields(\.paging)
 }
 
 /// How to sign in: a phone or an email, and a password or a `login` code; `device` names the device.
