@@ -376,6 +376,8 @@ func makeServer(
     // dropped as idle while the test that held it waited).
     c.headerTimeoutSeconds = 600
     c.idleTimeoutSeconds = 600
+    // A client the test holds unread while it waits for its turn is not a stalled reader.
+    c.streamWriteTimeoutSeconds = 600
     c.logger = quietLogger
     configure(&c)
     let router = Router()
