@@ -73,6 +73,17 @@ struct EndpointRouter: Sendable {
                     content: .stored(path: $0.path, size: $0.size))
             }
             return Upload(files: files, fields: form.fields) as! B
+        case let form as any FormBody.Type:
+            guard case .multipart(let multipart) = request.body else {
+                throw ServiceError.invalid(
+                    "Send the form as multipart/form-data: its fields as text parts, its file as a part named 'file'.")
+            }
+            let files = multipart.files.map {
+                Upload.File(
+                    fileName: $0.fileName, contentType: $0.contentType,
+                    content: .stored(path: $0.path, size: $0.size))
+            }
+            return try form.read(fields: multipart.fields, files: files) as! B
         case is TextBody.Type:
             return try text(of: request) as! B
         case let optional as any OptionalBody.Type:
