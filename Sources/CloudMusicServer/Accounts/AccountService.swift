@@ -40,6 +40,8 @@ final class AccountService: Sendable {
     let settings: Settings
     let avatarFolder: String
     let clock: @Sendable () -> Int64
+    /// Whether a person has accepted the current terms (the Terms feature answers), for their own profile.
+    let termsAccepted: @Sendable (Int64) throws -> Bool?
     private let loginByAccount: BackoffLimiter
     private let loginByAddress: BackoffLimiter
     private let codesByAddress: BackoffLimiter
@@ -61,8 +63,10 @@ final class AccountService: Sendable {
     init(
         store: AccountStore, sender: (any CodeSender)? = nil, avatarFolder: String,
         settings: Settings = Settings(),
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        termsAccepted: @escaping @Sendable (Int64) throws -> Bool? = { _ in nil }
     ) {
+        self.termsAccepted = termsAccepted
         self.store = store
         self.sender = sender ?? OutboxSender(store: store, clock: clock)
         self.avatarFolder = avatarFolder
@@ -385,6 +389,7 @@ final class AccountService: Sendable {
         if let viewer, viewer.userID != id {
             model.following = try store.follows(followerID: viewer.userID, followeeID: id)
         }
+        if viewer?.userID == id { model.termsAccepted = try termsAccepted(id) }
         return model
     }
 

@@ -13,6 +13,10 @@ enum Schema {
         SheetsSchema.searchIndex,
         NotificationsSchema.migration,
         FilesSchema.migration,
+        AdsSchema.migration,
+        HomeSchema.migration,
+        AppVersionsSchema.migration,
+        TermsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -16,6 +16,11 @@ public final class ServerApp: Sendable {
     let comments: CommentService
     let feeds: FeedService
     let files: UploadService
+    let ads: AdService
+    let home: HomeService
+    let categories: CategoryService
+    let appVersions: AppVersionService
+    let terms: TermsService
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -37,6 +42,8 @@ public final class ServerApp: Sendable {
         library = LibraryService(database: database)
         media = try MediaService(cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
+        let terms = TermsService(database: database)
+        self.terms = terms
         let accountStore = AccountStore(database: database)
         let outbox = OutboxSender(store: accountStore, clock: { Int64(Date().timeIntervalSince1970) })
         let sender: any CodeSender =
@@ -47,7 +54,7 @@ public final class ServerApp: Sendable {
         accountSettings.signupCodes = options.signupCodes
         accounts = AccountService(
             store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars",
-            settings: accountSettings)
+            settings: accountSettings, termsAccepted: { try terms.hasAcceptedCurrent(userID: $0) })
         sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
         let files = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
         self.files = files
@@ -61,6 +68,13 @@ public final class ServerApp: Sendable {
         self.feeds = feeds
         comments = CommentService(
             store: CommentStore(database: database), sheets: sheets, catalog: CatalogStore(), feeds: feeds)
+        let categories = CategoryService(database: database)
+        self.categories = categories
+        let home = HomeService(database: database, categories: categories)
+        self.home = home
+        // The home banner shows ads: a change to them is a change to it.
+        ads = AdService(database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
+        appVersions = AppVersionService(database: database)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -79,6 +93,11 @@ public final class ServerApp: Sendable {
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
         NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
         FileRoutes(files: files).register(on: api)
+        AdRoutes(ads: ads).register(on: api)
+        HomeRoutes(home: home).register(on: api)
+        CategoryRoutes(categories: categories).register(on: api)
+        AppVersionRoutes(versions: appVersions).register(on: api)
+        TermsRoutes(terms: terms).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
