@@ -221,3 +221,70 @@ export const files = {
   /** GET /v1/files/{name}: A stored picture or its thumbnail; its name is its content's hash. */
   file: (params) => address(e("GET", "/v1/files/{name}", [], "anyone", true), params),
 };
+
+export const ads = {
+  /** GET /v1/ads: The ads showing now at a position, in their order; sent with an ETag (304 to If-None-Match) so an app can keep its splash ad. */
+  list: (params, body) => call(e("GET", "/v1/ads", ["position", "page", "size"], "optionalSignIn", false), params, body),
+  /** GET /v1/ads/{id}/icon: An ad's picture (a video ad's first frame). */
+  icon: (params) => address(e("GET", "/v1/ads/{id}/icon", [], "optionalSignIn", true), params),
+  /** GET /v1/ads/{id}/video: A video ad's video. */
+  video: (params) => address(e("GET", "/v1/ads/{id}/video", [], "optionalSignIn", true), params),
+  /** GET /v1/admin/ads: List every ad, those outside their time window too. */
+  adminList: (params, body) => call(e("GET", "/v1/admin/ads", ["position", "page", "size"], "admin", false), params, body),
+  /** POST /v1/admin/ads: Add an ad with its picture (JPEG, PNG, WebP, GIF) or video (MP4, MOV, WebM, MKV). */
+  create: (params, body) => call(e("POST", "/v1/admin/ads", [], "admin", false), params, body),
+  /** PATCH /v1/admin/ads/{id}: Change an ad; fields left out stay, null clears. */
+  update: (params, body) => call(e("PATCH", "/v1/admin/ads/{id}", [], "admin", false), params, body),
+  /** PUT /v1/admin/ads/{id}/media: Replace an ad's picture or video (a video makes it a video ad, a picture an image ad). */
+  replaceMedia: (params, body) => call(e("PUT", "/v1/admin/ads/{id}/media", [], "admin", false), params, body),
+  /** DELETE /v1/admin/ads/{id}: Delete an ad with its files. */
+  delete: (params, body) => call(e("DELETE", "/v1/admin/ads/{id}", [], "admin", false), params, body),
+  /** PUT /v1/admin/ads/order: Order the ads of a position. */
+  reorder: (params, body) => call(e("PUT", "/v1/admin/ads/order", [], "admin", false), params, body),
+};
+
+export const home = {
+  /** GET /v1/home: The home screen's modules in order, empty ones left out; personal when signed in; sent with an ETag (304 to If-None-Match). */
+  home: (params, body) => call(e("GET", "/v1/home", [], "optionalSignIn", false), params, body),
+  /** GET /v1/home/layout: One's order of the home modules, hidden ones included. */
+  layout: (params, body) => call(e("GET", "/v1/home/layout", [], "signedIn", false), params, body),
+  /** PUT /v1/home/layout: Set one's order of the home modules and which to hide; modules left out follow in the usual order. */
+  saveLayout: (params, body) => call(e("PUT", "/v1/home/layout", [], "signedIn", false), params, body),
+  /** DELETE /v1/home/layout: Go back to the usual order of the home modules. */
+  resetLayout: (params, body) => call(e("DELETE", "/v1/home/layout", [], "signedIn", false), params, body),
+  /** GET /v1/admin/home: See which home modules show, in what order. */
+  settings: (params, body) => call(e("GET", "/v1/admin/home", [], "admin", false), params, body),
+  /** PUT /v1/admin/home: Choose which home modules show, in what order, with what title and how many items. */
+  saveSettings: (params, body) => call(e("PUT", "/v1/admin/home", [], "admin", false), params, body),
+};
+
+export const categories = {
+  /** GET /v1/categories: Genres with a picture and their song, album and sheet counts, those with most songs first. */
+  list: (params, body) => call(e("GET", "/v1/categories", ["page", "size"], "optionalSignIn", false), params, body),
+};
+
+export const appVersions = {
+  /** GET /v1/app_versions/latest: The newest version for a platform when it is newer than the app's own (`data` is null when the app is up to date). */
+  latest: (params, body) => call(e("GET", "/v1/app_versions/latest", ["platform", "version"], "optionalSignIn", false), params, body),
+  /** GET /v1/admin/app_versions: List the published versions, newest first. */
+  adminList: (params, body) => call(e("GET", "/v1/admin/app_versions", ["platform", "page", "size"], "admin", false), params, body),
+  /** POST /v1/admin/app_versions: Publish a version of an app. */
+  publish: (params, body) => call(e("POST", "/v1/admin/app_versions", [], "admin", false), params, body),
+  /** PATCH /v1/admin/app_versions/{id}: Change a published version's notes, address or whether it is forced. */
+  update: (params, body) => call(e("PATCH", "/v1/admin/app_versions/{id}", [], "admin", false), params, body),
+  /** DELETE /v1/admin/app_versions/{id}: Withdraw a published version. */
+  delete: (params, body) => call(e("DELETE", "/v1/admin/app_versions/{id}", [], "admin", false), params, body),
+};
+
+export const terms = {
+  /** GET /v1/terms: The current privacy policy and user agreement with their text, and whether one has accepted them. */
+  current: (params, body) => call(e("GET", "/v1/terms", [], "optionalSignIn", false), params, body),
+  /** POST /v1/terms/acceptances: Accept versions of the documents (by id, as `GET v1/terms` gives them); accepting one again keeps the first time. */
+  accept: (params, body) => call(e("POST", "/v1/terms/acceptances", [], "signedIn", false), params, body),
+  /** GET /v1/terms/acceptances: Which versions one has accepted and when, newest first. */
+  acceptances: (params, body) => call(e("GET", "/v1/terms/acceptances", [], "signedIn", false), params, body),
+  /** GET /v1/admin/terms: List every version of the documents, newest first. */
+  adminList: (params, body) => call(e("GET", "/v1/admin/terms", ["kind", "page", "size"], "admin", false), params, body),
+  /** POST /v1/admin/terms: Publish a new version of a document; everyone must accept it again. */
+  publish: (params, body) => call(e("POST", "/v1/admin/terms", [], "admin", false), params, body),
+};

@@ -85,13 +85,22 @@ extension APIRequest.Body {
                 fileName: file.fileName ?? "file", contentType: file.contentType ?? "application/octet-stream",
                 data: bytes)
         }
-        return .multipart(parts, field: Upload.fieldName)
+        return .multipart(parts, field: Upload.fieldName, texts: upload.fields.sorted { $0.key < $1.key })
     }
 
-    /// A `multipart/form-data` body with every part under the field name `field`.
-    public static func multipart(_ parts: [UploadPart], field: String = "file") -> APIRequest.Body {
+    /// A `multipart/form-data` body with every part under the field name `field`, after the text parts `texts`.
+    public static func multipart(
+        _ parts: [UploadPart], field: String = "file", texts: [(key: String, value: String)] = []
+    ) -> APIRequest.Body {
         let boundary = "cloudmusic-\(UUID().uuidString)"
         var data = Data()
+        for (name, value) in texts {
+            let safe = name.replacingOccurrences(of: "\"", with: "_")
+            data.append(Data("--\(boundary)\r\n".utf8))
+            data.append(Data("Content-Disposition: form-data; name=\"\(safe)\"\r\n\r\n".utf8))
+            data.append(Data(value.utf8))
+            data.append(Data("\r\n".utf8))
+        }
         for part in parts {
             let name = part.fileName.replacingOccurrences(of: "\"", with: "_")
             data.append(Data("--\(boundary)\r\n".utf8))

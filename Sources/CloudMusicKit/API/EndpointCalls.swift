@@ -72,6 +72,8 @@ extension APIClient {
             return nil
         case let upload as Upload:
             return .multipart(upload)
+        case let form as any FormBody:
+            return .multipart(form.upload)
         case let text as TextBody:
             return .raw(Data(text.text.utf8), contentType: "text/plain; charset=utf-8")
         case let optional as any OptionalBody:

@@ -549,6 +549,84 @@ public final class MusicRepository: Sendable {
         _ = try await client.send(NotificationsAPI.markRead, body: before.map { MarkRead(before: $0) })
     }
 
+    // MARK: Discovery: home, ads, categories, updates and terms
+
+    /// `GET v1/home`: the home screen's modules in the person's order.
+    public func home() async throws -> Cached<[HomeModule]> { try await cached(HomeAPI.home) }
+
+    /// `GET v1/home/layout`: one's order of the home modules, hidden ones included.
+    public func homeLayout() async throws -> HomeLayout { try await client.send(HomeAPI.layout) }
+
+    /// `PUT v1/home/layout`: one's order of the home modules (first to last) and which to hide.
+    public func saveHomeLayout(_ modules: [HomeLayoutDraft.Choice]) async throws -> HomeLayout {
+        try await client.send(HomeAPI.saveLayout, body: HomeLayoutDraft(modules: modules))
+    }
+
+    /// `DELETE v1/home/layout`: back to the usual order.
+    public func resetHomeLayout() async throws -> HomeLayout { try await client.send(HomeAPI.resetLayout) }
+
+    /// `GET v1/ads?position=`: the ads showing now at a position.
+    public func ads(position: AdPosition, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Ad>> {
+        try await cached(AdsAPI.list, query: AdListQuery(position: position, page: page, size: size))
+    }
+
+    /// `GET v1/categories`: genres with a picture and their counts.
+    public func categories(page: Int = 1, size: Int = 50) async throws -> Cached<Page<Category>> {
+        try await cached(CategoriesAPI.list, query: CategoryListQuery(page: page, size: size))
+    }
+
+    /// `GET v1/app_versions/latest`: the newest version of the app when it is newer than `version`, else nil.
+    public func latestAppVersion(platform: AppPlatform, version: String) async throws -> AppVersion? {
+        let request = try client.request(
+            AppVersionsAPI.latest, path: NoPath(), query: AppUpdateQuery(platform: platform, version: version),
+            body: NoBody())
+        let body = try await client.sendRaw(request)
+        do {
+            // `data` is null when the app is up to date.
+            return try JSONDecoder().decode(APIResponse<AppVersion>.self, from: body).data
+        } catch {
+            throw APIError(kind: .decoding, message: "The server's answer could not be read: \(error)")
+        }
+    }
+
+    /// `GET v1/terms`: the current privacy policy and user agreement, and whether one accepted them.
+    public func terms() async throws -> TermsStatus { try await client.send(TermsAPI.current) }
+
+    /// `POST v1/terms/acceptances`: accept these versions (ids from `terms()`).
+    public func acceptTerms(ids: [String]) async throws -> TermsStatus {
+        try await client.send(TermsAPI.accept, body: TermsAcceptanceDraft(termsIds: ids))
+    }
+
+    /// `POST v1/admin/ads`: add an ad with its picture or video (administrators).
+    public func createAd(_ fields: AdForm, file: UploadPart) async throws -> Ad {
+        let part = Upload.File(
+            fileName: file.fileName, contentType: file.contentType, content: .bytes([UInt8](file.data)))
+        return try await client.send(AdsAPI.create, body: Form(fields, files: [part]))
+    }
+
+    /// `PATCH v1/admin/ads/{id}` (administrators).
+    public func updateAd(id: String, _ change: AdChange) async throws -> Ad {
+        try await client.send(AdsAPI.update, path: IDPath(id), body: change)
+    }
+
+    /// `DELETE v1/admin/ads/{id}` (administrators).
+    public func deleteAd(id: String) async throws { _ = try await client.send(AdsAPI.delete, path: IDPath(id)) }
+
+    /// `PUT v1/admin/ads/order`: a position's ads in this order (administrators).
+    public func reorderAds(position: AdPosition, ids: [String]) async throws -> [Ad] {
+        try await client.send(AdsAPI.reorder, body: AdOrder(position: position, adIds: ids))
+    }
+
+    /// `PUT v1/admin/home`: which home modules show, in what order (administrators).
+    public func saveHomeSettings(_ modules: [HomeSettingsDraft.Setting]) async throws -> [HomeModuleSetting] {
+        try await client.send(HomeAPI.saveSettings, body: HomeSettingsDraft(modules: modules))
+    }
+
+    /// `POST v1/admin/app_versions`: publish a version of an app (administrators).
+    public func publishAppVersion(_ draft: AppVersionDraft) async throws -> AppVersion {
+        try await client.send(AppVersionsAPI.publish, body: draft)
+    }
+
     // MARK: Library and administration
 
     /// `GET v1/library/scan`: whether a scan runs and its progress (administrators).

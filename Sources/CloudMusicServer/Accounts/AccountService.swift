@@ -52,6 +52,8 @@ final class AccountService: Sendable {
     /// Where a sheet's own cover is stored (`SheetService.coverPath`), to remove a deleted user's covers.
     let sheetCoverPath: @Sendable (Int64) -> String
     let clock: @Sendable () -> Int64
+    /// Whether a person has accepted the current terms (the Terms feature answers), for their own profile.
+    let termsAccepted: @Sendable (Int64) throws -> Bool?
     private let loginByAccount: BackoffLimiter
     private let loginByAddress: BackoffLimiter
     private let codesByAddress: BackoffLimiter
@@ -77,8 +79,10 @@ final class AccountService: Sendable {
     init(
         database: Database, sender: (any CodeSender)? = nil, avatarFolder: String,
         sheetCoverPath: @escaping @Sendable (Int64) -> String, settings: Settings = Settings(),
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+        termsAccepted: @escaping @Sendable (Int64) throws -> Bool? = { _ in nil }
     ) {
+        self.termsAccepted = termsAccepted
         self.database = database
         self.sender = sender ?? OutboxSender(database: database, clock: clock)
         self.avatarFolder = avatarFolder
@@ -496,13 +500,15 @@ final class AccountService: Sendable {
     /// A user's page as the viewer sees it: `user(id:viewer:)` plus whether the viewer follows them. The
     /// other callers only check that someone exists and need not pay for the follow lookup.
     func profile(id: Int64, viewer: Viewer?) throws -> User {
-        try database.read { db in
+        var model = try database.read { db in
             var model = try user(db, id: id, viewer: viewer)
             if let viewer, viewer.userID != id {
                 model.following = try store.follows(db, followerID: viewer.userID, followeeID: id)
             }
             return model
         }
+        if viewer?.userID == id { model.termsAccepted = try termsAccepted(id) }
+        return model
     }
 
     /// The person with this nickname (a tapped @mention passes its text, with or without the `@`), compared

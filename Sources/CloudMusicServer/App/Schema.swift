@@ -15,6 +15,10 @@ enum Schema {
         FilesSchema.migration,
         CommentsSchema.hotScoreOnce,
         FeedsSchema.totals,
+        AdsSchema.migration,
+        HomeSchema.migration,
+        AppVersionsSchema.migration,
+        TermsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

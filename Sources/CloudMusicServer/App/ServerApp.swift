@@ -20,6 +20,11 @@ public final class ServerApp: Sendable {
     let files: FileRoots
     let follows: FollowService
     let notifications: NotificationService
+    let ads: AdService
+    let home: HomeService
+    let categories: CategoryService
+    let appVersions: AppVersionService
+    let terms: TermsService
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -43,6 +48,8 @@ public final class ServerApp: Sendable {
         media = try MediaService(
             cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes, files: files)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
+        let terms = TermsService(database: database)
+        self.terms = terms
         let outbox = OutboxSender(database: database, clock: { Int64(Date().timeIntervalSince1970) })
         let sender: any CodeSender =
             options.smtpHost.map {
@@ -54,7 +61,8 @@ public final class ServerApp: Sendable {
         self.sheets = sheets
         accounts = AccountService(
             database: database, sender: sender, avatarFolder: options.dataFolder + "/avatars",
-            sheetCoverPath: { sheets.coverPath(sheetID: $0) }, settings: accountSettings)
+            sheetCoverPath: { sheets.coverPath(sheetID: $0) }, settings: accountSettings,
+            termsAccepted: { try terms.hasAcceptedCurrent(userID: $0) })
         let uploads = UploadService(database: database, folder: options.dataFolder + "/files")
         self.uploads = uploads
         var feeds = FeedService(database: database)
@@ -68,6 +76,13 @@ public final class ServerApp: Sendable {
         comments = CommentService(database: database, sheets: sheets, feeds: feeds)
         follows = FollowService(database: database, accounts: accounts)
         notifications = NotificationService(database: database)
+        let categories = CategoryService(database: database)
+        self.categories = categories
+        let home = HomeService(database: database, categories: categories)
+        self.home = home
+        // The home banner shows ads: a change to them is a change to it.
+        ads = AdService(database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
+        appVersions = AppVersionService(database: database)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -86,6 +101,11 @@ public final class ServerApp: Sendable {
         FollowRoutes(follows: follows).register(on: api)
         NotificationRoutes(notifications: notifications).register(on: api)
         FileRoutes(files: uploads, roots: files).register(on: api)
+        AdRoutes(ads: ads, files: files).register(on: api)
+        HomeRoutes(home: home).register(on: api)
+        CategoryRoutes(categories: categories).register(on: api)
+        AppVersionRoutes(versions: appVersions).register(on: api)
+        TermsRoutes(terms: terms).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }

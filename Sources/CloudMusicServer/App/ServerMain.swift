@@ -71,7 +71,8 @@ public enum ServerMain {
                     "Demo library ready in \(folder). Serve it with: cloudmusic-server serve --music \(folder)"
                 )
             case .serve:
-                if options.musicFolders.isEmpty {
+                let usesDemoLibrary = options.musicFolders.isEmpty
+                if usesDemoLibrary {
                     let folder = options.dataFolder + "/demo-library"
                     if !FileManager.default.fileExists(atPath: folder + "/.complete") {
                         print(
@@ -81,6 +82,11 @@ public enum ServerMain {
                     options.musicFolders = [folder]
                 }
                 let app = try ServerApp(options: options, logger: logger)
+                if usesDemoLibrary {
+                    do { try app.addDemoDiscovery() } catch {
+                        logger.error("event=demo_discovery_failed error=\"\(error)\"")
+                    }
+                }
                 try app.serve { port in
                     let host =
                         options.host == "0.0.0.0"

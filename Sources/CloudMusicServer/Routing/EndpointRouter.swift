@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import HTTPServer
 import MusicCore
@@ -30,6 +31,30 @@ struct EndpointRouter: Sendable {
             if A.self == Done.self { return .ok() }
             if let fast = answer as? any JSONWritable { return .json(fast, status: status) }
             return .json(answer, status: status)
+        }
+    }
+
+    /// A handler whose answer was written as JSON ahead of time (a cached answer), sent with its `ETag` and
+    /// `Cache-Control`; a request whose `If-None-Match` names the tag gets `304 Not Modified` and no body.
+    func on<P, Q, B, A: Encodable & Sendable, C: ServerAccess>(
+        _ endpoint: Endpoint<P, Q, B, A, C>,
+        prepared handler: @escaping @Sendable (Call<P, Q, B, C.Caller>) throws -> PreparedAnswer<A>
+    ) {
+        let status = endpoint.status
+        add(endpoint) { request in
+            let answer = try handler(try Self.call(endpoint, request))
+            var headers = HTTPHeaders([("ETag", answer.etag), ("Cache-Control", answer.cacheControl)])
+            if answer.varyByToken { headers.add("Vary", "Authorization") }
+            if let wanted = request.headers["If-None-Match"], PreparedAnswer<A>.matches(wanted, answer.etag) {
+                return Response(status: 304, headers: headers, body: .empty)
+            }
+            headers.add("Content-Type", "application/json; charset=utf-8")
+            var payload = Data()
+            payload.reserveCapacity(answer.json.count + 20)
+            payload.append(contentsOf: #"{"status":0,"data":"#.utf8)
+            payload.append(answer.json)
+            payload.append(contentsOf: "}".utf8)
+            return Response(status: status, headers: headers, body: .data(payload))
         }
     }
 
@@ -73,6 +98,17 @@ struct EndpointRouter: Sendable {
                     content: .stored(path: $0.path, size: $0.size))
             }
             return Upload(files: files, fields: form.fields) as! B
+        case let form as any FormBody.Type:
+            guard case .multipart(let multipart) = request.body else {
+                throw ServiceError.invalid(
+                    "Send the form as multipart/form-data: its fields as text parts, its file as a part named 'file'.")
+            }
+            let files = multipart.files.map {
+                Upload.File(
+                    fileName: $0.fileName, contentType: $0.contentType,
+                    content: .stored(path: $0.path, size: $0.size))
+            }
+            return try form.read(fields: multipart.fields, files: files) as! B
         case is TextBody.Type:
             return try text(of: request) as! B
         case let optional as any OptionalBody.Type:
@@ -105,6 +141,53 @@ struct EndpointRouter: Sendable {
             return TextBody(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file.path)), as: UTF8.self))
         default:
             throw ServiceError.invalid("Send the text as the request body.")
+        }
+    }
+}
+
+/// An answer already written as JSON (the envelope's `data`), with the validator and caching rule it is sent
+/// with. Services that cache an answer keep it in this form, so a request costs no encoding and a client
+/// that has it costs one `304`.
+struct PreparedAnswer<A: Encodable & Sendable>: Sendable {
+    /// The JSON of an `A`.
+    let json: Data
+    /// A strong validator, quoted: the same bytes always have the same tag.
+    let etag: String
+    /// The `Cache-Control` header, such as `public, no-cache` (keep it, but ask again each time).
+    var cacheControl: String
+    /// Whether the answer depends on who asks (`Vary: Authorization`).
+    var varyByToken = false
+
+    /// Encodes `value` the way the router encodes every answer (sorted keys).
+    init(_ value: A, cacheControl: String, varyByToken: Bool = false) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        self.init(json: try encoder.encode(value), cacheControl: cacheControl, varyByToken: varyByToken)
+    }
+
+    /// Bytes that are the JSON of an `A` (joined from parts encoded separately); the tag is their hash
+    /// unless one is given.
+    init(json: Data, etag: String? = nil, cacheControl: String, varyByToken: Bool = false) {
+        self.json = json
+        self.etag = etag ?? Self.tag(json)
+        self.cacheControl = cacheControl
+        self.varyByToken = varyByToken
+    }
+
+    /// A quoted tag of `bytes`: their 128-bit BLAKE2b.
+    static func tag(_ bytes: Data) -> String {
+        let hasher = Crypto.Hasher()
+        hasher.update(bytes)
+        return "\"" + hasher.finalizeHex() + "\""
+    }
+
+    /// Whether an `If-None-Match` header names `etag` (or is `*`); weak tags compare by their value.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { raw in
+            var tag = raw.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
         }
     }
 }

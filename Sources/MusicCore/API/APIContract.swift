@@ -3,7 +3,8 @@
 public enum APIContract {
     public static let groups: [APIGroup] = [
         ServerAPI.group, CatalogAPI.group, AccountsAPI.group, SheetsAPI.group, CommentsAPI.group, FeedsAPI.group,
-        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group,
+        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AdsAPI.group, HomeAPI.group, CategoriesAPI.group,
+        AppVersionsAPI.group, TermsAPI.group,
     ]
 
     /// Every endpoint, in group order.

@@ -24,6 +24,9 @@ public struct User: Codable, Sendable, Equatable, Identifiable {
     /// `user` or `admin`.
     public var role: String?
     public var disabled: Bool?
+    /// Whether the person has accepted the current privacy policy and user agreement (`GET v1/terms`); sent
+    /// only to the person themselves.
+    public var termsAccepted: Bool?
     public var createdAt: String
     public var updatedAt: String
 

@@ -141,6 +141,48 @@ public struct Upload: Sendable {
     }
 }
 
+/// Files sent as `multipart/form-data` with typed text fields beside them (an ad's title and times with its
+/// picture): the fields are read and checked like a query, from the form's text parts.
+public struct Form<Fields: APIParameters>: Sendable {
+    public var fields: Fields
+    /// The file parts, all sent under `Upload.fieldName`.
+    public var files: [Upload.File]
+
+    public init(_ fields: Fields, files: [Upload.File]) {
+        self.fields = fields
+        self.files = files
+    }
+}
+
+/// What generic code (the server's router, the SDK, the documentation) needs of a `Form`, whatever its fields.
+public protocol FormBody: Sendable {
+    /// The text fields, as documented.
+    static var fieldDescriptions: [ParameterDescription] { get }
+    /// Reads and checks the fields from the form's text parts.
+    static func read(fields: [String: String], files: [Upload.File]) throws -> Self
+    /// The files and the fields as text, as a client sends them.
+    var upload: Upload { get }
+}
+
+extension Form: FormBody {
+    public static var fieldDescriptions: [ParameterDescription] {
+        Fields.fields.map { field in
+            ParameterDescription(
+                name: field.name, aliases: field.aliases, schema: field.schema, doc: field.doc, defaultValue: nil)
+        }
+    }
+
+    public static func read(fields: [String: String], files: [Upload.File]) throws -> Self {
+        Form(try Fields.read { fields[$0] }, files: files)
+    }
+
+    public var upload: Upload {
+        var text: [String: String] = [:]
+        for item in fields.items() { text[item.name] = item.value }
+        return Upload(files: files, fields: text)
+    }
+}
+
 /// A text document sent as the request body, or as one file of a multipart upload (an M3U playlist).
 public struct TextBody: Sendable {
     public var text: String

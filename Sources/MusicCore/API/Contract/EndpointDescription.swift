@@ -45,6 +45,8 @@ public enum BodyDescription: @unchecked Sendable {
     /// A JSON value; `optional` when the request may leave the body out.
     case json(any Decodable.Type, optional: Bool)
     case upload
+    /// Files with typed text fields (`Form`).
+    case form([ParameterDescription])
     case text
 }
 
@@ -68,6 +70,7 @@ extension Endpoint: DescribedEndpoint {
         switch Body.self {
         case is NoBody.Type: .none
         case is Upload.Type: .upload
+        case let form as any FormBody.Type: .form(form.fieldDescriptions)
         case is TextBody.Type: .text
         case let type as any Decodable.Type: .json(type, optional: Body.self is any OptionalMarker.Type)
         default: .none

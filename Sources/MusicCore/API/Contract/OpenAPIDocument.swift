@@ -92,6 +92,24 @@ public enum OpenAPIDocument {
                     ]
                 ],
             ]
+        case .form(let fields):
+            var properties: [String: JSONValue] = [
+                Upload.fieldName: [
+                    "type": "array", "items": ["type": "string", "contentMediaType": "application/octet-stream"],
+                ]
+            ]
+            for field in fields {
+                var schema = parameterSchema(field)
+                if !field.doc.isEmpty { schema["description"] = .string(field.doc) }
+                properties[field.name] = .object(schema)
+            }
+            let required = fields.filter(\.schema.isRequired).map { JSONValue.string($0.name) }
+            var form: [String: JSONValue] = ["type": "object", "properties": .object(properties)]
+            if !required.isEmpty { form["required"] = .array(required) }
+            op["requestBody"] = [
+                "required": true,
+                "content": ["multipart/form-data": ["schema": .object(form)]],
+            ]
         case .text:
             op["requestBody"] = [
                 "required": true,
@@ -146,7 +164,7 @@ public enum OpenAPIDocument {
         case .none: break
         case .json, .text:
             kinds.formUnion([.invalid, .tooLarge, .unsupportedFormat])
-        case .upload:
+        case .upload, .form:
             kinds.formUnion([.invalid, .tooLarge, .unsupportedFormat])
         }
         switch endpoint.access {
@@ -184,6 +202,23 @@ public enum OpenAPIDocument {
     }
 
     private static func parameter(_ p: ParameterDescription, in location: String) -> JSONValue {
+        let schema = parameterSchema(p)
+        var out: [String: JSONValue] = [
+            "name": .string(p.name),
+            "in": .string(location),
+            "required": .bool(location == "path" || p.schema.isRequired),
+            "schema": .object(schema),
+        ]
+        var doc = p.doc
+        if !p.aliases.isEmpty {
+            doc += (doc.isEmpty ? "" : " ") + "Also read as " + p.aliases.map { "`\($0)`" }.joined(separator: ", ") + "."
+        }
+        if !doc.isEmpty { out["description"] = .string(doc) }
+        return .object(out)
+    }
+
+    /// The JSON Schema of a parameter's value.
+    private static func parameterSchema(_ p: ParameterDescription) -> [String: JSONValue] {
         var schema: [String: JSONValue] = ["type": .string(p.schema.kind.rawValue)]
         if let v = p.schema.minimum { schema["minimum"] = .number(v) }
         if let v = p.schema.maximum { schema["maximum"] = .number(v) }
@@ -197,17 +232,6 @@ public enum OpenAPIDocument {
             }
         }
         if p.schema.isList { schema["description"] = "Several values separated by commas." }
-        var out: [String: JSONValue] = [
-            "name": .string(p.name),
-            "in": .string(location),
-            "required": .bool(location == "path" || p.schema.isRequired),
-            "schema": .object(schema),
-        ]
-        var doc = p.doc
-        if !p.aliases.isEmpty {
-            doc += (doc.isEmpty ? "" : " ") + "Also read as " + p.aliases.map { "`\($0)`" }.joined(separator: ", ") + "."
-        }
-        if !doc.isEmpty { out["description"] = .string(doc) }
-        return .object(out)
+        return schema
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPServer
+import MusicCore
+
+/// The handlers of `AdsAPI`.
+struct AdRoutes {
+    let ads: AdService
+    let files: FileRoots
+
+    func register(on api: EndpointRouter) {
+        api.on(
+            AdsAPI.list,
+            prepared: { call in
+                try ads.showing(position: call.query.position, paging: call.query.paging)
+            })
+        api.on(AdsAPI.icon) { call in
+            let file = try ads.file(adID: call.path.id, video: false)
+            return try .storedFile(at: file.path, in: files, contentType: file.type, request: call.request)
+        }
+        api.on(AdsAPI.video) { call in
+            let file = try ads.file(adID: call.path.id, video: true)
+            return try .storedFile(at: file.path, in: files, contentType: file.type, request: call.request)
+        }
+        api.on(AdsAPI.adminList) { call in
+            try ads.adminList(position: call.query.position, paging: call.query.paging)
+        }
+        api.on(AdsAPI.create) { call in
+            try ads.create(call.body.fields, files: call.body.files, createdBy: call.caller.userID)
+        }
+        api.on(AdsAPI.update) { call in try ads.update(id: call.path.id, call.body) }
+        api.on(AdsAPI.replaceMedia) { call in try ads.replaceMedia(id: call.path.id, files: call.body.files) }
+        api.on(AdsAPI.delete) { call in
+            try ads.delete(id: call.path.id)
+            return Done()
+        }
+        api.on(AdsAPI.reorder) { call in try ads.reorder(call.body) }
+    }
+}
