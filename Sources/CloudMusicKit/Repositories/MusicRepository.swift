@@ -370,6 +370,40 @@ public final class MusicRepository: Sendable {
         try await client.send(FilesAPI.upload, body: upload(pictures))
     }
 
+    // MARK: Videos
+
+    /// `GET v1/videos`: `new` or `hot` first.
+    public func videos(order: VideoOrder = .new, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Video>> {
+        try await cached(VideosAPI.list, query: VideoListQuery(order: order, page: page, size: size))
+    }
+
+    /// `GET v1/videos/{id}`: counts a click (once per viewer in 30 seconds).
+    public func video(id: String) async throws -> Video { try await client.send(VideosAPI.detail, path: IDPath(id)) }
+
+    /// The address of a video: the original file, or (`.mp4`) an H.264/AAC MP4 converted as it streams.
+    public func videoURL(id: String, format: VideoStreamFormat = .original) -> URL {
+        client.url(VideosAPI.stream, path: IDPath(id), query: VideoStreamQuery(format: format))
+    }
+
+    /// `PUT v1/videos/{id}/like`; idempotent, so retried.
+    public func likeVideo(id: String) async throws -> Video { try await client.send(VideosAPI.like, path: IDPath(id)) }
+
+    /// `DELETE v1/videos/{id}/like`; idempotent, so retried.
+    public func unlikeVideo(id: String) async throws -> Video {
+        try await client.send(VideosAPI.unlike, path: IDPath(id))
+    }
+
+    /// `POST v1/videos` (administrators): an MP4, MKV, WebM or MOV file, with an optional title and artist.
+    public func uploadVideo(_ video: UploadPart, title: String? = nil, artist: String? = nil) async throws -> Video {
+        var body: Upload = upload([video])
+        if let title { body.fields["title"] = title }
+        if let artist { body.fields["artist"] = artist }
+        return try await client.send(VideosAPI.upload, body: body)
+    }
+
+    /// `DELETE v1/videos/{id}` (administrators; uploaded videos only).
+    public func deleteVideo(id: String) async throws { _ = try await client.send(VideosAPI.delete, path: IDPath(id)) }
+
     // MARK: Comments and likes
 
     /// `GET v1/comments`: by page, or by `cursor` for deep pages.

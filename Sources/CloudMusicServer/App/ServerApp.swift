@@ -16,6 +16,9 @@ public final class ServerApp: Sendable {
     let comments: CommentService
     let feeds: FeedService
     let files: UploadService
+    let clicks: ViewerClicks
+    let videos: VideoService
+    let videoScans: VideoScanService
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -61,6 +64,15 @@ public final class ServerApp: Sendable {
         self.feeds = feeds
         comments = CommentService(
             store: CommentStore(database: database), sheets: sheets, catalog: CatalogStore(), feeds: feeds)
+        clicks = ViewerClicks(database: database, writers: [.video: { db, counts in try VideoStore().addClicks(db, counts) }])
+        let stills = options.dataFolder + "/cache/video-stills"
+        videos = VideoService(
+            database: database, clicks: clicks, transcodes: media.transcodes, stillFolder: stills,
+            uploadFolder: options.dataFolder + "/videos")
+        let musicScans = scans
+        videoScans = VideoScanService(
+            scanner: VideoScanner(database: database, folders: options.videoFolders, stillFolder: stills),
+            logger: logger, waitForMusic: { musicScans.waitUntilIdle() })
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -79,6 +91,7 @@ public final class ServerApp: Sendable {
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
         NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
         FileRoutes(files: files).register(on: api)
+        VideoRoutes(videos: videos, scans: videoScans).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
@@ -102,13 +115,20 @@ public final class ServerApp: Sendable {
         accounts.prepare()
         files.removeLeftovers()
         sheets.clicks.start(logger: logger)
+        clicks.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
+        videoScans.start()
         if options.watchFolders {
             let scans = self.scans
             LibraryWatcher(folders: options.musicFolders, logger: logger) { _ = try? scans.start() }?.start()
+            let videoScans = self.videoScans
+            if !options.videoFolders.isEmpty {
+                LibraryWatcher(folders: options.videoFolders, logger: logger) { videoScans.start() }?.start()
+            }
         }
         onStart(server.port)
         server.runUntilSignalled()
         do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }
+        do { try clicks.stop() } catch { logger.error("event=viewer_click_flush_failed error=\"\(error)\"") }
     }
 }
