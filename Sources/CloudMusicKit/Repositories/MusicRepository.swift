@@ -404,6 +404,41 @@ public final class MusicRepository: Sendable {
     /// `DELETE v1/videos/{id}` (administrators; uploaded videos only).
     public func deleteVideo(id: String) async throws { _ = try await client.send(VideosAPI.delete, path: IDPath(id)) }
 
+    // MARK: Recommendations
+
+    /// `GET v1/recommendations/songs`: one's 30 songs of the day.
+    public func dailySongs() async throws -> Cached<DailySongs> { try await cached(RecommendationsAPI.daily) }
+
+    /// `GET v1/radio/next`: the personal radio's next songs.
+    public func radioNext(count: Int = 10) async throws -> [Song] {
+        try await client.send(RecommendationsAPI.radio, query: RadioQuery(count: count))
+    }
+
+    /// `GET v1/songs/{id}/similar`.
+    public func similarSongs(id: String, size: Int = 20) async throws -> Cached<[Song]> {
+        try await cached(RecommendationsAPI.similarSongs, path: IDPath(id), query: SimilarQuery(size: size))
+    }
+
+    /// `GET v1/sheets/{id}/similar`.
+    public func similarSheets(id: String, size: Int = 20) async throws -> Cached<[Sheet]> {
+        try await cached(RecommendationsAPI.similarSheets, path: IDPath(id), query: SimilarQuery(size: size))
+    }
+
+    /// `POST v1/recommendations/dislikes`: not interested in a song.
+    public func dislike(songID: String) async throws {
+        _ = try await client.send(RecommendationsAPI.dislike, body: SongReference(songId: songID))
+    }
+
+    /// `DELETE v1/recommendations/dislikes/{songId}`.
+    public func undislike(songID: String) async throws {
+        _ = try await client.send(RecommendationsAPI.undislike, path: IDPath(songID))
+    }
+
+    /// `GET v1/recommendations/dislikes`: the songs one is not interested in.
+    public func dislikedSongs(page: Int = 1, size: Int = 20) async throws -> Page<Song> {
+        try await client.send(RecommendationsAPI.dislikes, query: PageQuery(page: page, size: size))
+    }
+
     // MARK: Comments and likes
 
     /// `GET v1/comments`: by page, or by `cursor` for deep pages.

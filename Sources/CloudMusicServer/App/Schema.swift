@@ -14,6 +14,7 @@ enum Schema {
         NotificationsSchema.migration,
         FilesSchema.migration,
         VideosSchema.migration,
+        RecommendationsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -19,6 +19,8 @@ public final class ServerApp: Sendable {
     let clicks: ViewerClicks
     let videos: VideoService
     let videoScans: VideoScanService
+    let recommendations: RecommendationService
+    let recommendationBackfill: RecommendationBackfill
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -73,6 +75,8 @@ public final class ServerApp: Sendable {
         videoScans = VideoScanService(
             scanner: VideoScanner(database: database, folders: options.videoFolders, stillFolder: stills),
             logger: logger, waitForMusic: { musicScans.waitUntilIdle() })
+        recommendations = RecommendationService(database: database)
+        recommendationBackfill = RecommendationBackfill(database: database)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -92,6 +96,7 @@ public final class ServerApp: Sendable {
         NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
         FileRoutes(files: files).register(on: api)
         VideoRoutes(videos: videos, scans: videoScans).register(on: api)
+        RecommendationRoutes(recommendations: recommendations).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
@@ -116,6 +121,7 @@ public final class ServerApp: Sendable {
         files.removeLeftovers()
         sheets.clicks.start(logger: logger)
         clicks.start(logger: logger)
+        recommendationBackfill.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
         if options.watchFolders {
@@ -128,6 +134,7 @@ public final class ServerApp: Sendable {
         }
         onStart(server.port)
         server.runUntilSignalled()
+        recommendationBackfill.stop()
         do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }
         do { try clicks.stop() } catch { logger.error("event=viewer_click_flush_failed error=\"\(error)\"") }
     }
