@@ -119,6 +119,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
+        .executableTarget(
+            name: "recommendation-bench", dependencies: ["CloudMusicServer", "Storage", "MusicCore"],
+            path: "Benchmarks/recommendations/Bench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -288,3 +288,43 @@ export const terms = {
   /** POST /v1/admin/terms: Publish a new version of a document; everyone must accept it again. */
   publish: (params, body) => call(e("POST", "/v1/admin/terms", [], "admin", false), params, body),
 };
+
+export const videos = {
+  /** GET /v1/videos: Videos, newest or hottest (most liked and clicked) first. */
+  list: (params, body) => call(e("GET", "/v1/videos", ["page", "size", "order"], "optionalSignIn", false), params, body),
+  /** GET /v1/videos/{id}: A video with its song; a view counts as a click once per viewer in 30 seconds. */
+  detail: (params, body) => call(e("GET", "/v1/videos/{id}", [], "optionalSignIn", false), params, body),
+  /** GET /v1/videos/{id}/stream: The video's file, or (`format=mp4`) a fragmented H.264/AAC MP4 made as it streams, for browsers that cannot play the original. */
+  stream: (params) => address(e("GET", "/v1/videos/{id}/stream", ["format", "timeOffset"], "optionalSignIn", true), params),
+  /** GET /v1/videos/{id}/cover: A still taken from the video (JPEG). */
+  cover: (params) => address(e("GET", "/v1/videos/{id}/cover", [], "optionalSignIn", true), params),
+  /** POST /v1/videos: Add a video (MP4, MKV, WebM or MOV, checked by its content); text fields `title` and `artist` name it, else its tags or file name do. */
+  upload: (params, body) => call(e("POST", "/v1/videos", [], "admin", false), params, body),
+  /** DELETE /v1/videos/{id}: Delete an uploaded video (a scanned one leaves when its file leaves the videos folder). */
+  delete: (params, body) => call(e("DELETE", "/v1/videos/{id}", [], "admin", false), params, body),
+  /** PUT /v1/videos/{id}/like: Like a video. */
+  like: (params, body) => call(e("PUT", "/v1/videos/{id}/like", [], "signedIn", false), params, body),
+  /** DELETE /v1/videos/{id}/like: Stop liking a video. */
+  unlike: (params, body) => call(e("DELETE", "/v1/videos/{id}/like", [], "signedIn", false), params, body),
+  /** GET /v1/videos/scan: See whether a videos scan runs and what the last one did. */
+  scanStatus: (params, body) => call(e("GET", "/v1/videos/scan", [], "adminOrFirstRun", false), params, body),
+  /** POST /v1/videos/scan: Start a scan of the videos folders. */
+  startScan: (params, body) => call(e("POST", "/v1/videos/scan", [], "adminOrFirstRun", false), params, body),
+};
+
+export const recommendations = {
+  /** GET /v1/recommendations/songs: One's 30 songs of the day: the same all day, new at the server's midnight; never a song one is not interested in or played in the last day. */
+  daily: (params, body) => call(e("GET", "/v1/recommendations/songs", [], "signedIn", false), params, body),
+  /** GET /v1/radio/next: The next songs of one's personal radio, an endless mix of new and favourite songs; never a song one is not interested in or played in the last day. */
+  radio: (params, body) => call(e("GET", "/v1/radio/next", ["count", "size"], "signedIn", false), params, body),
+  /** GET /v1/songs/{id}/similar: Songs like this one: those people put in the same sheets and play in the same sittings, then the same artist, album and genre. */
+  similarSongs: (params, body) => call(e("GET", "/v1/songs/{id}/similar", ["size"], "optionalSignIn", false), params, body),
+  /** GET /v1/sheets/{id}/similar: Public sheets like this one: those sharing most songs, then tags. */
+  similarSheets: (params, body) => call(e("GET", "/v1/sheets/{id}/similar", ["size"], "optionalSignIn", false), params, body),
+  /** GET /v1/recommendations/dislikes: Songs one said one is not interested in, newest first. */
+  dislikes: (params, body) => call(e("GET", "/v1/recommendations/dislikes", ["page", "size"], "signedIn", false), params, body),
+  /** POST /v1/recommendations/dislikes: Not interested: the song is never recommended to one again (nor on today's list). */
+  dislike: (params, body) => call(e("POST", "/v1/recommendations/dislikes", [], "signedIn", false), params, body),
+  /** DELETE /v1/recommendations/dislikes/{id}: Take back "not interested" (the path holds the song's id). */
+  undislike: (params, body) => call(e("DELETE", "/v1/recommendations/dislikes/{id}", [], "signedIn", false), params, body),
+};

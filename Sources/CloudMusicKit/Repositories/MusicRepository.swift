@@ -370,6 +370,75 @@ public final class MusicRepository: Sendable {
         try await client.send(FilesAPI.upload, body: upload(pictures))
     }
 
+    // MARK: Videos
+
+    /// `GET v1/videos`: `new` or `hot` first.
+    public func videos(order: VideoOrder = .new, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Video>> {
+        try await cached(VideosAPI.list, query: VideoListQuery(order: order, page: page, size: size))
+    }
+
+    /// `GET v1/videos/{id}`: counts a click (once per viewer in 30 seconds).
+    public func video(id: String) async throws -> Video { try await client.send(VideosAPI.detail, path: IDPath(id)) }
+
+    /// The address of a video: the original file, or (`.mp4`) an H.264/AAC MP4 converted as it streams.
+    public func videoURL(id: String, format: VideoStreamFormat = .original) -> URL {
+        client.url(VideosAPI.stream, path: IDPath(id), query: VideoStreamQuery(format: format))
+    }
+
+    /// `PUT v1/videos/{id}/like`; idempotent, so retried.
+    public func likeVideo(id: String) async throws -> Video { try await client.send(VideosAPI.like, path: IDPath(id)) }
+
+    /// `DELETE v1/videos/{id}/like`; idempotent, so retried.
+    public func unlikeVideo(id: String) async throws -> Video {
+        try await client.send(VideosAPI.unlike, path: IDPath(id))
+    }
+
+    /// `POST v1/videos` (administrators): an MP4, MKV, WebM or MOV file, with an optional title and artist.
+    public func uploadVideo(_ video: UploadPart, title: String? = nil, artist: String? = nil) async throws -> Video {
+        var body: Upload = upload([video])
+        if let title { body.fields["title"] = title }
+        if let artist { body.fields["artist"] = artist }
+        return try await client.send(VideosAPI.upload, body: body)
+    }
+
+    /// `DELETE v1/videos/{id}` (administrators; uploaded videos only).
+    public func deleteVideo(id: String) async throws { _ = try await client.send(VideosAPI.delete, path: IDPath(id)) }
+
+    // MARK: Recommendations
+
+    /// `GET v1/recommendations/songs`: one's 30 songs of the day.
+    public func dailySongs() async throws -> Cached<DailySongs> { try await cached(RecommendationsAPI.daily) }
+
+    /// `GET v1/radio/next`: the personal radio's next songs.
+    public func radioNext(count: Int = 10) async throws -> [Song] {
+        try await client.send(RecommendationsAPI.radio, query: RadioQuery(count: count))
+    }
+
+    /// `GET v1/songs/{id}/similar`.
+    public func similarSongs(id: String, size: Int = 20) async throws -> Cached<[Song]> {
+        try await cached(RecommendationsAPI.similarSongs, path: IDPath(id), query: SimilarQuery(size: size))
+    }
+
+    /// `GET v1/sheets/{id}/similar`.
+    public func similarSheets(id: String, size: Int = 20) async throws -> Cached<[Sheet]> {
+        try await cached(RecommendationsAPI.similarSheets, path: IDPath(id), query: SimilarQuery(size: size))
+    }
+
+    /// `POST v1/recommendations/dislikes`: not interested in a song.
+    public func dislike(songID: String) async throws {
+        _ = try await client.send(RecommendationsAPI.dislike, body: SongReference(songId: songID))
+    }
+
+    /// `DELETE v1/recommendations/dislikes/{songId}`.
+    public func undislike(songID: String) async throws {
+        _ = try await client.send(RecommendationsAPI.undislike, path: IDPath(songID))
+    }
+
+    /// `GET v1/recommendations/dislikes`: the songs one is not interested in.
+    public func dislikedSongs(page: Int = 1, size: Int = 20) async throws -> Page<Song> {
+        try await client.send(RecommendationsAPI.dislikes, query: PageQuery(page: page, size: size))
+    }
+
     // MARK: Comments and likes
 
     /// `GET v1/comments`: by page, or by `cursor` for deep pages.

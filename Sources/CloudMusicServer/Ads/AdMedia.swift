@@ -133,32 +133,35 @@ struct AdMedia: Sendable {
     private func storeVideo(_ part: Upload.File, container: VideoContainer, label: String) throws
         -> Stored
     {
-        let probe = try VideoProbe.probe(part.path, label: label)
-        let family = probe.formatName.split(separator: ",").map(String.init)
-        let isISO = container == .mp4 || container == .mov
-        guard isISO ? family.contains("mp4") || family.contains("mov") : family.contains("matroska") else {
+        guard VideoMedia.ffprobe != nil else {
+            throw ServiceError.unavailable("The server cannot check videos now (ffprobe is missing).")
+        }
+        let probe: VideoProbe
+        do {
+            probe = try VideoMedia.probe(part.path)
+        } catch let failure as VideoMedia.Failure where failure.description == VideoMedia.noVideoStream {
+            throw ServiceError.unsupportedFormat("\(label) has no video in it. Send a video, or a picture.")
+        } catch {
             throw ServiceError.unsupportedFormat("\(label) \(Self.notMedia)")
         }
-        guard let video = probe.video else {
-            throw ServiceError.unsupportedFormat("\(label) has no video in it. Send a video, or a picture.")
+        let isISO = container == .mp4 || container == .mov
+        guard probe.container == (isISO ? "mov" : "matroska") else {
+            throw ServiceError.unsupportedFormat("\(label) \(Self.notMedia)")
         }
-        guard video.width > 0, video.height > 0, video.width <= maxVideoSide, video.height <= maxVideoSide
-        else {
+        let video = (codec: probe.videoCodec, width: probe.width, height: probe.height)
+        guard video.width <= maxVideoSide, video.height <= maxVideoSide else {
             throw ServiceError.invalid(
                 "\(label) is \(video.width)x\(video.height); an ad's video can be at most \(maxVideoSide) pixels on a side."
             )
         }
-        guard let seconds = probe.duration, seconds > 0 else {
-            throw ServiceError.invalid("\(label) has no length the server can read. It may be damaged.")
-        }
+        let seconds = Double(probe.durationMilliseconds) / 1000
         guard seconds <= maxVideoSeconds else {
             throw ServiceError.invalid(
                 "\(label) is \(Int(seconds.rounded())) seconds long; an ad's video can be at most \(Int(maxVideoSeconds)) seconds."
             )
         }
         var kind = container
-        if kind == .mkv && probe.formatName.contains("webm")
-            && ["vp8", "vp9", "av1"].contains(video.codec)
+        if kind == .mkv && ["vp8", "vp9", "av1"].contains(video.codec)
             && (probe.audioCodec == nil || ["opus", "vorbis"].contains(probe.audioCodec!))
         {
             kind = .webm
@@ -247,116 +250,5 @@ struct AdMedia: Sendable {
     /// Copies a file's bytes to `destination` (a new file).
     private func copyfile(_ source: String, _ destination: String) -> Bool {
         (try? FileManager.default.copyItem(atPath: source, toPath: destination)) != nil
-    }
-}
-
-/// ffprobe, found beside ffmpeg: what a video file holds.
-enum VideoProbe {
-    struct Result: Sendable {
-        /// ffprobe's `format_name`, such as `mov,mp4,m4a,3gp,3g2,mj2` or `matroska,webm`.
-        var formatName: String
-        /// Seconds.
-        var duration: Double?
-        var video: (codec: String, width: Int, height: Int)?
-        var audioCodec: String?
-    }
-
-    /// ffprobe's path: beside ffmpeg, or on PATH.
-    static let executable: String? = {
-        var candidates: [String] = []
-        if let ffmpeg = FFmpeg.installed?.executable {
-            candidates.append((ffmpeg as NSString).deletingLastPathComponent + "/ffprobe")
-        }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        candidates += path.split(separator: ":").map { "\($0)/ffprobe" }
-        return candidates.first { access($0, X_OK) == 0 }
-    }()
-
-    /// Probes the file at `path`; `label` names it in messages.
-    static func probe(_ path: String, label: String, timeout: TimeInterval = 20) throws -> Result {
-        guard let executable else {
-            throw ServiceError.unavailable("The server cannot check videos now (ffprobe is missing).")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "-v", "error", "-print_format", "json", "-show_entries",
-            "format=format_name,duration:stream=codec_type,codec_name,width,height:stream_disposition=attached_pic",
-            path,
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            throw ServiceError.unavailable("The server cannot check videos now (ffprobe did not start).")
-        }
-        let timer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        timer.cancel()
-        guard process.terminationReason == .exit, process.terminationStatus == 0,
-            let report = try? JSONDecoder().decode(Report.self, from: data)
-        else {
-            throw ServiceError.unsupportedFormat("\(label) \(AdMedia.notMedia)")
-        }
-        var result = Result(formatName: report.format?.formatName ?? "", duration: report.format?.duration)
-        for stream in report.streams ?? [] {
-            switch stream.codecType {
-            case "video" where result.video == nil && stream.disposition?.attachedPic != 1:
-                result.video = (stream.codecName ?? "", stream.width ?? 0, stream.height ?? 0)
-            case "audio" where result.audioCodec == nil:
-                result.audioCodec = stream.codecName
-            default:
-                break
-            }
-        }
-        return result
-    }
-
-    /// The parts of ffprobe's JSON read here.
-    private struct Report: Decodable {
-        struct Format: Decodable {
-            var formatName: String?
-            var duration: Double?
-
-            enum CodingKeys: String, CodingKey {
-                case formatName = "format_name"
-                case duration
-            }
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                formatName = try container.decodeIfPresent(String.self, forKey: .formatName)
-                duration = (try? container.decodeIfPresent(String.self, forKey: .duration)).flatMap {
-                    Double($0)
-                }
-            }
-        }
-
-        struct Stream: Decodable {
-            var codecType: String?
-            var codecName: String?
-            var width: Int?
-            var height: Int?
-            var disposition: Disposition?
-
-            enum CodingKeys: String, CodingKey {
-                case codecType = "codec_type"
-                case codecName = "codec_name"
-                case width, height, disposition
-            }
-        }
-
-        struct Disposition: Decodable {
-            var attachedPic: Int?
-            enum CodingKeys: String, CodingKey { case attachedPic = "attached_pic" }
-        }
-
-        var format: Format?
-        var streams: [Stream]?
     }
 }

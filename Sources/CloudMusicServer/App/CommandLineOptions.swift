@@ -32,6 +32,8 @@ public enum UserCommand: Equatable, Sendable {
 public struct ServerOptions: Equatable, Sendable {
     public var dataFolder: String
     public var musicFolders: [String] = []
+    /// Folders of videos (MVs); with none, `serve` on the demo library serves the demo's videos.
+    public var videoFolders: [String] = []
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
     public var logLevel: String = "info"
@@ -89,6 +91,11 @@ public struct CommandLineParser {
              help: "A music folder to serve; repeat the flag for several (environment: colon-separated).") {
             options, value in
             options.musicFolders.append(contentsOf: value.split(separator: ":").map(String.init))
+        },
+        Flag(name: "--videos", environment: "CLOUDMUSIC_VIDEOS", valueName: "DIR",
+             help: "A folder of videos (MVs: mp4, mkv, webm, mov); repeat the flag for several (environment: colon-separated).") {
+            options, value in
+            options.videoFolders.append(contentsOf: value.split(separator: ":").map(String.init))
         },
         Flag(name: "--host", environment: "CLOUDMUSIC_HOST", valueName: "ADDRESS",
              help: "Address to listen on (0.0.0.0 for every interface).") { $0.host = $1 },
@@ -210,9 +217,13 @@ public struct CommandLineParser {
                 index += 1
             }
             // Lists given on the command line replace the environment's list rather than add to it.
-            if name == "--music" || name == "--cors-origin", !seenList.contains(name) {
+            if name == "--music" || name == "--videos" || name == "--cors-origin", !seenList.contains(name) {
                 seenList.insert(name)
-                if name == "--music" { options.musicFolders = [] } else { options.corsOrigins = [] }
+                switch name {
+                case "--music": options.musicFolders = []
+                case "--videos": options.videoFolders = []
+                default: options.corsOrigins = []
+                }
             }
             try flag.apply(&options, value!)
         }
@@ -324,7 +335,8 @@ public struct CommandLineParser {
               version          Print the version.
               help             Print this help.
 
-            With no --music folder, serve uses the demo library, generating it on first start.
+            With no --music folder, serve uses the demo library, generating it on first start,
+            and with no --videos folder either, the demo's two videos.
 
             Options (each also read from the environment variable shown):
 

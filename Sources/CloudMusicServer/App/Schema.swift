@@ -19,6 +19,8 @@ enum Schema {
         HomeSchema.migration,
         AppVersionsSchema.migration,
         TermsSchema.migration,
+        VideosSchema.migration,
+        RecommendationsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -25,6 +25,11 @@ public final class ServerApp: Sendable {
     let categories: CategoryService
     let appVersions: AppVersionService
     let terms: TermsService
+    let clicks: ViewerClicks
+    let videos: VideoService
+    let videoScans: VideoScanService
+    let recommendations: RecommendationService
+    let recommendationBackfill: RecommendationBackfill
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -43,7 +48,7 @@ public final class ServerApp: Sendable {
         database = try Database(path: options.databasePath)
         let applied = try Schema.migrator.migrate(database)
         if !applied.isEmpty { logger.info("migrated schema to version \(applied.last!)") }
-        files = FileRoots(options.musicFolders + [options.dataFolder], logger: logger)
+        files = FileRoots(options.musicFolders + options.videoFolders + [options.dataFolder], logger: logger)
         library = LibraryService(database: database, files: files)
         media = try MediaService(
             cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes, files: files)
@@ -83,6 +88,17 @@ public final class ServerApp: Sendable {
         // The home banner shows ads: a change to them is a change to it.
         ads = AdService(database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         appVersions = AppVersionService(database: database)
+        clicks = ViewerClicks(database: database, writers: [.video: { db, counts in try VideoStore().addClicks(db, counts) }])
+        let stills = options.dataFolder + "/cache/video-stills"
+        videos = VideoService(
+            database: database, clicks: clicks, transcodes: media.transcodes, files: files, stillFolder: stills,
+            uploadFolder: options.dataFolder + "/videos")
+        let musicScans = scans
+        videoScans = VideoScanService(
+            scanner: VideoScanner(database: database, folders: options.videoFolders, stillFolder: stills),
+            logger: logger, waitForMusic: { musicScans.waitUntilIdle() })
+        recommendations = RecommendationService(database: database)
+        recommendationBackfill = RecommendationBackfill(database: database)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -106,6 +122,8 @@ public final class ServerApp: Sendable {
         CategoryRoutes(categories: categories).register(on: api)
         AppVersionRoutes(versions: appVersions).register(on: api)
         TermsRoutes(terms: terms).register(on: api)
+        VideoRoutes(videos: videos, scans: videoScans, files: files).register(on: api)
+        RecommendationRoutes(recommendations: recommendations).register(on: api)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
@@ -129,13 +147,22 @@ public final class ServerApp: Sendable {
         accounts.prepare()
         uploads.removeLeftovers()
         sheets.clicks.start(logger: logger)
+        clicks.start(logger: logger)
+        recommendationBackfill.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
+        videoScans.start()
         if options.watchFolders {
             let scans = self.scans
             LibraryWatcher(folders: options.musicFolders, logger: logger) { _ = try? scans.start() }?.start()
+            let videoScans = self.videoScans
+            if !options.videoFolders.isEmpty {
+                LibraryWatcher(folders: options.videoFolders, logger: logger) { videoScans.start() }?.start()
+            }
         }
         onStart(server.port)
         server.runUntilSignalled()
+        recommendationBackfill.stop()
         do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }
+        do { try clicks.stop() } catch { logger.error("event=viewer_click_flush_failed error=\"\(error)\"") }
     }
 }

@@ -61,15 +61,23 @@ public enum ServerMain {
                 if report.issues.count > 20 {
                     print("  ... and \(report.issues.count - 20) more (GET /v1/library/scan)")
                 }
+                if !options.videoFolders.isEmpty {
+                    let videos = try app.videoScans.scanner.scan()
+                    print(
+                        "Scanned \(videos.filesSeen) videos: \(videos.added) added, \(videos.updated) updated, "
+                            + "\(videos.removed) removed, \(videos.unchanged) unchanged, \(videos.failed) skipped.")
+                    for issue in videos.issues.prefix(20) { print("  skipped \(issue.path): \(issue.reason)") }
+                }
             case .user(let command):
                 let app = try ServerApp(options: options, logger: logger)
                 try UserShell(accounts: app.accounts).run(command)
             case .demo(let destination):
                 let folder = destination ?? options.dataFolder + "/demo-library"
                 try generateDemoLibrary(at: folder)
+                let videos = try generateDemoVideos(forLibrary: folder)
                 print(
-                    "Demo library ready in \(folder). Serve it with: cloudmusic-server serve --music \(folder)"
-                )
+                    "Demo library ready in \(folder). Serve it with: cloudmusic-server serve --music \(folder) "
+                        + "--videos \(videos)")
             case .serve:
                 let usesDemoLibrary = options.musicFolders.isEmpty
                 if usesDemoLibrary {
@@ -80,6 +88,7 @@ public enum ServerMain {
                         try generateDemoLibrary(at: folder)
                     }
                     options.musicFolders = [folder]
+                    if options.videoFolders.isEmpty { options.videoFolders = [try generateDemoVideos(forLibrary: folder)] }
                 }
                 let app = try ServerApp(options: options, logger: logger)
                 if usesDemoLibrary {
@@ -106,6 +115,9 @@ public enum ServerMain {
                     print(
                         "Music: \(options.musicFolders.joined(separator: ", ")). Data: \(options.dataFolder). Stop with Ctrl-C."
                     )
+                    if !options.videoFolders.isEmpty {
+                        print("Videos: \(options.videoFolders.joined(separator: ", ")).")
+                    }
                     fflushStdout()
                 }
             }
@@ -135,6 +147,16 @@ public enum ServerMain {
         }
         bar.finish()
         FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
+    }
+
+    /// The demo's two videos beside a demo library, made once (in a few seconds) when missing.
+    static func generateDemoVideos(forLibrary library: String) throws -> String {
+        let folder = LibraryGenerator.demoVideosFolder(forLibrary: library)
+        if !FileManager.default.fileExists(atPath: folder + "/.complete") {
+            try LibraryGenerator.makeDemoVideos(at: folder, musicFolder: library)
+            FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
+        }
+        return folder
     }
 
     static func logLevel(_ name: String) -> LogLevel {

@@ -172,6 +172,7 @@ struct SheetService: Sendable {
             throw ServiceError.invalid(
                 "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", ")).")
         }
+        try RecommendationStore().songsAddedToSheet(db, sheetID: sheetID, songIDs: ids)
         if case .tooMany(let limit) = try store.addSongs(
             db, sheetID: sheetID, songIDs: ids, atTop: atTop, maxSongs: Self.maxSongsPerSheet, now: now)
         {
@@ -365,6 +366,7 @@ struct SheetService: Sendable {
             }
             guard try catalog.countPlay(db, songID: id, at: now) else { throw Self.noSong }
             try store.recordPlay(db, userID: viewer.userID, songID: id, at: now)
+            try RecommendationStore().songPlayed(db, userID: viewer.userID, songID: id)
             return PlayReport(counted: true)
         }
     }
