@@ -3,6 +3,7 @@ import Foundation
 /// `cloudmusic-server user ...`: adds, lists, disables and re-keys accounts from the shell.
 struct UserShell {
     let accounts: AccountService
+    let passwords: AppPasswordService
 
     func run(_ command: UserCommand) throws {
         switch command {
@@ -43,6 +44,11 @@ struct UserShell {
             _ = try accounts.store.deleteUser(userID: user.id)
             unlink(accounts.avatarPath(userID: user.id))
             print("Deleted user \(user.id) '\(user.nickname)' with their sheets, history and sessions.")
+        case .appPassword(let account, let name):
+            let user = try find(account)
+            let made = try passwords.create(userID: user.id, name: name, by: nil)
+            print("App password '\(made.name)' for \(made.username) (shown only now; revoke it in the settings):")
+            print(made.password)
         }
     }
 

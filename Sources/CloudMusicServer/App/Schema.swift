@@ -13,6 +13,7 @@ enum Schema {
         SheetsSchema.searchIndex,
         NotificationsSchema.migration,
         FilesSchema.migration,
+        SubsonicSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -16,6 +16,9 @@ public final class ServerApp: Sendable {
     let comments: CommentService
     let feeds: FeedService
     let files: UploadService
+    let passwords: AppPasswordService
+    /// What Subsonic apps say they are playing.
+    let nowPlaying = NowPlaying()
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -49,6 +52,7 @@ public final class ServerApp: Sendable {
             store: accountStore, sender: sender, avatarFolder: options.dataFolder + "/avatars",
             settings: accountSettings)
         sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
+        passwords = try AppPasswordService(database: database, keyFile: options.dataFolder + "/app-passwords.key")
         let files = UploadService(store: FileStore(database: database), folder: options.dataFolder + "/files")
         self.files = files
         var feeds = FeedService(store: FeedStore(database: database))
@@ -79,6 +83,13 @@ public final class ServerApp: Sendable {
         FollowRoutes(store: FollowStore(database: database), accounts: accounts).register(on: api)
         NotificationRoutes(store: NotificationStore(database: database)).register(on: api)
         FileRoutes(files: files).register(on: api)
+        AppPasswordRoutes(passwords: passwords).register(on: api)
+        SubsonicRoutes(
+            service: SubsonicService(
+                database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying),
+            passwords: passwords, media: media, accounts: accounts, logger: logger,
+            envelope: SubsonicEnvelope(serverVersion: CloudMusicVersion.current)
+        ).register(on: router)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }

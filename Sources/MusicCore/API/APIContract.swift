@@ -3,7 +3,7 @@
 public enum APIContract {
     public static let groups: [APIGroup] = [
         ServerAPI.group, CatalogAPI.group, AccountsAPI.group, SheetsAPI.group, CommentsAPI.group, FeedsAPI.group,
-        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group,
+        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AppPasswordsAPI.group,
     ]
 
     /// Every endpoint, in group order.
