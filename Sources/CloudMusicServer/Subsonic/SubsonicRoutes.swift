@@ -227,7 +227,7 @@ struct SubsonicRoutes: Sendable {
         }
         switch try media.stream(file: file, query: query) {
         case .file(let path):
-            return try .storedFile(at: path, request: call.request)
+            return try .storedFile(at: path, request: Self.asGet(call.request))
         case .transcode(let executable, let arguments, let contentType, let release):
             var headers = HTTPHeaders()
             headers.add("X-Content-Duration", String(max(0, file.durationMilliseconds / 1_000 - offset)))
@@ -244,6 +244,14 @@ struct SubsonicRoutes: Sendable {
         }
     }
 
+    /// Media methods come as POST forms too (formPost): Range and conditional requests are answered as for GET.
+    private static func asGet(_ request: Request) -> Request {
+        guard request.method == .POST else { return request }
+        return Request(
+            method: .GET, path: request.path, route: request.route, pathParameters: request.pathParameters,
+            queryItems: request.queryItems, headers: request.headers, remoteAddress: request.remoteAddress)
+    }
+
     private func download(_ call: SubsonicCall) throws -> Response {
         _ = try call.signedIn()
         let id = try call.arguments.requiredID("id").value
@@ -252,7 +260,7 @@ struct SubsonicRoutes: Sendable {
             throw SubsonicError(
                 .notFound, "This song's file is missing from the music folder; a rescan will remove it.")
         }
-        var response = try Response.storedFile(at: file.path, request: call.request)
+        var response = try Response.storedFile(at: file.path, request: Self.asGet(call.request))
         let title =
             try service.database.read { db in try service.store.streamFacts(db, songID: id)?.title } ?? "song"
         response.headers.add(
@@ -298,7 +306,7 @@ struct SubsonicRoutes: Sendable {
             }
         }
         guard let path else { throw SubsonicError(.notFound, "This \(id.kind.noun) has no cover art.") }
-        return try .storedFile(at: path, request: call.request)
+        return try .storedFile(at: path, request: Self.asGet(call.request))
     }
 
     private func avatar(_ call: SubsonicCall) throws -> Response {
@@ -312,6 +320,6 @@ struct SubsonicRoutes: Sendable {
         guard person.hasAvatar, FileManager.default.fileExists(atPath: path) else {
             throw SubsonicError(.notFound, "This user has no avatar.")
         }
-        return try .storedFile(at: path, contentType: "image/jpeg", request: call.request)
+        return try .storedFile(at: path, contentType: "image/jpeg", request: Self.asGet(call.request))
     }
 }
