@@ -117,6 +117,12 @@ let package = Package(
                 "ServerTestSupport",
                 "cloudmusic-server",
             ]),
+        // The Subsonic API (/rest) over the real server on the demo library; XML checked against the schema in
+        // Support/ (with Python's xmlschema from the test venv, see scripts/install-deps).
+        .testTarget(
+            name: "SubsonicTests",
+            dependencies: ["CloudMusicServer", "MusicCore", "ServerTestSupport", "cloudmusic-server"],
+            exclude: ["Support"]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
         .executableTarget(

@@ -117,8 +117,25 @@ public struct MultipartForm: Sendable {
 public enum RequestBody: Sendable {
     case empty
     case data(Data, contentType: String?)
-    case form([String: String])
+    case form(FormFields)
     case multipart(MultipartForm)
+}
+
+/// The fields of an `application/x-www-form-urlencoded` body, in order, repeated names kept.
+public struct FormFields: Sendable, Encodable {
+    public let items: [(name: String, value: String)]
+
+    public init(_ items: [(name: String, value: String)]) { self.items = items }
+
+    /// The last value of `name`, as `Request.query` keeps it.
+    public subscript(name: String) -> String? { items.last { $0.name == name }?.value }
+
+    /// Encodes as an object of the last value of each name.
+    public func encode(to encoder: any Encoder) throws {
+        var last: [String: String] = [:]
+        for item in items { last[item.name] = item.value }
+        try last.encode(to: encoder)
+    }
 }
 
 /// An error that renders itself as an HTTP answer: a status, extra headers and the API envelope

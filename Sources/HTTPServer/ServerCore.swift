@@ -525,9 +525,7 @@ final class ServerCore: @unchecked Sendable {
             guard let items = parseURLEncoded(s[...]) else {
                 return queue(st, connection, HTTPError.badRequest("The form has a malformed %-escape.").response)
             }
-            var form: [String: String] = [:]
-            for i in items { form[i.name] = i.value }
-            return dispatch(st, connection, .form(form))
+            return dispatch(st, connection, .form(FormFields(items)))
         case .multipart:
             guard let mp = st.multipart else { return dispatch(st, connection, .empty) }
             if let pp = mp.processor {

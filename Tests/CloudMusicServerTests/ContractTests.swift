@@ -20,9 +20,13 @@ import Testing
 
     @Test func theRegisteredRoutesAreTheDocumentedOnesBothWays() throws {
         let app = try ServerApp(options: ServerOptions(dataFolder: temporaryFolder()), logger: .init(level: .error))
-        // The web player's pages (`/` and its catch-all) are the only routes that are not the API's.
+        // Not v1: the web player's pages (`/` and its catch-all), and the Subsonic API under /rest, whose
+        // methods are declared in `SubsonicAPI` (their own shapes, not the v1 envelope) and checked by the
+        // Subsonic tests instead.
         let registered = Set(
-            app.makeRouter().routes.filter { $0.pattern != "/" && !$0.pattern.hasPrefix("/*") }
+            app.makeRouter().routes.filter {
+                $0.pattern != "/" && !$0.pattern.hasPrefix("/*") && !$0.pattern.hasPrefix("/rest/")
+            }
                 .map { "\($0.method.rawValue) \($0.pattern)" })
         let declared = Set(APIContract.endpoints.map { "\($0.method.rawValue) \($0.routePattern)" })
         #expect(registered.subtracting(declared).sorted() == [], "registered but not declared")

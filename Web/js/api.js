@@ -328,3 +328,12 @@ export const recommendations = {
   /** DELETE /v1/recommendations/dislikes/{id}: Take back "not interested" (the path holds the song's id). */
   undislike: (params, body) => call(e("DELETE", "/v1/recommendations/dislikes/{id}", [], "signedIn", false), params, body),
 };
+
+export const appPasswords = {
+  /** POST /v1/users/{id}/app_passwords: Make an app password for one of one's devices; the answer is the only time it is shown. */
+  create: (params, body) => call(e("POST", "/v1/users/{id}/app_passwords", [], "signedIn", false), params, body),
+  /** GET /v1/users/{id}/app_passwords: One's app passwords (names and dates, never the secrets). */
+  list: (params, body) => call(e("GET", "/v1/users/{id}/app_passwords", [], "signedIn", false), params, body),
+  /** DELETE /v1/users/{id}/app_passwords/{passwordId}: Revoke one of one's app passwords: the app using it is signed out at once. */
+  revoke: (params, body) => call(e("DELETE", "/v1/users/{id}/app_passwords/{passwordId}", [], "signedIn", false), params, body),
+};

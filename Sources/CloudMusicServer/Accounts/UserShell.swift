@@ -4,6 +4,7 @@ import MusicCore
 /// `cloudmusic-server user ...`: adds, lists, disables and re-keys accounts from the shell.
 struct UserShell {
     let accounts: AccountService
+    let passwords: AppPasswordService
 
     func run(_ command: UserCommand) throws {
         switch command {
@@ -41,6 +42,11 @@ struct UserShell {
             let user = try find(account)
             try accounts.deleteUser(id: user.id)
             print("Deleted user \(user.id) '\(user.nickname)' with their sheets, history and sessions.")
+        case .appPassword(let account, let name):
+            let user = try find(account)
+            let made = try passwords.create(userID: user.id, name: name, by: nil)
+            print("App password '\(made.name)' for \(made.username) (shown only now; revoke it in the settings):")
+            print(made.password)
         }
     }
 

@@ -26,6 +26,8 @@ public enum UserCommand: Equatable, Sendable {
     case passwd(account: String)
     /// Deletes the user and everything that is theirs.
     case delete(account: String)
+    /// Makes an app password (for a Subsonic app) named after its device, and prints it once.
+    case appPassword(account: String, name: String)
 }
 
 /// Settings from flags and environment variables; flags win over the environment.
@@ -265,7 +267,7 @@ public struct CommandLineParser {
 
     static func userCommand(_ words: [String], admin: Bool) throws -> UserCommand {
         let usage = "Usage: cloudmusic-server user add <phone|email> <nickname> [--admin] | list | disable <account> "
-            + "| enable <account> | passwd <account> | delete <account>"
+            + "| enable <account> | passwd <account> | delete <account> | app-password <account> <name>"
         switch (words.first, words.count) {
         case ("add", 3): return .add(account: words[1], nickname: words[2], admin: admin)
         case ("list", 1): return .list
@@ -273,6 +275,7 @@ public struct CommandLineParser {
         case ("enable", 2): return .enable(account: words[1])
         case ("passwd", 2): return .passwd(account: words[1])
         case ("delete", 2): return .delete(account: words[1])
+        case ("app-password", 3): return .appPassword(account: words[1], name: words[2])
         default: throw UsageError(message: usage)
         }
     }
@@ -329,6 +332,9 @@ public struct CommandLineParser {
                                Disable or re-enable a user, set a new password (signs them
                                out everywhere), or delete them and everything that is theirs.
                                <account> is a phone, email or user id.
+              user app-password <account> <name>
+                               Make an app password for a Subsonic app on the device <name>
+                               and print it (it is shown only this once).
               generate [folder]
                                Write openapi.json and Web/js/api.js, generated from the endpoint
                                declarations, into the repository at folder (default: here).

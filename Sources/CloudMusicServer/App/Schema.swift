@@ -21,6 +21,7 @@ enum Schema {
         TermsSchema.migration,
         VideosSchema.migration,
         RecommendationsSchema.migration,
+        SubsonicSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

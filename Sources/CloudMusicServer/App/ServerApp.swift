@@ -30,6 +30,9 @@ public final class ServerApp: Sendable {
     let videoScans: VideoScanService
     let recommendations: RecommendationService
     let recommendationBackfill: RecommendationBackfill
+    let passwords: AppPasswordService
+    /// What Subsonic apps say they are playing.
+    let nowPlaying = NowPlaying()
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
     let metrics = Metrics()
 
@@ -71,6 +74,7 @@ public final class ServerApp: Sendable {
         let uploads = UploadService(database: database, folder: options.dataFolder + "/files")
         self.uploads = uploads
         var feeds = FeedService(database: database)
+        passwords = try AppPasswordService(database: database, keyFile: options.dataFolder + "/app-passwords.key")
         // A moment's pictures must be ones its author uploaded.
         feeds.picture = { uri, userID in
             try uploads.uploadedFile(uri: uri, by: userID).map {
@@ -124,6 +128,13 @@ public final class ServerApp: Sendable {
         TermsRoutes(terms: terms).register(on: api)
         VideoRoutes(videos: videos, scans: videoScans, files: files).register(on: api)
         RecommendationRoutes(recommendations: recommendations).register(on: api)
+        AppPasswordRoutes(passwords: passwords).register(on: api)
+        SubsonicRoutes(
+            service: SubsonicService(
+                database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying),
+            passwords: passwords, media: media, files: files, accounts: accounts, logger: logger,
+            envelope: SubsonicEnvelope(serverVersion: CloudMusicVersion.current)
+        ).register(on: router)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }

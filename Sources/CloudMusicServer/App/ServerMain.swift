@@ -70,7 +70,7 @@ public enum ServerMain {
                 }
             case .user(let command):
                 let app = try ServerApp(options: options, logger: logger)
-                try UserShell(accounts: app.accounts).run(command)
+                try UserShell(accounts: app.accounts, passwords: app.passwords).run(command)
             case .demo(let destination):
                 let folder = destination ?? options.dataFolder + "/demo-library"
                 try generateDemoLibrary(at: folder)

@@ -384,6 +384,20 @@ struct CatalogStore: Sendable {
             songs: ordered(songs, songIDs), albums: ordered(albums, albumIDs), artists: ordered(artists, artistIDs))
     }
 
+    /// One kind's matches for what was typed, best first, a page at a time (Subsonic's search3 pages each
+    /// kind on its own). Like `search`, only the first `rankedCandidates` matches are ranked and listed.
+    func searchIDs(
+        _ db: Connection, _ typed: String, in index: LibraryStore.SearchIndex, offset: Int, limit: Int
+    ) throws -> [Int64] {
+        guard let query = SearchText.matchQuery(typed), offset < Self.rankedCandidates else { return [] }
+        let wanted = min(offset + limit, Self.rankedCandidates)
+        var ids = try Self.rankedMatches(db, query, in: index, limit: wanted).map(\.id)
+        if index == .song {
+            ids = try Self.titlePrefixSongs(db, typed, limit: wanted).appendingUnique(ids, limit: wanted)
+        }
+        return Array(ids.dropFirst(offset))
+    }
+
     /// Most matches ranked by relevance: past this, ranking costs more than it helps (one common
     /// character can match half the library), so only the oldest this many matches are ranked.
     static let rankedCandidates = 1_000

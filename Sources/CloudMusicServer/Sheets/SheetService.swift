@@ -45,7 +45,7 @@ struct SheetService: Sendable {
 
     /// Throws unless `viewer` owns the sheet (404 when they may not even see it).
     @discardableResult
-    private func ownedSheet(_ db: Connection, id: Int64, viewer: Viewer) throws
+    func ownedSheet(_ db: Connection, id: Int64, viewer: Viewer) throws
         -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool)
     {
         guard let access = try store.access(db, sheetID: id), !access.isPrivate || access.ownerID == viewer.userID
@@ -68,7 +68,7 @@ struct SheetService: Sendable {
     }
 
     /// A new sheet with `songIDs` in it (which must exist), in the caller's transaction; returns its id.
-    private func create(_ db: Connection, _ draft: SheetDraft, songIDs: [Int64], viewer: Viewer) throws -> Int64 {
+    func create(_ db: Connection, _ draft: SheetDraft, songIDs: [Int64], viewer: Viewer) throws -> Int64 {
         guard let title = try Self.title(draft.title) else { throw ServiceError.invalid("Give the sheet a title.") }
         let detail = try Self.detail(draft.detail)
         let tags = try Self.tags(draft.tags ?? [])
@@ -166,7 +166,7 @@ struct SheetService: Sendable {
     // MARK: Songs in a sheet
 
     /// Adds songs that exist, in the caller's transaction; refuses unknown ones and a sheet over its limit.
-    private func add(_ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64) throws {
+    func add(_ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64) throws {
         let unknown = try catalog.unknownSongs(db, ids: ids)
         guard unknown.isEmpty else {
             throw ServiceError.invalid(

@@ -6,6 +6,7 @@ public enum APIContract {
         FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AdsAPI.group, HomeAPI.group, CategoriesAPI.group,
         AppVersionsAPI.group, TermsAPI.group,
         VideosAPI.group, RecommendationsAPI.group,
+        AppPasswordsAPI.group,
     ]
 
     /// Every endpoint, in group order.

@@ -1,0 +1,215 @@
+import Cryptography
+import Foundation
+import MusicCore
+import Storage
+
+/// Who a Subsonic request comes from, once its credentials are checked.
+struct SubsonicUser: Sendable {
+    var id: Int64
+    /// The nickname: what `getUser` and `tokenInfo` call the person.
+    var username: String
+    var isAdmin: Bool
+    var email: String?
+    var likesSheetID: Int64
+
+    /// The person as the sheets' rules see them.
+    var viewer: Viewer { Viewer(userID: id, sessionID: 0, isAdmin: isAdmin) }
+    var listener: SubsonicStore.Listener { SubsonicStore.Listener(userID: id, likesSheetID: likesSheetID) }
+}
+
+/// How a Subsonic request says who it is.
+enum SubsonicCredentials: Sendable {
+    /// `u` and `p` (clear, or `enc:` hex already decoded).
+    case password(username: String, password: [UInt8])
+    /// `u`, `t` = md5(password + s) and `s`.
+    case token(username: String, token: String, salt: String)
+    /// `apiKey` alone.
+    case apiKey(String)
+}
+
+/// App passwords: made (shown once), listed and revoked by their owner, and checked for every Subsonic request
+/// in constant time. Secrets are sealed with the server key (`<data>/app-passwords.key`, mode 0600, made
+/// once), so the server can compute Subsonic's md5 tokens; a wrong try backs off like a wrong sign-in.
+final class AppPasswordService: Sendable {
+    let database: Database
+    let store = AppPasswordStore()
+    let subsonic = SubsonicStore()
+    let sheets = SheetStore()
+    let clock: @Sendable () -> Int64
+    private let sealKey: [UInt8]
+    private let lookupKey: [UInt8]
+    /// A sealed random secret, opened when the username is unknown so that costs what a known one does.
+    private let decoy: [UInt8]
+    private let failuresByAccount: BackoffLimiter
+    private let failuresByAddress: BackoffLimiter
+
+    static let maxPerUser = 50
+    /// 24 characters of 32 (no 0/o, 1/l): 120 bits, easy to type into a phone.
+    static let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+    static let wrongCredentials = SubsonicError(
+        .wrongCredentials,
+        "Wrong username or password. Subsonic apps sign in with an app password: make one in CloudMusic's settings."
+    )
+
+    /// `keyFile` is made on first use; `failures` as sign-in's: 5 per account and 20 per address before a
+    /// 30-second block that doubles up to 15 minutes.
+    init(
+        database: Database, keyFile: String, failuresPerAccount: Int = 5, failuresPerAddress: Int = 20,
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) throws {
+        self.database = database
+        self.clock = clock
+        sealKey = try Crypto.serverKey(at: keyFile)
+        lookupKey = Crypto.keyedHash("cloudmusic app password lookup", key: sealKey)
+        decoy = Crypto.seal(Crypto.randomBytes(24), key: sealKey)
+        func policy(_ allowed: Int) -> BackoffLimiter.Policy {
+            .init(allowed: allowed, baseDelay: 30, maxDelay: 900, forgetAfter: 3_600)
+        }
+        failuresByAccount = BackoffLimiter(policy(failuresPerAccount))
+        failuresByAddress = BackoffLimiter(policy(failuresPerAddress))
+    }
+
+    // MARK: Making, listing, revoking
+
+    /// A new app password for `userID`, from the API (only for oneself) or the shell (`viewer` nil).
+    func create(userID: Int64, name: String, by viewer: Viewer?) throws -> NewAppPassword {
+        if let viewer, viewer.userID != userID {
+            throw ServiceError.forbidden("You can only make app passwords for yourself.")
+        }
+        guard let name = try AccountRules.text(name, field: "The name", limit: 64) else {
+            throw ServiceError.invalid("Name the app password after the device or app that will use it.")
+        }
+        let secret = String((0..<24).map { _ in Self.alphabet[Int(Crypto.randomBytes(1)[0] & 31)] })
+        let password = stride(from: 0, to: 24, by: 4).map { offset -> String in
+            let start = secret.index(secret.startIndex, offsetBy: offset)
+            return String(secret[start..<secret.index(start, offsetBy: 4)])
+        }.joined(separator: "-")
+        let sealed = Crypto.seal(Array(password.utf8), key: sealKey)
+        let now = clock()
+        return try database.write { db in
+            guard let person = try subsonic.person(db, id: userID) else { throw AccountService.noUser }
+            guard try store.count(db, userID: userID) < Self.maxPerUser else {
+                throw ServiceError.conflict(
+                    "You can have at most \(Self.maxPerUser) app passwords. Revoke one you no longer use.")
+            }
+            let id = try store.insert(
+                db, userID: userID, name: name, secret: sealed, lookup: lookup(password), now: now)
+            return NewAppPassword(
+                id: String(id), name: name, password: password, username: person.nickname,
+                createdAt: APIDate.string(now), updatedAt: APIDate.string(now))
+        }
+    }
+
+    /// A person's app passwords, for themselves or an administrator.
+    func list(userID: Int64, by viewer: Viewer) throws -> [AppPassword] {
+        try requireSelfOrAdmin(userID: userID, viewer: viewer)
+        return try database.read { db in
+            guard try subsonic.person(db, id: userID) != nil else { throw AccountService.noUser }
+            return try store.list(db, userID: userID).map {
+                AppPassword(
+                    id: String($0.id), name: $0.name, lastUsedAt: $0.lastUsedAt.map(APIDate.string),
+                    createdAt: APIDate.string($0.createdAt), updatedAt: APIDate.string($0.createdAt))
+            }
+        }
+    }
+
+    /// Revokes one: the next request signed with it fails.
+    func revoke(userID: Int64, passwordID: Int64, by viewer: Viewer) throws {
+        try requireSelfOrAdmin(userID: userID, viewer: viewer)
+        try database.write { db in
+            guard try store.delete(db, userID: userID, id: passwordID) else {
+                throw ServiceError.notFound("That app password does not exist.")
+            }
+        }
+    }
+
+    private func requireSelfOrAdmin(userID: Int64, viewer: Viewer) throws {
+        guard viewer.userID == userID || viewer.isAdmin else {
+            throw ServiceError.forbidden(
+                "Only the account's owner (or an administrator) can see its app passwords.")
+        }
+    }
+
+    private func lookup(_ password: String) -> String {
+        Crypto.hex(Crypto.keyedHash(password, key: lookupKey))
+    }
+
+    // MARK: Checking a request
+
+    /// The person the credentials belong to. Every app password of the username is tried in constant time;
+    /// an unknown username costs the same and answers the same (40). Wrong tries back off per username and
+    /// per address (error 0 while blocked); an apiKey that is no app password is 44.
+    func authenticate(_ credentials: SubsonicCredentials, address: String) throws -> SubsonicUser {
+        let now = clock()
+        let accountKey: String
+        switch credentials {
+        case .password(let username, _), .token(let username, _, _):
+            accountKey = "u:" + AccountRules.nicknameKey(username)
+        case .apiKey:
+            accountKey = "apiKey"
+        }
+        if let wait = [
+            failuresByAccount.retryAfter(accountKey, now: now),
+            failuresByAddress.retryAfter(address, now: now),
+        ]
+        .compactMap({ $0 }).max() {
+            throw SubsonicError(
+                .generic, "Too many wrong sign-ins. Try again in \(AccountService.duration(wait)).")
+        }
+        guard let found = try database.read({ db in try match(db, credentials) }) else {
+            failuresByAccount.record(accountKey, now: now)
+            failuresByAddress.record(address, now: now)
+            if case .apiKey = credentials {
+                throw SubsonicError(
+                    .invalidAPIKey,
+                    "This API key is not (or no longer) an app password. Make a new one in CloudMusic's settings."
+                )
+            }
+            throw Self.wrongCredentials
+        }
+        guard !found.person.disabled else {
+            throw SubsonicError(
+                .wrongCredentials, "This account has been disabled. Contact the server's administrator.")
+        }
+        if found.lastUsed.map({ now - $0 >= 60 }) ?? true {
+            try database.write { db in try store.touch(db, id: found.passwordID, now: now) }
+        }
+        return SubsonicUser(
+            id: found.person.id, username: found.person.nickname, isAdmin: found.person.isAdmin,
+            email: found.person.email, likesSheetID: found.likes)
+    }
+
+    private func match(_ db: Connection, _ credentials: SubsonicCredentials) throws
+        -> (person: SubsonicStore.PersonRecord, likes: Int64, passwordID: Int64, lastUsed: Int64?)?
+    {
+        var candidates: [AppPasswordStore.Sealed] = []
+        var person: SubsonicStore.PersonRecord?
+        switch credentials {
+        case .apiKey(let key):
+            if let sealed = try store.sealed(db, lookup: lookup(key)) {
+                candidates = [sealed]
+                person = try subsonic.person(db, id: sealed.userID)
+            }
+        case .password(let username, _), .token(let username, _, _):
+            person = try subsonic.person(db, username: username)
+            if let person { candidates = try store.sealed(db, userID: person.id) }
+        }
+        var matched: AppPasswordStore.Sealed?
+        // Every candidate is opened and compared, whichever matches: the time does not say which one did.
+        for candidate in candidates.isEmpty ? [nil] : candidates.map(Optional.some) {
+            let secret = Crypto.unseal(candidate?.secret ?? decoy, key: sealKey) ?? []
+            let ok: Bool
+            switch credentials {
+            case .apiKey(let key): ok = Crypto.constantTimeEqual(secret, Array(key.utf8))
+            case .password(_, let password): ok = Crypto.constantTimeEqual(secret, password)
+            case .token(_, let token, let salt):
+                ok = Crypto.constantTimeEqual(
+                    MD5.hex(secret + Array(salt.utf8)), Array(token.lowercased().utf8))
+            }
+            if ok, let candidate, matched == nil { matched = candidate }
+        }
+        guard let matched, let person else { return nil }
+        let likes = try sheets.likesSheetID(db, userID: person.id) ?? 0
+        return (person, likes, matched.id, matched.lastUsedAt)
+    }
+}

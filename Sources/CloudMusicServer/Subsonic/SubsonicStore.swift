@@ -1,0 +1,806 @@
+import Foundation
+import MusicCore
+import Storage
+
+/// The SQL of the Subsonic API: the catalog read with one person's annotations (plays, "I like", favourites,
+/// ratings), sheets as playlists, favourites, ratings, bookmarks and who saved the play queue.
+///
+/// Every function runs on its caller's connection and reads columns by name. Songs are starred through the
+/// person's "I like" sheet, written by `SheetService`'s rules; only reads of it are here. SQLite-only:
+/// `json_each` for lists of ids, `random()`.
+struct SubsonicStore: Sendable {
+    /// Whose annotations to read.
+    struct Listener: Sendable {
+        var userID: Int64
+        /// The person's "I like" sheet (0 when they have none, which matches no row).
+        var likesSheetID: Int64
+    }
+
+    // MARK: Songs
+
+    struct SongRecord: Sendable {
+        var id: Int64
+        var title: String
+        var albumID: Int64?
+        var albumTitle: String?
+        var albumArtistID: Int64?
+        var albumArtistName: String?
+        var track: Int?
+        var disc: Int?
+        var year: Int?
+        var durationMilliseconds: Int
+        var bitRate: Int
+        var sampleRate: Int
+        var channels: Int
+        var format: String
+        var size: Int64
+        var path: String
+        var folderPath: String?
+        var createdAt: Int64
+        var musicBrainzID: String?
+        var plays: Int
+        var lastPlayed: Int64?
+        var starredAt: Int64?
+        var rating: Int?
+        var artists: [(id: Int64, name: String)] = []
+        var genres: [String] = []
+    }
+
+    /// The song columns; the three `?` are the likes sheet, then the user twice.
+    private static let songSelect = """
+        SELECT s.id, s.title, s.album_id, al.title AS album_title, al.artist_id AS album_artist_id,
+            aa.name AS album_artist_name, s.track_number, s.disc_number, s.year, s.duration_ms, s.bit_rate,
+            s.sample_rate, s.channels, s.format, s.size, s.path, mf.path AS folder_path, s.created_at,
+            s.musicbrainz_track_id,
+            (SELECT ss.added_at FROM sheet_songs ss WHERE ss.sheet_id = ? AND ss.song_id = s.id) AS starred_at,
+            p.plays_count AS user_plays, p.last_played_at AS user_last_played, r.rating AS user_rating
+        FROM songs s
+            LEFT JOIN albums al ON al.id = s.album_id
+            LEFT JOIN artists aa ON aa.id = al.artist_id
+            LEFT JOIN music_folders mf ON mf.id = s.folder_id
+            LEFT JOIN song_plays p ON p.user_id = ? AND p.song_id = s.id
+            LEFT JOIN song_ratings r ON r.user_id = ? AND r.song_id = s.id
+        """
+
+    private static func decodeSong(_ row: Row) throws -> SongRecord {
+        SongRecord(
+            id: try row.int64("id"), title: try row.string("title"),
+            albumID: try row.optionalInt64("album_id"),
+            albumTitle: try row.optionalString("album_title"),
+            albumArtistID: try row.optionalInt64("album_artist_id"),
+            albumArtistName: try row.optionalString("album_artist_name"),
+            track: try row.optionalInt("track_number"),
+            disc: try row.optionalInt("disc_number"), year: try row.optionalInt("year"),
+            durationMilliseconds: try row.int("duration_ms"), bitRate: try row.int("bit_rate"),
+            sampleRate: try row.int("sample_rate"), channels: try row.int("channels"),
+            format: try row.string("format"),
+            size: try row.int64("size"), path: try row.string("path"),
+            folderPath: try row.optionalString("folder_path"),
+            createdAt: try row.int64("created_at"),
+            musicBrainzID: try row.optionalString("musicbrainz_track_id"),
+            plays: try row.optionalInt("user_plays") ?? 0,
+            lastPlayed: try row.optionalInt64("user_last_played"),
+            starredAt: try row.optionalInt64("starred_at"), rating: try row.optionalInt("user_rating"))
+    }
+
+    /// Songs for a FROM-clause tail (joins, WHERE, ORDER BY, LIMIT), with their artists and genres.
+    func songs(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
+        throws -> [SongRecord]
+    {
+        var songs = try db.query(
+            "\(Self.songSelect) \(tail)",
+            arguments: [listener.likesSheetID, listener.userID, listener.userID] + arguments,
+            decode: Self.decodeSong)
+        guard !songs.isEmpty else { return songs }
+        let ids = JSONColumn.text(Array(Set(songs.map(\.id))))
+        var artists: [Int64: [(id: Int64, name: String)]] = [:]
+        for (songID, artistID, name) in try db.query(
+            """
+            SELECT sa.song_id, ar.id AS artist_id, ar.name FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id
+            WHERE sa.song_id IN (SELECT value FROM json_each(?)) ORDER BY sa.song_id, sa.position
+            """, ids, decode: { (try $0.int64("song_id"), try $0.int64("artist_id"), try $0.string("name")) })
+        {
+            artists[songID, default: []].append((artistID, name))
+        }
+        var genres: [Int64: [String]] = [:]
+        for (songID, name) in try db.query(
+            """
+            SELECT sg.song_id, g.name FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
+            WHERE sg.song_id IN (SELECT value FROM json_each(?)) ORDER BY g.name
+            """, ids, decode: { (try $0.int64("song_id"), try $0.string("name")) })
+        {
+            genres[songID, default: []].append(name)
+        }
+        for index in songs.indices {
+            songs[index].artists = artists[songs[index].id] ?? []
+            songs[index].genres = genres[songs[index].id] ?? []
+        }
+        return songs
+    }
+
+    /// The songs with these ids, in this order (repeats kept); ids not in the library are left out.
+    func songs(_ db: Connection, _ listener: Listener, ids: [Int64]) throws -> [SongRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try songs(
+            db, listener, "JOIN json_each(?) wanted ON wanted.value = s.id ORDER BY wanted.key",
+            [JSONColumn.text(ids)])
+    }
+
+    func song(_ db: Connection, _ listener: Listener, id: Int64) throws -> SongRecord? {
+        try songs(db, listener, "WHERE s.id = ?", [id]).first
+    }
+
+    func albumSongs(_ db: Connection, _ listener: Listener, albumID: Int64) throws -> [SongRecord] {
+        try songs(
+            db, listener, "WHERE s.album_id = ? ORDER BY s.disc_number, s.track_number, s.title, s.id",
+            [albumID])
+    }
+
+    /// Songs by a WHERE clause in random order.
+    func randomSongs(
+        _ db: Connection, _ listener: Listener, genre: String?, fromYear: Int?, toYear: Int?, count: Int
+    ) throws -> [SongRecord] {
+        var conditions: [String] = []
+        var arguments: [any SQLBindable] = []
+        if let genre {
+            conditions.append(
+                "s.id IN (SELECT sg.song_id FROM song_genres sg JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)"
+            )
+            arguments.append(LibraryStore.key(genre))
+        }
+        if let fromYear {
+            conditions.append("s.year >= ?")
+            arguments.append(fromYear)
+        }
+        if let toYear {
+            conditions.append("s.year <= ?")
+            arguments.append(toYear)
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let ids = try db.query(
+            "SELECT s.id FROM songs s \(filter) ORDER BY random() LIMIT ?", arguments: arguments + [count]
+        ) { try $0.int64("id") }
+        return try songs(db, listener, ids: ids)
+    }
+
+    func songsByGenre(_ db: Connection, _ listener: Listener, genre: String, offset: Int, count: Int) throws
+        -> [SongRecord]
+    {
+        try songs(
+            db, listener,
+            """
+            WHERE s.id IN (SELECT sg.song_id FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
+                WHERE g.name_key = ?)
+            ORDER BY s.title COLLATE NOCASE, s.id LIMIT ? OFFSET ?
+            """, [LibraryStore.key(genre), count, offset])
+    }
+
+    /// An artist's songs (any artist of the song), most played first.
+    func topSongs(_ db: Connection, _ listener: Listener, artistID: Int64, count: Int) throws -> [SongRecord]
+    {
+        try songs(
+            db, listener,
+            """
+            WHERE s.id IN (SELECT song_id FROM song_artists WHERE artist_id = ?)
+            ORDER BY s.plays_count DESC, s.title COLLATE NOCASE, s.id LIMIT ?
+            """, [artistID, count])
+    }
+
+    /// Songs of these artists (any artist of the song), in random order.
+    func songsOfArtists(_ db: Connection, _ listener: Listener, artistIDs: [Int64], count: Int) throws
+        -> [SongRecord]
+    {
+        let ids = try db.query(
+            """
+            SELECT DISTINCT song_id FROM song_artists WHERE artist_id IN (SELECT value FROM json_each(?))
+            ORDER BY random() LIMIT ?
+            """, JSONColumn.text(artistIDs), count
+        ) { try $0.int64("song_id") }
+        return try songs(db, listener, ids: ids)
+    }
+
+    /// Every song in id order, a page at a time (an empty search: clients sync the whole library this way).
+    func allSongs(_ db: Connection, _ listener: Listener, offset: Int, count: Int) throws -> [SongRecord] {
+        try songs(db, listener, "WHERE s.id > 0 ORDER BY s.id LIMIT ? OFFSET ?", [count, offset])
+    }
+
+    /// Songs whose title and artist match, for `getLyrics`; the best first.
+    func songIDs(_ db: Connection, title: String?, artist: String?) throws -> [Int64] {
+        var conditions: [String] = []
+        var arguments: [any SQLBindable] = []
+        if let title {
+            conditions.append("s.title = ? COLLATE NOCASE")
+            arguments.append(title)
+        }
+        if let artist {
+            conditions.append(
+                "s.id IN (SELECT sa.song_id FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id WHERE ar.name_key = ?)"
+            )
+            arguments.append(LibraryStore.key(artist))
+        }
+        guard !conditions.isEmpty else { return [] }
+        return try db.query(
+            "SELECT s.id FROM songs s WHERE \(conditions.joined(separator: " AND ")) ORDER BY s.id LIMIT 20",
+            arguments: arguments
+        ) { try $0.int64("id") }
+    }
+
+    /// What a stream needs besides the file: the song's bit rate (kbit/s) and title.
+    func streamFacts(_ db: Connection, songID: Int64) throws -> (bitRate: Int, title: String)? {
+        try db.queryOne("SELECT bit_rate, title FROM songs WHERE id = ?", songID) {
+            (try $0.int("bit_rate"), try $0.string("title"))
+        }
+    }
+
+    /// An artist's albums, newest first (for the artist's picture).
+    func albumIDs(_ db: Connection, artistID: Int64) throws -> [Int64] {
+        try db.query("SELECT id FROM albums WHERE artist_id = ? ORDER BY year DESC, id LIMIT 5", artistID) {
+            try $0.int64("id")
+        }
+    }
+
+    func songExists(_ db: Connection, id: Int64) throws -> Bool {
+        try db.queryOne("SELECT 1 AS found FROM songs WHERE id = ?", id) { _ in true } ?? false
+    }
+
+    // MARK: Albums
+
+    struct AlbumRecord: Sendable {
+        var id: Int64
+        var title: String
+        var artistID: Int64?
+        var artistName: String?
+        var year: Int?
+        var isCompilation: Bool
+        var songsCount: Int
+        var durationMilliseconds: Int
+        var createdAt: Int64
+        var musicBrainzID: String?
+        var starredAt: Int64?
+        var rating: Int?
+        var plays = 0
+        var lastPlayed: Int64?
+        var genres: [String] = []
+    }
+
+    /// The album columns; the two `?` are the user twice.
+    private static let albumSelect = """
+        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
+            al.duration_ms, al.created_at,
+            (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
+                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1) AS musicbrainz_album_id,
+            fa.created_at AS starred_at, r.rating AS user_rating
+        FROM albums al
+            LEFT JOIN artists ar ON ar.id = al.artist_id
+            LEFT JOIN favourite_albums fa ON fa.user_id = ? AND fa.album_id = al.id
+            LEFT JOIN album_ratings r ON r.user_id = ? AND r.album_id = al.id
+        """
+
+    private static func decodeAlbum(_ row: Row) throws -> AlbumRecord {
+        AlbumRecord(
+            id: try row.int64("id"), title: try row.string("title"),
+            artistID: try row.optionalInt64("artist_id"),
+            artistName: try row.optionalString("artist_name"), year: try row.optionalInt("year"),
+            isCompilation: try row.bool("is_compilation"), songsCount: try row.int("songs_count"),
+            durationMilliseconds: try row.int("duration_ms"), createdAt: try row.int64("created_at"),
+            musicBrainzID: try row.optionalString("musicbrainz_album_id"),
+            starredAt: try row.optionalInt64("starred_at"), rating: try row.optionalInt("user_rating"))
+    }
+
+    /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries).
+    func albums(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
+        throws -> [AlbumRecord]
+    {
+        var albums = try db.query(
+            "\(Self.albumSelect) \(tail)", arguments: [listener.userID, listener.userID] + arguments,
+            decode: Self.decodeAlbum)
+        guard !albums.isEmpty else { return albums }
+        let ids = JSONColumn.text(albums.map(\.id))
+        var plays: [Int64: (Int, Int64?)] = [:]
+        for (albumID, count, last) in try db.query(
+            """
+            SELECT s.album_id, sum(p.plays_count) AS plays, max(p.last_played_at) AS last_played
+            FROM songs s JOIN song_plays p ON p.user_id = ? AND p.song_id = s.id
+            WHERE s.album_id IN (SELECT value FROM json_each(?)) GROUP BY s.album_id
+            """, listener.userID, ids,
+            decode: { (try $0.int64("album_id"), try $0.int("plays"), try $0.optionalInt64("last_played")) })
+        {
+            plays[albumID] = (count, last)
+        }
+        var genres: [Int64: [String]] = [:]
+        for (albumID, name) in try db.query(
+            """
+            SELECT DISTINCT s.album_id, g.name FROM songs s JOIN song_genres sg ON sg.song_id = s.id
+                JOIN genres g ON g.id = sg.genre_id
+            WHERE s.album_id IN (SELECT value FROM json_each(?)) ORDER BY s.album_id, g.name
+            """, ids, decode: { (try $0.int64("album_id"), try $0.string("name")) })
+        {
+            genres[albumID, default: []].append(name)
+        }
+        for index in albums.indices {
+            let id = albums[index].id
+            if let (count, last) = plays[id] {
+                albums[index].plays = count
+                albums[index].lastPlayed = last
+            }
+            albums[index].genres = genres[id] ?? []
+        }
+        return albums
+    }
+
+    func album(_ db: Connection, _ listener: Listener, id: Int64) throws -> AlbumRecord? {
+        try albums(db, listener, "WHERE al.id = ?", [id]).first
+    }
+
+    /// The albums with these ids, in this order.
+    func albums(_ db: Connection, _ listener: Listener, ids: [Int64]) throws -> [AlbumRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try albums(
+            db, listener, "JOIN json_each(?) wanted ON wanted.value = al.id ORDER BY wanted.key",
+            [JSONColumn.text(ids)])
+    }
+
+    func artistAlbums(_ db: Connection, _ listener: Listener, artistID: Int64) throws -> [AlbumRecord] {
+        try albums(
+            db, listener, "WHERE al.artist_id = ? ORDER BY al.year, al.title COLLATE NOCASE, al.id",
+            [artistID])
+    }
+
+    /// What `getAlbumList` and `getAlbumList2` list.
+    enum AlbumList: Sendable {
+        case random, newest, highest, frequent, recent, alphabeticalByName, alphabeticalByArtist, starred
+        case byYear(from: Int, to: Int)
+        case byGenre(String)
+    }
+
+    /// A page of albums of one list type. Orders are stable (ties broken by id) except `random`.
+    func albumList(_ db: Connection, _ listener: Listener, _ list: AlbumList, offset: Int, count: Int) throws
+        -> [AlbumRecord]
+    {
+        let page: [any SQLBindable] = [count, offset]
+        let user = listener.userID
+        switch list {
+        case .random:
+            let ids = try db.query("SELECT id FROM albums ORDER BY random() LIMIT ?", count) {
+                try $0.int64("id")
+            }
+            return try albums(db, listener, ids: ids)
+        case .newest:
+            return try albums(db, listener, "ORDER BY al.created_at DESC, al.id LIMIT ? OFFSET ?", page)
+        case .alphabeticalByName:
+            return try albums(db, listener, "ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?", page)
+        case .alphabeticalByArtist:
+            return try albums(
+                db, listener,
+                "ORDER BY ar.name_key IS NULL, ar.name_key, al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?",
+                page)
+        case .highest:
+            return try albums(
+                db, listener, "WHERE r.rating IS NOT NULL ORDER BY r.rating DESC, al.id LIMIT ? OFFSET ?",
+                page)
+        case .starred:
+            return try albums(
+                db, listener,
+                "WHERE fa.created_at IS NOT NULL ORDER BY fa.created_at DESC, al.id LIMIT ? OFFSET ?", page)
+        case .frequent, .recent:
+            let order = {
+                if case .frequent = list { return "plays DESC, last_played DESC" }
+                return "last_played DESC"
+            }()
+            let ids = try db.query(
+                """
+                SELECT s.album_id, sum(p.plays_count) AS plays, max(p.last_played_at) AS last_played
+                FROM song_plays p JOIN songs s ON s.id = p.song_id
+                WHERE p.user_id = ? AND s.album_id IS NOT NULL
+                GROUP BY s.album_id ORDER BY \(order), s.album_id LIMIT ? OFFSET ?
+                """, user, count, offset
+            ) { try $0.int64("album_id") }
+            return try albums(db, listener, ids: ids)
+        case .byYear(let from, let to):
+            let descending = from > to
+            return try albums(
+                db, listener,
+                "WHERE al.year BETWEEN ? AND ? ORDER BY al.year \(descending ? "DESC" : "ASC"), al.id LIMIT ? OFFSET ?",
+                [min(from, to), max(from, to)] + page)
+        case .byGenre(let genre):
+            return try albums(
+                db, listener,
+                """
+                WHERE al.id IN (SELECT s.album_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
+                    JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)
+                ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?
+                """, [LibraryStore.key(genre)] + page)
+        }
+    }
+
+    func allAlbums(_ db: Connection, _ listener: Listener, offset: Int, count: Int) throws -> [AlbumRecord] {
+        try albums(db, listener, "ORDER BY al.id LIMIT ? OFFSET ?", [count, offset])
+    }
+
+    // MARK: Artists
+
+    struct ArtistRecord: Sendable {
+        var id: Int64
+        var name: String
+        var albumsCount: Int
+        var songsCount: Int
+        var starredAt: Int64?
+        var rating: Int?
+    }
+
+    /// The artist columns; the two `?` are the user twice.
+    private static let artistSelect = """
+        SELECT ar.id, ar.name, ar.albums_count, ar.songs_count, fa.created_at AS starred_at, r.rating AS user_rating
+        FROM artists ar
+            LEFT JOIN favourite_artists fa ON fa.user_id = ? AND fa.artist_id = ar.id
+            LEFT JOIN artist_ratings r ON r.user_id = ? AND r.artist_id = ar.id
+        """
+
+    private static func decodeArtist(_ row: Row) throws -> ArtistRecord {
+        ArtistRecord(
+            id: try row.int64("id"), name: try row.string("name"), albumsCount: try row.int("albums_count"),
+            songsCount: try row.int("songs_count"), starredAt: try row.optionalInt64("starred_at"),
+            rating: try row.optionalInt("user_rating"))
+    }
+
+    func artists(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
+        throws -> [ArtistRecord]
+    {
+        try db.query(
+            "\(Self.artistSelect) \(tail)", arguments: [listener.userID, listener.userID] + arguments,
+            decode: Self.decodeArtist)
+    }
+
+    func artist(_ db: Connection, _ listener: Listener, id: Int64) throws -> ArtistRecord? {
+        try artists(db, listener, "WHERE ar.id = ?", [id]).first
+    }
+
+    func artists(_ db: Connection, _ listener: Listener, ids: [Int64]) throws -> [ArtistRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try artists(
+            db, listener, "JOIN json_each(?) wanted ON wanted.value = ar.id ORDER BY wanted.key",
+            [JSONColumn.text(ids)])
+    }
+
+    /// Album artists (those with albums), by name.
+    func albumArtists(_ db: Connection, _ listener: Listener) throws -> [ArtistRecord] {
+        try artists(db, listener, "WHERE ar.albums_count > 0 ORDER BY ar.name_key, ar.id")
+    }
+
+    func allArtists(_ db: Connection, _ listener: Listener, offset: Int, count: Int) throws -> [ArtistRecord]
+    {
+        try artists(db, listener, "ORDER BY ar.id LIMIT ? OFFSET ?", [count, offset])
+    }
+
+    func artistID(_ db: Connection, named name: String) throws -> Int64? {
+        try db.queryOne("SELECT id FROM artists WHERE name_key = ?", LibraryStore.key(name)) {
+            try $0.int64("id")
+        }
+    }
+
+    /// Other artists sharing a genre with `artistID`, those sharing most songs' genres first.
+    func similarArtistIDs(_ db: Connection, artistID: Int64, count: Int) throws -> [Int64] {
+        try db.query(
+            """
+            WITH mine AS (SELECT DISTINCT sg.genre_id FROM song_artists sa JOIN song_genres sg ON sg.song_id = sa.song_id
+                WHERE sa.artist_id = ?)
+            SELECT sa.artist_id, count(*) AS shared FROM song_genres sg JOIN song_artists sa ON sa.song_id = sg.song_id
+            WHERE sg.genre_id IN (SELECT genre_id FROM mine) AND sa.artist_id <> ?
+            GROUP BY sa.artist_id ORDER BY shared DESC, sa.artist_id LIMIT ?
+            """, artistID, artistID, count
+        ) { try $0.int64("artist_id") }
+    }
+
+    /// The first artist of a song, or an album's artist.
+    func artistID(_ db: Connection, of id: SubsonicID) throws -> Int64? {
+        switch id.kind {
+        case .artist:
+            return try db.queryOne("SELECT id FROM artists WHERE id = ?", id.value) { try $0.int64("id") }
+        case .album:
+            return try db.queryOne(
+                """
+                SELECT coalesce(al.artist_id, (SELECT sa.artist_id FROM songs s JOIN song_artists sa ON sa.song_id = s.id
+                    WHERE s.album_id = al.id ORDER BY sa.position LIMIT 1)) AS artist_id
+                FROM albums al WHERE al.id = ?
+                """, id.value
+            ) { try $0.optionalInt64("artist_id") } ?? nil
+        case .song:
+            return try db.queryOne(
+                "SELECT artist_id FROM song_artists WHERE song_id = ? ORDER BY position LIMIT 1", id.value
+            ) { try $0.int64("artist_id") }
+        case .playlist:
+            return nil
+        }
+    }
+
+    // MARK: Genres and the library
+
+    struct GenreRecord: Sendable {
+        var name: String
+        var songsCount: Int
+        var albumsCount: Int
+    }
+
+    func genres(_ db: Connection) throws -> [GenreRecord] {
+        try db.query(
+            """
+            SELECT g.name, g.songs_count,
+                (SELECT count(DISTINCT s.album_id) FROM song_genres sg JOIN songs s ON s.id = sg.song_id
+                    WHERE sg.genre_id = g.id) AS albums_count
+            FROM genres g WHERE g.songs_count > 0 ORDER BY g.songs_count DESC, g.name_key
+            """
+        ) {
+            GenreRecord(
+                name: try $0.string("name"), songsCount: try $0.int("songs_count"),
+                albumsCount: try $0.int("albums_count"))
+        }
+    }
+
+    func songsCount(_ db: Connection) throws -> Int {
+        try db.queryOne("SELECT count(*) AS n FROM songs") { try $0.int("n") } ?? 0
+    }
+
+    /// When the library last changed (a scan finished), in Unix seconds.
+    func libraryChangedAt(_ db: Connection) throws -> Int64 {
+        try db.queryOne(
+            """
+            SELECT max(coalesce((SELECT max(finished_at) FROM scan_reports), 0),
+                coalesce((SELECT max(updated_at) FROM songs), 0)) AS changed
+            """
+        ) { try $0.int64("changed") } ?? 0
+    }
+
+    // MARK: Starred
+
+    func starredSongs(_ db: Connection, _ listener: Listener) throws -> [SongRecord] {
+        try songs(
+            db, listener,
+            """
+            JOIN sheet_songs liked ON liked.sheet_id = ? AND liked.song_id = s.id ORDER BY liked.position
+            """, [listener.likesSheetID])
+    }
+
+    func starredAlbums(_ db: Connection, _ listener: Listener) throws -> [AlbumRecord] {
+        try albums(db, listener, "WHERE fa.created_at IS NOT NULL ORDER BY fa.created_at DESC, al.id")
+    }
+
+    func starredArtists(_ db: Connection, _ listener: Listener) throws -> [ArtistRecord] {
+        try artists(db, listener, "WHERE fa.created_at IS NOT NULL ORDER BY fa.created_at DESC, ar.id")
+    }
+
+    /// Stars albums (those that exist); returns how many exist.
+    func favourAlbums(_ db: Connection, userID: Int64, ids: [Int64], now: Int64) throws -> Int {
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO favourite_albums(user_id, album_id, created_at)
+            SELECT ?, al.id, ? FROM albums al WHERE al.id IN (SELECT value FROM json_each(?))
+            """, userID, now, JSONColumn.text(ids))
+        return try existing(db, table: "albums", ids: ids)
+    }
+
+    func favourArtists(_ db: Connection, userID: Int64, ids: [Int64], now: Int64) throws -> Int {
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO favourite_artists(user_id, artist_id, created_at)
+            SELECT ?, ar.id, ? FROM artists ar WHERE ar.id IN (SELECT value FROM json_each(?))
+            """, userID, now, JSONColumn.text(ids))
+        return try existing(db, table: "artists", ids: ids)
+    }
+
+    func unfavourAlbums(_ db: Connection, userID: Int64, ids: [Int64]) throws -> Int {
+        try db.execute(
+            "DELETE FROM favourite_albums WHERE user_id = ? AND album_id IN (SELECT value FROM json_each(?))",
+            userID,
+            JSONColumn.text(ids))
+        return try existing(db, table: "albums", ids: ids)
+    }
+
+    func unfavourArtists(_ db: Connection, userID: Int64, ids: [Int64]) throws -> Int {
+        try db.execute(
+            "DELETE FROM favourite_artists WHERE user_id = ? AND artist_id IN (SELECT value FROM json_each(?))",
+            userID,
+            JSONColumn.text(ids))
+        return try existing(db, table: "artists", ids: ids)
+    }
+
+    /// How many of `ids` are rows of `table` (albums, artists or songs).
+    func existing(_ db: Connection, table: String, ids: [Int64]) throws -> Int {
+        precondition(["albums", "artists", "songs"].contains(table))
+        guard !ids.isEmpty else { return 0 }
+        return try db.queryOne(
+            "SELECT count(*) AS n FROM \(table) WHERE id IN (SELECT value FROM json_each(?))",
+            JSONColumn.text(ids)
+        ) { try $0.int("n") } ?? 0
+    }
+
+    // MARK: Ratings
+
+    /// Sets (1-5) or removes (nil) a rating; false when the song, album or artist does not exist.
+    func setRating(_ db: Connection, userID: Int64, item: SubsonicID, rating: Int?, now: Int64) throws -> Bool
+    {
+        let (table, column, owner): (String, String, String)
+        switch item.kind {
+        case .song: (table, column, owner) = ("song_ratings", "song_id", "songs")
+        case .album: (table, column, owner) = ("album_ratings", "album_id", "albums")
+        case .artist: (table, column, owner) = ("artist_ratings", "artist_id", "artists")
+        case .playlist: return false
+        }
+        guard try existing(db, table: owner, ids: [item.value]) == 1 else { return false }
+        if let rating {
+            try db.execute(
+                """
+                INSERT INTO \(table)(user_id, \(column), rating, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(user_id, \(column)) DO UPDATE SET rating = excluded.rating, updated_at = excluded.updated_at
+                """, userID, item.value, rating, now)
+        } else {
+            try db.execute("DELETE FROM \(table) WHERE user_id = ? AND \(column) = ?", userID, item.value)
+        }
+        return true
+    }
+
+    // MARK: Playlists (sheets)
+
+    struct PlaylistRecord: Sendable {
+        var id: Int64
+        var ownerID: Int64
+        var owner: String
+        var title: String
+        var detail: String?
+        var isPrivate: Bool
+        var isLikes: Bool
+        var songsCount: Int
+        var durationMilliseconds: Int
+        var hasCover: Bool
+        var createdAt: Int64
+        var updatedAt: Int64
+    }
+
+    private static let playlistSelect = """
+        SELECT sh.id, sh.user_id, u.nickname AS owner, sh.title, sh.detail, sh.is_private, sh.kind, sh.songs_count,
+            sh.cover_version, sh.created_at, sh.updated_at,
+            (SELECT coalesce(sum(s.duration_ms), 0) FROM sheet_songs ss JOIN songs s ON s.id = ss.song_id
+                WHERE ss.sheet_id = sh.id) AS duration_ms
+        FROM sheets sh JOIN users u ON u.id = sh.user_id
+        """
+
+    private static func decodePlaylist(_ row: Row) throws -> PlaylistRecord {
+        let songsCount = try row.int("songs_count")
+        return PlaylistRecord(
+            id: try row.int64("id"), ownerID: try row.int64("user_id"), owner: try row.string("owner"),
+            title: try row.string("title"), detail: try row.optionalString("detail"),
+            isPrivate: try row.bool("is_private"), isLikes: try row.int("kind") == 1, songsCount: songsCount,
+            durationMilliseconds: try row.int("duration_ms"),
+            hasCover: try row.optionalInt64("cover_version") != nil || songsCount > 0,
+            createdAt: try row.int64("created_at"), updatedAt: try row.int64("updated_at"))
+    }
+
+    func playlist(_ db: Connection, id: Int64) throws -> PlaylistRecord? {
+        try db.queryOne("\(Self.playlistSelect) WHERE sh.id = ?", id, decode: Self.decodePlaylist)
+    }
+
+    /// A person's own sheets ("I like" first), then the public sheets they collected; `publicOnly` for
+    /// someone else's list.
+    func playlists(_ db: Connection, ownerID: Int64, includeCollected: Bool, publicOnly: Bool) throws
+        -> [PlaylistRecord]
+    {
+        var rows = try db.query(
+            "\(Self.playlistSelect) WHERE sh.user_id = ? \(publicOnly ? "AND sh.is_private = 0" : "") ORDER BY sh.kind DESC, sh.id DESC",
+            ownerID, decode: Self.decodePlaylist)
+        if includeCollected {
+            rows += try db.query(
+                """
+                \(Self.playlistSelect) JOIN collections c ON c.sheet_id = sh.id
+                WHERE c.user_id = ? AND sh.is_private = 0 AND sh.user_id <> ? ORDER BY c.created_at DESC, sh.id DESC
+                """, ownerID, ownerID, decode: Self.decodePlaylist)
+        }
+        return rows
+    }
+
+    // MARK: People
+
+    struct PersonRecord: Sendable {
+        var id: Int64
+        var nickname: String
+        var email: String?
+        var isAdmin: Bool
+        var disabled: Bool
+        var hasAvatar: Bool
+    }
+
+    /// The person a Subsonic username names: a nickname (any letter case, full-width folded), an email or a
+    /// phone number.
+    func person(_ db: Connection, username: String) throws -> PersonRecord? {
+        let decode: (Row) throws -> PersonRecord = {
+            PersonRecord(
+                id: try $0.int64("id"), nickname: try $0.string("nickname"),
+                email: try $0.optionalString("email"),
+                isAdmin: try $0.string("role") == "admin", disabled: try $0.bool("disabled"),
+                hasAvatar: try $0.optionalInt64("avatar_version") != nil)
+        }
+        let columns = "SELECT id, nickname, email, role, disabled, avatar_version FROM users"
+        if let found = try db.queryOne(
+            "\(columns) WHERE nickname_key = ?",
+            AccountRules.nicknameKey(username.trimmingCharacters(in: .whitespaces)),
+            decode: decode)
+        {
+            return found
+        }
+        if username.contains("@"), let email = try? AccountRules.email(username) {
+            return try db.queryOne("\(columns) WHERE email = ?", email, decode: decode)
+        }
+        if let phone = try? AccountRules.phone(username) {
+            return try db.queryOne("\(columns) WHERE phone = ?", phone, decode: decode)
+        }
+        return nil
+    }
+
+    func person(_ db: Connection, id: Int64) throws -> PersonRecord? {
+        try db.queryOne(
+            "SELECT id, nickname, email, role, disabled, avatar_version FROM users WHERE id = ?", id
+        ) {
+            PersonRecord(
+                id: try $0.int64("id"), nickname: try $0.string("nickname"),
+                email: try $0.optionalString("email"),
+                isAdmin: try $0.string("role") == "admin", disabled: try $0.bool("disabled"),
+                hasAvatar: try $0.optionalInt64("avatar_version") != nil)
+        }
+    }
+
+    // MARK: Bookmarks
+
+    struct BookmarkRecord: Sendable {
+        var songID: Int64
+        var positionMilliseconds: Int64
+        var comment: String?
+        var createdAt: Int64
+        var updatedAt: Int64
+    }
+
+    func bookmarks(_ db: Connection, userID: Int64) throws -> [BookmarkRecord] {
+        try db.query(
+            """
+            SELECT song_id, position_ms, comment, created_at, updated_at FROM bookmarks WHERE user_id = ?
+            ORDER BY updated_at DESC, song_id
+            """, userID
+        ) {
+            BookmarkRecord(
+                songID: try $0.int64("song_id"), positionMilliseconds: try $0.int64("position_ms"),
+                comment: try $0.optionalString("comment"), createdAt: try $0.int64("created_at"),
+                updatedAt: try $0.int64("updated_at"))
+        }
+    }
+
+    func saveBookmark(
+        _ db: Connection, userID: Int64, songID: Int64, position: Int64, comment: String?, now: Int64
+    )
+        throws
+    {
+        try db.execute(
+            """
+            INSERT INTO bookmarks(user_id, song_id, position_ms, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(user_id, song_id) DO UPDATE SET position_ms = excluded.position_ms, comment = excluded.comment,
+                updated_at = excluded.updated_at
+            """, userID, songID, position, comment, now, now)
+    }
+
+    func deleteBookmark(_ db: Connection, userID: Int64, songID: Int64) throws {
+        try db.execute("DELETE FROM bookmarks WHERE user_id = ? AND song_id = ?", userID, songID)
+    }
+
+    // MARK: Who saved the play queue
+
+    /// The client that saved the queue at `version`, if the queue is still that version.
+    func queueClient(_ db: Connection, userID: Int64, version: Int) throws -> String? {
+        try db.queryOne(
+            "SELECT client FROM play_queue_clients WHERE user_id = ? AND version = ?", userID, version
+        ) { try $0.string("client") }
+    }
+
+    func setQueueClient(_ db: Connection, userID: Int64, version: Int, client: String) throws {
+        try db.execute(
+            """
+            INSERT INTO play_queue_clients(user_id, version, client) VALUES (?, ?, ?)
+            ON CONFLICT(user_id) DO UPDATE SET version = excluded.version, client = excluded.client
+            """, userID, version, client)
+    }
+}
