@@ -1,6 +1,6 @@
-"""Web/js/api.js (hand-written until the generator from the endpoint declarations lands) against the
-server's own OpenAPI document: every endpoint it calls exists with that method, and every query parameter
-it may send is one the server reads."""
+"""Web/js/api.js (generated from the endpoint declarations) against the server's own OpenAPI document: every
+endpoint it calls exists with that method, and every query parameter it may send is one the server reads
+(by its name or one of its `x-aliases`)."""
 import json
 import re
 
@@ -31,6 +31,7 @@ def parameter_names(document, operation):
             parameter = document["components"]["parameters"][parameter["$ref"].split("/")[-1]]
         if parameter.get("in") == "query":
             names.add(parameter["name"])
+            names.update(parameter.get("x-aliases", []))
     return names
 
 

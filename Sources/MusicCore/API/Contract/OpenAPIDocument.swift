@@ -214,6 +214,8 @@ public enum OpenAPIDocument {
             doc += (doc.isEmpty ? "" : " ") + "Also read as " + p.aliases.map { "`\($0)`" }.joined(separator: ", ") + "."
         }
         if !doc.isEmpty { out["description"] = .string(doc) }
+        // Machine-readable too, for clients generated from this document.
+        if !p.aliases.isEmpty { out["x-aliases"] = .array(p.aliases.map { .string($0) }) }
         return .object(out)
     }
 
