@@ -257,3 +257,32 @@ import Testing
                 as? String == "1.1.0")
     }
 }
+
+/// Issue 16: a song's clicks change, counted on its detail and on a stream's start, once per viewer in 30 s.
+@Suite struct SongClickTests {
+    @Test func detailAndStreamStartCountOncePerViewerIn30Seconds() async throws {
+        let world = try await DiscoveryWorld.start()
+        let server = world.server
+        let id = try #require(world.songs.values.sorted().first)
+        let first = try await server.call("GET", "/v1/songs/\(id)")
+        #expect(first.data["clicksCount"] as? Int == 1)
+        let again = try await server.call("GET", "/v1/songs/\(id)")
+        #expect(again.data["clicksCount"] as? Int == 1, "the same viewer within 30 s")
+        // Ann starts the stream: a click; the rest of the song by Range, and Ann's detail after it, are not.
+        let (status, _, _) = try await server.request(
+            "/v1/songs/\(id)/stream", headers: ["Range": "bytes=0-99", "Authorization": world.ann])
+        #expect(status == 206)
+        let (later, _, _) = try await server.request(
+            "/v1/songs/\(id)/stream", headers: ["Range": "bytes=100-199", "Authorization": world.ann])
+        #expect(later == 206)
+        let ann = try await server.call("GET", "/v1/songs/\(id)", token: world.ann)
+        #expect(ann.data["clicksCount"] as? Int == 2)
+        let bob = try await server.call("GET", "/v1/songs/\(id)", token: world.bob)
+        #expect(bob.data["clicksCount"] as? Int == 3)
+        // Written every few seconds: the list, which reads only the database, catches up.
+        let written = try await server.waitFor("/v1/songs?size=100") { data in
+            (data["data"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }?["clicksCount"] as? Int == 3
+        }
+        #expect(written)
+    }
+}

@@ -52,7 +52,16 @@ public final class ServerApp: Sendable {
         let applied = try Schema.migrator.migrate(database)
         if !applied.isEmpty { logger.info("migrated schema to version \(applied.last!)") }
         files = FileRoots(options.musicFolders + options.videoFolders + [options.dataFolder], logger: logger)
-        library = LibraryService(database: database, files: files)
+        let clicks = ViewerClicks(
+            database: database,
+            writers: [
+                .video: { db, counts in try VideoStore().addClicks(db, counts) },
+                .song: { db, counts in try CatalogStore().addClicks(db, counts) },
+            ])
+        self.clicks = clicks
+        var library = LibraryService(database: database, files: files)
+        library.clicks = clicks
+        self.library = library
         media = try MediaService(
             cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes, files: files)
         scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
@@ -92,7 +101,6 @@ public final class ServerApp: Sendable {
         // The home banner shows ads: a change to them is a change to it.
         ads = AdService(database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         appVersions = AppVersionService(database: database)
-        clicks = ViewerClicks(database: database, writers: [.video: { db, counts in try VideoStore().addClicks(db, counts) }])
         let stills = options.dataFolder + "/cache/video-stills"
         videos = VideoService(
             database: database, clicks: clicks, transcodes: media.transcodes, files: files, stillFolder: stills,

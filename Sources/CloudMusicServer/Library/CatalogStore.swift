@@ -458,6 +458,13 @@ struct CatalogStore: Sendable {
         }
         return result
     }
+
+    /// Adds counted clicks (`ViewerClicks`' writer for songs).
+    func addClicks(_ db: Connection, _ counts: [Int64: Int]) throws {
+        for (id, count) in counts {
+            try db.execute("UPDATE songs SET clicks_count = clicks_count + ? WHERE id = ?", count, id)
+        }
+    }
 }
 
 extension Array where Element == Int64 {

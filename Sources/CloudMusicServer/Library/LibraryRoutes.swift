@@ -11,12 +11,24 @@ struct LibraryRoutes {
 
     func register(on api: EndpointRouter) {
         api.on(CatalogAPI.songs) { call in try library.songs(call.query) }
-        api.on(CatalogAPI.song) { call in try library.song(id: call.path.id) }
+        api.on(CatalogAPI.song) { call in
+            try library.song(
+                id: call.path.id,
+                viewer: ClickViewer(userID: call.caller?.userID, address: call.request.remoteAddress))
+        }
         api.on(CatalogAPI.lyric) { call in try library.lyric(songID: call.path.id) }
         api.on(CatalogAPI.stream) { call in
             let file = try library.songFile(id: call.path.id)
             let clients = ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
-            switch try media.stream(file: file, query: call.query, clients: clients) {
+            let reply = try media.stream(file: file, query: call.query, clients: clients)
+            // A player asks for the rest of a song by Range as it plays: only its start is a click.
+            let range = call.request.headers["range"]
+            if call.request.method != .HEAD, range == nil || range!.hasPrefix("bytes=0-") {
+                library.streamStarted(
+                    songID: file.id,
+                    viewer: ClickViewer(userID: call.caller?.userID, address: call.request.remoteAddress))
+            }
+            switch reply {
             case .file(let path):
                 return try .storedFile(at: path, in: files, request: call.request)
             case .transcode(let executable, let arguments, let contentType, let release):

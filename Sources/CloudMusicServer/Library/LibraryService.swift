@@ -8,6 +8,9 @@ struct LibraryService: Sendable {
     let catalog = CatalogStore()
     /// Where song files and their sidecars may be read from.
     let files: FileRoots
+    /// Counts a song's detail and stream starts as clicks, once per viewer in 30 seconds (none in tools
+    /// that only read the catalog).
+    var clicks: ViewerClicks?
 
     static let noSong = ServiceError.notFound("That song does not exist.")
     static let noAlbum = ServiceError.notFound("That album does not exist.")
@@ -20,11 +23,19 @@ struct LibraryService: Sendable {
     }
 
     /// A song with its raw lyric text (its sidecar file when readable, else the embedded lyric).
-    func song(id: Int64) throws -> Song {
+    func song(id: Int64, viewer: ClickViewer? = nil) throws -> Song {
         let found = try database.read { db in (try catalog.song(db, id: id), try catalog.songFile(db, id: id)) }
         guard var song = found.0, let file = found.1 else { throw Self.noSong }
         song.lyric = lyricText(file)
+        if let clicks, let viewer {
+            song.clicksCount += clicks.view(.song, id: id, by: viewer)
+        }
         return song
+    }
+
+    /// A stream of the song starts (not a later Range of it): a click, once per viewer in 30 seconds.
+    func streamStarted(songID: Int64, viewer: ClickViewer) {
+        clicks?.view(.song, id: songID, by: viewer)
     }
 
     /// A lyric sidecar (at most 1 MiB; UTF-8, with or without BOM, or GB18030 as Chinese LRC often is), else
