@@ -54,6 +54,27 @@ extension RunningServer {
         return root
     }
 
+    /// Searches are kept for a while (a broad word is costly to rank), but a finished scan forgets them: a new
+    /// song is found at once.
+    @Test func aFinishedScanForgetsKeptSearches() async throws {
+        let music = try Self.library()
+        let server = try await RunningServer.start(extraArguments: ["--music", music])
+        defer { _ = server.stop() }
+        try await server.waitForScan()
+        let before = try await server.json("/v1/searches?q=Gamma")["data"] as! [String: Any]
+        #expect((before["songs"] as! [[String: Any]]).isEmpty)
+        let (_, _, kept) = try await server.request("/v1/searches?q=Gamma")
+        #expect(kept.value(forHTTPHeaderField: "Cache-Control") == "public, max-age=30")
+        try makeTrack(music + "/Band/Live/03.mp3", title: "Gamma Ray", artist: "Band", album: "Live", track: 3, seconds: 1)
+        // No one has signed up yet: the first run may start a scan.
+        #expect(try await server.call("POST", "/v1/library/scan").status == 202)
+        try await server.waitForScan()
+        let after = try await server.json("/v1/searches?q=Gamma")["data"] as! [String: Any]
+        #expect((after["songs"] as! [[String: Any]]).map { $0["title"] as? String } == ["Gamma Ray"])
+        let suggests = try await server.json("/v1/searches/suggests?q=gam")["data"] as! [[String: Any]]
+        #expect(suggests.first?["title"] as? String == "Gamma Ray")
+    }
+
     @Test func browseDetailLyricsAndErrors() async throws {
         let server = try await RunningServer.start(extraArguments: ["--music", try Self.library()])
         defer { _ = server.stop() }

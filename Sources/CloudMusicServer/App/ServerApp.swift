@@ -64,7 +64,9 @@ public final class ServerApp: Sendable {
         self.library = library
         media = try MediaService(
             cacheFolder: options.dataFolder + "/cache", maxTranscodes: options.maxTranscodes, files: files)
-        scans = ScanService(database: database, folders: options.musicFolders, logger: logger)
+        scans = ScanService(database: database, folders: options.musicFolders, logger: logger) { [library] in
+            library.forgetSearches()
+        }
         let terms = TermsService(database: database)
         self.terms = terms
         let outbox = OutboxSender(database: database, clock: { Int64(Date().timeIntervalSince1970) })

@@ -65,8 +65,10 @@ struct LibraryRoutes {
         api.on(CatalogAPI.artists) { call in try library.artists(call.query) }
         api.on(CatalogAPI.artist) { call in try library.artist(id: call.path.id) }
         api.on(CatalogAPI.genres) { call in try library.genres(paging: call.query.paging) }
-        api.on(CatalogAPI.search) { call in try library.search(call.query.text, limit: call.query.size) }
-        api.on(CatalogAPI.suggestions) { call in try library.suggestions(call.query.text, limit: call.query.size) }
+        api.on(CatalogAPI.search, prepared: { call in try library.preparedSearch(call.query.text, limit: call.query.size) })
+        api.on(
+            CatalogAPI.suggestions,
+            prepared: { call in try library.preparedSuggestions(call.query.text, limit: call.query.size) })
         api.on(CatalogAPI.scanStatus) { _ in try scans.status() }
         api.on(CatalogAPI.startScan) { _ in try scans.start() }
     }

@@ -11,6 +11,17 @@ struct LibraryService: Sendable {
     /// Counts a song's detail and stream starts as clicks, once per viewer in 30 seconds (none in tools
     /// that only read the catalog).
     var clicks: ViewerClicks?
+    /// Searches' and suggestions' answers as JSON for `searchSeconds`: a word that matches half the library
+    /// is typed again and again (and suggestions at every key), and ranking it is the costly part. A
+    /// finished scan forgets them all (`forgetSearches`).
+    let searches = ExpiringCache<SearchKey, Data>(capacity: 2_000)
+    static let searchSeconds = 30.0
+
+    struct SearchKey: Hashable, Sendable {
+        var suggestions: Bool
+        var text: String
+        var limit: Int
+    }
 
     static let noSong = ServiceError.notFound("That song does not exist.")
     static let noAlbum = ServiceError.notFound("That album does not exist.")
@@ -92,6 +103,28 @@ struct LibraryService: Sendable {
 
     func suggestions(_ text: String, limit: Int) throws -> [SearchSuggestion] {
         try database.read { db in try catalog.suggestions(db, text, limit: limit) }
+    }
+
+    /// `search`, answered from the searches kept for the last 30 seconds when it was asked then.
+    func preparedSearch(_ text: String, limit: Int) throws -> PreparedAnswer<SearchResults> {
+        try prepared(SearchKey(suggestions: false, text: text, limit: limit)) { try search(text, limit: limit) }
+    }
+
+    /// `suggestions`, answered like `preparedSearch`.
+    func preparedSuggestions(_ text: String, limit: Int) throws -> PreparedAnswer<[SearchSuggestion]> {
+        try prepared(SearchKey(suggestions: true, text: text, limit: limit)) { try suggestions(text, limit: limit) }
+    }
+
+    /// Forgets the kept searches (the library changed).
+    func forgetSearches() { searches.invalidateAll() }
+
+    private func prepared<A: Encodable & Sendable>(
+        _ key: SearchKey, _ answer: @escaping @Sendable () throws -> A
+    ) throws -> PreparedAnswer<A> {
+        let json = try searches.value(key) {
+            (try PreparedAnswer(try answer(), cacheControl: "").json, Date().timeIntervalSince1970 + Self.searchSeconds)
+        }
+        return PreparedAnswer(json: json, cacheControl: "public, max-age=\(Int(Self.searchSeconds))")
     }
 
     /// A song's lyric as raw text and as parsed lines, so thin clients need no parser.

@@ -9,13 +9,16 @@ final class ScanService: Sendable {
     let database: Database
     let folders: [String]
     let logger: Logger
+    /// Called after each scan, whether it finished or failed (what is kept from the library is stale).
+    let scanned: @Sendable () -> Void
     /// `again`: a start was asked while a scan ran; the running scan repeats once it ends, so no change is missed.
     private let state = Mutex<(running: Bool, progress: ScanProgress?, again: Bool)>((false, nil, false))
 
-    init(database: Database, folders: [String], logger: Logger) {
+    init(database: Database, folders: [String], logger: Logger, scanned: @escaping @Sendable () -> Void = {}) {
         self.database = database
         self.folders = folders
         self.logger = logger
+        self.scanned = scanned
     }
 
     /// Starts a scan unless one is running; either way answers the current status.
@@ -38,6 +41,7 @@ final class ScanService: Sendable {
                     } catch {
                         logger.error("library scan failed: \(error)")
                     }
+                    scanned()
                 } while state.withLock { current in
                     if current.again {
                         current.again = false

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Values kept in memory until they expire or are invalidated, for answers that are read far more often
-/// than what they are built from changes (home modules, categories, the ads showing now).
+/// than what they are built from changes (home modules, categories, the ads showing now, searches).
 ///
 /// An expired value is still answered while one background rebuild runs (stale while revalidate), so no
 /// request waits for a rebuild but the first one of a key; an invalidated value is gone, so the next
