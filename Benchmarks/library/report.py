@@ -22,6 +22,10 @@ RESCAN_MIN = 80000  # files/s, unchanged rescan
 SEARCH_P99_MAX_MS = 20.0
 RSS_AFTER_SCAN_MAX_KB = 100 * 1024
 STREAM_RATIO_MIN = 0.8  # Swift / nginx, bytes/s
+LOAD_RPS_MIN = 2000  # broad and selective searches, wrk -t2 -c32, 100k songs
+LOAD_P99_MAX_MS = 20.0
+SUGGEST_P99_MAX_MS = 5.0
+MPD_RATIO_MIN = 2.0  # cloudmusic / mpd first-scan files/s, same files, same run
 
 _SIZE = {"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}
 
@@ -172,6 +176,69 @@ def summarize(run_dir, json_out):
                   + (f" swift errors {s['errors']:.0f}" if s["errors"] else ""))
     figures["stream"] = stream
 
+    # d) search under load: median over the rounds of each job; verdicts for warm and cold alike.
+    load = {}
+    for job in ("albums", "warm_broad", "warm_selective", "warm_suggest", "cold_broad", "cold_selective",
+                "cold_suggest"):
+        runs = []
+        for i in range(1, rounds + 1):
+            rps = num(r, f"load_{job}_r{i}_rps")
+            if rps is not None:
+                runs.append({"rps": rps, "p50_us": num(r, f"load_{job}_r{i}_p50_us"),
+                             "p99_us": num(r, f"load_{job}_r{i}_p99_us"),
+                             "errors": num(r, f"load_{job}_r{i}_errors") or 0})
+        if runs:
+            load[job] = {"rounds": runs, "rps": statistics.median(x["rps"] for x in runs),
+                         "p50_ms": statistics.median(x["p50_us"] for x in runs) / 1e3,
+                         "p99_ms": statistics.median(x["p99_us"] for x in runs) / 1e3,
+                         "errors": sum(x["errors"] for x in runs)}
+    figures["search_load"] = load
+    base = load.get("albums")
+    if base:
+        info("load_albums_rps", f"album list baseline, wrk -c32 (median of {len(base['rounds'])})", base["rps"],
+             f"{base['rps']:.0f} req/s, p50 {base['p50_ms']:.2f} ms, p99 {base['p99_ms']:.2f} ms")
+
+    def shown_load(x):
+        return (f"{x['rps']:.0f} req/s, p50 {x['p50_ms']:.2f} ms, p99 {x['p99_ms']:.2f} ms"
+                + (f", {x['rps'] / base['rps']:.2f}x albums" if base else "")
+                + " (rounds: " + ", ".join(f"{y['rps']:.0f}" for y in x["rounds"]) + " req/s)"
+                + (f", {x['errors']:.0f} ERRORS" if x["errors"] else ""))
+    for mode in ("warm", "cold"):
+        for kind in ("broad", "selective"):
+            x = load.get(f"{mode}_{kind}")
+            if x:
+                check(f"load_{mode}_{kind}", f"search {kind}, {mode}, wrk -c32", x["rps"],
+                      f">= {LOAD_RPS_MIN} req/s, p99 < {LOAD_P99_MAX_MS:.0f} ms",
+                      x["rps"] >= LOAD_RPS_MIN and x["p99_ms"] < LOAD_P99_MAX_MS and not x["errors"], shown_load(x))
+        x = load.get(f"{mode}_suggest")
+        if x:
+            check(f"load_{mode}_suggest", f"suggestions, {mode}, wrk -c32", x["p99_ms"],
+                  f"p99 < {SUGGEST_P99_MAX_MS:.0f} ms", x["p99_ms"] < SUGGEST_P99_MAX_MS and not x["errors"],
+                  shown_load(x))
+
+    # e) first scan against mpd: medians over the rounds; the verdict compares wall times (both
+    # include their program's startup and database writing), the scanner's own figure is shown too.
+    cm_line, cm_wall, mpd_rate = [], [], []
+    for i in range(1, rounds + 1):
+        v, files, wall = (num(r, f"vs_mpd_cm_r{i}_files_per_s"), num(r, f"vs_mpd_cm_r{i}_files"),
+                          num(r, f"vs_mpd_cm_r{i}_wall_s"))
+        if v is not None:
+            cm_line.append(v)
+            cm_wall.append(files / wall)
+        v = num(r, f"mpd_r{i}_files_per_s")
+        if v is not None:
+            mpd_rate.append(v)
+    if cm_line and mpd_rate:
+        m_mpd, m_wall, m_line = statistics.median(mpd_rate), statistics.median(cm_wall), statistics.median(cm_line)
+        figures["vs_mpd"] = {"mpd_files_per_s": mpd_rate, "cloudmusic_wall_files_per_s": [round(x) for x in cm_wall],
+                             "cloudmusic_scanner_files_per_s": cm_line, "ratio_wall": m_wall / m_mpd,
+                             "ratio_scanner_line": m_line / m_mpd}
+        check("vs_mpd_ratio", f"first scan, {small} tracks, cloudmusic/mpd (wall)", m_wall / m_mpd,
+              f">= {MPD_RATIO_MIN:.0f}x", m_wall / m_mpd >= MPD_RATIO_MIN,
+              f"{m_wall / m_mpd:.2f}x  (cloudmusic {m_wall:.0f} files/s [{', '.join(f'{x:.0f}' for x in cm_wall)}], "
+              f"mpd {m_mpd:.0f} [{', '.join(f'{x:.0f}' for x in mpd_rate)}]; scanner's own line "
+              f"{m_line:.0f} files/s = {m_line / m_mpd:.2f}x)")
+
     print()
     print(f"Library benchmark ({meta.get('cores')} cores, load average {meta.get('loadavg_start')} at the start, "
           f"{meta.get('loadavg_end')} at the end)")
@@ -197,10 +264,13 @@ def summarize(run_dir, json_out):
         "host": {"cores": int(meta.get("cores", "0") or 0), "kernel": meta.get("kernel"),
                  "loadavg_start": meta.get("loadavg_start"), "loadavg_end": meta.get("loadavg_end")},
         "git_commit": meta.get("git_commit"),
-        "params": {k: meta.get(k) for k in ("small", "tracks", "queries", "stream_mb", "duration", "rounds", "only")},
+        "params": {k: meta.get(k) for k in ("small", "tracks", "queries", "stream_mb", "duration", "load_duration", "rounds",
+                                                  "only")},
         "targets": {"first_scan_files_per_s_min": FIRST_SCAN_MIN, "rescan_files_per_s_min": RESCAN_MIN,
                     "search_p99_ms_max": SEARCH_P99_MAX_MS, "rss_after_scan_kb_max": RSS_AFTER_SCAN_MAX_KB,
-                    "stream_ratio_min": STREAM_RATIO_MIN},
+                    "stream_ratio_min": STREAM_RATIO_MIN, "load_rps_min": LOAD_RPS_MIN,
+                    "load_p99_ms_max": LOAD_P99_MAX_MS, "suggest_p99_ms_max": SUGGEST_P99_MAX_MS,
+                    "mpd_ratio_min": MPD_RATIO_MIN},
         "figures": figures,
         "pass": checks,
         "all_pass": all_pass,

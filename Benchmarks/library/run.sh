@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Library benchmark: scan throughput (first scan and unchanged rescan), search latency and
-# memory on a large library, and streaming throughput against nginx serving the same file.
-# See Benchmarks/library/README.md.
+# memory on a large library, search under load, streaming throughput against nginx serving the
+# same file, and the first scan side by side with mpd's. See Benchmarks/library/README.md.
 #
 # usage: Benchmarks/library/run.sh [--small 10000] [--tracks 100000] [--queries 400]
-#                                  [--stream-mb 50] [--duration 10] [--rounds 2]
-#                                  [--only scan,search,stream] [--server-bin PATH]
+#                                  [--stream-mb 50] [--duration 10] [--load-duration 20]
+#                                  [--rounds 2] [--only scan,search,search-load,stream,mpd]
+#                                  [--server-bin PATH]
 #
-#   --small N     tracks of the scan-throughput library (part a)
-#   --tracks N    tracks of the search/memory library (part b); 0 skips part b
-#   --only LIST   run only these parts (scan = a, search = b, stream = c)
+#   --small N     tracks of the scan-throughput library (parts a and e)
+#   --tracks N    tracks of the search/memory library (parts b and d); 0 skips them
+#   --only LIST   run only these parts (scan = a, search = b, stream = c, search-load = d, mpd = e)
 # Generated libraries are cached in Benchmarks/out/lib-N/ and reused when complete.
 #
 # exit status: 0 every target met, 3 a target missed (the figures are still printed and
@@ -26,12 +27,13 @@ tracks=100000
 queries=400
 stream_mb=50
 duration=10
+load_duration=20
 rounds=2
-only="scan,search,stream"
+only="scan,search,search-load,stream,mpd"
 server_bin=""
 start_timeout=60
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "run.sh: error: $*" >&2; exit 1; }
 bad_usage() { echo "run.sh: $*" >&2; usage >&2; exit 2; }
 need_value() { [ $# -ge 2 ] && [ -n "$2" ] || bad_usage "$1 needs a value"; }
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
     --queries) need_value "$@"; queries="$2"; shift 2 ;;
     --stream-mb) need_value "$@"; stream_mb="$2"; shift 2 ;;
     --duration) need_value "$@"; duration="${2%s}"; shift 2 ;;
+    --load-duration) need_value "$@"; load_duration="${2%s}"; shift 2 ;;
     --rounds) need_value "$@"; rounds="$2"; shift 2 ;;
     --only) need_value "$@"; only="$2"; shift 2 ;;
     --server-bin) need_value "$@"; server_bin="$2"; shift 2 ;;
@@ -51,23 +54,28 @@ while [ $# -gt 0 ]; do
     *) bad_usage "unknown argument: $1" ;;
   esac
 done
-for v in small tracks queries stream_mb duration rounds; do
+for v in small tracks queries stream_mb duration load_duration rounds; do
   is_uint "${!v}" || bad_usage "--${v/_/-} must be a non-negative integer (got '${!v}')"
 done
 [ "$small" -ge 10 ] || bad_usage "--small must be at least 10"
 [ "$queries" -ge 10 ] || bad_usage "--queries must be at least 10"
 [ "$stream_mb" -ge 2 ] || bad_usage "--stream-mb must be at least 2"
-[ "$duration" -ge 1 ] && [ "$rounds" -ge 1 ] || bad_usage "--duration and --rounds must be at least 1"
+[ "$duration" -ge 1 ] && [ "$load_duration" -ge 1 ] && [ "$rounds" -ge 1 ] \
+  || bad_usage "--duration, --load-duration and --rounds must be at least 1"
 want() { [[ ",$only," == *",$1,"* ]]; }
 for part in ${only//,/ }; do
-  case "$part" in scan|search|stream) ;; *) bad_usage "--only takes scan, search and stream (got '$part')" ;; esac
+  case "$part" in
+    scan|search|search-load|stream|mpd) ;;
+    *) bad_usage "--only takes scan, search, search-load, stream and mpd (got '$part')" ;;
+  esac
 done
-[ "$tracks" -gt 0 ] || only="${only//search/}"
+[ "$tracks" -gt 0 ] || only="$(tr ',' '\n' <<<"$only" | { grep -vxE 'search|search-load' || true; } | paste -sd, -)"
 
 # --- dependencies (only what is missing) -------------------------------------------------
 missing=()
-for pair in wrk:wrk curl:curl python3:python3 ffmpeg:ffmpeg nginx:nginx; do
-  command -v "${pair%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%:*}" ] || missing+=("${pair#*:}")
+for pair in wrk:wrk curl:curl python3:python3 ffmpeg:ffmpeg nginx:nginx $(want mpd && echo mpd:mpd); do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%:*}" ] || [ -x "/usr/bin/${pair%%:*}" ] \
+    || missing+=("${pair#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "run.sh: installing missing packages: ${missing[*]}"
@@ -76,6 +84,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     || die "could not install ${missing[*]} (install them by hand: apt-get install ${missing[*]})"
 fi
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+mpd_bin="$(command -v mpd || echo /usr/bin/mpd)"
 
 # --- processes: everything this script starts is stopped at exit, by pid -----------------
 server_pid=""; nginx_pid=""; load_pid=""
@@ -107,22 +116,29 @@ show_log() { echo "---- $2 ($1), last 60 lines ----" >&2; tail -n 60 "$1" >&2 ||
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # --- build ----------------------------------------------------------------------------------
-echo "==> swift build -c release (cloudmusic-server, library-bench-gen)"
 if [ -z "$server_bin" ]; then
+  echo "==> swift build -c release --product cloudmusic-server"
   (cd "$root" && swift build -c release --product cloudmusic-server) >"$run/build.log" 2>&1 \
     || { show_log "$run/build.log" "swift build"; die "cloudmusic-server did not build"; }
   server_bin="$root/.build/release/cloudmusic-server"
 fi
-(cd "$root" && swift build -c release --product library-bench-gen) >>"$run/build.log" 2>&1 \
-  || { show_log "$run/build.log" "swift build"; die "library-bench-gen did not build"; }
-gen_bin="$root/.build/release/library-bench-gen"
 [ -x "$server_bin" ] || die "no server executable at $server_bin"
+# The generator is built only when a library is not cached yet (see `library`).
+gen_bin=""
+build_generator() {
+  [ -z "$gen_bin" ] || return 0
+  echo "==> swift build -c release --product library-bench-gen" >&2
+  (cd "$root" && swift build -c release --product library-bench-gen) >>"$run/build.log" 2>&1 \
+    || { show_log "$run/build.log" "swift build"; die "library-bench-gen did not build"; }
+  gen_bin="$root/.build/release/library-bench-gen"
+}
 
 # --- helpers ----------------------------------------------------------------------------------
 # library N: prints the folder of a generated N-track library, generating it if not cached.
 library() {
   local n="$1" dir="$out/lib-$1"
   if [ "$(cat "$dir/.bench-complete" 2>/dev/null || true)" != "$n" ]; then
+    build_generator
     echo "==> generating a $n-track library in $dir (cached for later runs)" >&2
     rm -rf "$dir" "$dir.partial"
     local t0=$SECONDS
@@ -208,7 +224,7 @@ wait_scan_idle() {
 wrk_run() {  # wrk_run OUTFILE ARGS...: bounded wrk, fails the harness if wrk fails
   local file="$1"; shift
   local status=0
-  timeout -k 5 $(( duration + 60 )) wrk "$@" >"$file" 2>&1 &
+  timeout -k 5 $(( duration + load_duration + 60 )) wrk "$@" >"$file" 2>&1 &
   load_pid=$!
   wait "$load_pid" || status=$?
   load_pid=""
@@ -226,6 +242,7 @@ wrk_run() {  # wrk_run OUTFILE ARGS...: bounded wrk, fails the harness if wrk fa
   echo "queries=$queries"
   echo "stream_mb=$stream_mb"
   echo "duration=$duration"
+  echo "load_duration=$load_duration"
   echo "rounds=$rounds"
   echo "only=$only"
 } >"$run/meta.env"
@@ -277,6 +294,46 @@ if want search; then
   record rss_after_search_kb "$(rss_kb "$server_pid")"
   record hwm_after_search_kb "$(hwm_kb "$server_pid")"
   echo "    RSS after the search load: $(rss_kb "$server_pid") kB (peak $(hwm_kb "$server_pid") kB)"
+  want search-load || stop_server   # part d goes on with the same server
+fi
+
+# --- d) search under load: broad, selective and suggestions, warm and cold, vs album lists -------
+if want search-load; then
+  if [ -z "$server_pid" ]; then
+    lib="$(library "$tracks")"
+    echo "==> d) $tracks tracks: scan, serve"
+    rm -rf "$run/data-search"
+    scan load_scan "$run/data-search" "$lib"
+    start_server "$run/data-search" "$lib" "$run/server-search.log"
+    echo "    server up (pid $server_pid, $server_url); waiting for its startup scan"
+    wait_scan_idle
+  fi
+  load_songs="$(curl -fsS "$server_url/v1/songs?size=1" | python3 -c 'import json,sys; d=json.load(sys.stdin); d=d.get("data",d); print(d.get("total","?"))')"
+  record load_songs_total "$load_songs"
+  echo "==> d) search under load on $load_songs songs: wrk -t2 -c32 -d${load_duration}s each, $rounds rounds"
+  echo "    what the warm queries find (songs/albums/artists, or suggestions; at most 20 of each):"
+  python3 "$here/search-load.py" --port "${server_url##*:}" --tracks "$tracks" --dir "$run" \
+    || die "search-load.py failed"
+  # Each round: the album list (the baseline), then the three kinds warm (the same 8 queries again
+  # and again: kept answers) and cold (every request new: searched in SQLite each time).
+  for r in $(seq "$rounds"); do
+    for job in albums warm-broad warm-selective warm-suggest cold-broad cold-selective cold-suggest; do
+      sleep 1
+      if [ "$job" = albums ]; then
+        wrk_run "$run/wrk-load-$job-$r.txt" -t2 -c32 -d"${load_duration}s" --latency "$server_url/v1/albums?size=20"
+      else
+        wrk_run "$run/wrk-load-$job-$r.txt" -t2 -c32 -d"${load_duration}s" --latency -s "$run/load-$job.lua" "$server_url"
+      fi
+      python3 "$here/report.py" wrk "$run/wrk-load-$job-$r.txt" "load_${job//-/_}_r$r" >>"$results"
+      printf '    round %d %-15s %s\n' "$r" "$job" \
+        "$(python3 "$here/report.py" wrk "$run/wrk-load-$job-$r.txt" x | awk -F= '
+            /^x_rps=/ { rps = $2 } /^x_p50_us=/ { p50 = $2 } /^x_p99_us=/ { p99 = $2 } /^x_errors=/ { e = $2 }
+            END { printf "%8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s", rps, p50 / 1000, p99 / 1000, e > 0 ? "  ERRORS " e : "" }')"
+    done
+  done
+  record rss_after_load_kb "$(rss_kb "$server_pid")"
+  record hwm_after_load_kb "$(hwm_kb "$server_pid")"
+  echo "    RSS after the load: $(rss_kb "$server_pid") kB (peak $(hwm_kb "$server_pid") kB)"
   stop_server
 fi
 
@@ -378,6 +435,34 @@ EOF
   record rss_after_stream_kb "$(rss_kb "$server_pid")"
   stop_server
   kill -TERM "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=""
+fi
+
+# --- e) first scan side by side with mpd ---------------------------------------------------------
+if want mpd; then
+  lib="$(library "$small")"
+  echo "==> e) first scan of $small tracks: mpd ($("$mpd_bin" --version | head -1)) and cloudmusic-server scan, $rounds rounds, alternating"
+  for r in $(seq "$rounds"); do
+    if [ $(( r % 2 )) -eq 1 ]; then order="mpd cloudmusic"; else order="cloudmusic mpd"; fi
+    for who in $order; do
+      sleep 1
+      if [ "$who" = mpd ]; then
+        rm -rf "$run/mpd-$r"
+        status=0
+        python3 "$here/mpd-scan.py" --mpd "$mpd_bin" --music "$lib" --work "$run/mpd-$r" --expect "$small" \
+          >"$run/mpd-$r.env" 2>"$run/mpd-$r.log" &
+        load_pid=$!
+        wait "$load_pid" || status=$?
+        load_pid=""
+        [ "$status" -eq 0 ] || { show_log "$run/mpd-$r.log" "mpd-scan.py"; die "mpd-scan.py failed (status $status)"; }
+        sed "s/^mpd_/mpd_r${r}_/" "$run/mpd-$r.env" >>"$results"
+        echo "    round $r mpd:        $(tail -1 "$run/mpd-$r.log")"
+      else
+        rm -rf "$run/data-vs-mpd-$r"
+        echo -n "    round $r cloudmusic: "
+        scan "vs_mpd_cm_r$r" "$run/data-vs-mpd-$r" "$lib"
+      fi
+    done
+  done
 fi
 
 echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$run/meta.env"

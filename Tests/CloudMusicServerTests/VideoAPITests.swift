@@ -157,6 +157,44 @@ extension RunningServer {
         #expect(refused.status == 403)
     }
 
+    /// Issue 16: comments on videos go through v1/comments with `videoId`, count on the video, and go with it.
+    @Test func commentsOnAVideoCountAndGoWithIt() async throws {
+        let world = try await World.start()
+        let server = world.server
+        let id = world.ids["Night Clip"]!
+        let first = try await server.call(
+            "POST", "/v1/comments", json: ["content": "What a clip", "videoId": id], token: world.bob)
+        #expect(first.status == 201, "\(first.json)")
+        #expect(first.data["videoId"] as? String == id)
+        let commentID = try #require(first.data["id"] as? String)
+        let reply = try await server.call(
+            "POST", "/v1/comments", json: ["content": "Agreed", "parentId": commentID], token: world.admin)
+        #expect(reply.status == 201)
+        #expect(reply.data["videoId"] as? String == id)
+        let list = try await server.call("GET", "/v1/comments?videoId=\(id)")
+        #expect(list.status == 200)
+        #expect(list.items.map { $0["content"] as? String } == ["Agreed", "What a clip"])
+        let video = try await server.call("GET", "/v1/videos/\(id)")
+        #expect(video.data["commentsCount"] as? Int == 2)
+        // The comment on the video notified no one but the one replied to.
+        let inbox = try await server.call("GET", "/v1/notifications", token: world.bob)
+        let quoted = inbox.items.compactMap { $0["comment"] as? [String: Any] }
+        #expect(quoted.contains { $0["videoId"] as? String == id })
+        // Bad input: a video that does not exist, two things at once.
+        let missing = try await server.call(
+            "POST", "/v1/comments", json: ["content": "Hello", "videoId": "999999"], token: world.bob)
+        #expect(missing.status == 404)
+        #expect(missing.message == "That video does not exist.")
+        let both = try await server.call(
+            "POST", "/v1/comments", json: ["content": "Hello", "videoId": id, "songId": "1"], token: world.bob)
+        #expect(both.status == 400)
+        // The video's file removed and the folder rescanned, its comments are gone.
+        try FileManager.default.removeItem(atPath: world.videos + "/clips/Clip.mkv")
+        let report = try await server.rescanVideos(token: world.admin)
+        #expect(report["removed"] as? Int == 1, "\(report)")
+        #expect(try await server.call("GET", "/v1/comments/\(commentID)").status == 404)
+    }
+
     @Test func aViewCountsAsAClickOncePerViewerIn30Seconds() async throws {
         let world = try await World.start()
         let id = world.ids["Night Clip"]!

@@ -144,9 +144,9 @@ export const sheets = {
 };
 
 export const comments = {
-  /** GET /v1/comments: Comments on a song, sheet or moment (or the replies to one comment), newest or hot first; deep pages by cursor. */
-  list: (params, body) => call(e("GET", "/v1/comments", ["songId", "sheetId", "feedId", "parentId", "order", "cursor", "page", "size"], "optionalSignIn", false), params, body),
-  /** POST /v1/comments: Comment on a song, sheet or moment, or reply to a comment; @mentions and #topics# are found in the text. */
+  /** GET /v1/comments: Comments on a song, sheet, moment or video (or the replies to one comment), newest or hot first; deep pages by cursor. */
+  list: (params, body) => call(e("GET", "/v1/comments", ["songId", "sheetId", "feedId", "videoId", "parentId", "order", "cursor", "page", "size"], "optionalSignIn", false), params, body),
+  /** POST /v1/comments: Comment on a song, sheet, moment or video, or reply to a comment; @mentions and #topics# are found in the text. */
   create: (params, body) => call(e("POST", "/v1/comments", [], "signedIn", false), params, body),
   /** GET /v1/comments/{id}: One comment. */
   detail: (params, body) => call(e("GET", "/v1/comments/{id}", [], "optionalSignIn", false), params, body),

@@ -22,6 +22,7 @@ enum Schema {
         VideosSchema.migration,
         RecommendationsSchema.migration,
         SubsonicSchema.migration,
+        CommentsSchema.onVideos,
         Migration(
             version: 1, name: "server metadata",
             sql: """

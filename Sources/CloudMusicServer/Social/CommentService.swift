@@ -12,6 +12,7 @@ struct CommentService: Sendable {
     let notifications = NotificationStore()
     let links = RichTextLinks()
     let catalog = CatalogStore()
+    let videos = VideoStore()
     let sheets: SheetService
     let feeds: FeedService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -43,24 +44,28 @@ struct CommentService: Sendable {
             return try sheets.visibleSheet(db, id: id, viewer: viewer).userID
         case .feed(let id):
             return try feeds.visibleAuthor(db, feedID: id, viewer: viewer)
+        case .video(let id):
+            guard try videos.video(db, id: id, viewerID: nil) != nil else { throw VideoService.noVideo }
+            return nil
         }
     }
 
-    /// The thing a request names: exactly one of a song, a sheet or a moment.
-    private static func target(songID: String?, sheetID: String?, feedID: String?) throws
+    /// The thing a request names: exactly one of a song, a sheet, a moment or a video.
+    private static func target(songID: String?, sheetID: String?, feedID: String?, videoID: String?) throws
         -> CommentStore.Target
     {
         func id(_ text: String, _ missing: ServiceError) throws -> Int64 {
             guard let id = Int64(text), id > 0 else { throw missing }
             return id
         }
-        switch (songID, sheetID, feedID) {
-        case (let song?, nil, nil): return .song(try id(song, noSong))
-        case (nil, let sheet?, nil): return .sheet(try id(sheet, SheetService.noSheet))
-        case (nil, nil, let feed?): return .feed(try id(feed, FeedService.noFeed))
+        switch (songID, sheetID, feedID, videoID) {
+        case (let song?, nil, nil, nil): return .song(try id(song, noSong))
+        case (nil, let sheet?, nil, nil): return .sheet(try id(sheet, SheetService.noSheet))
+        case (nil, nil, let feed?, nil): return .feed(try id(feed, FeedService.noFeed))
+        case (nil, nil, nil, let video?): return .video(try id(video, VideoService.noVideo))
         default:
             throw ServiceError.invalid(
-                "Name what the comments are on: one of 'songId', 'sheetId' or 'feedId'.")
+                "Name what the comments are on: one of 'songId', 'sheetId', 'feedId' or 'videoId'.")
         }
     }
 
@@ -100,7 +105,7 @@ struct CommentService: Sendable {
             } else {
                 target = try Self.target(
                     songID: query.songId.map(String.init), sheetID: query.sheetId.map(String.init),
-                    feedID: query.feedId.map(String.init))
+                    feedID: query.feedId.map(String.init), videoID: query.videoId.map(String.init))
                 _ = try owner(db, of: target, viewer: viewer)
             }
             return try store.list(
@@ -149,17 +154,18 @@ struct CommentService: Sendable {
                 guard let id = Int64(parentText), id > 0 else { throw Self.noComment }
                 let visible = try visible(db, id: id, viewer: viewer)
                 (target, parent, owner) = (visible.record.target, visible.record, visible.owner)
-                if input.songId != nil || input.sheetId != nil || input.feedId != nil {
+                if input.songId != nil || input.sheetId != nil || input.feedId != nil || input.videoId != nil {
                     let named = try Self.target(
-                        songID: input.songId, sheetID: input.sheetId, feedID: input.feedId)
+                        songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, videoID: input.videoId)
                     _ = try self.owner(db, of: named, viewer: viewer)
                     guard named == target else {
                         throw ServiceError.invalid(
-                            "A reply goes on the same song, sheet or moment as the comment it answers.")
+                            "A reply goes on the same song, sheet, moment or video as the comment it answers.")
                     }
                 }
             } else {
-                target = try Self.target(songID: input.songId, sheetID: input.sheetId, feedID: input.feedId)
+                target = try Self.target(
+                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, videoID: input.videoId)
                 owner = try self.owner(db, of: target, viewer: viewer)
             }
             let now = clock()

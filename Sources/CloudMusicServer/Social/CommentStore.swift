@@ -11,11 +11,13 @@ struct CommentStore: Sendable {
         case song(Int64)
         case sheet(Int64)
         case feed(Int64)
+        case video(Int64)
 
         init(kind: Int, id: Int64) {
             switch kind {
             case 1: self = .song(id)
             case 2: self = .sheet(id)
+            case 4: self = .video(id)
             default: self = .feed(id)
             }
         }
@@ -25,12 +27,13 @@ struct CommentStore: Sendable {
             case .song: 1
             case .sheet: 2
             case .feed: 3
+            case .video: 4
             }
         }
 
         var id: Int64 {
             switch self {
-            case .song(let id), .sheet(let id), .feed(let id): id
+            case .song(let id), .sheet(let id), .feed(let id), .video(let id): id
             }
         }
 
@@ -38,6 +41,7 @@ struct CommentStore: Sendable {
         var songID: String? { if case .song(let id) = self { String(id) } else { nil } }
         var sheetID: String? { if case .sheet(let id) = self { String(id) } else { nil } }
         var feedID: String? { if case .feed(let id) = self { String(id) } else { nil } }
+        var videoID: String? { if case .video(let id) = self { String(id) } else { nil } }
 
         /// The table whose `comments_count` (kept by the comments' triggers) counts this thing's comments.
         var table: String {
@@ -45,6 +49,7 @@ struct CommentStore: Sendable {
             case .song: "songs"
             case .sheet: "sheets"
             case .feed: "feeds"
+            case .video: "videos"
             }
         }
     }
@@ -91,7 +96,8 @@ struct CommentStore: Sendable {
             likeId: try row.optionalInt64("like_id").map(String.init),
             parentId: try row.optionalInt64("parent_id").map(String.init), parent: parent,
             songId: target.songID,
-            sheetId: target.sheetID, feedId: target.feedID, user: try UserColumns.person(row, "user"),
+            sheetId: target.sheetID, feedId: target.feedID, videoId: target.videoID,
+            user: try UserColumns.person(row, "user"),
             mentions: try JSONColumn.decode([Mention].self, row.string("mentions")),
             topics: try JSONColumn.decode([TopicMention].self, row.string("topics")),
             createdAt: APIDate.string(try row.int64("created_at")),

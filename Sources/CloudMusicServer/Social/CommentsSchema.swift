@@ -170,4 +170,43 @@ extension CommentsSchema {
                 UPDATE comments SET hot = \(hotScore) WHERE id = NEW.id;
             END;
             """)
+
+    /// Comments on videos (target kind 4): the counting triggers again with the videos' line, and a video's
+    /// comments go with it.
+    static let onVideos = Migration(
+        version: 21, name: "comments on videos",
+        sql: """
+            DROP TRIGGER comment_added;
+            DROP TRIGGER comment_removed;
+            DROP TRIGGER comment_hidden_changed;
+            CREATE TRIGGER comment_added AFTER INSERT ON comments BEGIN
+                UPDATE comments SET hot = \(hotScore) WHERE id = NEW.id;
+            \(countChange("+ 1", row: "NEW"))
+                UPDATE comments SET replies_count = replies_count + 1 WHERE id = NEW.parent_id;
+            END;
+            -- A hidden comment no longer counts; deleting it then changes nothing more.
+            CREATE TRIGGER comment_removed AFTER DELETE ON comments WHEN OLD.hidden = 0 BEGIN
+            \(countChange("- 1", row: "OLD"))
+                UPDATE comments SET replies_count = replies_count - 1 WHERE id = OLD.parent_id;
+            END;
+            CREATE TRIGGER comment_hidden_changed AFTER UPDATE OF hidden ON comments
+            WHEN OLD.hidden <> NEW.hidden BEGIN
+            \(countChange("+ (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)", row: "NEW"))
+                UPDATE comments SET replies_count = replies_count + (CASE NEW.hidden WHEN 0 THEN 1 ELSE -1 END)
+                WHERE id = NEW.parent_id;
+            END;
+            CREATE TRIGGER video_comments_go AFTER DELETE ON videos BEGIN
+                DELETE FROM comments WHERE target_kind = 4 AND target_id = OLD.id;
+            END;
+            """)
+
+    /// The things comments are on, by target kind, whose `comments_count` the triggers keep.
+    static let countedTables = [(1, "songs"), (2, "sheets"), (3, "feeds"), (4, "videos")]
+
+    /// One UPDATE per counted table, adding `change` to the count of `row`'s thing.
+    private static func countChange(_ change: String, row: String) -> String {
+        countedTables.map { kind, table in
+            "    UPDATE \(table) SET comments_count = comments_count \(change) WHERE \(row).target_kind = \(kind) AND id = \(row).target_id;"
+        }.joined(separator: "\n")
+    }
 }

@@ -88,7 +88,7 @@ struct NotificationStore: Sendable {
             comment = NotificationComment(
                 id: String(commentID), content: content,
                 parentId: try row.optionalInt64("comment_parent_id").map(String.init), songId: target.songID,
-                sheetId: target.sheetID, feedId: target.feedID)
+                sheetId: target.sheetID, feedId: target.feedID, videoId: target.videoID)
         }
         let item = NotificationItem(
             id: String(id), kind: Kind(rawValue: try row.int("kind"))?.name ?? "other", read: readAt != nil,

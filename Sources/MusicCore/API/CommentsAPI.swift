@@ -1,13 +1,13 @@
-/// Comments on songs, sheets and moments, with replies, likes (also of moments), #topics#, reports and
+/// Comments on songs, sheets, moments and videos, with replies, likes (also of moments), #topics#, reports and
 /// moderation.
 public enum CommentsAPI {
     public static let list = Endpoint<NoPath, CommentListQuery, NoBody, CommentPage, OptionalSignIn>(
         "list", .GET, "/v1/comments",
-        "Comments on a song, sheet or moment (or the replies to one comment), newest or hot first; deep pages by cursor",
+        "Comments on a song, sheet, moment or video (or the replies to one comment), newest or hot first; deep pages by cursor",
         resource: "comment", refusals: [.notFound])
     public static let create = Endpoint<NoPath, NoQuery, CommentDraft, Comment, SignedIn>(
         "create", .POST, "/v1/comments",
-        "Comment on a song, sheet or moment, or reply to a comment; @mentions and #topics# are found in the text",
+        "Comment on a song, sheet, moment or video, or reply to a comment; @mentions and #topics# are found in the text",
         status: 201, refusals: [.notFound, .rateLimited])
     public static let detail = Endpoint<IDPath, NoQuery, NoBody, Comment, OptionalSignIn>(
         "detail", .GET, "/v1/comments/{id}", "One comment", resource: "comment")
@@ -47,20 +47,23 @@ public enum CommentOrder: String, Codable, Sendable, CaseIterable, SchemaEnum {
     case hot
 }
 
-/// Whose comments: give one of `songId`, `sheetId`, `feedId`, or `parentId` for the replies to a comment.
+/// Whose comments: give one of `songId`, `sheetId`, `feedId`, `videoId`, or `parentId` for the replies to a
+/// comment.
 public struct CommentListQuery: APIParameters, Equatable {
     public var songId: Int64?
     public var sheetId: Int64?
     public var feedId: Int64?
+    public var videoId: Int64?
     public var parentId: Int64?
     public var order = CommentOrder.new
     public var cursor: String?
     public var paging = Paging()
     public init() {}
     public init(
-        songId: String? = nil, sheetId: String? = nil, feedId: String? = nil, parentId: String? = nil,
-        order: CommentOrder = .new, cursor: String? = nil, page: Int = 1, size: Int = 20
+        songId: String? = nil, sheetId: String? = nil, feedId: String? = nil, videoId: String? = nil,
+        parentId: String? = nil, order: CommentOrder = .new, cursor: String? = nil, page: Int = 1, size: Int = 20
     ) {
+        self.videoId = videoId.map { Int64($0) ?? 0 }
         self.songId = songId.map { Int64($0) ?? 0 }
         self.sheetId = sheetId.map { Int64($0) ?? 0 }
         self.feedId = feedId.map { Int64($0) ?? 0 }
@@ -74,6 +77,7 @@ public struct CommentListQuery: APIParameters, Equatable {
             .id("songId", \.songId, thing: "song", doc: "Comments on this song."),
             .id("sheetId", \.sheetId, thing: "sheet", doc: "Comments on this sheet."),
             .id("feedId", \.feedId, thing: "moment", doc: "Comments on this moment."),
+            .id("videoId", \.videoId, thing: "video", doc: "Comments on this video (MV)."),
             .id("parentId", \.parentId, thing: "comment", doc: "The replies to this comment."),
             .choice("order", \.order),
             .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
@@ -113,19 +117,22 @@ public struct TopicQuery: APIParameters, Equatable {
     ]
 }
 
-/// A comment to write: its text and what it is on (one of `songId`, `sheetId`, `feedId`, `parentId`).
+/// A comment to write: its text and what it is on (one of `songId`, `sheetId`, `feedId`, `videoId`,
+/// `parentId`).
 public struct CommentDraft: Codable, Sendable, Equatable {
     public var content: String
     public var songId: String?
     public var sheetId: String?
     public var feedId: String?
+    public var videoId: String?
     /// A reply: the comment it answers (its target is the parent's).
     public var parentId: String?
 
     public init(
         content: String, songId: String? = nil, sheetId: String? = nil, feedId: String? = nil,
-        parentId: String? = nil
+        videoId: String? = nil, parentId: String? = nil
     ) {
+        self.videoId = videoId
         self.content = content
         self.songId = songId
         self.sheetId = sheetId

@@ -42,11 +42,15 @@ public struct NotificationComment: Codable, Sendable, Equatable {
     public var sheetId: String?
     /// The moment the comment is on, when it is on one.
     public var feedId: String?
+    /// The video the comment is on, when it is on one.
+    public var videoId: String?
 
     public init(
-        id: String, content: String, parentId: String?, songId: String?, sheetId: String?, feedId: String? = nil
+        id: String, content: String, parentId: String?, songId: String?, sheetId: String?, feedId: String? = nil,
+        videoId: String? = nil
     ) {
         self.feedId = feedId
+        self.videoId = videoId
         self.id = id
         self.content = content
         self.parentId = parentId
