@@ -328,7 +328,7 @@ if want search-load; then
       printf '    round %d %-15s %s\n' "$r" "$job" \
         "$(python3 "$here/report.py" wrk "$run/wrk-load-$job-$r.txt" x | awk -F= '
             /^x_rps=/ { rps = $2 } /^x_p50_us=/ { p50 = $2 } /^x_p99_us=/ { p99 = $2 } /^x_errors=/ { e = $2 }
-            END { printf "%8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s", rps, p50 / 1000, p99 / 1000, e > 0 ? "  ERRORS " e : "" }')"
+            END { printf "%8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s", rps, p50 / 1000, p99 / 1000, (e > 0 ? "  ERRORS " e : "") }')"
     done
   done
   record rss_after_load_kb "$(rss_kb "$server_pid")"
