@@ -321,7 +321,7 @@ public struct CommandLineParser {
             Commands:
               serve            Run the server (the default).
               scan             Scan the music folders now, with a progress bar, then exit.
-              demo [folder]    Generate the demo library (about 20 real tracks) into folder,
+              demo [folder]    Generate the demo library (30 short real tracks) into folder,
                                default <data>/demo-library.
               migrate          Bring the database schema up to date, then exit.
               backup <file>    Copy the live database to <file> while the server runs.
