@@ -217,32 +217,23 @@ public struct ProfileChange: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func clearable(_ key: CodingKeys) throws -> String?? {
-            guard container.contains(key) else { return nil }
-            if try container.decodeNil(forKey: key) { return .some(nil) }
-            return .some(try container.decode(String.self, forKey: key))
-        }
         nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
         gender = try container.decodeIfPresent(Int.self, forKey: .gender)
-        description = try clearable(.description)
-        birthday = try clearable(.birthday)
-        province = try clearable(.province)
-        city = try clearable(.city)
-        area = try clearable(.area)
+        description = try container.decodeClearable(.description)
+        birthday = try container.decodeClearable(.birthday)
+        province = try container.decodeClearable(.province)
+        city = try container.decodeClearable(.city)
+        area = try container.decodeClearable(.area)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        func clearable(_ value: String??, _ key: CodingKeys) throws {
-            guard let value else { return }
-            if let text = value { try container.encode(text, forKey: key) } else { try container.encodeNil(forKey: key) }
-        }
         try container.encodeIfPresent(nickname, forKey: .nickname)
         try container.encodeIfPresent(gender, forKey: .gender)
-        try clearable(description, .description)
-        try clearable(birthday, .birthday)
-        try clearable(province, .province)
-        try clearable(city, .city)
-        try clearable(area, .area)
+        try container.encodeClearable(description, forKey: .description)
+        try container.encodeClearable(birthday, forKey: .birthday)
+        try container.encodeClearable(province, forKey: .province)
+        try container.encodeClearable(city, forKey: .city)
+        try container.encodeClearable(area, forKey: .area)
     }
 }

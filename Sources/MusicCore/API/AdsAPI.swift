@@ -126,18 +126,13 @@ public struct AdChange: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func clearable(_ key: CodingKeys) throws -> String?? {
-            guard container.contains(key) else { return nil }
-            if try container.decodeNil(forKey: key) { return .some(nil) }
-            return .some(try container.decode(String.self, forKey: key))
-        }
         title = try container.decodeIfPresent(String.self, forKey: .title)
         position = try container.decodeIfPresent(Int.self, forKey: .position)
         style = try container.decodeIfPresent(Int.self, forKey: .style)
         sort = try container.decodeIfPresent(Int.self, forKey: .sort)
-        link = try clearable(.link)
-        startsAt = try clearable(.startsAt)
-        endsAt = try clearable(.endsAt)
+        link = try container.decodeClearable(.link)
+        startsAt = try container.decodeClearable(.startsAt)
+        endsAt = try container.decodeClearable(.endsAt)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -146,14 +141,9 @@ public struct AdChange: Codable, Sendable, Equatable {
         try container.encodeIfPresent(position, forKey: .position)
         try container.encodeIfPresent(style, forKey: .style)
         try container.encodeIfPresent(sort, forKey: .sort)
-        for (key, value) in [(CodingKeys.link, link), (.startsAt, startsAt), (.endsAt, endsAt)] {
-            guard let value else { continue }
-            if let value {
-                try container.encode(value, forKey: key)
-            } else {
-                try container.encodeNil(forKey: key)
-            }
-        }
+        try container.encodeClearable(link, forKey: .link)
+        try container.encodeClearable(startsAt, forKey: .startsAt)
+        try container.encodeClearable(endsAt, forKey: .endsAt)
     }
 }
 
