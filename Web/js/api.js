@@ -99,7 +99,7 @@ export const sheets = {
   detail: (params, body) => call(e("GET", "/v1/sheets/{id}", ["songs"], "optionalSignIn", false), params, body),
   /** PATCH /v1/sheets/{id}: Change one's sheet; fields left out stay as they are. */
   update: (params, body) => call(e("PATCH", "/v1/sheets/{id}", [], "signedIn", false), params, body),
-  /** DELETE /v1/sheets/{id}: Delete one's sheet. */
+  /** DELETE /v1/sheets/{id}: Delete one's sheet (not the "I like" sheet). */
   delete: (params, body) => call(e("DELETE", "/v1/sheets/{id}", [], "signedIn", false), params, body),
   /** GET /v1/sheets/{id}/cover: The sheet's own cover (256x256 JPEG). */
   cover: (params) => address(e("GET", "/v1/sheets/{id}/cover", [], "optionalSignIn", true), params),

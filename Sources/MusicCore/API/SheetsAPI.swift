@@ -18,7 +18,8 @@ public enum SheetsAPI {
         "update", .PATCH, "/v1/sheets/{id}", "Change one's sheet; fields left out stay as they are",
         resource: "sheet", refusals: [.forbidden])
     public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
-        "delete", .DELETE, "/v1/sheets/{id}", "Delete one's sheet", resource: "sheet", refusals: [.forbidden])
+        "delete", .DELETE, "/v1/sheets/{id}", "Delete one's sheet (not the \"I like\" sheet)", resource: "sheet",
+        refusals: [.forbidden, .invalid])
     public static let cover = Endpoint<IDPath, NoQuery, NoBody, Picture, OptionalSignIn>(
         "cover", .GET, "/v1/sheets/{id}/cover", "The sheet's own cover (256x256 JPEG)", resource: "sheet")
     public static let uploadCover = Endpoint<IDPath, NoQuery, Upload, Sheet, SignedIn>(

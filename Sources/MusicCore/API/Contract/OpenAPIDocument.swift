@@ -136,9 +136,13 @@ public enum OpenAPIDocument {
                 "content": ["application/json": ["schema": envelope(try builder.schema(for: type))]],
             ]
         case .media(let contentType, let summary):
+            // A JSON document that is not in the envelope (this document itself) is an object; files are bytes.
+            let schema: JSONValue =
+                contentType == "application/json"
+                ? ["type": "object"] : ["type": "string", "contentMediaType": .string(contentType)]
             success = [
                 "description": .string(summary),
-                "content": [.init(contentType): ["schema": ["type": "string", "contentMediaType": .string(contentType)]]],
+                "content": [.init(contentType): ["schema": schema]],
             ]
         }
         responses[String(endpoint.status)] = success
@@ -155,7 +159,9 @@ public enum OpenAPIDocument {
     /// The refusals an endpoint can answer: those its declaration implies and those it lists.
     public static func refusals(of endpoint: any DescribedEndpoint) -> [ServiceError.Kind] {
         var kinds = Set(endpoint.refusals)
-        if !endpoint.queryParameters.isEmpty || endpoint.pathParameters.contains(where: { $0.schema.kind != .string })
+        // A path parameter that is not free text (a number, or text with a length limit) can be refused.
+        if !endpoint.queryParameters.isEmpty
+            || endpoint.pathParameters.contains(where: { $0.schema.kind != .string || $0.schema.maxLength != nil })
         {
             kinds.insert(.invalid)
         }
