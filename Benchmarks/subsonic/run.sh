@@ -137,9 +137,12 @@ if want cloudmusic; then
   pids+=($!)
   base="http://127.0.0.1:$port"
   wait_http "$base/health" "${pids[-1]}"
-  until [ "$(curl -fsS "$base/v1/library/scan" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["running"])')" = "False" ]; do sleep 0.5; done
   hex="$(printf '%s' "$password" | od -An -tx1 | tr -d ' \n')"
   auth="u=Bench&p=enc:$hex&v=1.16.1&c=wrk&f=json"
+  # The start-up rescan (nothing changed) must end first; the scan status is the administrator's to read.
+  until [ "$(curl -fsS "$base/rest/getScanStatus.view?$auth" | json "d['scanStatus']['scanning']")" = "False" ]; do
+    sleep 0.5
+  done
   album="$(curl -fsS "$base/rest/getAlbumList2.view?$auth&type=newest&size=1" | json "d['albumList2']['album'][0]['id']")"
   song="$(curl -fsS "$base/rest/getAlbum.view?$auth&id=$album" | json "d['album']['song'][0]['id']")"
   record cloudmusic_rss_kb "$(awk '/^VmRSS:/ { print $2 }' "/proc/${pids[-1]}/status")"
