@@ -23,6 +23,7 @@ enum Schema {
         RecommendationsSchema.migration,
         SubsonicSchema.migration,
         CommentsSchema.onVideos,
+        LibrarySchema.longerPrefixes,
         Migration(
             version: 1, name: "server metadata",
             sql: """
