@@ -128,15 +128,19 @@ audio_output {{
                 raise RuntimeError(f"mpd's update did not finish in {a.timeout} s ({songs} songs)")
             client.command("idle database update")
         t1 = time.perf_counter()
+        with open(f"/proc/{proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        cpu_s = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
         seconds = t1 - t0
         db_bytes = os.path.getsize(db) if os.path.exists(db) else 0
         rate = songs / seconds
         print(f"mpd: {songs} songs in {seconds:.3f} s ({rate:.0f} files/s) from start to the end of its "
-              f"update{'' if not asked else ' (update asked)'}; database {db_bytes} bytes", file=sys.stderr)
+              f"update{'' if not asked else ' (update asked)'}; {cpu_s:.2f} CPU s; database {db_bytes} bytes", file=sys.stderr)
         print(f"mpd_files={songs}")
         print(f"mpd_seconds={seconds:.3f}")
         print(f"mpd_files_per_s={rate:.0f}")
         print(f"mpd_db_bytes={db_bytes}")
+        print(f"mpd_cpu_s={cpu_s:.2f}")
         print(f"mpd_update_asked={int(asked)}")
         return 0
     except RuntimeError as e:

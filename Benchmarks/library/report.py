@@ -186,21 +186,26 @@ def summarize(run_dir, json_out):
             if rps is not None:
                 runs.append({"rps": rps, "p50_us": num(r, f"load_{job}_r{i}_p50_us"),
                              "p99_us": num(r, f"load_{job}_r{i}_p99_us"),
-                             "errors": num(r, f"load_{job}_r{i}_errors") or 0})
+                             "errors": num(r, f"load_{job}_r{i}_errors") or 0,
+                             "cpu_ms_per_request": (num(r, f"load_{job}_r{i}_server_cpu_s") or 0) * 1e3
+                             / max(1, num(r, f"load_{job}_r{i}_requests") or 0)})
         if runs:
             load[job] = {"rounds": runs, "rps": statistics.median(x["rps"] for x in runs),
                          "p50_ms": statistics.median(x["p50_us"] for x in runs) / 1e3,
                          "p99_ms": statistics.median(x["p99_us"] for x in runs) / 1e3,
-                         "errors": sum(x["errors"] for x in runs)}
+                         "errors": sum(x["errors"] for x in runs),
+                         "cpu_ms_per_request": statistics.median(x["cpu_ms_per_request"] for x in runs)}
     figures["search_load"] = load
     base = load.get("albums")
     if base:
         info("load_albums_rps", f"album list baseline, wrk -c32 (median of {len(base['rounds'])})", base["rps"],
-             f"{base['rps']:.0f} req/s, p50 {base['p50_ms']:.2f} ms, p99 {base['p99_ms']:.2f} ms")
+             f"{base['rps']:.0f} req/s, p50 {base['p50_ms']:.2f} ms, p99 {base['p99_ms']:.2f} ms, "
+             f"server CPU {base['cpu_ms_per_request']:.3f} ms/req")
 
     def shown_load(x):
         return (f"{x['rps']:.0f} req/s, p50 {x['p50_ms']:.2f} ms, p99 {x['p99_ms']:.2f} ms"
                 + (f", {x['rps'] / base['rps']:.2f}x albums" if base else "")
+                + f", server CPU {x['cpu_ms_per_request']:.3f} ms/req"
                 + " (rounds: " + ", ".join(f"{y['rps']:.0f}" for y in x["rounds"]) + " req/s)"
                 + (f", {x['errors']:.0f} ERRORS" if x["errors"] else ""))
     for mode in ("warm", "cold"):

@@ -109,6 +109,7 @@ results="$run/results.env"   # key=value figures, turned into the table and JSON
 : >"$results"
 record() { echo "$1=$2" >>"$results"; }
 
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null; }   # user + system, clock ticks
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
 alive() { kill -0 "$1" 2>/dev/null; }
@@ -311,24 +312,33 @@ if want search-load; then
   load_songs="$(curl -fsS "$server_url/v1/songs?size=1" | python3 -c 'import json,sys; d=json.load(sys.stdin); d=d.get("data",d); print(d.get("total","?"))')"
   record load_songs_total "$load_songs"
   echo "==> d) search under load on $load_songs songs: wrk -t2 -c32 -d${load_duration}s each, $rounds rounds"
-  echo "    what the warm queries find (songs/albums/artists, or suggestions; at most 20 of each):"
+  echo "    what the first warm queries find (at most 20 songs, albums and artists; 10 suggestions):"
   python3 "$here/search-load.py" --port "${server_url##*:}" --tracks "$tracks" --dir "$run" \
     || die "search-load.py failed"
   # Each round: the album list (the baseline), then the three kinds warm (the same 8 queries again
-  # and again: kept answers) and cold (every request new: searched in SQLite each time).
+  # and again: kept answers) and cold (every request new: searched in SQLite each time). The
+  # server's CPU time (user + system, /proc/PID/stat) over each run, divided by the requests, is a
+  # figure a busy machine disturbs far less than req/s.
+  tick="$(getconf CLK_TCK)"
   for r in $(seq "$rounds"); do
     for job in albums warm-broad warm-selective warm-suggest cold-broad cold-selective cold-suggest; do
       sleep 1
+      cpu0="$(cpu_ticks "$server_pid")"
       if [ "$job" = albums ]; then
         wrk_run "$run/wrk-load-$job-$r.txt" -t2 -c32 -d"${load_duration}s" --latency "$server_url/v1/albums?size=20"
       else
         wrk_run "$run/wrk-load-$job-$r.txt" -t2 -c32 -d"${load_duration}s" --latency -s "$run/load-$job.lua" "$server_url"
       fi
+      cpu_s="$(awk -v a="$(cpu_ticks "$server_pid")" -v b="$cpu0" -v t="$tick" 'BEGIN { printf "%.2f", (a - b) / t }')"
       python3 "$here/report.py" wrk "$run/wrk-load-$job-$r.txt" "load_${job//-/_}_r$r" >>"$results"
-      printf '    round %d %-15s %s\n' "$r" "$job" \
-        "$(python3 "$here/report.py" wrk "$run/wrk-load-$job-$r.txt" x | awk -F= '
+      record "load_${job//-/_}_r${r}_server_cpu_s" "$cpu_s"
+      printf '    round %d %-15s %s  (load %s)\n' "$r" "$job" \
+        "$(python3 "$here/report.py" wrk "$run/wrk-load-$job-$r.txt" x | awk -F= -v cpu="$cpu_s" '
             /^x_rps=/ { rps = $2 } /^x_p50_us=/ { p50 = $2 } /^x_p99_us=/ { p99 = $2 } /^x_errors=/ { e = $2 }
-            END { printf "%8.0f req/s  p50 %7.2f ms  p99 %7.2f ms%s", rps, p50 / 1000, p99 / 1000, (e > 0 ? "  ERRORS " e : "") }')"
+            /^x_requests=/ { n = $2 }
+            END { printf "%8.0f req/s  p50 %7.2f ms  p99 %7.2f ms  server CPU %.3f ms/req%s", rps, p50 / 1000,
+                  p99 / 1000, (n > 0 ? cpu * 1000 / n : 0), (e > 0 ? "  ERRORS " e : "") }')" \
+        "$(cut -d' ' -f1 /proc/loadavg)"
     done
   done
   record rss_after_load_kb "$(rss_kb "$server_pid")"

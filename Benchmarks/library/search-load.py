@@ -138,7 +138,8 @@ def main():
         check[kind] = rows
         print(f"    {kind:<9} " + "; ".join(
             f"{urllib.parse.parse_qs(urllib.parse.urlsplit(r['path']).query)['q'][0]!r} "
-            + "/".join(str(v) for v in r["counts"].values()) for r in rows[:4]) + " ...")
+            + ", ".join(f"{v} {k}" for k, v in sorted(r["counts"].items(), key=lambda kv: kv[0] != "songs"))
+            for r in rows[:3]) + " ...")
     with open(f"{a.dir}/search-load-check.json", "w") as f:
         json.dump(check, f, indent=2, ensure_ascii=False)
         f.write("\n")
