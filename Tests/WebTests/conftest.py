@@ -38,8 +38,10 @@ def server_binary():
 
 
 def demo_library():
+    """The demo library's folder; its two videos are beside it, in `<folder>-videos`."""
     folder = pathlib.Path(tempfile.gettempdir()) / "cloudmusic-web-demo"
-    if not (folder / ".complete").exists():
+    videos = pathlib.Path(str(folder) + "-videos")
+    if not (folder / ".complete").exists() or not videos.is_dir():
         subprocess.run([server_binary(), "demo", str(folder)], check=True, stdout=subprocess.DEVNULL)
     return str(folder)
 
@@ -73,7 +75,7 @@ class Server:
         self.data = tempfile.mkdtemp(prefix="cloudmusic-web-")
         self.process = subprocess.Popen(
             [server_binary(), "serve", "--port", "0", "--data", self.data, "--music", demo_library(),
-             "--log-level", "warning", "--web", str(ROOT / "Web"), *extra],
+             "--videos", demo_library() + "-videos", "--log-level", "warning", "--web", str(ROOT / "Web"), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         found = re.search(r"127\.0\.0\.1:(\d+)/", line)
@@ -133,9 +135,13 @@ def browser(playwright_instance):
     browser.close()
 
 
-def new_page(browser, base, *, viewport=PHONE, theme="light", locale="zh-CN", user=None, reduced_motion="no-preference"):
+def new_page(browser, base, *, viewport=PHONE, theme="light", locale="zh-CN", user=None, reduced_motion="no-preference",
+             first_run=False):
+    """A page in a new context; the first run's guide is marked seen unless `first_run`."""
     context = browser.new_context(viewport=viewport, color_scheme=theme, locale=locale, reduced_motion=reduced_motion,
                                   base_url=base, service_workers="allow")
+    if not first_run:
+        context.add_init_script("localStorage.setItem('cm.guided', 'true');")
     if user:
         context.add_init_script(f"localStorage.setItem('cm.user', {json.dumps(json.dumps(user))});")
     page = context.new_page()

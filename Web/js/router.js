@@ -15,6 +15,18 @@ const routes = [
   ["/mine/recent", "recent"],
   ["/mine/downloads", "downloads"],
   ["/settings", "settings"],
+  ["/settings/blocks", "people"],
+  ["/comments/:kind/:id", "comments"],
+  ["/moments", "moments"],
+  ["/moments/new", "moment-new"],
+  ["/moment/:id", "moment"],
+  ["/topic/:id", "topic"],
+  ["/user/:id", "user"],
+  ["/user/:id/:list", "people"],
+  ["/mine/profile", "profile-edit"],
+  ["/inbox", "inbox"],
+  ["/videos", "videos"],
+  ["/video/:id", "video"],
 ].map(([pattern, screen]) => {
   const names = [];
   const source = pattern.replace(/:(\w+)/g, (_, name) => {
