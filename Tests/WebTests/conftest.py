@@ -168,3 +168,41 @@ def wait_playing(page, past=0.3, timeout=30000):
     page.wait_for_function(
         "(past) => { const a = document.querySelector('audio[data-active]'); return a && !a.paused && a.currentTime > past; }",
         arg=past, timeout=timeout)
+
+
+def png(width, height, rgb):
+    """A small solid-colour PNG (no imaging library needed)."""
+    import struct
+    import zlib
+    raw = (b"\x00" + bytes(rgb) * width) * height
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+@pytest.fixture(scope="session")
+def discovery_server():
+    """A server whose first account (an administrator) published terms and a splash ad."""
+    running = Server("--signup-codes", "off")
+    admin = running.account("admin@example.com", "管理员")
+    for kind, title in [("privacy", "隐私政策"), ("user", "用户协议")]:
+        api("POST", running.url + "/v1/admin/terms", {"kind": kind, "title": title, "text": f"{title}的第一段。\n\n第二段。"},
+            token=admin["session"])
+    import uuid
+    boundary = uuid.uuid4().hex
+    parts = []
+    for name, value in [("title", "新歌首发"), ("position", "0"), ("style", "0")]:
+        parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n".encode())
+    parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"ad.png\"\r\nContent-Type: image/png\r\n\r\n".encode()
+                 + png(390, 700, (236, 65, 65)) + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    import urllib.request
+    request = urllib.request.Request(running.url + "/v1/admin/ads", data=b"".join(parts), method="POST", headers={
+        "Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Bearer {admin['session']}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201
+    yield running
+    running.close()
+
+
