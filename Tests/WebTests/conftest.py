@@ -170,11 +170,13 @@ def wait_playing(page, past=0.3, timeout=30000):
         arg=past, timeout=timeout)
 
 
-def png(width, height, rgb):
-    """A small solid-colour PNG (no imaging library needed)."""
+def png(width, height, rgb, to=None):
+    """A small PNG (no imaging library needed): one colour, or a top-to-bottom gradient `to` another."""
     import struct
     import zlib
-    raw = (b"\x00" + bytes(rgb) * width) * height
+    to = to or rgb
+    raw = b"".join(b"\x00" + bytes(round(a + (b - a) * y / max(1, height - 1)) for a, b in zip(rgb, to)) * width
+                   for y in range(height))
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
@@ -195,7 +197,7 @@ def discovery_server():
     for name, value in [("title", "新歌首发"), ("position", "0"), ("style", "0")]:
         parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n".encode())
     parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"ad.png\"\r\nContent-Type: image/png\r\n\r\n".encode()
-                 + png(390, 700, (236, 65, 65)) + b"\r\n")
+                 + png(390, 700, (255, 94, 98), to=(95, 39, 205)) + b"\r\n")
     parts.append(f"--{boundary}--\r\n".encode())
     import urllib.request
     request = urllib.request.Request(running.url + "/v1/admin/ads", data=b"".join(parts), method="POST", headers={

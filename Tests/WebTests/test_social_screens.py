@@ -36,7 +36,7 @@ def scene(server):
     def upload(token, colours):
         boundary = uuid.uuid4().hex
         body = b"".join(f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p{i}.png\"\r\nContent-Type: image/png\r\n\r\n".encode()
-                        + png(240, 240, c) + b"\r\n" for i, c in enumerate(colours)) + f"--{boundary}--\r\n".encode()
+                        + png(240, 180 + 60 * (i % 3), c, to=tuple(max(0, v - 90) for v in c)) + b"\r\n" for i, c in enumerate(colours)) + f"--{boundary}--\r\n".encode()
         request = urllib.request.Request(server.url + "/v1/files/multi", data=body, method="POST", headers={
             "Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Bearer {token}"})
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -70,6 +70,10 @@ def test_screenshots_of_the_social_screens(browser, server, scene, viewport, the
     go(page, "/moments?tab=following")
     page.locator(".moment .pic").first.wait_for()
     shoot(page, "22-moments", size, theme)
+    go(page, "/moments?tab=everyone")
+    page.locator(".waterfall .wf-card img").first.wait_for()
+    shoot(page, "22-moments-waterfall", size, theme)
+    go(page, "/moments?tab=following")
     page.locator(".moment", has_text="九宫格").locator(".pic").nth(4).click()
     page.locator(".pic-viewer img").first.wait_for()
     shoot(page, "23-picture-viewer", size, theme)
@@ -158,7 +162,7 @@ def test_each_page_makes_at_most_one_request_per_list_on_first_render(browser, s
         (f"/comments/song/{scene['song']['id']}", ".comment", 1, 1),
         (f"/moment/{scene['feed']['id']}", ".comment-section .state-block, .comment-section .comment", 1, 1),
         ("/moments?tab=following", ".moment", 1, 0),
-        ("/moments?tab=everyone", ".moment", 1, 0),
+        ("/moments?tab=everyone", ".wf-card", 1, 0),
         (f"/user/{friend}", ".user-body .sheet-row", 2, 2),  # the profile, and the blocked people once a visit
         (f"/user/{friend}?tab=moments", ".moment", 1, 1),
         (f"/user/{friend}/followers", ".user-row", 1, 0),

@@ -136,3 +136,25 @@ export function userRow(user, right = "") {
 }
 
 export const likeIcon = (on) => icon(on ? "thumb" : "thumbLine");
+
+/** Pull-to-refresh on touch screens: pulling the top of `root` down by 70 px calls `refresh`. */
+export function pullToRefresh(root, refresh) {
+  let start = null;
+  const hint = document.createElement("div");
+  hint.className = "pull-hint";
+  hint.setAttribute("aria-hidden", "true");
+  root.prepend(hint);
+  root.addEventListener("touchstart", (e) => { start = scrollY <= 0 ? e.touches[0].clientY : null; }, { passive: true });
+  root.addEventListener("touchmove", (e) => {
+    if (start === null) return;
+    const pulled = Math.max(0, Math.min(100, e.touches[0].clientY - start));
+    hint.style.height = `${pulled * 0.6}px`;
+    hint.classList.toggle("ready", pulled > 70);
+  }, { passive: true });
+  root.addEventListener("touchend", () => {
+    if (start !== null && hint.classList.contains("ready")) refresh();
+    start = null;
+    hint.style.height = "0px";
+    hint.classList.remove("ready");
+  });
+}

@@ -6,7 +6,7 @@ import { back, navigate } from "../router.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
 import { esc, img, toast, actionSheet, confirmDialog, promptDialog, errorBlock, emptyBlock, artistNames, loadingBlock } from "../ui.js";
-import { richText, avatar, ago, likeIcon } from "../social.js";
+import { richText, avatar, ago, likeIcon, pullToRefresh } from "../social.js";
 import { composer } from "../composer.js";
 import { momentCard, bindMoments } from "./moments.js";
 
@@ -208,7 +208,9 @@ export async function mount(root, { params }) {
   // The subject and the first page of comments are asked for together; a video's comments are its song's.
   const targetKey = { song: "songId", sheet: "sheetId", moment: "feedId" }[kind];
   const subjectBox = root.querySelector(".subject-box");
-  const start = (target) => commentSection(root.querySelector(".comment-section"), root.querySelector(".composer-dock"), target, { onCount });
+  let section = null;
+  const start = (target) => { section = commentSection(root.querySelector(".comment-section"), root.querySelector(".composer-dock"), target, { onCount }); };
+  pullToRefresh(root.querySelector(".comments-page"), () => section?.refresh());
   if (targetKey) start({ [targetKey]: id });
   try {
     const thing = await load();

@@ -7,7 +7,7 @@ import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
 import { esc, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
-import { richText, avatar, ago } from "../social.js";
+import { richText, avatar, ago, pullToRefresh } from "../social.js";
 
 /** One moment's markup. */
 export function momentCard(feed, { detail = false } = {}) {
@@ -31,6 +31,22 @@ export function momentCard(feed, { detail = false } = {}) {
         ${me?.userId === feed.user.id ? `<button type="button" class="text-btn moment-delete" aria-label="${esc(t("delete"))}">${icon("trash")}</button>` : ""}
       </div>
     </div></li>`;
+}
+
+/** A card of the waterfall (the picture-heavy "everyone" page): the first picture at its own shape, the
+ * start of the text, who and the likes; tapping opens the moment. */
+export function waterfallCard(feed) {
+  const pic = feed.images?.[0];
+  const ratio = pic?.width && pic?.height ? ` width="${pic.width}" height="${pic.height}"` : ` width="1" height="1"`;
+  return `<li class="moment wf-card" data-id="${esc(feed.id)}">
+    <a class="wf-link" href="/moment/${esc(feed.id)}">
+      ${pic ? `<span class="wf-pic"><img src="${esc(media(pic.icon || pic.uri))}" alt=""${ratio} loading="lazy" decoding="async">
+        ${feed.images.length > 1 ? `<span class="wf-count">${icon("image")}${feed.images.length}</span>` : ""}</span>`
+        : `<span class="wf-quote">${esc(feed.content.slice(0, 80))}</span>`}
+      ${pic && feed.content ? `<span class="wf-text">${esc(feed.content)}</span>` : ""}</a>
+    <div class="wf-foot"><a class="wf-user" href="/user/${esc(feed.user.id)}">${avatar(feed.user, 20)}<span>${esc(feed.user.nickname)}</span></a>
+      <button type="button" class="text-btn moment-like${feed.likeId ? " on" : ""}" aria-pressed="${Boolean(feed.likeId)}">${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${feed.likesCount ? esc(count(feed.likesCount)) : ""}</span></button></div>
+  </li>`;
 }
 
 /** The full-screen picture viewer: swipe (scroll snap), arrows, pinch or double-tap zoom, Escape. */
@@ -116,7 +132,8 @@ export function bindMoments(list, items, { onDelete } = {}) {
         }
         like.classList.toggle("on", Boolean(feed.likeId));
         like.setAttribute("aria-pressed", String(Boolean(feed.likeId)));
-        like.innerHTML = `${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${feed.likesCount ? esc(count(feed.likesCount)) : esc(t("likes"))}</span>`;
+        const label = feed.likesCount ? esc(count(feed.likesCount)) : row.classList.contains("wf-card") ? "" : esc(t("likes"));
+        like.innerHTML = `${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${label}</span>`;
       } catch (error) {
         toast(error.message);
       }
@@ -138,12 +155,12 @@ export function bindMoments(list, items, { onDelete } = {}) {
 }
 
 /** A paged list of moments from `load(cursor)` into `box`, more when its end scrolls into view. */
-export function momentList(box, load, { empty = t("noMoments") } = {}) {
+export function momentList(box, load, { empty = t("noMoments"), card = (f) => momentCard(f), cls = "" } = {}) {
   const items = [];
   let cursor = null;
   let done = false;
   let busy = false;
-  box.innerHTML = `<ul class="moment-list"></ul><div class="list-foot">${loadingBlock()}</div>`;
+  box.innerHTML = `<ul class="moment-list ${cls}"></ul><div class="list-foot">${loadingBlock()}</div>`;
   const list = box.querySelector(".moment-list");
   const foot = box.querySelector(".list-foot");
   bindMoments(list, items);
@@ -154,7 +171,7 @@ export function momentList(box, load, { empty = t("noMoments") } = {}) {
       const page = await load(cursor);
       if (!box.isConnected) return;
       items.push(...page.data);
-      list.insertAdjacentHTML("beforeend", page.data.map((f) => momentCard(f)).join(""));
+      list.insertAdjacentHTML("beforeend", page.data.map(card).join(""));
       cursor = page.nextCursor;
       done = !cursor || !page.data.length;
       foot.innerHTML = items.length ? (done ? `<p class="hint center">${esc(t("noMore"))}</p>` : `<div class="sentinel"></div>`) : emptyBlock(empty);
@@ -192,6 +209,7 @@ export async function mount(root, { query }) {
     <div class="moments-body"></div>`;
   const body = root.querySelector(".moments-body");
   let list = null;
+  pullToRefresh(root, () => navigate(`/moments?tab=${tab}`, { replace: true }));
   if (tab === "following" && user) {
     list = momentList(body, (cursor) => feeds.timeline({ cursor, size: 15 }));
   } else if (tab === "nearby") {
@@ -204,7 +222,7 @@ export async function mount(root, { query }) {
       if (root.isConnected) body.innerHTML = emptyBlock(error.message);
     }
   } else {
-    list = momentList(body, (cursor) => feeds.list({ cursor, size: 15 }));
+    list = momentList(body, (cursor) => feeds.list({ cursor, size: 20 }), { card: waterfallCard, cls: "waterfall" });
   }
   return () => list?.stop();
 }
