@@ -342,3 +342,29 @@ def test_first_run_terms_guide_then_the_splash_ad_on_the_next_start(browser, dis
     expect(page.locator(".splash-ad")).to_be_visible()
     expect(page.locator(".splash-ad")).to_have_count(0, timeout=8000)
     close(page)
+
+
+def test_comments_load_more_by_cursor_on_a_sheet(browser, server, people):
+    a, b = people["a"], people["b"]
+    sheet = api("POST", server.url + "/v1/sheets", {"title": "评论很多的歌单"}, token=a["session"])
+    # Five people write five each: one person may write five comments a minute.
+    writers = [server.account(f"writer-{n}@example.com", f"写手{n}") for n in range(5)]
+    for i in range(25):
+        api("POST", server.url + "/v1/comments", {"content": f"第{i + 1}条", "sheetId": sheet["id"]},
+            token=writers[i // 5]["session"])
+    page = new_page(browser, server.url, user=a)
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if "/v1/comments?" in r.url else None)
+    page.goto(f"/sheet/{sheet['id']}")
+    page.locator(".head-action[data-head=comments]").click()
+    page.wait_for_url(f"**/comments/sheet/{sheet['id']}")
+    expect(page.locator(".top-title")).to_have_text("评论（25）")
+    page.locator("[data-order=new]").click()
+    expect(page.locator(".comment")).to_have_count(20)
+    expect(page.locator(".comment").first).to_contain_text("第25条")
+    page.locator(".load-more").click()
+    expect(page.locator(".comment")).to_have_count(25)
+    expect(page.locator(".comment").last).to_contain_text("第1条")
+    expect(page.locator(".comment-foot")).to_contain_text("没有更多了")
+    assert "cursor=" in requests[-1]
+    close(page)

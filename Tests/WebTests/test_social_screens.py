@@ -172,6 +172,8 @@ def test_each_page_makes_at_most_one_request_per_list_on_first_render(browser, s
         ("/mine/profile", ".edit-form", 0, 1),
         ("/settings/blocks", ".people .state-block, .user-row", 1, 0),
     ]
+    likes = api("GET", server.url + f"/v1/users/{scene['me']['userId']}/create")["data"][0]
+    pages.append((f"/comments/sheet/{likes['id']}", ".comment-section .state-block, .comment-section .comment", 1, 1))
     if scene["topic"]:
         pages.append((f"/topic/{scene['topic']['id']}", ".topic-head", 1, 0))
     counts = {}
