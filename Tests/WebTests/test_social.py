@@ -368,3 +368,21 @@ def test_comments_load_more_by_cursor_on_a_sheet(browser, server, people):
     expect(page.locator(".comment-foot")).to_contain_text("没有更多了")
     assert "cursor=" in requests[-1]
     close(page)
+
+
+def test_nearby_moments_with_the_browser_position_and_without_it(browser, server, people):
+    a, b = people["a"], people["b"]
+    api("POST", server.url + "/v1/feeds", {"content": "西湖边的晚风", "place": "西湖", "latitude": 30.2431, "longitude": 120.1500},
+        token=a["session"])
+    page = new_page(browser, server.url, user=b)
+    page.context.grant_permissions(["geolocation"])
+    page.context.set_geolocation({"latitude": 30.2500, "longitude": 120.1600})
+    page.goto("/moments?tab=nearby")
+    moment = page.locator(".moment", has_text="西湖边的晚风")
+    expect(moment.locator(".moment-time")).to_contain_text("km")
+    close(page)
+    # Without the permission: said plainly, no error.
+    page = new_page(browser, server.url, user=b)
+    page.goto("/moments?tab=nearby")
+    expect(page.locator(".moments-body .empty")).to_contain_text("没有定位权限")
+    close(page)

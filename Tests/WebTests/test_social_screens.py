@@ -63,6 +63,9 @@ def test_screenshots_of_the_social_screens(browser, server, scene, viewport, the
     page = new_page(browser, server.url, viewport=viewport, theme=theme, user=scene["me"])
     page.goto(f"/comments/song/{scene['song']['id']}")
     page.locator(".comment-quote").first.wait_for()
+    # The first comment's replies open under it.
+    page.locator(".comment-thread").first.click()
+    page.locator(".comment-replies .comment", has_text="同感！").wait_for()
     shoot(page, "20-comments", size, theme)
     page.locator(".composer-tool[data-tool=emoji]").click()
     page.locator(".emoji").first.wait_for()

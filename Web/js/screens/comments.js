@@ -22,10 +22,12 @@ export function commentItem(comment) {
       <p class="comment-text">${richText(comment.content, comment.mentions, comment.topics)}</p>
       ${comment.parent ? `<blockquote class="comment-quote"><a href="/user/${esc(comment.parent.user.id)}">@${esc(comment.parent.user.nickname)}</a>：${esc(comment.parent.content)}</blockquote>` : ""}
       <div class="comment-actions">
-        <button type="button" class="text-btn comment-reply">${esc(t("reply"))}${comment.repliesCount ? ` · ${esc(count(comment.repliesCount))}` : ""}</button>
+        <button type="button" class="text-btn comment-reply">${esc(t("reply"))}</button>
+        ${comment.repliesCount ? `<button type="button" class="text-btn comment-thread" aria-expanded="false">${esc(t("repliesN", { n: count(comment.repliesCount) }))}${icon("down")}</button>` : ""}
         ${me && me.userId === comment.user.id ? `<button type="button" class="text-btn comment-delete">${esc(t("delete"))}</button>` : ""}
         <button type="button" class="icon-btn comment-more" aria-label="${esc(t("more2"))}">${icon("more")}</button>
       </div>
+      <ul class="comment-replies" hidden></ul>
     </div></li>`;
 }
 
@@ -106,6 +108,25 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
     const comment = event.target.closest(".comment") && find(event.target);
     if (!comment) return;
     const row = event.target.closest(".comment");
+    if (event.target.closest(".comment-thread")) {
+      const button = event.target.closest(".comment-thread");
+      const replies = row.querySelector(".comment-replies");
+      const open = button.getAttribute("aria-expanded") === "true";
+      button.setAttribute("aria-expanded", String(!open));
+      replies.hidden = open;
+      if (!open && !replies.dataset.loaded) {
+        replies.innerHTML = loadingBlock();
+        try {
+          const page = await comments.list({ parentId: comment.id, order: "new", size: 50 });
+          items.push(...page.data.filter((r) => !items.some((c) => c.id === r.id)));
+          replies.dataset.loaded = "1";
+          replies.innerHTML = page.data.map(commentItem).join("");
+        } catch (error) {
+          replies.innerHTML = errorBlock(error);
+        }
+      }
+      return;
+    }
     if (event.target.closest(".comment-like")) {
       if (!needUser()) return;
       const button = event.target.closest(".comment-like");
