@@ -107,7 +107,7 @@ Object.assign(zh, {
   mobileData: "移动网络下", signOutAll: "退出所有设备", deleteAccount: "注销账号", deletePrompt: "输入密码以注销账号",
   accountDeleted: "账号已注销", blocklist: "黑名单", signedOutAll: "已退出所有设备", topicOf: "#{title}#",
   pictureOf: "第 {i} 张，共 {n} 张", noVideos: "还没有视频", hidden: "已隐藏", loginToComment: "登录后参与评论",
-  tabComment: "评论", profileMoments: "TA的动态", share: "分享", skipPlain: "跳过", myPage: "主页", repliesN: "{n}条回复",
+  tabComment: "评论", profileMoments: "TA的动态", share: "分享", skipPlain: "跳过", myPage: "主页", repliesN: "{n}条回复", unreadMark: "未读",
 });
 Object.assign(en, {
   moments: "Moments", inbox: "Inbox", videos: "Videos", hot: "Hot", newest: "New", reply: "Reply", replyTo: "Reply to @{name}: ",
@@ -138,7 +138,7 @@ Object.assign(en, {
   mobileData: "On mobile data", signOutAll: "Sign out everywhere", deleteAccount: "Delete account", deletePrompt: "Type your password to delete your account",
   accountDeleted: "Account deleted", blocklist: "Blocked people", signedOutAll: "Signed out everywhere", topicOf: "#{title}#",
   pictureOf: "Picture {i} of {n}", noVideos: "No videos yet", hidden: "Hidden", loginToComment: "Sign in to comment",
-  tabComment: "Comment", profileMoments: "Moments", share: "Share", skipPlain: "Skip", myPage: "My page", repliesN: "{n} replies",
+  tabComment: "Comment", profileMoments: "Moments", share: "Share", skipPlain: "Skip", myPage: "My page", repliesN: "{n} replies", unreadMark: "Unread",
 });
 
 const tables = { zh, en };

@@ -49,7 +49,7 @@ export async function mount(root, { query }) {
     <button type="button" class="notice-main"><span class="notice-line"><b>${esc(item.actor.nickname)}</b> ${esc(what(item))}</span>
       ${item.comment?.content ? `<span class="notice-quote">${esc(item.comment.content)}</span>` : ""}
       <span class="notice-time">${esc(ago(item.createdAt))}</span></button>
-    ${item.read ? "" : `<span class="unread-dot" aria-label="unread"></span>`}</li>`;
+    ${item.read ? "" : `<span class="unread-dot" role="img" aria-label="${esc(t("unreadMark"))}"></span>`}</li>`;
   const load = async (more = false) => {
     try {
       const page = await notifications.list({ size: 30, cursor: more ? cursor : undefined });
