@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import api, http, new_page, png
+from conftest import SCREENSHOTS, api, http, new_page, png
 
 
 @pytest.fixture(scope="module")
@@ -385,4 +385,20 @@ def test_nearby_moments_with_the_browser_position_and_without_it(browser, server
     page = new_page(browser, server.url, user=b)
     page.goto("/moments?tab=nearby")
     expect(page.locator(".moments-body .empty")).to_contain_text("没有定位权限")
+    close(page)
+
+
+def test_the_social_screens_speak_english_when_the_browser_does(browser, server, people):
+    a, song = people["a"], people["songs"][2]
+    page = new_page(browser, server.url, user=a, locale="en-US")
+    page.goto(f"/comments/song/{song['id']}")
+    expect(page.locator(".comment-tabs")).to_contain_text("Hot")
+    expect(page.locator(".composer-input")).to_have_attribute("placeholder", "Say something…")
+    page.goto("/inbox")
+    expect(page.locator(".inbox-tabs")).to_contain_text("Mentions")
+    expect(page.locator(".tabbar")).to_contain_text("Moments")
+    expect(page.locator(".tabbar")).to_contain_text("Inbox")
+    page.goto("/moments")
+    expect(page.locator(".moment-tabs")).to_contain_text("Everyone")
+    page.screenshot(path=str(SCREENSHOTS / "43-moments-english-390x844-light.png"))
     close(page)
