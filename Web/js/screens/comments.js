@@ -8,6 +8,7 @@ import { icon } from "../icons.js";
 import { esc, img, toast, actionSheet, confirmDialog, promptDialog, errorBlock, emptyBlock, artistNames, loadingBlock } from "../ui.js";
 import { richText, avatar, ago, likeIcon, pullToRefresh } from "../social.js";
 import { composer } from "../composer.js";
+import { engine } from "../player.js";
 import { momentCard, bindMoments } from "./moments.js";
 
 export function commentItem(comment) {
@@ -192,8 +193,8 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
 /** The subject at the top: what the comments are on. */
 function subject(kind, thing) {
   if (kind === "song") {
-    return `<a class="comment-subject" href="/play">${img(thing, 56, "subject-cover")}<span class="subject-text">
-      <span class="subject-title">${esc(thing.title)}</span><span class="subject-sub">${esc(artistNames(thing))}</span></span>${icon("right", "chev")}</a>`;
+    return `<button type="button" class="comment-subject play-subject">${img(thing, 56, "subject-cover")}<span class="subject-text">
+      <span class="subject-title">${esc(thing.title)}</span><span class="subject-sub">${esc(artistNames(thing))}</span></span>${icon("play", "chev")}</button>`;
   }
   if (kind === "sheet") {
     return `<a class="comment-subject" href="/sheet/${esc(thing.id)}">${img(thing, 56, "subject-cover")}<span class="subject-text">
@@ -238,6 +239,11 @@ export async function mount(root, { params }) {
     if (!root.isConnected) return;
     subjectBox.innerHTML = subject(kind, thing);
     if (kind === "moment") bindMoments(subjectBox, [thing]);
+    // Tapping the song plays it (unless it is the one playing) and opens the play page.
+    subjectBox.querySelector(".play-subject")?.addEventListener("click", () => {
+      if (engine.song?.id !== thing.id) engine.playList([thing], 0);
+      navigate("/play");
+    });
     if (kind === "video") {
       if (thing.song) start({ songId: thing.song.id });
       else root.querySelector(".comment-section").innerHTML = emptyBlock(t("noComments"));

@@ -35,6 +35,10 @@ export async function mount(root, { params }) {
         <a class="tab-link${tab === "moments" ? " active" : ""}" href="/user/${esc(id)}?tab=moments">${esc(t("userMoments"))}</a></nav>
       <div class="user-body"></div></div>`;
   root.querySelector(".back-btn").addEventListener("click", () => back("/"));
+  // The bar over the cover turns solid once the cover has scrolled away.
+  const bar = root.querySelector(".user-bar");
+  const onScroll = () => bar.classList.toggle("solid", scrollY > 100);
+  addEventListener("scroll", onScroll, { passive: true });
   const head = root.querySelector(".user-head");
   const body = root.querySelector(".user-body");
   let profile = null;
@@ -87,7 +91,7 @@ export async function mount(root, { params }) {
     if (!root.isConnected) return;
     head.innerHTML = errorBlock(error);
     head.querySelector("[data-action=retry]")?.addEventListener("click", () => mount(root, { params }));
-    return;
+    return () => removeEventListener("scroll", onScroll);
   }
 
   const toggleBlock = async (on) => {
@@ -131,5 +135,8 @@ export async function mount(root, { params }) {
       if (choice) toggleBlock(choice === "block");
     }
   });
-  return () => list?.stop();
+  return () => {
+    list?.stop();
+    removeEventListener("scroll", onScroll);
+  };
 }
