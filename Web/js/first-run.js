@@ -33,7 +33,7 @@ async function askTerms() {
         <p class="modal-text">${esc(t("termsIntro"))}</p>
         <div class="terms-docs">${documents.map((d) => `<details class="terms-doc"><summary>《${esc(d.title)}》 v${d.version}</summary>
           ${d.text.split(/\n\s*\n/).map((p) => `<p>${esc(p)}</p>`).join("")}</details>`).join("")}</div>
-        <button type="button" class="pill-btn primary wide terms-accept">${esc(t("agree"))}</button>
+        <button type="button" class="pill-btn primary wide terms-accept" autofocus>${esc(t("agree"))}</button>
         <button type="button" class="text-btn terms-decline">${esc(t("disagree"))}</button></div>`;
     };
     show();
