@@ -3,6 +3,7 @@
 // the real-time issue.
 import * as store from "./store.js";
 import { notifications } from "./api.js";
+import "./i18n-social.js";
 
 let asking = null;
 let last = 0;

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { esc } from "./ui.js";
 import { avatar } from "./social.js";
+import "./i18n-social.js";
 
 const EMOJI = ["😀", "😂", "🤣", "😊", "😍", "🥰", "😘", "😎", "🤔", "😴", "😭", "😡", "😱", "🥳", "😇", "🙃",
   "👍", "👏", "🙏", "💪", "👌", "✌️", "🤝", "❤️", "💔", "🔥", "✨", "🎵", "🎶", "🎧", "🎤", "🎸", "🎹", "🥁",

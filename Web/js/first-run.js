@@ -6,6 +6,8 @@ import { terms, ads } from "./api.js";
 import { t } from "./i18n.js";
 import { esc } from "./ui.js";
 import { media } from "./media.js";
+import { socialStyles } from "./router.js";
+import "./i18n-social.js";
 
 const app = () => new URL("../icons/icon.svg", import.meta.url).href;
 
@@ -147,6 +149,7 @@ async function splash() {
 /** Terms, then (first run) the guide, then the splash ad. */
 export async function firstRun() {
   const first = !store.load("cm.guided", false);
+  await socialStyles();
   await askTerms();
   if (first) await guide();
   else await splash();

@@ -77,69 +77,15 @@ const en = {
   openPlayer: "Open the player", hideLyrics: "Close desktop lyrics", lyricsOn: "Desktop lyrics on",
 };
 
-// The social side (issue 20): comments, moments, people, notifications, videos, first run, settings.
-Object.assign(zh, {
-  moments: "动态", inbox: "通知", videos: "视频", hot: "最热", newest: "最新", reply: "回复", replyTo: "回复 @{name}：",
-  writeComment: "说点什么吧…", send: "发送", report: "举报", reported: "已举报，感谢反馈", delete: "删除",
-  confirmDeleteComment: "确定删除这条评论吗？", commentsOf: "评论（{n}）", noComments: "还没有评论，快来抢沙发",
-  tooLong: "最多 {n} 字", emoji: "表情", mention: "@好友", topic: "#话题#", pickFriend: "选择要@的人",
-  pickTopic: "选择话题", newTopic: "新话题", typeToSearch: "输入昵称搜索", loadMore: "加载更多", sent: "已发送",
-  follow: "关注", following: "已关注", followingList: "关注", followers: "粉丝", friends: "好友", mutual: "互相关注",
-  unfollow: "取消关注", block: "拉黑", unblock: "取消拉黑", blockedNote: "你已拉黑此人，看不到 TA 的动态",
-  blockedMe: "无法查看此人的动态", confirmBlock: "拉黑后对方不能关注你、@你或给你发消息，确定吗？",
-  editProfile: "编辑资料", gender: "性别", male: "男", female: "女", secret: "保密", birthday: "生日",
-  province: "省份", city: "城市", bio: "简介", save: "保存", saved: "已保存", avatar: "头像", changeAvatar: "更换头像",
-  cropHint: "拖动和缩放，选择方形区域", profileOf: "{name}的主页", createdSheets: "创建的歌单", userMoments: "动态",
-  noMoments: "还没有动态", noPeople: "还没有人", everyone: "广场", followingFeed: "关注", nearby: "附近",
-  nearbyDenied: "没有定位权限，无法查看附近的动态", locating: "定位中…", post: "发布", newMoment: "发动态",
-  momentPlaceholder: "分享新鲜事…", addPicture: "添加图片", place: "位置", placePlaceholder: "所在位置（选填）",
-  notPicture: "“{name}”不是图片", maxPictures: "最多 9 张图片", uploading: "上传中 {p}", posted: "已发布",
-  likes: "赞", comment: "评论", all: "全部", mentionsKind: "@我", repliesKind: "回复", likesKind: "赞",
-  followsKind: "关注", commentsKind: "评论", markAllRead: "全部已读", noNotifications: "暂无通知",
-  kindMention: "在评论中提到了你", kindReply: "回复了你", kindLike: "赞了你的评论", kindLikeFeed: "赞了你的动态",
-  kindFollow: "关注了你", kindComment: "评论了你的动态", kindOther: "与你互动", justNow: "刚刚", minutesAgo: "{n}分钟前",
-  hoursAgo: "{n}小时前", daysAgo: "{n}天前", termsTitle: "服务条款和隐私政策", termsIntro: "欢迎使用云音乐！请阅读并同意以下条款后继续使用。",
-  agree: "同意", disagree: "不同意并退出", leftApp: "你需要同意条款才能使用云音乐。", reopen: "重新查看",
-  guide1: "发现好音乐", guide1b: "每日推荐、歌单广场，听见你喜欢的", guide2: "歌词随声而动", guide2b: "逐字歌词、黑胶唱片，沉浸每一首",
-  guide3: "和朋友一起听", guide3b: "评论、动态、关注，音乐不再孤单", start: "立即体验", skipAd: "跳过 {s}",
-  views: "{n}次观看", videoComments: "视频评论", fullscreen: "全屏", exitFullscreen: "退出全屏", mute2: "静音",
-  audioQuality: "音质", qualityAuto: "自动", qualityStandard: "标准 128k", qualityHigh: "较高 192k", qualityExtreme: "极高 320k",
-  mobileData: "移动网络下", signOutAll: "退出所有设备", deleteAccount: "注销账号", deletePrompt: "输入密码以注销账号",
-  accountDeleted: "账号已注销", blocklist: "黑名单", signedOutAll: "已退出所有设备", topicOf: "#{title}#",
-  pictureOf: "第 {i} 张，共 {n} 张", noVideos: "还没有视频", hidden: "已隐藏", loginToComment: "登录后参与评论",
-  tabComment: "评论", profileMoments: "TA的动态", share: "分享", skipPlain: "跳过", myPage: "主页", repliesN: "{n}条回复", unreadMark: "未读",
-});
-Object.assign(en, {
-  moments: "Moments", inbox: "Inbox", videos: "Videos", hot: "Hot", newest: "New", reply: "Reply", replyTo: "Reply to @{name}: ",
-  writeComment: "Say something…", send: "Send", report: "Report", reported: "Reported, thank you", delete: "Delete",
-  confirmDeleteComment: "Delete this comment?", commentsOf: "Comments ({n})", noComments: "No comments yet: be the first",
-  tooLong: "At most {n} characters", emoji: "Emoji", mention: "@Friend", topic: "#Topic#", pickFriend: "Mention someone",
-  pickTopic: "Pick a topic", newTopic: "New topic", typeToSearch: "Type a nickname", loadMore: "Load more", sent: "Sent",
-  follow: "Follow", following: "Following", followingList: "Following", followers: "Followers", friends: "Friends", mutual: "Friends",
-  unfollow: "Unfollow", block: "Block", unblock: "Unblock", blockedNote: "You blocked this person: their moments are hidden",
-  blockedMe: "This person's moments cannot be shown", confirmBlock: "They will not be able to follow, mention or message you. Block?",
-  editProfile: "Edit profile", gender: "Gender", male: "Male", female: "Female", secret: "Not said", birthday: "Birthday",
-  province: "Province", city: "City", bio: "About", save: "Save", saved: "Saved", avatar: "Avatar", changeAvatar: "Change avatar",
-  cropHint: "Drag and zoom to pick a square", profileOf: "{name}'s page", createdSheets: "Playlists", userMoments: "Moments",
-  noMoments: "No moments yet", noPeople: "Nobody yet", everyone: "Everyone", followingFeed: "Following", nearby: "Nearby",
-  nearbyDenied: "Location is not allowed: nearby moments cannot be shown", locating: "Locating…", post: "Post", newMoment: "New moment",
-  momentPlaceholder: "What's new?", addPicture: "Add pictures", place: "Place", placePlaceholder: "Where (optional)",
-  notPicture: "“{name}” is not a picture", maxPictures: "At most 9 pictures", uploading: "Uploading {p}", posted: "Posted",
-  likes: "Likes", comment: "Comment", all: "All", mentionsKind: "Mentions", repliesKind: "Replies", likesKind: "Likes",
-  followsKind: "Follows", commentsKind: "Comments", markAllRead: "Mark all read", noNotifications: "No notifications",
-  kindMention: "mentioned you", kindReply: "replied to you", kindLike: "liked your comment", kindLikeFeed: "liked your moment",
-  kindFollow: "followed you", kindComment: "commented on your moment", kindOther: "did something", justNow: "just now", minutesAgo: "{n} min ago",
-  hoursAgo: "{n} h ago", daysAgo: "{n} d ago", termsTitle: "Terms and privacy", termsIntro: "Welcome to CloudMusic! Please read and accept these terms to go on.",
-  agree: "Accept", disagree: "Decline and leave", leftApp: "CloudMusic needs you to accept its terms.", reopen: "Read again",
-  guide1: "Discover music", guide1b: "Daily picks and playlists for you", guide2: "Lyrics that move", guide2b: "Word-by-word lyrics and a spinning record",
-  guide3: "Listen with friends", guide3b: "Comments, moments and follows", start: "Get started", skipAd: "Skip {s}",
-  views: "{n} views", videoComments: "Comments", fullscreen: "Full screen", exitFullscreen: "Exit full screen", mute2: "Mute",
-  audioQuality: "Audio quality", qualityAuto: "Auto", qualityStandard: "Standard 128k", qualityHigh: "High 192k", qualityExtreme: "Extreme 320k",
-  mobileData: "On mobile data", signOutAll: "Sign out everywhere", deleteAccount: "Delete account", deletePrompt: "Type your password to delete your account",
-  accountDeleted: "Account deleted", blocklist: "Blocked people", signedOutAll: "Signed out everywhere", topicOf: "#{title}#",
-  pictureOf: "Picture {i} of {n}", noVideos: "No videos yet", hidden: "Hidden", loginToComment: "Sign in to comment",
-  tabComment: "Comment", profileMoments: "Moments", share: "Share", skipPlain: "Skip", myPage: "My page", repliesN: "{n} replies", unreadMark: "Unread",
-});
+// The few words of the social side the chrome shows at once; the rest come with its screens (i18n-social.js).
+Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage: "主页" });
+Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page" });
+
+/** Adds words to both languages (a screen's module brings its own). */
+export function extend(more) {
+  Object.assign(zh, more.zh);
+  Object.assign(en, more.en);
+}
 
 const tables = { zh, en };
 

@@ -9,8 +9,7 @@ import { mountMiniPlayer } from "./mini-player.js";
 import { loadLikes } from "./actions.js";
 import { icon } from "./icons.js";
 import { esc, toast } from "./ui.js";
-import { startBadges, drawBadges } from "./badge.js";
-import { firstRun, acceptAfterSignIn } from "./first-run.js";
+import { socialStyles } from "./router.js";
 
 performance.mark("cm-main");
 const dark = matchMedia("(prefers-color-scheme: dark)");
@@ -39,6 +38,8 @@ const nav = [
 ];
 
 let unmountMini = null;
+/** The unread badges' module, loaded after the first screen. */
+let badges = null;
 
 function renderChrome() {
   const user = store.get().user;
@@ -56,7 +57,7 @@ function renderChrome() {
     <p class="side-keys">${esc(t("shortcuts"))}</p>`;
   document.getElementById("tabbar").innerHTML = nav.filter((item) => !item.desktop).map((item) =>
     `<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" hidden></span>` : ""}</a>`).join("");
-  drawBadges();
+  badges?.drawBadges();
   document.getElementById("tabbar").setAttribute("aria-label", t("appName"));
   unmountMini?.();
   unmountMini = mountMiniPlayer(document.getElementById("mini"));
@@ -135,7 +136,7 @@ function boot() {
       setToken(state.user.session);
       loadLikes();
       import("./queue-sync.js").then((module) => module.sync());
-      acceptAfterSignIn();
+      import("./first-run.js").then((module) => module.acceptAfterSignIn());
     }
   });
   store.watch(["likesSheetId"], renderChrome);
@@ -163,8 +164,14 @@ function boot() {
   engine.addEventListener("failed", (event) => toast(t("cannotPlay", { title: event.detail?.title ?? "" })));
   start(document.getElementById("view")).then(() => {
     performance.mark("cm-first-screen");
-    firstRun();
-    startBadges();
+    // After the first screen: the social side's styles, the first run's layers and the unread badges.
+    socialStyles();
+    import("./first-run.js").then((module) => module.firstRun());
+    import("./badge.js").then((module) => {
+      badges = module;
+      module.startBadges();
+      module.drawBadges();
+    });
     import("./queue-sync.js").then((module) => module.startSync());
     loadLikes();
     if ("serviceWorker" in navigator) {

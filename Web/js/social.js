@@ -7,6 +7,7 @@ import { t, lang } from "./i18n.js";
 import { icon } from "./icons.js";
 import { esc } from "./ui.js";
 import { media } from "./media.js";
+import "./i18n-social.js";
 
 /** `content` as markup, the server's mentions and topics drawn as links. Their ranges count UTF-16 code
  * units, as JavaScript strings do, so an emoji before a mention does not shift it. */

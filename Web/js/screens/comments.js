@@ -10,6 +10,7 @@ import { richText, avatar, ago, likeIcon, pullToRefresh } from "../social.js";
 import { composer } from "../composer.js";
 import { engine } from "../player.js";
 import { momentCard, bindMoments } from "./moments.js";
+import "../i18n-social.js";
 
 export function commentItem(comment) {
   const me = store.get().user;

@@ -8,6 +8,7 @@ import { icon } from "../icons.js";
 import { esc, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { avatar, ago } from "../social.js";
 import { refreshUnread } from "../badge.js";
+import "../i18n-social.js";
 
 const KINDS = [["all", "all"], ["mention", "mentionsKind"], ["reply", "repliesKind"], ["like", "likesKind"], ["follow", "followsKind"], ["comment", "commentsKind"]];
 

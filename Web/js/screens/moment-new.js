@@ -8,6 +8,7 @@ import { icon } from "../icons.js";
 import { esc, toast } from "../ui.js";
 import { composer } from "../composer.js";
 import { resizePicture, uploadPicture, PICTURE_TYPES } from "../social.js";
+import "../i18n-social.js";
 
 export async function mount(root) {
   if (!store.get().user) { navigate("/login?next=/moments/new", { replace: true }); return; }

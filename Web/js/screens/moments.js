@@ -8,6 +8,7 @@ import { icon } from "../icons.js";
 import { esc, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
 import { richText, avatar, ago, pullToRefresh } from "../social.js";
+import "../i18n-social.js";
 
 /** One moment's markup. */
 export function momentCard(feed, { detail = false } = {}) {

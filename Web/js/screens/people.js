@@ -6,6 +6,7 @@ import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { esc, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { userRow, setBlocked } from "../social.js";
+import "../i18n-social.js";
 
 export async function mount(root, { params }) {
   const list = params.list || "blocks";

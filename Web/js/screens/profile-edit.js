@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { esc, toast, errorBlock, loadingBlock } from "../ui.js";
 import { avatar, PICTURE_TYPES } from "../social.js";
+import "../i18n-social.js";
 
 /** A square crop of `file`: drag to move, the slider or the wheel to zoom; resolves to a JPEG blob or null. */
 export function cropSquare(file, size = 512) {

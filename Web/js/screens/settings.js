@@ -9,6 +9,7 @@ import * as downloads from "../downloads.js";
 import { signOut, signOutHere } from "../session.js";
 import { navigate } from "../router.js";
 import { lyricPrefs, setLyricPrefs, COLORS } from "../floating-lyrics.js";
+import "../i18n-social.js";
 
 function segmented(name, value, options) {
   return `<div class="segmented" role="radiogroup" aria-label="${esc(t(name))}">${options.map(([v, label]) =>

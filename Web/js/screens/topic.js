@@ -6,6 +6,7 @@ import { icon } from "../icons.js";
 import { esc, errorBlock, loadingBlock, emptyBlock } from "../ui.js";
 import { momentCard, bindMoments } from "./moments.js";
 import { commentItem } from "./comments.js";
+import "../i18n-social.js";
 
 export async function mount(root, { params }) {
   root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>

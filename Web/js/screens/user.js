@@ -7,6 +7,7 @@ import { icon } from "../icons.js";
 import { esc, img, toast, actionSheet, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { avatar, blockedIds, setBlocked } from "../social.js";
 import { momentList } from "./moments.js";
+import "../i18n-social.js";
 
 function sheetRow(sheet) {
   return `<li><a class="sheet-row" href="/sheet/${esc(sheet.id)}">${img(sheet, 52, "", "")}

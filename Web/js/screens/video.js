@@ -9,6 +9,7 @@ import { icon } from "../icons.js";
 import { esc, toast, errorBlock, loadingBlock, emptyBlock } from "../ui.js";
 import { media } from "../media.js";
 import { commentSection } from "./comments.js";
+import "../i18n-social.js";
 
 export async function mount(root, { params }) {
   root.innerHTML = `<header class="top-bar video-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>

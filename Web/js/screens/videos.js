@@ -4,6 +4,7 @@ import { t, count, duration } from "../i18n.js";
 import { icon } from "../icons.js";
 import { esc, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
+import "../i18n-social.js";
 
 export function videoCard(video) {
   return `<a class="video-card" href="/video/${esc(video.id)}">
