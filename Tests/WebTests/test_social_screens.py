@@ -92,6 +92,8 @@ def test_screenshots_of_the_social_screens(browser, server, scene, viewport, the
     shoot(page, "26-friends", size, theme)
     go(page, "/inbox")
     page.locator(".notice").first.wait_for()
+    # A mention in a moment says it was in a moment.
+    page.locator(".notice", has_text="在动态中提到了你").wait_for()
     shoot(page, "27-inbox", size, theme)
     go(page, "/videos")
     page.locator(".video-card").first.wait_for(timeout=30000)

@@ -14,7 +14,7 @@ const KINDS = [["all", "all"], ["mention", "mentionsKind"], ["reply", "repliesKi
 
 function what(item) {
   switch (item.kind) {
-    case "mention": return t("kindMention");
+    case "mention": return item.comment ? t("kindMention") : t("kindMentionFeed");
     case "reply": return t("kindReply");
     case "like": return item.comment ? t("kindLike") : t("kindLikeFeed");
     case "follow": return t("kindFollow");
