@@ -38,8 +38,10 @@ def server_binary():
 
 
 def demo_library():
+    """The demo library's folder; its two videos are beside it, in `<folder>-videos`."""
     folder = pathlib.Path(tempfile.gettempdir()) / "cloudmusic-web-demo"
-    if not (folder / ".complete").exists():
+    videos = pathlib.Path(str(folder) + "-videos")
+    if not (folder / ".complete").exists() or not videos.is_dir():
         subprocess.run([server_binary(), "demo", str(folder)], check=True, stdout=subprocess.DEVNULL)
     return str(folder)
 
@@ -73,7 +75,7 @@ class Server:
         self.data = tempfile.mkdtemp(prefix="cloudmusic-web-")
         self.process = subprocess.Popen(
             [server_binary(), "serve", "--port", "0", "--data", self.data, "--music", demo_library(),
-             "--log-level", "warning", "--web", str(ROOT / "Web"), *extra],
+             "--videos", demo_library() + "-videos", "--log-level", "warning", "--web", str(ROOT / "Web"), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         found = re.search(r"127\.0\.0\.1:(\d+)/", line)
@@ -133,9 +135,13 @@ def browser(playwright_instance):
     browser.close()
 
 
-def new_page(browser, base, *, viewport=PHONE, theme="light", locale="zh-CN", user=None, reduced_motion="no-preference"):
+def new_page(browser, base, *, viewport=PHONE, theme="light", locale="zh-CN", user=None, reduced_motion="no-preference",
+             first_run=False):
+    """A page in a new context; the first run's guide is marked seen unless `first_run`."""
     context = browser.new_context(viewport=viewport, color_scheme=theme, locale=locale, reduced_motion=reduced_motion,
                                   base_url=base, service_workers="allow")
+    if not first_run:
+        context.add_init_script("localStorage.setItem('cm.guided', 'true');")
     if user:
         context.add_init_script(f"localStorage.setItem('cm.user', {json.dumps(json.dumps(user))});")
     page = context.new_page()
@@ -162,3 +168,43 @@ def wait_playing(page, past=0.3, timeout=30000):
     page.wait_for_function(
         "(past) => { const a = document.querySelector('audio[data-active]'); return a && !a.paused && a.currentTime > past; }",
         arg=past, timeout=timeout)
+
+
+def png(width, height, rgb, to=None):
+    """A small PNG (no imaging library needed): one colour, or a top-to-bottom gradient `to` another."""
+    import struct
+    import zlib
+    to = to or rgb
+    raw = b"".join(b"\x00" + bytes(round(a + (b - a) * y / max(1, height - 1)) for a, b in zip(rgb, to)) * width
+                   for y in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+@pytest.fixture(scope="session")
+def discovery_server():
+    """A server whose first account (an administrator) published terms and a splash ad."""
+    running = Server("--signup-codes", "off")
+    admin = running.account("admin@example.com", "管理员")
+    for kind, title in [("privacy", "隐私政策"), ("user", "用户协议")]:
+        api("POST", running.url + "/v1/admin/terms", {"kind": kind, "title": title, "text": f"{title}的第一段。\n\n第二段。"},
+            token=admin["session"])
+    import uuid
+    boundary = uuid.uuid4().hex
+    parts = []
+    for name, value in [("title", "新歌首发"), ("position", "0"), ("style", "0")]:
+        parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n".encode())
+    parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"ad.png\"\r\nContent-Type: image/png\r\n\r\n".encode()
+                 + png(390, 700, (255, 94, 98), to=(95, 39, 205)) + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    import urllib.request
+    request = urllib.request.Request(running.url + "/v1/admin/ads", data=b"".join(parts), method="POST", headers={
+        "Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Bearer {admin['session']}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201
+    yield running
+    running.close()
+
+

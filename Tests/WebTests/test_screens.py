@@ -38,7 +38,9 @@ def go(page, path):
 
 def shoot(page, name, size, theme):
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.wait_for_function("() => !document.querySelector('.spinner') && [...document.images].every((i) => i.complete)")
+    # A long wait allowed: on a loaded machine (other builds, benchmarks) pictures can take a while.
+    page.wait_for_function("() => !document.querySelector('.spinner') && [...document.images].every((i) => i.complete)",
+                           timeout=90000)
     page.wait_for_timeout(350)  # let transitions settle: a picture for people, not a condition for a test
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}-{theme}.png"))
 

@@ -77,6 +77,16 @@ const en = {
   openPlayer: "Open the player", hideLyrics: "Close desktop lyrics", lyricsOn: "Desktop lyrics on",
 };
 
+// The few words of the social side the chrome shows at once; the rest come with its screens (i18n-social.js).
+Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage: "主页" });
+Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page" });
+
+/** Adds words to both languages (a screen's module brings its own). */
+export function extend(more) {
+  Object.assign(zh, more.zh);
+  Object.assign(en, more.en);
+}
+
 const tables = { zh, en };
 
 /** "zh" or "en": the person's choice, else the browser's first language. */

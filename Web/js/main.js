@@ -9,10 +9,11 @@ import { mountMiniPlayer } from "./mini-player.js";
 import { loadLikes } from "./actions.js";
 import { icon } from "./icons.js";
 import { esc, toast } from "./ui.js";
+import { socialStyles } from "./router.js";
 
 performance.mark("cm-main");
 const dark = matchMedia("(prefers-color-scheme: dark)");
-const TOP_LEVEL = new Set(["home", "search", "mine", "settings"]);
+const TOP_LEVEL = new Set(["home", "search", "mine", "settings", "moments", "inbox", "videos"]);
 
 function applyTheme() {
   const theme = store.get().theme;
@@ -29,11 +30,16 @@ function applyLang() {
 const nav = [
   { path: "/", label: "discover", icon: "disc", match: ["home", "browse", "genre"] },
   { path: "/search", label: "search", icon: "search", match: ["search"] },
-  { path: "/mine", label: "mine", icon: "note", match: ["mine", "recent", "downloads"] },
+  { path: "/moments", label: "moments", icon: "people", match: ["moments", "moment", "moment-new", "topic"] },
+  { path: "/videos", label: "videos", icon: "video", match: ["videos", "video"], desktop: true },
+  { path: "/inbox", label: "inbox", icon: "bell", match: ["inbox"], badge: true },
+  { path: "/mine", label: "mine", icon: "note", match: ["mine", "recent", "downloads", "profile-edit"] },
   { path: "/settings", label: "settings", icon: "tune", match: ["settings"], desktop: true },
 ];
 
 let unmountMini = null;
+/** The unread badges' module, loaded after the first screen. */
+let badges = null;
 
 function renderChrome() {
   const user = store.get().user;
@@ -41,7 +47,7 @@ function renderChrome() {
   document.getElementById("sidebar").innerHTML = `
     <a class="brand" href="/" aria-label="${esc(t("appName"))}"><img src="${new URL("../icons/icon.svg", import.meta.url).href}" alt="" width="32" height="32"><span>${esc(t("appName"))}</span></a>
     <nav class="side-nav" aria-label="${esc(t("appName"))}">
-      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span></a>`).join("")}
+      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" hidden></span>` : ""}</a>`).join("")}
       <div class="side-group">${esc(t("mine"))}</div>
       <a class="side-link" href="/mine/recent" data-match="recent">${icon("history")}<span>${esc(t("recentPlays"))}</span></a>
       <a class="side-link" href="/mine/downloads" data-match="downloads">${icon("download")}<span>${esc(t("downloads"))}</span></a>
@@ -50,7 +56,8 @@ function renderChrome() {
     <a class="side-user" href="${user ? "/mine" : "/login"}">${icon("user")}<span>${esc(user ? user.nickname || t("mine") : t("signIn"))}</span></a>
     <p class="side-keys">${esc(t("shortcuts"))}</p>`;
   document.getElementById("tabbar").innerHTML = nav.filter((item) => !item.desktop).map((item) =>
-    `<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span></a>`).join("");
+    `<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" hidden></span>` : ""}</a>`).join("");
+  badges?.drawBadges();
   document.getElementById("tabbar").setAttribute("aria-label", t("appName"));
   unmountMini?.();
   unmountMini = mountMiniPlayer(document.getElementById("mini"));
@@ -129,6 +136,7 @@ function boot() {
       setToken(state.user.session);
       loadLikes();
       import("./queue-sync.js").then((module) => module.sync());
+      import("./first-run.js").then((module) => module.acceptAfterSignIn());
     }
   });
   store.watch(["likesSheetId"], renderChrome);
@@ -156,6 +164,14 @@ function boot() {
   engine.addEventListener("failed", (event) => toast(t("cannotPlay", { title: event.detail?.title ?? "" })));
   start(document.getElementById("view")).then(() => {
     performance.mark("cm-first-screen");
+    // After the first screen: the social side's styles, the first run's layers and the unread badges.
+    socialStyles();
+    import("./first-run.js").then((module) => module.firstRun());
+    import("./badge.js").then((module) => {
+      badges = module;
+      module.startBadges();
+      module.drawBadges();
+    });
     import("./queue-sync.js").then((module) => module.startSync());
     loadLikes();
     if ("serviceWorker" in navigator) {

@@ -29,6 +29,12 @@ export function fallbackFormat() {
 /** The address a song is played from: the original when the browser can play its format, else a conversion. */
 export function streamURL(song, convert = false) {
   const type = TYPES[String(song.format || "").toLowerCase()];
+  // Settings' audio quality on mobile data: a bit rate cap, converted by the server.
+  let cap = 0;
+  try { cap = Number(JSON.parse(localStorage.getItem("cm.quality") ?? "0")) || 0; } catch { /* unset */ }
+  if (cap && navigator.connection?.type === "cellular") {
+    return catalog.stream({ id: song.id, format: fallbackFormat(), maxBitRate: cap });
+  }
   if (!convert && canPlay(type)) return catalog.stream({ id: song.id });
   return catalog.stream({ id: song.id, format: fallbackFormat() });
 }

@@ -15,6 +15,18 @@ const routes = [
   ["/mine/recent", "recent"],
   ["/mine/downloads", "downloads"],
   ["/settings", "settings"],
+  ["/settings/blocks", "people"],
+  ["/comments/:kind/:id", "comments"],
+  ["/moments", "moments"],
+  ["/moments/new", "moment-new"],
+  ["/moment/:id", "moment"],
+  ["/topic/:id", "topic"],
+  ["/user/:id", "user"],
+  ["/user/:id/:list", "people"],
+  ["/mine/profile", "profile-edit"],
+  ["/inbox", "inbox"],
+  ["/videos", "videos"],
+  ["/video/:id", "video"],
 ].map(([pattern, screen]) => {
   const names = [];
   const source = pattern.replace(/:(\w+)/g, (_, name) => {
@@ -23,6 +35,24 @@ const routes = [
   });
   return { pattern, screen, names, regex: new RegExp(`^${source}/?$`) };
 });
+
+/** Screens styled by css/social.css, which is loaded when one of them is first shown (or after the first
+ * screen), so the first render of home does not carry it. */
+const SOCIAL = new Set(["comments", "moments", "moment-new", "moment", "topic", "user", "people", "profile-edit", "inbox", "videos", "video"]);
+let socialCSS = null;
+export function socialStyles() {
+  if (!socialCSS) {
+    socialCSS = new Promise((resolve) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = new URL("../css/social.css", import.meta.url).href;
+      link.onload = () => resolve();
+      link.onerror = () => resolve();
+      document.head.append(link);
+    });
+  }
+  return socialCSS;
+}
 
 const listeners = new Set();
 let current = null;
@@ -83,6 +113,7 @@ async function render() {
   const query = new URLSearchParams(location.search);
   const { screen, params } = match(path);
   const module = await import(`./screens/${screen}.js`);
+  if (SOCIAL.has(screen)) await socialStyles();
   if (mine !== generation) return;
   if (typeof unmount === "function") {
     try { unmount(); } catch (error) { console.error(error); }

@@ -76,6 +76,7 @@ const entries = () => [
   { href: "/browse/artists", label: t("artists"), icon: "mic" },
   { href: "/browse/albums", label: t("albums"), icon: "disc" },
   { href: "/browse/genres", label: t("genres"), icon: "category" },
+  { href: "/videos", label: t("videos"), icon: "video" },
 ];
 
 export async function mount(root) {

@@ -26,7 +26,8 @@ export async function mount(root) {
       <section class="profile-card">
         ${user
           ? `<span class="avatar-big">${user.icon ? `<img src="${esc(media(user.icon, 128))}" alt="" width="64" height="64">` : icon("user")}</span>
-             <div class="profile-text"><h2 class="profile-name">${esc(user.nickname)}</h2><p class="profile-sub">ID ${esc(user.userId)}</p></div>`
+             <div class="profile-text"><h2 class="profile-name">${esc(user.nickname)}</h2><p class="profile-sub">ID ${esc(user.userId)}</p></div>
+             <a class="pill-btn my-page" href="/user/${esc(user.userId)}">${esc(t("myPage"))}${icon("right")}</a>`
           : `<span class="avatar-big">${icon("user")}</span><div class="profile-text"><h2 class="profile-name">${esc(t("signInToSee"))}</h2>
              <a class="pill-btn primary" href="/login">${esc(t("signIn"))}</a></div>`}
       </section>

@@ -2,7 +2,7 @@
 // and off, swipe for next and previous, a blurred cover behind, the lyrics with the current line centred and
 // the karaoke fill, progress with seek, loop mode, previous/next, the queue, like and download.
 import { engine } from "../player.js";
-import { back } from "../router.js";
+import { back, navigate } from "../router.js";
 import { t, duration } from "../i18n.js";
 import { icon } from "../icons.js";
 import { esc, artistNames, toast } from "../ui.js";
@@ -42,6 +42,7 @@ export async function mount(root) {
       <button class="icon-btn act-like" type="button"></button>
       <button class="icon-btn act-download" type="button"></button>
       <button class="icon-btn act-sheet" type="button" aria-label="${esc(t("addToSheet"))}" title="${esc(t("addToSheet"))}">${icon("plus")}</button>
+      <button class="icon-btn act-comments" type="button" aria-label="${esc(t("comments"))}" title="${esc(t("comments"))}">${icon("comment")}</button>
       <button class="icon-btn act-desk-lyrics desk-only" type="button" aria-label="${esc(t("desktopLyrics"))}" title="${esc(t("desktopLyrics"))}">${icon("lyrics")}</button>
     </div>
     <div class="play-seek">
@@ -211,6 +212,7 @@ export async function mount(root) {
   q(".ctl-queue").addEventListener("click", () => openQueue());
   q(".act-like").addEventListener("click", () => toggleLike(engine.song));
   q(".act-download").addEventListener("click", () => engine.song && download(engine.song));
+  q(".act-comments").addEventListener("click", () => engine.song && navigate(`/comments/song/${engine.song.id}`));
   q(".act-sheet").addEventListener("click", () => engine.song && addToSheet([engine.song]));
   q(".act-desk-lyrics").addEventListener("click", async () => {
     const { toggleFloatingLyrics } = await import("../floating-lyrics.js");

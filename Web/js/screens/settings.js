@@ -1,13 +1,15 @@
 // Settings: theme, language, the desktop lyrics' look, storage used by downloads, and signing out.
-import { server } from "../api.js";
+import { server, accounts } from "../api.js";
 import * as store from "../store.js";
 import { back } from "../router.js";
 import { t, bytes } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, confirmDialog } from "../ui.js";
+import { esc, toast, confirmDialog, promptDialog } from "../ui.js";
 import * as downloads from "../downloads.js";
-import { signOut } from "../session.js";
+import { signOut, signOutHere } from "../session.js";
+import { navigate } from "../router.js";
 import { lyricPrefs, setLyricPrefs, COLORS } from "../floating-lyrics.js";
+import "../i18n-social.js";
 
 function segmented(name, value, options) {
   return `<div class="segmented" role="radiogroup" aria-label="${esc(t(name))}">${options.map(([v, label]) =>
@@ -24,6 +26,8 @@ export async function mount(root) {
         ${segmented("theme", state.theme, [["system", t("themeSystem")], ["light", t("themeLight")], ["dark", t("themeDark")]])}</section>
       <section class="card-section setting"><h2>${esc(t("language"))}</h2>
         ${segmented("lang", state.lang, [["auto", t("langAuto")], ["zh", "中文"], ["en", "English"]])}</section>
+      <section class="card-section setting"><h2>${esc(t("audioQuality"))} <span class="setting-note">${esc(t("mobileData"))}</span></h2>
+        ${segmented("quality", String(store.load("cm.quality", "0")), [["0", t("qualityAuto")], ["128", t("qualityStandard")], ["192", t("qualityHigh")], ["320", t("qualityExtreme")]])}</section>
       <section class="card-section setting"><h2>${esc(t("desktopLyrics"))}</h2>
         <label class="setting-row"><span>${esc(t("lyricSize"))}</span>
           <input class="range lyric-size" type="range" min="16" max="48" value="${prefs.size}"></label>
@@ -34,7 +38,12 @@ export async function mount(root) {
         <p class="setting-note storage-note"></p>
         <div class="setting-actions"><a class="pill-btn" href="/mine/downloads">${esc(t("downloads"))}</a>
           <button class="pill-btn free-all" type="button">${esc(t("freeStorage"))}</button></div></section>
-      ${state.user ? `<section class="card-section setting"><button class="pill-btn wide danger sign-out" type="button">${esc(t("signOut"))}</button></section>` : ""}
+      ${state.user ? `<section class="card-section setting account-actions">
+        <a class="setting-link" href="/mine/profile">${icon("edit")}<span>${esc(t("editProfile"))}</span>${icon("right", "chev")}</a>
+        <a class="setting-link" href="/settings/blocks">${icon("close")}<span>${esc(t("blocklist"))}</span>${icon("right", "chev")}</a>
+        <button class="pill-btn wide danger sign-out" type="button">${esc(t("signOut"))}</button>
+        <button class="pill-btn wide sign-out-all" type="button">${esc(t("signOutAll"))}</button>
+        <button class="text-btn delete-account" type="button">${esc(t("deleteAccount"))}</button></section>` : ""}
       <p class="setting-note about"></p>
     </div>`;
   root.querySelector(".back-btn").addEventListener("click", () => back("/mine"));
@@ -64,9 +73,31 @@ export async function mount(root) {
       await downloads.clearAll();
       toast(t("deleted"));
       showStorage();
+    } else if (event.target.closest(".sign-out-all")) {
+      if (!(await confirmDialog(t("signOutAll") + "?"))) return;
+      try {
+        const list = await accounts.sessions();
+        for (const session of (list.data ?? list).filter((s) => !s.current)) await accounts.revokeSession({ id: session.id });
+        await signOut();
+        toast(t("signedOutAll"));
+        back("/");
+      } catch (error) {
+        toast(error.message);
+      }
     } else if (event.target.closest(".sign-out")) {
       await signOut();
       back("/");
+    } else if (event.target.closest(".delete-account")) {
+      const password = await promptDialog({ title: t("deleteAccount"), placeholder: t("deletePrompt"), ok: t("delete"), maxLength: 128 });
+      if (!password) return;
+      try {
+        await accounts.deleteAccount({ id: state.user.userId }, { password });
+        signOutHere();
+        toast(t("accountDeleted"));
+        navigate("/", { replace: true });
+      } catch (error) {
+        toast(error.message);
+      }
     }
   });
   root.querySelector(".lyric-size").addEventListener("input", (event) => setLyricPrefs({ size: Number(event.target.value) }));

@@ -2,6 +2,7 @@
 // owner can take songs out. "I like" is a sheet too.
 import { sheets } from "../api.js";
 import * as store from "../store.js";
+import { navigate } from "../router.js";
 import { t, count } from "../i18n.js";
 import { esc, toast } from "../ui.js";
 import { media } from "../media.js";
@@ -32,6 +33,7 @@ export async function mount(root, { params }) {
       actions: [
         mine ? "" : action("collect", sheet.collected ? "done" : "plus", sheet.collected ? count(sheet.collectsCount) : t("collect"), { on: !!sheet.collected }),
         action("addAll", "addList", t("addToSheet")),
+        action("comments", "comment", sheet.commentsCount ? count(sheet.commentsCount) : t("comments")),
       ].join(""),
     });
     render();
@@ -39,6 +41,7 @@ export async function mount(root, { params }) {
       const button = event.target.closest("[data-head]");
       if (!button) return;
       if (button.dataset.head === "addAll") return addToSheet(sheet.songs ?? []);
+      if (button.dataset.head === "comments") return navigate(`/comments/sheet/${sheet.id}`);
       if (button.dataset.head !== "collect" || !requireSignIn()) return;
       try {
         if (sheet.collected) {

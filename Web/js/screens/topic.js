@@ -1,0 +1,31 @@
+// A #topic#: its newest moments and comments.
+import { comments } from "../api.js";
+import { back } from "../router.js";
+import { t } from "../i18n.js";
+import { icon } from "../icons.js";
+import { esc, errorBlock, loadingBlock, emptyBlock } from "../ui.js";
+import { momentCard, bindMoments } from "./moments.js";
+import { commentItem } from "./comments.js";
+import "../i18n-social.js";
+
+export async function mount(root, { params }) {
+  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
+      <h1 class="top-title">#</h1></header><div class="topic-page">${loadingBlock()}</div>`;
+  root.querySelector(".back-btn").addEventListener("click", () => back("/moments"));
+  const box = root.querySelector(".topic-page");
+  try {
+    const detail = await comments.topic({ id: params.id, size: 20 });
+    if (!root.isConnected) return;
+    root.querySelector(".top-title").textContent = t("topicOf", { title: detail.topic.title });
+    const feeds = detail.feeds || [];
+    box.innerHTML = `<div class="topic-head"><span class="topic-mark">${icon("hash")}</span><div><h2>${esc(detail.topic.title)}</h2>
+        <p class="hint">${esc(t("commentsOf", { n: detail.topic.commentsCount }))} · ${esc(t("moments"))} ${detail.topic.feedsCount}</p></div></div>
+      ${feeds.length ? `<ul class="moment-list">${feeds.map((f) => momentCard(f)).join("")}</ul>` : ""}
+      ${detail.comments.length ? `<section class="section"><h2 class="section-title">${esc(t("comments"))}</h2><ul class="comment-list plain">${detail.comments.map(commentItem).join("")}</ul></section>` : ""}
+      ${!feeds.length && !detail.comments.length ? emptyBlock(t("noMoments")) : ""}`;
+    const list = box.querySelector(".moment-list");
+    if (list) bindMoments(list, feeds);
+  } catch (error) {
+    if (root.isConnected) box.innerHTML = errorBlock(error);
+  }
+}
