@@ -1,6 +1,7 @@
 """The social side of the web player (issue 20): comments, moments, people, notifications, videos, settings
 and the first run, each through its main path and its bad input, with two people in two browser contexts
 where one's action must reach the other."""
+import json
 import re
 
 import pytest
@@ -275,6 +276,15 @@ def test_videos_list_and_the_video_page_with_its_own_controls(browser, server, p
     page.wait_for_function("() => document.querySelector('.video-el').paused")
     page.locator(".v-like").click()
     expect(page.locator(".v-like")).to_have_attribute("aria-pressed", "true")
+    # The video's own comments (videoId), not its song's.
+    video_id = page.url.rstrip("/").split("/")[-1]
+    page.locator(".video-comments").scroll_into_view_if_needed()
+    page.locator(".composer-input").fill("这个MV拍得好")
+    page.locator(".composer-send").click()
+    expect(page.locator(".video-comments .comment", has_text="这个MV拍得好")).to_be_visible(timeout=30000)
+    status, _, body = http("GET", server.url + f"/v1/comments?videoId={video_id}")
+    assert status == 200
+    assert [c["content"] for c in json.loads(body)["data"]["data"]] == ["这个MV拍得好"]
     close(page)
 
 

@@ -33,7 +33,7 @@ export function commentItem(comment) {
     </div></li>`;
 }
 
-/** The list of comments on `target` ({ songId } | { sheetId } | { feedId }) inside `box`, with its tabs and
+/** The list of comments on `target` ({ songId } | { sheetId } | { feedId } | { videoId }) inside `box`, with its tabs and
  * composer (in `composerBox`). Returns { refresh }. One request for the first page. */
 export function commentSection(box, composerBox, target, { onCount } = {}) {
   let order = "hot";
@@ -228,8 +228,8 @@ export async function mount(root, { params }) {
     video: () => videos.detail({ id }),
   }[kind];
   if (!load) { navigate("/", { replace: true }); return; }
-  // The subject and the first page of comments are asked for together; a video's comments are its song's.
-  const targetKey = { song: "songId", sheet: "sheetId", moment: "feedId" }[kind];
+  // The subject and the first page of comments are asked for together.
+  const targetKey = { song: "songId", sheet: "sheetId", moment: "feedId", video: "videoId" }[kind];
   const subjectBox = root.querySelector(".subject-box");
   let section = null;
   const start = (target) => { section = commentSection(root.querySelector(".comment-section"), root.querySelector(".composer-dock"), target, { onCount }); };
@@ -245,10 +245,6 @@ export async function mount(root, { params }) {
       if (engine.song?.id !== thing.id) engine.playList([thing], 0);
       navigate("/play");
     });
-    if (kind === "video") {
-      if (thing.song) start({ songId: thing.song.id });
-      else root.querySelector(".comment-section").innerHTML = emptyBlock(t("noComments"));
-    }
   } catch (error) {
     if (!root.isConnected) return;
     subjectBox.innerHTML = errorBlock(error);

@@ -1,12 +1,12 @@
 // A video: the HTML5 player with its own control bar (play, seek, time, mute, full screen), the music
-// paused while it plays, and the comments below (a video's comments are those of its song).
+// paused while it plays, and the video's own comments below.
 import { videos } from "../api.js";
 import * as store from "../store.js";
 import { back, navigate } from "../router.js";
 import { engine } from "../player.js";
 import { t, count, duration } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, errorBlock, loadingBlock, emptyBlock } from "../ui.js";
+import { esc, toast, errorBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
 import { commentSection } from "./comments.js";
 import "../i18n-social.js";
@@ -41,7 +41,7 @@ export async function mount(root, { params }) {
     <div class="video-info"><h2 class="video-title">${esc(video.title)}</h2>
       <p class="hint">${esc(video.singer?.name ?? "")} · ${esc(t("views", { n: count(video.clicksCount) }))}</p>
       <div class="video-actions"><button type="button" class="pill-btn v-like${video.liked ? " on" : ""}" aria-pressed="${Boolean(video.liked)}">${icon(video.liked ? "heartFill" : "heart")}<span>${esc(count(video.likesCount))}</span></button>
-        ${video.song ? `<a class="pill-btn" href="/comments/video/${esc(video.id)}">${icon("comment")}${esc(t("comments"))}</a>` : ""}</div></div>
+        <a class="pill-btn" href="/comments/video/${esc(video.id)}">${icon("comment")}${esc(t("comments"))}</a></div></div>
     <section class="video-comments"></section><div class="composer-dock"></div>`;
   const el = box.querySelector(".video-el");
   const player = box.querySelector(".player-box");
@@ -92,7 +92,6 @@ export async function mount(root, { params }) {
     }
   });
   const comments = box.querySelector(".video-comments");
-  if (video.song) commentSection(comments, box.querySelector(".composer-dock"), { songId: video.song.id });
-  else comments.innerHTML = emptyBlock(t("noComments"));
+  commentSection(comments, box.querySelector(".composer-dock"), { videoId: video.id });
   return () => { el.pause(); el.removeAttribute("src"); el.load(); };
 }
