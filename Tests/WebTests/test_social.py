@@ -412,3 +412,36 @@ def test_the_social_screens_speak_english_when_the_browser_does(browser, server,
     expect(page.locator(".moment-tabs")).to_contain_text("Everyone")
     page.screenshot(path=str(SCREENSHOTS / "43-moments-english-390x844-light.png"))
     close(page)
+
+
+def test_app_passwords_for_subsonic_apps_are_made_shown_once_and_revoked(browser, server):
+    me = server.account("social-app@example.com", "听歌的人")
+    page = new_page(browser, server.url, user=me)
+    page.goto("/settings")
+    page.locator(".app-passwords-link").click()
+    page.wait_for_url("**/settings/app-passwords")
+    expect(page.locator(".app-passwords")).to_contain_text("还没有应用密码")
+    page.locator(".make").click()
+    page.fill("dialog input[name=value]", "我的手机")
+    page.locator("dialog .pill-btn.primary").click()
+    secret = page.locator("dialog .new-app-password")
+    expect(secret).to_be_visible()
+    password = secret.inner_text().strip()
+    assert len(password) >= 16
+    page.screenshot(path=str(SCREENSHOTS / "44-app-password-made-390-light.png"))
+    page.locator("dialog .done").click()
+    expect(page.locator(".app-password-name")).to_have_text("我的手机")
+
+    def ping():
+        from urllib.parse import quote
+        status, _, body = http("GET", server.url + f"/rest/ping.view?u={quote('听歌的人')}&p={quote(password)}&v=1.16.1&c=test&f=json")
+        assert status == 200
+        return json.loads(body)["subsonic-response"]
+
+    assert ping()["status"] == "ok"
+    page.locator(".revoke").click()
+    page.locator("dialog .pill-btn.primary").click()
+    expect(page.locator(".app-password")).to_have_count(0)
+    refused = ping()
+    assert refused["status"] == "failed" and refused["error"]["code"] == 40
+    close(page)

@@ -3,6 +3,11 @@
 import { extend } from "./i18n.js";
 
 const zh = {
+  appPasswords: "Subsonic 应用密码", appPasswordsAbout: "在手机上的 Subsonic 应用（Symfonium、Amperfy、DSub……）中登录本服务器时使用。每台设备一个，可随时吊销。",
+  appPasswordNew: "新建应用密码", appPasswordDevice: "设备名称，如“我的手机”", appPasswordMade: "应用密码已创建",
+  appPasswordOnce: "请现在把它填入应用：它只显示这一次。", appServer: "服务器", appUser: "用户名", appPassword: "密码",
+  appPasswordNone: "还没有应用密码", appPasswordUsed: "上次使用 {when}", appPasswordUnused: "尚未使用", revoke: "吊销",
+  appPasswordRevoke: "吊销后，使用它的应用会立即退出登录。吊销？",
   moments: "动态", inbox: "通知", videos: "视频", hot: "最热", newest: "最新", reply: "回复", replyTo: "回复 @{name}：",
   writeComment: "说点什么吧…", send: "发送", report: "举报", reported: "已举报，感谢反馈", delete: "删除",
   confirmDeleteComment: "确定删除这条评论吗？", commentsOf: "评论（{n}）", noComments: "还没有评论，快来抢沙发",
@@ -34,6 +39,11 @@ const zh = {
   tabComment: "评论", profileMoments: "TA的动态", share: "分享", skipPlain: "跳过", myPage: "主页", repliesN: "{n}条回复", unreadMark: "未读",
 };
 const en = {
+  appPasswords: "Subsonic app passwords", appPasswordsAbout: "For signing in to this server from a Subsonic app on your phone (Symfonium, Amperfy, DSub, ...). One per device; revoke one at any time.",
+  appPasswordNew: "New app password", appPasswordDevice: "Device name, like \"My phone\"", appPasswordMade: "App password made",
+  appPasswordOnce: "Enter it in the app now: it is shown only this once.", appServer: "Server", appUser: "User name", appPassword: "Password",
+  appPasswordNone: "No app passwords yet", appPasswordUsed: "Last used {when}", appPasswordUnused: "Not used yet", revoke: "Revoke",
+  appPasswordRevoke: "The app using it is signed out at once. Revoke it?",
   moments: "Moments", inbox: "Inbox", videos: "Videos", hot: "Hot", newest: "New", reply: "Reply", replyTo: "Reply to @{name}: ",
   writeComment: "Say something…", send: "Send", report: "Report", reported: "Reported, thank you", delete: "Delete",
   confirmDeleteComment: "Delete this comment?", commentsOf: "Comments ({n})", noComments: "No comments yet: be the first",

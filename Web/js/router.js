@@ -16,6 +16,7 @@ const routes = [
   ["/mine/downloads", "downloads"],
   ["/settings", "settings"],
   ["/settings/blocks", "people"],
+  ["/settings/app-passwords", "app-passwords"],
   ["/comments/:kind/:id", "comments"],
   ["/moments", "moments"],
   ["/moments/new", "moment-new"],

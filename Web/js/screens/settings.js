@@ -1,4 +1,5 @@
-// Settings: theme, language, the desktop lyrics' look, storage used by downloads, and signing out.
+// Settings: theme, language, the desktop lyrics' look, storage used by downloads, app passwords for
+// Subsonic apps, and signing out.
 import { server, accounts } from "../api.js";
 import * as store from "../store.js";
 import { back } from "../router.js";
@@ -41,6 +42,7 @@ export async function mount(root) {
       ${state.user ? `<section class="card-section setting account-actions">
         <a class="setting-link" href="/mine/profile">${icon("edit")}<span>${esc(t("editProfile"))}</span>${icon("right", "chev")}</a>
         <a class="setting-link" href="/settings/blocks">${icon("close")}<span>${esc(t("blocklist"))}</span>${icon("right", "chev")}</a>
+        <a class="setting-link app-passwords-link" href="/settings/app-passwords">${icon("edit")}<span>${esc(t("appPasswords"))}</span>${icon("right", "chev")}</a>
         <button class="pill-btn wide danger sign-out" type="button">${esc(t("signOut"))}</button>
         <button class="pill-btn wide sign-out-all" type="button">${esc(t("signOutAll"))}</button>
         <button class="text-btn delete-account" type="button">${esc(t("deleteAccount"))}</button></section>` : ""}
