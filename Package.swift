@@ -61,7 +61,8 @@ let package = Package(
         .target(
             name: "CloudMusicServer",
             dependencies: [
-                "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "Cryptography", "PasswordPolicy",
+                "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "Cryptography",
+                "PasswordPolicy",
                 "CZlib",
             ]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),

@@ -26,13 +26,15 @@ public enum AudioFileReader {
         let ext = (path as NSString).pathExtension.lowercased()
         guard supportedExtensions.contains(ext) else {
             throw AudioMetadataError(
-                path: path, reason: ext.isEmpty
+                path: path,
+                reason: ext.isEmpty
                     ? "file has no extension, so its audio format is unknown"
                     : "“.\(ext)” is not a supported audio file type")
         }
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw AudioMetadataError(path: path, reason: "file cannot be opened: \(String(cString: strerror(errno)))")
+            throw AudioMetadataError(
+                path: path, reason: "file cannot be opened: \(String(cString: strerror(errno)))")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw AudioMetadataError(path: path, reason: "not a regular file")
@@ -93,7 +95,8 @@ public enum AudioFileReader {
         var tags = AudioTags()
         tags.title = first("TITLE")
         let artistList = values("ARTISTS")
-        tags.artists = dedupe((artistList.isEmpty ? values("ARTIST") : artistList).flatMap(TagSplitter.splitArtists))
+        tags.artists = dedupe(
+            (artistList.isEmpty ? values("ARTIST") : artistList).flatMap(TagSplitter.splitArtists))
         tags.album = first("ALBUM")
         // ffmpeg writes APE tags (WavPack, APE, Musepack) with the key "album_artist".
         let albumArtistList = values("ALBUMARTIST").isEmpty ? values("ALBUM_ARTIST") : values("ALBUMARTIST")
@@ -108,7 +111,9 @@ public enum AudioFileReader {
             tags.isCompilation = ["1", "true", "yes"].contains(c.lowercased())
         }
         let lyricsKey = map.keys.sorted().first { $0 == "LYRICS" || $0.hasPrefix("LYRICS:") }
-        tags.lyrics = lyricsKey.flatMap { map[$0]?.lazy.compactMap { clean($0, limit: maximumLyricsBytes) }.first }
+        tags.lyrics = lyricsKey.flatMap {
+            map[$0]?.lazy.compactMap { clean($0, limit: maximumLyricsBytes) }.first
+        }
         tags.musicBrainzTrackID = first("MUSICBRAINZ_TRACKID")
         tags.musicBrainzAlbumID = first("MUSICBRAINZ_ALBUMID")
         tags.musicBrainzArtistID = first("MUSICBRAINZ_ARTISTID")

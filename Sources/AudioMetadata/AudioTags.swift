@@ -22,7 +22,8 @@ public struct AudioTags: Sendable, Equatable, Codable {
         title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
         trackNumber: Int? = nil, trackTotal: Int? = nil, discNumber: Int? = nil, discTotal: Int? = nil,
         year: Int? = nil, genres: [String] = [], isCompilation: Bool = false, lyrics: String? = nil,
-        musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil, musicBrainzArtistID: String? = nil
+        musicBrainzTrackID: String? = nil, musicBrainzAlbumID: String? = nil,
+        musicBrainzArtistID: String? = nil
     ) {
         self.title = title
         self.artists = artists

@@ -1,6 +1,6 @@
-import Foundation
 import CTagLib
 import CTagLibProperties
+import Foundation
 
 /// The one place that talks to TagLib: an open file, its property map and audio properties.
 ///
@@ -46,7 +46,8 @@ final class TagLibFile {
         }
         guard taglib_file_is_valid(handle) != 0 else {
             taglib_file_free(handle)
-            throw AudioMetadataError(path: path, reason: "not an audio file TagLib can read (damaged or unknown format)")
+            throw AudioMetadataError(
+                path: path, reason: "not an audio file TagLib can read (damaged or unknown format)")
         }
         self.handle = handle
     }
@@ -91,8 +92,8 @@ final class TagLibFile {
         let cKeys = keys.map { strdup($0) }
         let cValues = values.map { $0.map { strdup($0) } ?? nil }
         defer {
-            cKeys.forEach { free($0) }
-            cValues.forEach { free($0) }
+            for key in cKeys { free(key) }
+            for value in cValues { free(value) }
         }
         let keyPointers: [UnsafePointer<CChar>?] = cKeys.map { $0.map { UnsafePointer($0) } }
         let valuePointers: [UnsafePointer<CChar>?] = cValues.map { $0.map { UnsafePointer($0) } }
@@ -106,7 +107,8 @@ final class TagLibFile {
     /// Writes changed tags to disk.
     func save() throws(AudioMetadataError) {
         guard taglib_file_save(handle) != 0 else {
-            throw AudioMetadataError(path: path, reason: "TagLib could not save the tags (is the file writable?)")
+            throw AudioMetadataError(
+                path: path, reason: "TagLib could not save the tags (is the file writable?)")
         }
     }
 

@@ -68,7 +68,10 @@ public enum TagSplitter {
         for name in names {
             while let r = text.range(of: name, options: .caseInsensitive) {
                 text.replaceSubrange(r, with: "\u{E000}\(saved.count)\u{E001}")
-                saved.append(String(s[s.startIndex...].range(of: name, options: .caseInsensitive).map { s[$0] } ?? Substring(name)))
+                saved.append(
+                    String(
+                        s[s.startIndex...].range(of: name, options: .caseInsensitive).map { s[$0] }
+                            ?? Substring(name)))
             }
         }
         return (text, saved)

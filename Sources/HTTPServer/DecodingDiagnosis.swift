@@ -24,7 +24,9 @@ private struct ValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard let object = value as? [String: Any] else { throw mismatch([String: Any].self, value, codingPath) }
+        guard let object = value as? [String: Any] else {
+            throw mismatch([String: Any].self, value, codingPath)
+        }
         return KeyedDecodingContainer(ValueKeyed<Key>(object: object, codingPath: codingPath))
     }
 
@@ -52,7 +54,9 @@ private func mismatch(_ type: Any.Type, _ value: Any, _ path: [any CodingKey]) -
 
 /// `value` as `T` when it is one, the way JSON means it: numbers must fit exactly, null is not a value.
 private func convert<T>(_ value: Any, to type: T.Type, _ path: [any CodingKey]) throws -> T {
-    if value is NSNull { throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "null")) }
+    if value is NSNull {
+        throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "null"))
+    }
     switch type {
     case is String.Type:
         if let s = value as? String { return s as! T }
@@ -106,28 +110,58 @@ private struct ValueKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let path = codingPath + [key]
         let v = try value(key)
         switch type {
-        case is String.Type, is Bool.Type, is Double.Type, is Float.Type, is Int.Type, is Int64.Type, is Int32.Type,
-            is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type, is UInt8.Type:
+        case is String.Type, is Bool.Type, is Double.Type, is Float.Type, is Int.Type, is Int64.Type,
+            is Int32.Type,
+            is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type,
+            is UInt8.Type:
             return try convert(v, to: type, path)
         default:
             return try T(from: ValueDecoder(value: v, codingPath: path))
         }
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try convert(try value(key), to: type, codingPath + [key]) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try convert(try value(key), to: type, codingPath + [key]) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try convert(try value(key), to: type, codingPath + [key])
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
@@ -155,7 +189,8 @@ private struct ValueUnkeyed: UnkeyedDecodingContainer {
 
     private mutating func next() throws -> (Any, [any CodingKey]) {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "end"))
+            throw DecodingError.valueNotFound(
+                Any.self, .init(codingPath: codingPath, debugDescription: "end"))
         }
         defer { currentIndex += 1 }
         return (array[currentIndex], codingPath + [IndexKey(currentIndex)])
@@ -170,8 +205,10 @@ private struct ValueUnkeyed: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (v, path) = try next()
         switch type {
-        case is String.Type, is Bool.Type, is Double.Type, is Float.Type, is Int.Type, is Int64.Type, is Int32.Type,
-            is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type, is UInt8.Type:
+        case is String.Type, is Bool.Type, is Double.Type, is Float.Type, is Int.Type, is Int64.Type,
+            is Int32.Type,
+            is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type,
+            is UInt8.Type:
             return try convert(v, to: type, path)
         default:
             return try T(from: ValueDecoder(value: v, codingPath: path))
@@ -276,8 +313,10 @@ private struct ValueSingle: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         switch type {
-        case is String.Type, is Bool.Type, is Double.Type, is Float.Type, is Int.Type, is Int64.Type, is Int32.Type,
-            is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type, is UInt8.Type:
+        case is String.Type, is Bool.Type, is Double.Type, is Float.Type, is Int.Type, is Int64.Type,
+            is Int32.Type,
+            is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type,
+            is UInt8.Type:
             return try convert(value, to: type, codingPath)
         default:
             return try T(from: ValueDecoder(value: value, codingPath: codingPath))

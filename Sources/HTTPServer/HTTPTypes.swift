@@ -2,6 +2,8 @@ import Foundation
 
 /// The request methods the server routes.
 public enum HTTPMethod: String, Sendable, CaseIterable {
+    // Spelled as on the wire.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
 
     init?(cString p: UnsafePointer<CChar>) {
@@ -68,12 +70,14 @@ public struct HTTPHeaders: Sendable, Sequence {
 
 @inline(__always)
 func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
-    var a = a, b = b
+    var a = a
+    var b = b
     return a.withUTF8 { ua in
         b.withUTF8 { ub in
             guard ua.count == ub.count else { return false }
             for i in 0..<ua.count {
-                let x = ua[i], y = ub[i]
+                let x = ua[i]
+                let y = ub[i]
                 if x == y { continue }
                 let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
                 let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
@@ -185,7 +189,9 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     }
 
     public static func badRequest(_ message: String) -> HTTPError { HTTPError(status: 400, message: message) }
-    public static func unauthorized(_ message: String) -> HTTPError { HTTPError(status: 401, message: message) }
+    public static func unauthorized(_ message: String) -> HTTPError {
+        HTTPError(status: 401, message: message)
+    }
     public static func forbidden(_ message: String) -> HTTPError { HTTPError(status: 403, message: message) }
     public static func notFound(_ message: String) -> HTTPError { HTTPError(status: 404, message: message) }
     public static func conflict(_ message: String) -> HTTPError { HTTPError(status: 409, message: message) }
@@ -194,7 +200,8 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
         HTTPError(status: 415, message: message)
     }
     public static func tooManyRequests(_ message: String, retryAfter: Int? = nil) -> HTTPError {
-        HTTPError(status: 429, message: message, headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
+        HTTPError(
+            status: 429, message: message, headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
     }
 
     public var description: String { "HTTPError(\(status), \(code)): \(message)" }

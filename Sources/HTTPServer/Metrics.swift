@@ -3,7 +3,9 @@ import Synchronization
 
 /// Request counters and latency histograms, rendered in the Prometheus text format 0.0.4.
 public final class Metrics: Sendable {
-    static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    static let bounds: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
 
     struct CounterKey: Hashable {
         /// A method's name, or "OTHER" for methods the server doesn't know (clients choose those freely).
@@ -43,7 +45,10 @@ public final class Metrics: Sendable {
     private let shards = (0..<8).map { _ in Shard() }
 
     private var shard: Shard {
-        shards[Int(truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: pthread_self())) &* 0x9E37_79B9_7F4A_7C15) >> 61)]
+        shards[
+            Int(
+                truncatingIfNeeded: (UInt(bitPattern: Int(bitPattern: pthread_self()))
+                    &* 0x9E37_79B9_7F4A_7C15) >> 61)]
     }
 
     let openConnections = Atomic<Int>(0)
@@ -89,10 +94,14 @@ public final class Metrics: Sendable {
         var out = ""
         out += "# HELP http_requests_total Requests answered, by method, route and status.\n"
         out += "# TYPE http_requests_total counter\n"
-        for (k, v) in s.counters.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out += "http_requests_total{method=\"\(k.method)\",route=\"\(escapeLabel(k.route))\",status=\"\(k.status)\"} \(v)\n"
+        for (k, v) in s.counters.sorted(by: {
+            ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+        }) {
+            out +=
+                "http_requests_total{method=\"\(k.method)\",route=\"\(escapeLabel(k.route))\",status=\"\(k.status)\"} \(v)\n"
         }
-        out += "# HELP http_request_duration_seconds Time from request headers to the last byte sent, by route.\n"
+        out +=
+            "# HELP http_request_duration_seconds Time from request headers to the last byte sent, by route.\n"
         out += "# TYPE http_request_duration_seconds histogram\n"
         for (route, h) in s.histograms.sorted(by: { $0.key < $1.key }) {
             let r = escapeLabel(route)

@@ -56,7 +56,8 @@ public struct Request: Sendable {
             throw HTTPError.badRequest("The request needs a JSON body.")
         case .data(let d, let contentType):
             if let ct = contentType, !isJSONContentType(ct) {
-                throw HTTPError.unsupportedMediaType("Send the body as JSON (Content-Type: application/json).")
+                throw HTTPError.unsupportedMediaType(
+                    "Send the body as JSON (Content-Type: application/json).")
             }
             data = d
         case .form, .multipart:
@@ -93,7 +94,10 @@ public struct Attachments: Sendable {
 }
 
 func isJSONContentType(_ ct: String) -> Bool {
-    let base = ct.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+    let base =
+        ct.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
     return base == "application/json" || base.hasSuffix("+json")
 }
 
@@ -114,7 +118,9 @@ nonisolated(unsafe) let sharedJSONEncoder: JSONEncoder = {
 func fieldPath(_ path: [CodingKey], plus key: CodingKey? = nil) -> String {
     var parts: [String] = []
     for k in path + (key.map { [$0] } ?? []) {
-        if let i = k.intValue { parts.append("[\(i)]") } else {
+        if let i = k.intValue {
+            parts.append("[\(i)]")
+        } else {
             parts.append(parts.isEmpty ? k.stringValue : "." + k.stringValue)
         }
     }
@@ -125,7 +131,8 @@ func typeName(_ t: Any.Type) -> String {
     switch t {
     case is String.Type, is Substring.Type: return "a string"
     case is Bool.Type: return "true or false"
-    case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type, is Int16.Type, is UInt32.Type:
+    case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type, is Int16.Type,
+        is UInt32.Type:
         return "a whole number"
     case is Double.Type, is Float.Type: return "a number"
     case is Date.Type: return "a date"
@@ -148,7 +155,8 @@ func describe(_ error: DecodingError) -> String {
             : "The field '\(p)' should be \(typeName(type))."
     case .valueNotFound(let type, let ctx):
         let p = fieldPath(ctx.codingPath)
-        return p.isEmpty ? "The request body is empty." : "The field '\(p)' should be \(typeName(type)), not null."
+        return p.isEmpty
+            ? "The request body is empty." : "The field '\(p)' should be \(typeName(type)), not null."
     case .dataCorrupted(let ctx):
         let p = fieldPath(ctx.codingPath)
         if p.isEmpty { return "The request body is not valid JSON." }
@@ -165,14 +173,19 @@ func describe(_ error: DecodingError) -> String {
 /// Decodes %XX escapes; nil when an escape is malformed or the result isn't UTF-8.
 func percentDecode<S: StringProtocol>(_ s: S, plusAsSpace: Bool = false) -> String? {
     var needs = false
-    for b in s.utf8 where b == 0x25 || (plusAsSpace && b == 0x2B) { needs = true; break }
+    for b in s.utf8 where b == 0x25 || (plusAsSpace && b == 0x2B) {
+        needs = true
+        break
+    }
     if !needs { return String(s) }
     var out: [UInt8] = []
     out.reserveCapacity(s.utf8.count)
     var it = s.utf8.makeIterator()
     while let b = it.next() {
         if b == 0x25 {
-            guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
+            guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else {
+                return nil
+            }
             out.append(hv << 4 | lv)
         } else if plusAsSpace && b == 0x2B {
             out.append(0x20)

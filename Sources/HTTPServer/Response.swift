@@ -88,7 +88,8 @@ public struct Response: Sendable {
     ///
     /// Throws 404 when there is no such regular file. A multi-range request gets the whole file. The file is
     /// opened once and sent from that descriptor, so what was checked is what is sent.
-    public static func file(at path: String, contentType: String? = nil, request: Request) throws -> Response {
+    public static func file(at path: String, contentType: String? = nil, request: Request) throws -> Response
+    {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw HTTPError.notFound("That file does not exist.") }
         return try file(descriptor: fd, contentType: contentType ?? mimeType(forPath: path), request: request)
@@ -104,7 +105,8 @@ public struct Response: Sendable {
         }
         let size = Int(st.st_size)
         let mtime = Int(st.st_mtim.tv_sec)
-        let etag = "\"\(String(size, radix: 16))-\(String(mtime, radix: 16))\(String(Int(st.st_mtim.tv_nsec) / 1000, radix: 16))\""
+        let etag =
+            "\"\(String(size, radix: 16))-\(String(mtime, radix: 16))\(String(Int(st.st_mtim.tv_nsec) / 1000, radix: 16))\""
         let lastModified = httpDate(mtime)
         var h = HTTPHeaders()
         h.add("Content-Type", contentType)
@@ -141,12 +143,16 @@ public struct Response: Sendable {
                     var eh = h
                     eh.replace("Content-Range", "bytes */\(size)")
                     eh.replace("Content-Type", "application/json; charset=utf-8")
-                    var r = HTTPError(status: 416, message: "The requested range is outside the file.").response
-                    for (n, v) in eh where !asciiCaseInsensitiveEqual(n, "Content-Type") { r.headers.add(n, v) }
+                    var r = HTTPError(status: 416, message: "The requested range is outside the file.")
+                        .response
+                    for (n, v) in eh where !asciiCaseInsensitiveEqual(n, "Content-Type") {
+                        r.headers.add(n, v)
+                    }
                     return r
                 case .range(let start, let end):
                     h.add("Content-Range", "bytes \(start)-\(end)/\(size)")
-                    return Response(status: 206, headers: h, body: .file(file, offset: start, length: end - start + 1))
+                    return Response(
+                        status: 206, headers: h, body: .file(file, offset: start, length: end - start + 1))
                 }
             }
         }
@@ -191,7 +197,8 @@ func parseRange(_ header: String, size: Int) -> ByteRange {
     if spec.contains(",") { return .none }
     let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.count == 2 else { return .none }
-    let a = parts[0].trimmingCharacters(in: .whitespaces), b = parts[1].trimmingCharacters(in: .whitespaces)
+    let a = parts[0].trimmingCharacters(in: .whitespaces)
+    let b = parts[1].trimmingCharacters(in: .whitespaces)
     if a.isEmpty {
         guard let n = Int(b), n >= 0 else { return .none }
         if n == 0 || size == 0 { return .unsatisfiable }
@@ -226,7 +233,8 @@ func httpDate(_ seconds: Int) -> String {
     var tmv = tm()
     gmtime_r(&t, &tmv)
     func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-    return "\(dayNames[Int(tmv.tm_wday)]), \(two(tmv.tm_mday)) \(monthNames[Int(tmv.tm_mon)]) \(tmv.tm_year + 1900) \(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec)) GMT"
+    return
+        "\(dayNames[Int(tmv.tm_wday)]), \(two(tmv.tm_mday)) \(monthNames[Int(tmv.tm_mon)]) \(tmv.tm_year + 1900) \(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec)) GMT"
 }
 
 /// Parses IMF-fixdate into seconds since 1970.
@@ -250,20 +258,25 @@ func parseHTTPDate(_ s: String) -> Int? {
 private let mimeTypes: [String: String] = [
     "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
     "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-    "json": "application/json; charset=utf-8", "txt": "text/plain; charset=utf-8", "lrc": "text/plain; charset=utf-8",
-    "xml": "application/xml", "yaml": "application/yaml", "yml": "application/yaml", "csv": "text/csv; charset=utf-8",
+    "json": "application/json; charset=utf-8", "txt": "text/plain; charset=utf-8",
+    "lrc": "text/plain; charset=utf-8",
+    "xml": "application/xml", "yaml": "application/yaml", "yml": "application/yaml",
+    "csv": "text/csv; charset=utf-8",
     "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
     "svg": "image/svg+xml", "ico": "image/x-icon", "avif": "image/avif", "bmp": "image/bmp",
     "mp3": "audio/mpeg", "flac": "audio/flac", "ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/opus",
     "m4a": "audio/mp4", "aac": "audio/aac", "wav": "audio/wav", "weba": "audio/webm",
-    "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm", "mkv": "video/x-matroska", "mov": "video/quicktime",
+    "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm", "mkv": "video/x-matroska",
+    "mov": "video/quicktime",
     "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip", "wasm": "application/wasm",
     "woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf",
 ]
 
 /// A Content-Type guessed from the file extension; `application/octet-stream` when unknown.
 public func mimeType(forPath path: String) -> String {
-    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "application/octet-stream" }
+    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else {
+        return "application/octet-stream"
+    }
     return mimeTypes[path[path.index(after: dot)...].lowercased()] ?? "application/octet-stream"
 }
 
@@ -396,7 +409,8 @@ public final class StreamWriter: Sendable {
             if avail > 0 && !s.closed {
                 let n = min(avail, max)
                 s.buffer.withUnsafeBytes { src in
-                    UnsafeMutableRawPointer(buf).copyMemory(from: src.baseAddress! + s.readOffset, byteCount: n)
+                    UnsafeMutableRawPointer(buf).copyMemory(
+                        from: src.baseAddress! + s.readOffset, byteCount: n)
                 }
                 s.readOffset += n
                 s.bytesSent += n
@@ -416,7 +430,9 @@ public final class StreamWriter: Sendable {
             }
             if s.closed || s.failed { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
             if s.finished { return Int(MHD_CONTENT_READER_END_OF_STREAM) }
-            guard let c = OpaquePointer(bitPattern: s.connection) else { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
+            guard let c = OpaquePointer(bitPattern: s.connection) else {
+                return Int(MHD_CONTENT_READER_END_WITH_ERROR)
+            }
             s.suspended = true
             MHD_suspend_connection(c)
             return 0

@@ -116,14 +116,18 @@ struct RouteTable: Sendable {
             while let s = segs.popFirst() {
                 if s.hasPrefix(":") {
                     names.append(String(s.dropFirst()))
-                    if let p = nodes[n].param { n = p } else {
+                    if let p = nodes[n].param {
+                        n = p
+                    } else {
                         nodes.append(Node())
                         nodes[n].param = nodes.count - 1
                         n = nodes.count - 1
                     }
                 } else if s.hasPrefix("*") {
                     names.append(String(s.dropFirst()))
-                    if let c = nodes[n].catchAll { n = c } else {
+                    if let c = nodes[n].catchAll {
+                        n = c
+                    } else {
                         nodes.append(Node())
                         nodes[n].catchAll = nodes.count - 1
                         n = nodes.count - 1
@@ -131,7 +135,9 @@ struct RouteTable: Sendable {
                     break
                 } else {
                     let key = String(s)
-                    if let c = nodes[n].literals[key] { n = c } else {
+                    if let c = nodes[n].literals[key] {
+                        n = c
+                    } else {
                         nodes.append(Node())
                         nodes[n].literals[key] = nodes.count - 1
                         n = nodes.count - 1
@@ -145,7 +151,10 @@ struct RouteTable: Sendable {
     /// Looks up decoded path segments. HEAD falls back to GET.
     func match(_ method: HTTPMethod, _ segments: [String]) -> RouteMatch {
         var values: [String] = []
-        if let n = search(0, segments[...], &values, { $0.routes[method] != nil || (method == .HEAD && $0.routes[.GET] != nil) }) {
+        if let n = search(
+            0, segments[...], &values,
+            { $0.routes[method] != nil || (method == .HEAD && $0.routes[.GET] != nil) })
+        {
             let route = nodes[n].routes[method] ?? nodes[n].routes[.GET]!
             var dict: [String: String] = [:]
             if !values.isEmpty {

@@ -49,7 +49,8 @@ public final class HTTPServer: Sendable {
             let core = ServerCore(configuration: config, table: router.table(), metrics: metrics)
             let coreRef = Unmanaged.passRetained(core).toOpaque()
 
-            var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            var flags =
+                MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
                 | MHD_USE_TURBO.rawValue
             if config.logger.isEnabled(.debug) { flags |= MHD_USE_ERROR_LOG.rawValue }
             let threads = config.threads > 0 ? config.threads : ProcessInfo.processInfo.activeProcessorCount
@@ -79,7 +80,9 @@ public final class HTTPServer: Sendable {
                 Foundation.close(fd)
                 Unmanaged<ServerCore>.fromOpaque(coreRef).release()
                 throw ServerStartError(
-                    message: "The HTTP server could not start on \(config.host):\(config.port) (libmicrohttpd refused the settings).")
+                    message:
+                        "The HTTP server could not start on \(config.host):\(config.port) (libmicrohttpd refused the settings)."
+                )
             }
             core.startReaper()
             r.core = core
@@ -150,11 +153,13 @@ public final class HTTPServer: Sendable {
 
     private func addBuiltInRoutes() {
         if !router.has(.GET, "/health") {
-            router.get("/health") { _ in Response(status: 200, headers: jsonHeaders, body: .data(healthBody)) }
+            router.get("/health") { _ in Response(status: 200, headers: jsonHeaders, body: .data(healthBody))
+            }
         }
         if !router.has(.GET, "/metrics") {
             router.get("/metrics") { [metrics] _ in
-                Response.raw(Data(metrics.render().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+                Response.raw(
+                    Data(metrics.render().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
             }
         }
     }
@@ -176,7 +181,9 @@ private func raiseFileLimit(to wanted: Int, logger: Logger) {
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &rl)
     }
     if Int(rl.rlim_cur) < wanted {
-        logger.warning("event=rlimit nofile=\(rl.rlim_cur) wanted=\(wanted) note=\"raise the open-file limit to allow that many connections\"")
+        logger.warning(
+            "event=rlimit nofile=\(rl.rlim_cur) wanted=\(wanted) note=\"raise the open-file limit to allow that many connections\""
+        )
     }
 }
 
@@ -188,9 +195,17 @@ private func boundPort(_ fd: Int32) -> Int {
     }
     guard ok == 0 else { return 0 }
     if ss.ss_family == sa_family_t(AF_INET) {
-        return withUnsafePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) } }
+        return withUnsafePointer(to: &ss) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                Int(UInt16(bigEndian: $0.pointee.sin_port))
+            }
+        }
     }
-    return withUnsafePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) } }
+    return withUnsafePointer(to: &ss) {
+        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+            Int(UInt16(bigEndian: $0.pointee.sin6_port))
+        }
+    }
 }
 
 private func makeListenSocket(host: String, port: Int) throws -> Int32 {
@@ -211,9 +226,11 @@ private func makeListenSocket(host: String, port: Int) throws -> Int32 {
     } else if host == "localhost" {
         return try makeListenSocket(host: "127.0.0.1", port: port)
     } else {
-        throw ServerStartError(message: "The host '\(host)' is not an IP address; use e.g. 127.0.0.1, 0.0.0.0 or ::.")
+        throw ServerStartError(
+            message: "The host '\(host)' is not an IP address; use e.g. 127.0.0.1, 0.0.0.0 or ::.")
     }
-    let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    let fd = socket(
+        family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else {
         throw ServerStartError(message: "Could not create a socket: \(String(cString: strerror(errno))).")
     }
@@ -221,35 +238,55 @@ private func makeListenSocket(host: String, port: Int) throws -> Int32 {
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     let rc: Int32
     if family == AF_INET {
-        rc = withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        rc = withUnsafePointer(to: &v4) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
     } else {
-        rc = withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+        rc = withUnsafePointer(to: &v6) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
     }
     if rc != 0 {
         let e = errno
         Foundation.close(fd)
         switch e {
         case EADDRINUSE:
-            throw ServerStartError(message: "Port \(port) on \(host) is already in use. Stop the other program using it or choose another port.")
+            throw ServerStartError(
+                message:
+                    "Port \(port) on \(host) is already in use. Stop the other program using it or choose another port."
+            )
         case EACCES:
-            throw ServerStartError(message: "Not allowed to listen on port \(port); ports below 1024 need extra privileges. Choose a port above 1024.")
+            throw ServerStartError(
+                message:
+                    "Not allowed to listen on port \(port); ports below 1024 need extra privileges. Choose a port above 1024."
+            )
         case EADDRNOTAVAIL:
-            throw ServerStartError(message: "The address \(host) does not belong to this machine; choose one of its addresses, or 0.0.0.0.")
+            throw ServerStartError(
+                message:
+                    "The address \(host) does not belong to this machine; choose one of its addresses, or 0.0.0.0."
+            )
         default:
-            throw ServerStartError(message: "Could not listen on \(host):\(port): \(String(cString: strerror(e))).")
+            throw ServerStartError(
+                message: "Could not listen on \(host):\(port): \(String(cString: strerror(e))).")
         }
     }
     guard listen(fd, 1024) == 0 else {
         let e = errno
         Foundation.close(fd)
-        throw ServerStartError(message: "Could not listen on \(host):\(port): \(String(cString: strerror(e))).")
+        throw ServerStartError(
+            message: "Could not listen on \(host):\(port): \(String(cString: strerror(e))).")
     }
     return fd
 }
 
 // MARK: - C callbacks (no captures; `cls` is the retained ServerCore)
 
-let accessHandlerCallback: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+let accessHandlerCallback: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
     let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
     return core.access(connection!, url!, method!, uploadData, uploadDataSize!, conCls!)
 }
@@ -294,6 +331,7 @@ let headerIterator: MHD_KeyValueIterator = { cls, _, key, value in
 
 let postIterator: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, off, size in
     let st = Unmanaged<RequestState>.fromOpaque(cls!).takeUnretainedValue()
-    return st.multipart!.part(key: key, filename: filename, contentType: contentType, data: data, offset: off, size: size)
+    return st.multipart!.part(
+        key: key, filename: filename, contentType: contentType, data: data, offset: off, size: size)
         ? MHD_Result.YES : MHD_Result.NO
 }

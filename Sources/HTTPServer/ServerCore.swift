@@ -87,11 +87,14 @@ final class MultipartState {
             let name = String(cString: filename)
             if offset == 0 || currentFD < 0 || currentKey != k || currentFileName != name {
                 finishFile()
-                let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+                let dir =
+                    ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
                 var template = Array("\(dir)/cloudmusic-upload-XXXXXX".utf8CString)
                 let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
                 guard fd >= 0 else {
-                    failure = HTTPError(status: 500, message: "The server could not store the upload. Please tell the administrator.")
+                    failure = HTTPError(
+                        status: 500,
+                        message: "The server could not store the upload. Please tell the administrator.")
                     return false
                 }
                 currentFD = fd
@@ -108,7 +111,9 @@ final class MultipartState {
                     let n = Foundation.write(currentFD, data + off, size - off)
                     if n < 0 {
                         if errno == EINTR { continue }
-                        failure = HTTPError(status: 500, message: "The server could not store the upload. Please tell the administrator.")
+                        failure = HTTPError(
+                            status: 500,
+                            message: "The server could not store the upload. Please tell the administrator.")
                         return false
                     }
                     off += n
@@ -428,12 +433,17 @@ final class ServerCore: @unchecked Sendable {
         }
         let headerBytes = strlen(method) + st.targetBytes + 12 + scan.bytes + 2
         if headerBytes > config.maxHeaderBytes {
-            return queue(st, connection, HTTPError(
-                status: 431, message: "The request's headers are larger than the \(formatBytes(config.maxHeaderBytes)) allowed."
-            ).response)
+            return queue(
+                st, connection,
+                HTTPError(
+                    status: 431,
+                    message:
+                        "The request's headers are larger than the \(formatBytes(config.maxHeaderBytes)) allowed."
+                ).response)
         }
         if scan.badName {
-            return queue(st, connection, HTTPError.badRequest("The request has a malformed header name.").response)
+            return queue(
+                st, connection, HTTPError.badRequest("The request has a malformed header name.").response)
         }
 
         let cl = lookup(connection, "Content-Length")
@@ -441,7 +451,9 @@ final class ServerCore: @unchecked Sendable {
         var length: Int?
         if let cl {
             guard let n = Int(cl), n >= 0 else {
-                return queue(st, connection, HTTPError.badRequest("The Content-Length header is not a number.").response)
+                return queue(
+                    st, connection,
+                    HTTPError.badRequest("The Content-Length header is not a number.").response)
             }
             length = n
         }
@@ -471,8 +483,13 @@ final class ServerCore: @unchecked Sendable {
         if st.kind == .multipart {
             let mp = MultipartState(limit: st.limit)
             st.multipart = mp
-            guard let pp = MHD_create_post_processor(connection, 64 << 10, postIterator, Unmanaged.passUnretained(st).toOpaque()) else {
-                return queue(st, connection, HTTPError.badRequest("The multipart body has no boundary in its Content-Type.").response)
+            guard
+                let pp = MHD_create_post_processor(
+                    connection, 64 << 10, postIterator, Unmanaged.passUnretained(st).toOpaque())
+            else {
+                return queue(
+                    st, connection,
+                    HTTPError.badRequest("The multipart body has no boundary in its Content-Type.").response)
             }
             mp.processor = pp
         } else if let n = length {
@@ -523,7 +540,8 @@ final class ServerCore: @unchecked Sendable {
         case .urlencoded:
             let s = String(decoding: st.buffer, as: UTF8.self)
             guard let items = parseURLEncoded(s[...]) else {
-                return queue(st, connection, HTTPError.badRequest("The form has a malformed %-escape.").response)
+                return queue(
+                    st, connection, HTTPError.badRequest("The form has a malformed %-escape.").response)
             }
             return dispatch(st, connection, .form(FormFields(items)))
         case .multipart:
@@ -533,7 +551,10 @@ final class ServerCore: @unchecked Sendable {
                 let complete = MHD_destroy_post_processor(pp)
                 if complete == MHD_Result.NO && mp.failure == nil {
                     mp.cleanup()
-                    return queue(st, connection, HTTPError.badRequest("The multipart body ended before its closing boundary.").response)
+                    return queue(
+                        st, connection,
+                        HTTPError.badRequest("The multipart body ended before its closing boundary.").response
+                    )
                 }
             }
             if let f = mp.failure { return queue(st, connection, f.response) }
@@ -581,7 +602,8 @@ final class ServerCore: @unchecked Sendable {
         ).response
     }
 
-    private func dispatch(_ st: RequestState, _ connection: OpaquePointer, _ body: RequestBody) -> MHD_Result {
+    private func dispatch(_ st: RequestState, _ connection: OpaquePointer, _ body: RequestBody) -> MHD_Result
+    {
         let raw = st.rawPath
         let segments: [String]
         let hasEscape: Bool
@@ -616,17 +638,20 @@ final class ServerCore: @unchecked Sendable {
                 }
                 response = Response(status: 204, headers: h, body: .empty)
             } else {
-                response = HTTPError(
-                    status: 405, message: "This address does not accept \(st.method.rawValue) requests.",
-                    headers: [("Allow", allow)]
-                ).response
+                response =
+                    HTTPError(
+                        status: 405, message: "This address does not accept \(st.method.rawValue) requests.",
+                        headers: [("Allow", allow)]
+                    ).response
             }
         case .found(let handler, let pattern, let parameters):
             st.route = pattern
             var queryItems: [(name: String, value: String)] = []
             if let query = st.query, !query.isEmpty {
                 guard let items = parseURLEncoded(query[...]) else {
-                    return queue(st, connection, HTTPError.badRequest("The query string has a malformed %-escape.").response)
+                    return queue(
+                        st, connection,
+                        HTTPError.badRequest("The query string has a malformed %-escape.").response)
                 }
                 queryItems = items
             }
@@ -642,11 +667,15 @@ final class ServerCore: @unchecked Sendable {
             } catch {
                 let id = String(UInt32.random(in: .min ... .max), radix: 16)
                 let errorID = String(repeating: "0", count: 8 - id.count) + id
-                logger.error("event=handler_error error_id=\(errorID) method=\(st.method.rawValue) route=\(pattern) error=\(logQuoted(String(describing: error)))")
-                response = HTTPError(
-                    status: 500,
-                    message: "Something went wrong on the server. Please try again; if it keeps happening, tell the administrator (error id \(errorID))."
-                ).response
+                logger.error(
+                    "event=handler_error error_id=\(errorID) method=\(st.method.rawValue) route=\(pattern) error=\(logQuoted(String(describing: error)))"
+                )
+                response =
+                    HTTPError(
+                        status: 500,
+                        message:
+                            "Something went wrong on the server. Please try again; if it keeps happening, tell the administrator (error id \(errorID))."
+                    ).response
             }
         }
         if !corsOrigins.isEmpty {
@@ -680,7 +709,9 @@ final class ServerCore: @unchecked Sendable {
         case .data(let d):
             length = d.count
             mhd = d.withUnsafeBytes { p in
-                MHD_create_response_from_buffer(p.count, UnsafeMutableRawPointer(mutating: p.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+                MHD_create_response_from_buffer(
+                    p.count, UnsafeMutableRawPointer(mutating: p.baseAddress),
+                    MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
         case .file(let file, let offset, let len):
             let fd = file.take()
@@ -689,7 +720,9 @@ final class ServerCore: @unchecked Sendable {
                 if case .data(let d) = response.body {
                     length = d.count
                     mhd = d.withUnsafeBytes { p in
-                        MHD_create_response_from_buffer(p.count, UnsafeMutableRawPointer(mutating: p.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+                        MHD_create_response_from_buffer(
+                            p.count, UnsafeMutableRawPointer(mutating: p.baseAddress),
+                            MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
                     }
                 }
             } else {
@@ -708,7 +741,8 @@ final class ServerCore: @unchecked Sendable {
             writer = w
             producer = p
             mhd = MHD_create_response_from_callback(
-                UInt64.max, 32 << 10, streamReaderCallback, Unmanaged.passRetained(w).toOpaque(), streamFreeCallback)
+                UInt64.max, 32 << 10, streamReaderCallback, Unmanaged.passRetained(w).toOpaque(),
+                streamFreeCallback)
         }
         guard let mhd else {
             logger.error("event=response_error note=\"libmicrohttpd could not create a response\"")
@@ -716,7 +750,9 @@ final class ServerCore: @unchecked Sendable {
         }
         var own = SecurityHeaders()
         for (name, value) in response.headers {
-            if asciiCaseInsensitiveEqual(name, "Content-Length") || asciiCaseInsensitiveEqual(name, "Transfer-Encoding") {
+            if asciiCaseInsensitiveEqual(name, "Content-Length")
+                || asciiCaseInsensitiveEqual(name, "Transfer-Encoding")
+            {
                 continue
             }
             own.note(name, value)
@@ -790,11 +826,14 @@ final class ServerCore: @unchecked Sendable {
         guard st.status != 0 else { return }
         let seconds = Double(monotonicNanos() - st.start) / 1e9
         let route = st.route.isEmpty ? "unmatched" : st.route
-        metrics.record(method: st.unknownMethod == nil ? st.method.rawValue : "OTHER", route: route, status: st.status, seconds: seconds, bytes: bytes)
+        metrics.record(
+            method: st.unknownMethod == nil ? st.method.rawValue : "OTHER", route: route, status: st.status,
+            seconds: seconds, bytes: bytes)
         if logAccess {
             let ok = toe == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK
             logger.info(
-                "method=\(st.unknownMethod.map(logSafe) ?? st.method.rawValue) route=\(route) path=\(logSafe(st.rawPath)) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")")
+                "method=\(st.unknownMethod.map(logSafe) ?? st.method.rawValue) route=\(route) path=\(logSafe(st.rawPath)) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")"
+            )
         }
     }
 

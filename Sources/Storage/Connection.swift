@@ -51,7 +51,10 @@ public final class Connection {
     @discardableResult
     public func execute(_ sql: String, arguments: [any SQLBindable]) throws -> Int {
         let statement = try prepare(sql, arguments)
-        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { break }
@@ -74,7 +77,10 @@ public final class Connection {
         _ sql: String, arguments: [any SQLBindable], decode: (Row) throws -> T
     ) throws -> [T] {
         let statement = try prepare(sql, arguments)
-        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         var results: [T] = []
         let row = Row(statement: statement, sql: sql, columns: columns(of: statement))
         while true {
@@ -97,7 +103,10 @@ public final class Connection {
         _ sql: String, arguments: [any SQLBindable], decode: (Row) throws -> T
     ) throws -> T? {
         let statement = try prepare(sql, arguments)
-        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         let rc = sqlite3_step(statement)
         if rc == SQLITE_DONE { return nil }
         guard rc == SQLITE_ROW else { throw error(rc, sql) }
@@ -135,10 +144,12 @@ public final class Connection {
             case .null: rc = sqlite3_bind_null(statement, position)
             case .integer(let value): rc = sqlite3_bind_int64(statement, position, value)
             case .real(let value): rc = sqlite3_bind_double(statement, position, value)
-            case .text(let value): rc = sqlite3_bind_text(statement, position, value, -1, cm_sqlite_transient())
+            case .text(let value):
+                rc = sqlite3_bind_text(statement, position, value, -1, cm_sqlite_transient())
             case .blob(let value):
                 rc = value.withUnsafeBytes {
-                    sqlite3_bind_blob64(statement, position, $0.baseAddress, UInt64($0.count), cm_sqlite_transient())
+                    sqlite3_bind_blob64(
+                        statement, position, $0.baseAddress, UInt64($0.count), cm_sqlite_transient())
                 }
             }
             if rc != SQLITE_OK { throw error(rc, sql) }

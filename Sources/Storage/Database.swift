@@ -97,7 +97,8 @@ public final class Database: Sendable {
             throw DatabaseError(code: SQLITE_IOERR, message: "cannot finish backup file \(destination)")
         }
         guard rename(temporary, destination) == 0 else {
-            throw DatabaseError(code: SQLITE_IOERR, message: "cannot move backup into place at \(destination)")
+            throw DatabaseError(
+                code: SQLITE_IOERR, message: "cannot move backup into place at \(destination)")
         }
     }
 }

@@ -39,7 +39,9 @@ public struct Migrator: Sendable {
     public func appliedVersions(in database: Database) throws -> [Int] {
         try database.write { db in
             try createTable(db)
-            return try db.query("SELECT version FROM schema_migrations ORDER BY version") { try $0.int("version") }
+            return try db.query("SELECT version FROM schema_migrations ORDER BY version") {
+                try $0.int("version")
+            }
         }
     }
 
@@ -68,7 +70,8 @@ public struct Migrator: Sendable {
             try database.write { db in
                 try migration.apply(db)
                 if migration.rebuildsTables,
-                    let broken = try db.queryOne("PRAGMA foreign_key_check", decode: { try $0.string("table") })
+                    let broken = try db.queryOne(
+                        "PRAGMA foreign_key_check", decode: { try $0.string("table") })
                 {
                     throw DatabaseError(
                         code: 19,

@@ -1,4 +1,7 @@
 import CloudMusicServer
 import Foundation
 
-exit(ServerMain.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(
+    ServerMain.run(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+)

@@ -1,7 +1,7 @@
 import CloudMusicKit
 import Foundation
-import ServerTestSupport
 import MusicCore
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

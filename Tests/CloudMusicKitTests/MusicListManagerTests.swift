@@ -1,7 +1,7 @@
 import CloudMusicKit
 import Foundation
-import ServerTestSupport
 import MusicCore
+import ServerTestSupport
 import Testing
 
 /// The music list without a player: editing, modes, and a restart coming back to the exact state.
@@ -9,7 +9,8 @@ import Testing
 @Suite struct MusicListManagerTests {
     static func song(_ number: Int) -> Song {
         Song(
-            id: String(number), title: "Song \(number)", icon: nil, uri: "v1/songs/\(number)/stream", style: 0,
+            id: String(number), title: "Song \(number)", icon: nil, uri: "v1/songs/\(number)/stream",
+            style: 0,
             lyric: nil, singer: nil, artists: [ArtistSummary(id: "1", name: "Band")], album: nil, genres: [],
             trackNumber: number, discNumber: nil, year: nil, duration: 2_000, format: "mp3", bitRate: 128_000,
             sampleRate: 44_100, channels: 2, clicksCount: 0, commentsCount: 0, playsCount: 0,

@@ -1,7 +1,7 @@
 import CloudMusicKit
 import Foundation
-import ServerTestSupport
 import MusicCore
+import ServerTestSupport
 import Testing
 
 /// The music list driving the real libmpv player (`ao=null`) on songs from the real server: it moves on when
@@ -81,7 +81,9 @@ import Testing
         // The first song plays to its end; the list moves on past the missing one (reported) to the third.
         try await list.setList([songs[0], missing, songs[1]], startAt: 0)
         _ = try await recorder.wait { if case .progress(let at, _) = $0 { at > 0 } else { false } }
-        let skipped = try await recorder.wait { if case .skipped(let song, _) = $0 { song.id == "999999" } else { false } }
+        let skipped = try await recorder.wait {
+            if case .skipped(let song, _) = $0 { song.id == "999999" } else { false }
+        }
         if case .skipped(_, let message) = skipped { #expect(!message.isEmpty) }
         _ = try await recorder.wait { $0 == .currentChanged(songs[1]) }
         // In that order: the end of the first song, the missing one, its skip, the third. (Read from the events,
@@ -172,7 +174,9 @@ import Testing
             store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: player
         ) { client.url(for: $0.uri) }
         let panel = PanelSession()
-        let bridge = await NowPlayingBridge(list: list, session: panel) { $0.album?.icon.map(client.url(for:)) }
+        let bridge = await NowPlayingBridge(list: list, session: panel) {
+            $0.album?.icon.map(client.url(for:))
+        }
         defer { bridge.stop() }
         try await list.setList(songs)
 
@@ -182,7 +186,9 @@ import Testing
             while !check() && Date() < deadline { try await Task.sleep(for: .milliseconds(25)) }
             #expect(check(), "\(what): \(String(describing: panel.last))")
         }
-        try await until("playing the first") { panel.last?.title == songs[0].title && panel.last?.isPlaying == true }
+        try await until("playing the first") {
+            panel.last?.title == songs[0].title && panel.last?.isPlaying == true
+        }
         // The song's own length, as shown when it started playing (later updates carry the length libmpv
         // measured, and a loaded machine may let the test look only after one).
         let started = panel.all.first { $0?.title == songs[0].title && $0?.isPlaying == true }
@@ -196,6 +202,8 @@ import Testing
         try await until("paused") { panel.last?.isPlaying == false }
         panel.send(.seek(to: 1.5))
         panel.send(.play)
-        try await until("playing from 1.5 s") { panel.last?.isPlaying == true && (panel.last?.position ?? 0) >= 1.5 }
+        try await until("playing from 1.5 s") {
+            panel.last?.isPlaying == true && (panel.last?.position ?? 0) >= 1.5
+        }
     }
 }

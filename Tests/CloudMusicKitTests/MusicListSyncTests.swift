@@ -1,7 +1,7 @@
 import CloudMusicKit
 import Foundation
-import ServerTestSupport
 import MusicCore
+import ServerTestSupport
 import Testing
 
 /// Two devices of one person keep their music list in step through the server's queue.
@@ -10,13 +10,15 @@ import Testing
         let server = try await TestServer.start()
         let (phone, _) = try await RepositoryTests.person(server, "syncer")
         let laptop = MusicRepository(client: RepositoryTests.client(server))
-        _ = try await laptop.login(.email("syncer@example.com"), password: "password-syncer", device: "laptop")
+        _ = try await laptop.login(
+            .email("syncer@example.com"), password: "password-syncer", device: "laptop")
         let songs = try await phone.songs(size: 6).value.data
         try #require(songs.count == 6)
 
         func device(_ repository: MusicRepository) async throws -> MusicListManager {
             try await MusicListManager(
-                store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: nil, sync: repository
+                store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: nil,
+                sync: repository
             ) { _ in nil }
         }
         let first = try await device(phone)

@@ -1,7 +1,7 @@
 import CloudMusicKit
 import Foundation
-import ServerTestSupport
 import MusicCore
+import ServerTestSupport
 import Testing
 
 /// Browse online, stop the server, browse again: the lists come from the LocalStore, marked as cached,

@@ -1,6 +1,6 @@
 import Foundation
-import ServerTestSupport
 import MusicCore
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicKit

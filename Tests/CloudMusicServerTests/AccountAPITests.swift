@@ -92,11 +92,13 @@ import Testing
             #expect(reply.message == "Your session has ended. Please sign in again.", "\(path)")
         }
         let signUp = try await server.call(
-            "POST", "/v1/users", json: ["email": "ann@example.com", "password": "correct horse", "nickname": "Ann"],
+            "POST", "/v1/users",
+            json: ["email": "ann@example.com", "password": "correct horse", "nickname": "Ann"],
             token: stale)
         #expect(signUp.status == 201, "\(signUp.json)")
         let signIn = try await server.call(
-            "POST", "/v1/sessions", json: ["email": "ann@example.com", "password": "correct horse"], token: stale)
+            "POST", "/v1/sessions", json: ["email": "ann@example.com", "password": "correct horse"],
+            token: stale)
         #expect(signIn.status == 201, "\(signIn.json)")
     }
 
@@ -451,7 +453,7 @@ import Testing
         let ann = try await server.signIn(["email": "ann@example.com"])
         let folder = temporaryFolder()
         try FFmpeg.installed!.run(
-[
+            [
                 "-f", "lavfi", "-i",
                 "testsrc=size=640x360:duration=1",
                 "-frames:v", "1", folder + "/picture.png",
@@ -508,7 +510,8 @@ import Testing
         #expect(duplicate == 1)
         #expect(duplicateErrors.contains("cannot be used"))
         #expect(try await run(["user", "add", "x@example.com", "X", "--data", data]).0 != 0)
-        #expect(try await run(["user", "add", "x@example.com", "X", "--data", data], input: "short\n").0 != 0)
+        #expect(
+            try await run(["user", "add", "x@example.com", "X", "--data", data], input: "short\n").0 != 0)
         #expect(try await run(["user", "list", "--admin", "--data", data]).0 == 64)
         #expect(try await run(["user", "frobnicate", "--data", data]).0 == 64)
 
@@ -519,10 +522,13 @@ import Testing
         #expect(try await run(["user", "list", "--data", data]).1.contains("user\tyes\t13800138000"))
         #expect(try await run(["user", "enable", "2", "--data", data]).0 == 0)
         #expect(
-            try await run(["user", "passwd", "root@example.com", "--data", data], input: "second password\n").0 == 0
+            try await run(["user", "passwd", "root@example.com", "--data", data], input: "second password\n")
+                .0 == 0
         )
         #expect(
-            try await run(["user", "passwd", "nobody@example.com", "--data", data], input: "second password\n").0
+            try await run(
+                ["user", "passwd", "nobody@example.com", "--data", data], input: "second password\n"
+            ).0
                 != 0)
 
         let server = try await RunningServer.start(extraArguments: ["--data", data])

@@ -1,7 +1,7 @@
 import Cryptography
 import Foundation
-import MusicCore
 import HTTPServer
+import MusicCore
 import Storage
 import Testing
 
@@ -61,7 +61,8 @@ final class TestClock: @unchecked Sendable {
         try Schema.migrator.migrate(database)
         return AccountService(
             database: database, sender: sender, avatarFolder: folder + "/avatars",
-            sheetCoverPath: { folder + "/sheet-covers/\($0).jpg" }, settings: settings, clock: { clock.read() })
+            sheetCoverPath: { folder + "/sheet-covers/\($0).jpg" }, settings: settings,
+            clock: { clock.read() })
     }
 
     func status(_ body: () throws -> Void) -> Int? {
@@ -82,10 +83,12 @@ final class TestClock: @unchecked Sendable {
         #expect(
             status {
                 _ = try accounts.register(
-                    phone: nil, email: "ann@example.com", password: "correct horse", nickname: "Ann", code: nil,
+                    phone: nil, email: "ann@example.com", password: "correct horse", nickname: "Ann",
+                    code: nil,
                     address: "10.0.0.1")
             } == 400)
-        _ = try accounts.sendCode(phone: nil, email: "ann@example.com", purpose: "register", address: "10.0.0.1")
+        _ = try accounts.sendCode(
+            phone: nil, email: "ann@example.com", purpose: "register", address: "10.0.0.1")
         let code = try #require(sender.lastCode)
         _ = try accounts.register(
             phone: nil, email: "ann@example.com", password: "correct horse", nickname: "Ann", code: code,
@@ -96,7 +99,8 @@ final class TestClock: @unchecked Sendable {
             phone: nil, email: "ann@example.com", purpose: "register", address: "10.0.0.2")
         #expect(sender.lastCode == nil)
         #expect(sender.texts.last?.contains("already has an account") == true)
-        let free = try accounts.sendCode(phone: nil, email: "bob@example.com", purpose: "register", address: "10.0.0.2")
+        let free = try accounts.sendCode(
+            phone: nil, email: "bob@example.com", purpose: "register", address: "10.0.0.2")
         #expect(sender.lastCode != nil)
         #expect(taken == free)
         // Whatever someone guesses for the taken address fails like a wrong code for a free one.

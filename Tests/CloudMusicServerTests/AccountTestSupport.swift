@@ -100,7 +100,8 @@ extension Reply {
 extension RunningServer {
     /// Starts a scan as an administrator and waits until a newer report than the last one is written.
     func rescan(adminToken: String) async throws {
-        let before = try await call("GET", "/v1/library/scan", token: adminToken).data["lastReport"] as? [String: Any]
+        let before =
+            try await call("GET", "/v1/library/scan", token: adminToken).data["lastReport"] as? [String: Any]
         let started = try await call("POST", "/v1/library/scan", token: adminToken)
         #expect(started.status == 202, "\(started.json)")
         for _ in 0..<300 {

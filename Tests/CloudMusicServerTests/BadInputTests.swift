@@ -21,7 +21,10 @@ import Testing
             (#"{"songIds":["\#(id)"],"position":"12"}"#, "The field 'position' should be a whole number."),
             (#"{"songIds":["\#(id)"],"position":1e30}"#, "The field 'position' should be a whole number."),
             (#"{"songIds":"\#(id)"}"#, "The field 'songIds' should be a list."),
-            (#"{"songIds":["\#(id)"],"loopMode":"zigzag"}"#, "The field 'loopMode' must be one of: list, single, shuffle."),
+            (
+                #"{"songIds":["\#(id)"],"loopMode":"zigzag"}"#,
+                "The field 'loopMode' must be one of: list, single, shuffle."
+            ),
             (#"{"songIds":["\#(id)"],"#, "The request body is not valid JSON."),
         ] {
             let reply = try await server.call("PUT", "/v1/queue", body: Data(body.utf8), token: ann)
@@ -43,9 +46,13 @@ import Testing
 
     @Test func aPNGFolderCoverIsSentAsPNG() async throws {
         let root = temporaryFolder()
-        try makeTrack(root + "/Band/Live/01.mp3", title: "One", artist: "Band", album: "Live", track: 1, seconds: 2)
+        try makeTrack(
+            root + "/Band/Live/01.mp3", title: "One", artist: "Band", album: "Live", track: 1, seconds: 2)
         try FFmpeg.installed!.run(
-            ["-f", "lavfi", "-i", "testsrc=size=300x300:duration=1", "-frames:v", "1", root + "/Band/Live/cover.png"])
+            [
+                "-f", "lavfi", "-i", "testsrc=size=300x300:duration=1", "-frames:v", "1",
+                root + "/Band/Live/cover.png",
+            ])
         let server = try await RunningServer.start(extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()

@@ -23,18 +23,21 @@ import Testing
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    static let awkward = "quote \" backslash \\ slash / tab \t newline \n return \r bell \u{7} nul \u{0} del \u{7F} 夜曲 🎵👩‍👩‍👧 \u{2028}"
+    static let awkward =
+        "quote \" backslash \\ slash / tab \t newline \n return \r bell \u{7} nul \u{0} del \u{7F} 夜曲 🎵👩‍👩‍👧 \u{2028}"
 
     func song(_ text: String, full: Bool) -> Song {
         var song = Song(
-            id: "42", title: text, icon: full ? "v1/albums/7/cover" : nil, uri: "v1/songs/42/stream", style: 10,
+            id: "42", title: text, icon: full ? "v1/albums/7/cover" : nil, uri: "v1/songs/42/stream",
+            style: 10,
             lyric: full ? text : nil,
             singer: full ? Singer(id: "3", name: text) : nil,
             artists: full ? [ArtistSummary(id: "3", name: text), ArtistSummary(id: "4", name: "B")] : [],
             album: full ? AlbumSummary(id: "7", title: text, icon: "v1/albums/7/cover") : nil,
             genres: full ? ["Pop", text] : [], trackNumber: full ? 1 : nil, discNumber: full ? 2 : nil,
             year: full ? 1999 : nil, duration: 215_000, format: "flac", bitRate: 900, sampleRate: 44_100,
-            channels: 2, clicksCount: 0, commentsCount: -1, playsCount: Int.max, createdAt: "2026-12-01T00:00:00Z",
+            channels: 2, clicksCount: 0, commentsCount: -1, playsCount: Int.max,
+            createdAt: "2026-12-01T00:00:00Z",
             updatedAt: "2026-12-01T00:00:01Z")
         song.user = full ? UserSummary(id: "9", nickname: text, icon: nil) : nil
         return song
@@ -54,7 +57,8 @@ import Testing
                 detail: full ? Self.awkward : nil, tags: full ? ["a", Self.awkward] : [], isPrivate: full,
                 kind: "likes", clicksCount: 1, collectsCount: 2, commentsCount: 3, songsCount: 4,
                 user: UserSummary(id: "1", nickname: "Ann", icon: full ? "v1/users/1/avatar?v=2" : nil),
-                collected: full ? false : nil, songs: full ? [song("x", full: true), song("", full: false)] : nil,
+                collected: full ? false : nil,
+                songs: full ? [song("x", full: true), song("", full: false)] : nil,
                 createdAt: "2026-12-01T00:00:00Z", updatedAt: "2026-12-01T00:00:00Z")
             #expect(written(sheet) == (try encoded(sheet)))
             let page = Page(items: full ? [sheet, sheet] : [], total: full ? 45 : 0, page: 2, size: 20)
@@ -64,7 +68,10 @@ import Testing
 
     @Test func theEnvelopeIsTheSameEitherWay() throws {
         let value = song(Self.awkward, full: true)
-        guard case .data(let fast) = Response.json(value).body else { Issue.record("no body"); return }
+        guard case .data(let fast) = Response.json(value).body else {
+            Issue.record("no body")
+            return
+        }
         let slow = Data(#"{"status":0,"data":"#.utf8) + (try encoder.encode(value)) + Data("}".utf8)
         #expect(fast == slow)
     }

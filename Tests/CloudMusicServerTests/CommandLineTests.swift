@@ -14,8 +14,11 @@ import Testing
 
     @Test func flagsInBothSpellingsAndRepeatedFolders() throws {
         let (command, options) = try CommandLineParser.parse(
-            ["serve", "--port=9000", "--data", "/srv/cm", "--music", "/a", "--music=/b", "--log-level", "DEBUG",
-             "--max-upload", "20M", "--cors-origin", "https://x.example"],
+            [
+                "serve", "--port=9000", "--data", "/srv/cm", "--music", "/a", "--music=/b", "--log-level",
+                "DEBUG",
+                "--max-upload", "20M", "--cors-origin", "https://x.example",
+            ],
             environment: env)
         #expect(command == .serve)
         #expect(options.port == 9000)
@@ -33,15 +36,17 @@ import Testing
         #expect(fromEnv.port == 7000)
         #expect(fromEnv.musicFolders == ["/m1", "/m2"])
         #expect(fromEnv.dataFolder == "/d")
-        let (_, overridden) = try CommandLineParser.parse(["--port", "7001", "--music", "/x"], environment: environment)
+        let (_, overridden) = try CommandLineParser.parse(
+            ["--port", "7001", "--music", "/x"], environment: environment)
         #expect(overridden.port == 7001)
         #expect(overridden.musicFolders == ["/x"])
     }
 
     @Test func commands() throws {
         #expect(try CommandLineParser.parse(["migrate"], environment: env).0 == .migrate)
-        #expect(try CommandLineParser.parse(["backup", "/tmp/b.sqlite"], environment: env).0
-            == .backup(destination: "/tmp/b.sqlite"))
+        #expect(
+            try CommandLineParser.parse(["backup", "/tmp/b.sqlite"], environment: env).0
+                == .backup(destination: "/tmp/b.sqlite"))
         #expect(try CommandLineParser.parse(["version"], environment: env).0 == .version)
         #expect(try CommandLineParser.parse(["--version"], environment: env).0 == .version)
         #expect(try CommandLineParser.parse(["help"], environment: env).0 == .help(topic: nil))
@@ -78,8 +83,10 @@ import Testing
 
     @Test func helpListsEveryFlagAndRestore() {
         let help = CommandLineParser.helpText(version: "1.2.3")
-        for flag in ["--data", "--music", "--host", "--port", "--log-level", "--threads", "--cors-origin",
-                     "--max-body", "--max-upload"] {
+        for flag in [
+            "--data", "--music", "--host", "--port", "--log-level", "--threads", "--cors-origin",
+            "--max-body", "--max-upload",
+        ] {
             #expect(help.contains(flag))
         }
         #expect(help.contains("Restore a backup"))
@@ -91,17 +98,28 @@ import Testing
 
     @Test func userCommandsAndTheAdminFlag() throws {
         #expect(
-            try CommandLineParser.parse(["user", "add", "ann@example.com", "Ann", "--admin"], environment: env).0
+            try CommandLineParser.parse(
+                ["user", "add", "ann@example.com", "Ann", "--admin"], environment: env
+            ).0
                 == .user(.add(account: "ann@example.com", nickname: "Ann", admin: true)))
         #expect(
             try CommandLineParser.parse(["user", "add", "13800138000", "林晓"], environment: env).0
                 == .user(.add(account: "13800138000", nickname: "林晓", admin: false)))
         #expect(try CommandLineParser.parse(["user", "list"], environment: env).0 == .user(.list))
-        #expect(try CommandLineParser.parse(["user", "disable", "3"], environment: env).0 == .user(.disable(account: "3")))
-        #expect(try CommandLineParser.parse(["user", "passwd", "3"], environment: env).0 == .user(.passwd(account: "3")))
+        #expect(
+            try CommandLineParser.parse(["user", "disable", "3"], environment: env).0
+                == .user(.disable(account: "3")))
+        #expect(
+            try CommandLineParser.parse(["user", "passwd", "3"], environment: env).0
+                == .user(.passwd(account: "3")))
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["user"], environment: env) }
-        #expect(throws: UsageError.self) { try CommandLineParser.parse(["user", "add", "x"], environment: env) }
-        #expect(throws: UsageError.self) { try CommandLineParser.parse(["serve", "--admin"], environment: env) }
-        #expect(CommandLineParser.helpText(version: "1").contains("user add <phone|email> <nickname> [--admin]"))
+        #expect(throws: UsageError.self) {
+            try CommandLineParser.parse(["user", "add", "x"], environment: env)
+        }
+        #expect(throws: UsageError.self) {
+            try CommandLineParser.parse(["serve", "--admin"], environment: env)
+        }
+        #expect(
+            CommandLineParser.helpText(version: "1").contains("user add <phone|email> <nickname> [--admin]"))
     }
 }

@@ -34,7 +34,8 @@ import Testing
                 guard withSongs else { return root }
                 try makeTrack(root + "/A/One/01.mp3", title: "Song One", artist: "A", album: "One", track: 1)
                 try makeTrack(
-                    root + "/B/Two/01.mp3", title: "Song Two", artist: "B", album: "Two", track: 1, frequency: 660)
+                    root + "/B/Two/01.mp3", title: "Song Two", artist: "B", album: "Two", track: 1,
+                    frequency: 660)
                 return root
             }
             let server = try await RunningServer.start(extraArguments: ["--music", music])
@@ -53,16 +54,19 @@ import Testing
                 let id = try await server.signUp(account, nickname: "Person \(index)")
                 people.append(Person(id: id, token: try await server.signIn(account)))
             }
-            return World(server: server, music: music, songs: titles.compactMap { byTitle[$0] }, people: people)
+            return World(
+                server: server, music: music, songs: titles.compactMap { byTitle[$0] }, people: people)
         }
 
         /// Writes a comment and returns its id, expecting success.
         @discardableResult
         func comment(
-            _ content: String, song: String? = nil, sheet: String? = nil, parent: String? = nil, by person: Person,
+            _ content: String, song: String? = nil, sheet: String? = nil, parent: String? = nil,
+            by person: Person,
             sourceLocation: SourceLocation = #_sourceLocation
         ) async throws -> String {
-            let reply = try await write(content, song: song, sheet: sheet, parent: parent, token: person.token)
+            let reply = try await write(
+                content, song: song, sheet: sheet, parent: parent, token: person.token)
             #expect(reply.status == 201, "\(reply.json)", sourceLocation: sourceLocation)
             return try #require(reply.data["id"] as? String, sourceLocation: sourceLocation)
         }
@@ -118,7 +122,8 @@ import Testing
         func like(_ comment: String, by person: Person, sourceLocation: SourceLocation = #_sourceLocation)
             async throws -> String
         {
-            let reply = try await server.call("POST", "/v1/likes", json: ["commentId": comment], token: person.token)
+            let reply = try await server.call(
+                "POST", "/v1/likes", json: ["commentId": comment], token: person.token)
             #expect(reply.status == 201, "\(reply.json)", sourceLocation: sourceLocation)
             return try #require(reply.data["likeId"] as? String, sourceLocation: sourceLocation)
         }
@@ -145,31 +150,43 @@ import Testing
         #expect(try await world.write("hello", song: song, token: nil).status == 401)
         #expect(try await world.write("hello", song: song, token: "not-a-session").status == 401)
         #expect(
-            try await server.call("POST", "/v1/comments", body: Data("{\"content\": \"x\", ".utf8), token: bob).status
+            try await server.call(
+                "POST", "/v1/comments", body: Data("{\"content\": \"x\", ".utf8), token: bob
+            ).status
                 == 400)
-        #expect(try await server.call("POST", "/v1/comments", body: Data("[]".utf8), token: bob).status == 400)
+        #expect(
+            try await server.call("POST", "/v1/comments", body: Data("[]".utf8), token: bob).status == 400)
         #expect(try await server.call("POST", "/v1/comments", body: Data(), token: bob).status == 400)
-        #expect(try await server.call("POST", "/v1/comments", json: ["songId": song], token: bob).status == 400)
+        #expect(
+            try await server.call("POST", "/v1/comments", json: ["songId": song], token: bob).status == 400)
         #expect(try await world.write(5, song: song, token: bob).status == 400)
         #expect(try await world.write(NSNull(), song: song, token: bob).status == 400)
         #expect(
-            try await server.call("POST", "/v1/comments", json: ["content": "x", "songId": Int(song)!], token: bob)
-                .status == 400)
+            try await server.call(
+                "POST", "/v1/comments", json: ["content": "x", "songId": Int(song)!], token: bob
+            )
+            .status == 400)
         #expect(
-            try await server.call("POST", "/v1/comments", json: ["content": "x", "parentId": 1], token: bob).status
+            try await server.call("POST", "/v1/comments", json: ["content": "x", "parentId": 1], token: bob)
+                .status
                 == 400)
         let both = try await world.write("hello", song: song, sheet: sheet, token: bob)
         #expect(both.status == 400, "\(both.json)")
         #expect(try await world.write("hello", token: bob).status == 400)
         for unknown in ["999999", "abc", "0", "-1", ""] {
-            #expect(try await world.write("hello", song: unknown, token: bob).status == 404, "song \(unknown)")
-            #expect(try await world.write("hello", sheet: unknown, token: bob).status == 404, "sheet \(unknown)")
-            #expect(try await world.write("hello", parent: unknown, token: bob).status == 404, "parent \(unknown)")
+            #expect(
+                try await world.write("hello", song: unknown, token: bob).status == 404, "song \(unknown)")
+            #expect(
+                try await world.write("hello", sheet: unknown, token: bob).status == 404, "sheet \(unknown)")
+            #expect(
+                try await world.write("hello", parent: unknown, token: bob).status == 404, "parent \(unknown)"
+            )
         }
         // Empty, too long, control and invisible characters.
         for bad in [
             "", "   ", " \n\n ", String(repeating: "字", count: 1_001), String(repeating: "a", count: 1_001),
-            "bell\u{07}", "tab\there", "nul\u{0}", "zero\u{200B}width", "rtl\u{202E}override", "line\u{2028}sep",
+            "bell\u{07}", "tab\there", "nul\u{0}", "zero\u{200B}width", "rtl\u{202E}override",
+            "line\u{2028}sep",
         ] {
             let reply = try await world.write(bad, song: song, token: bob)
             #expect(reply.status == 400, "\(bad.debugDescription): \(reply.json)")
@@ -284,7 +301,9 @@ import Testing
         #expect((quote["user"] as? [String: Any])?["id"] as? String == ann.id)
         #expect(try await world.write("Wrong", song: other, parent: first, token: bob.token).status == 400)
         #expect(try await world.write("Wrong", sheet: sheet, parent: first, token: bob.token).status == 400)
-        #expect(try await world.write("Wrong", song: song, sheet: sheet, parent: first, token: bob.token).status == 400)
+        #expect(
+            try await world.write("Wrong", song: song, sheet: sheet, parent: first, token: bob.token).status
+                == 400)
         let r2 = try await world.comment("Same song", song: song, parent: first, by: bob)
         let r3 = try await world.comment("Reply to a reply", parent: r1, by: cy)
         #expect(try await world.get(r3)?["parentId"] as? String == r1)
@@ -323,15 +342,18 @@ import Testing
         #expect(try await server.call("POST", "/v1/likes", json: ["commentId": first]).status == 401)
         for unknown in ["999999", "abc", "0", ""] {
             #expect(
-                try await server.call("POST", "/v1/likes", json: ["commentId": unknown], token: bob.token).status
+                try await server.call("POST", "/v1/likes", json: ["commentId": unknown], token: bob.token)
+                    .status
                     == 404, "\(unknown)")
         }
         #expect(
-            try await server.call("POST", "/v1/likes", json: ["commentId": Int(first)!], token: bob.token).status
+            try await server.call("POST", "/v1/likes", json: ["commentId": Int(first)!], token: bob.token)
+                .status
                 == 400)
         #expect(try await server.call("POST", "/v1/likes", json: [:], token: bob.token).status == 400)
         #expect(
-            try await server.call("POST", "/v1/likes", body: Data("{\"commentId\":".utf8), token: bob.token).status
+            try await server.call("POST", "/v1/likes", body: Data("{\"commentId\":".utf8), token: bob.token)
+                .status
                 == 400)
 
         // Taking a like back: only one's own.
@@ -387,9 +409,13 @@ import Testing
         // Owning the sheet does not make one the owner of comments on it.
         #expect(try await world.write("on Cy's sheet", sheet: sheet, token: world.bob.token).status == 201)
         let onSheet = try await world.listIDs("sheetId=\(sheet)")
-        #expect(try await server.call("DELETE", "/v1/comments/\(onSheet[0])", token: world.cy.token).status == 403)
+        #expect(
+            try await server.call("DELETE", "/v1/comments/\(onSheet[0])", token: world.cy.token).status == 403
+        )
         for unknown in ["999999", "abc", "0"] {
-            #expect(try await server.call("DELETE", "/v1/comments/\(unknown)", token: world.bob.token).status == 404)
+            #expect(
+                try await server.call("DELETE", "/v1/comments/\(unknown)", token: world.bob.token).status
+                    == 404)
         }
         #expect(try await world.songCount(song) == 2)
         #expect(try await world.sheetCount(sheet, token: world.cy.token) == 2)
@@ -415,7 +441,8 @@ import Testing
         let reply = try await world.comment("Another", parent: mine, by: bob)
         let bobLike = try await world.like(mine, by: bob)
         #expect(
-            try await server.call("POST", "/v1/comments/\(mine)/reports", json: [:], token: bob.token).status == 200)
+            try await server.call("POST", "/v1/comments/\(mine)/reports", json: [:], token: bob.token).status
+                == 200)
         #expect(try await world.listIDs("sheetId=\(secret)", token: bob.token) == [reply, mine])
         #expect(try await world.listIDs("parentId=\(mine)", token: bob.token) == [reply])
         #expect(try await world.get(mine, token: bob.token)?["likesCount"] as? Int == 1)
@@ -426,18 +453,24 @@ import Testing
             let who = token == nil ? "anonymous" : token == ann.token ? "admin" : "other"
             #expect(try await world.list("sheetId=\(secret)", token: token).status == 404, "\(who)")
             #expect(try await world.list("parentId=\(mine)", token: token).status == 404, "\(who)")
-            #expect(try await server.call("GET", "/v1/comments/\(mine)", token: token).status == 404, "\(who)")
-            #expect(try await server.call("GET", "/v1/comments/\(reply)", token: token).status == 404, "\(who)")
+            #expect(
+                try await server.call("GET", "/v1/comments/\(mine)", token: token).status == 404, "\(who)")
+            #expect(
+                try await server.call("GET", "/v1/comments/\(reply)", token: token).status == 404, "\(who)")
             guard let token else { continue }
             #expect(try await world.write("peek", sheet: secret, token: token).status == 404, "\(who)")
             #expect(try await world.write("peek", parent: mine, token: token).status == 404, "\(who)")
             #expect(
-                try await server.call("POST", "/v1/likes", json: ["commentId": mine], token: token).status == 404,
+                try await server.call("POST", "/v1/likes", json: ["commentId": mine], token: token).status
+                    == 404,
                 "\(who)")
             #expect(
-                try await server.call("POST", "/v1/comments/\(mine)/reports", json: ["reason": "x"], token: token)
-                    .status == 404, "\(who)")
-            #expect(try await server.call("DELETE", "/v1/comments/\(mine)", token: token).status == 404, "\(who)")
+                try await server.call(
+                    "POST", "/v1/comments/\(mine)/reports", json: ["reason": "x"], token: token
+                )
+                .status == 404, "\(who)")
+            #expect(
+                try await server.call("DELETE", "/v1/comments/\(mine)", token: token).status == 404, "\(who)")
         }
         #expect(try await world.write("peek", sheet: secret, token: nil).status == 401)
         #expect(try await world.get(mine, token: bob.token)?["likesCount"] as? Int == 1)
@@ -471,10 +504,14 @@ import Testing
         #expect(try await world.songCount(song) == 3)
 
         // Reporting: anyone signed in, once per person (a second report replaces the reason).
-        #expect(try await server.call("POST", "/v1/comments/\(b1)/reports", json: ["reason": "spam"]).status == 401)
         #expect(
-            try await server.call("POST", "/v1/comments/\(b1)/reports", json: ["reason": "spam"], token: cy.token)
-                .status == 200)
+            try await server.call("POST", "/v1/comments/\(b1)/reports", json: ["reason": "spam"]).status
+                == 401)
+        #expect(
+            try await server.call(
+                "POST", "/v1/comments/\(b1)/reports", json: ["reason": "spam"], token: cy.token
+            )
+            .status == 200)
         #expect(
             try await server.call(
                 "POST", "/v1/comments/\(b1)/reports", json: ["reason": "rude\u{07}"], token: ann.token
@@ -491,7 +528,8 @@ import Testing
             ).status == 200)
         for unknown in ["999999", "abc", "0"] {
             #expect(
-                try await server.call("POST", "/v1/comments/\(unknown)/reports", json: [:], token: cy.token).status
+                try await server.call("POST", "/v1/comments/\(unknown)/reports", json: [:], token: cy.token)
+                    .status
                     == 404)
         }
         #expect(try await server.call("GET", "/v1/admin/reports").status == 401)
@@ -512,7 +550,9 @@ import Testing
         #expect(try await server.call("PATCH", path, json: ["hidden": true], token: cy.token).status == 403)
         #expect(try await server.call("PATCH", path, json: ["hidden": "yes"], token: ann.token).status == 400)
         #expect(try await server.call("PATCH", path, json: [:], token: ann.token).status == 400)
-        #expect(try await server.call("PATCH", path, body: Data("{\"hidden\"".utf8), token: ann.token).status == 400)
+        #expect(
+            try await server.call("PATCH", path, body: Data("{\"hidden\"".utf8), token: ann.token).status
+                == 400)
         for unknown in ["999999", "abc"] {
             #expect(
                 try await server.call(
@@ -532,29 +572,39 @@ import Testing
         #expect(try await world.get(c1, token: cy.token) == nil)
         #expect(try await world.get(c1) == nil)
         #expect(try await world.write("reply to hidden", parent: c1, token: bob.token).status == 404)
-        #expect(try await server.call("POST", "/v1/likes", json: ["commentId": c1], token: bob.token).status == 404)
         #expect(
-            try await server.call("POST", "/v1/comments/\(c1)/reports", json: [:], token: bob.token).status == 404)
+            try await server.call("POST", "/v1/likes", json: ["commentId": c1], token: bob.token).status
+                == 404)
+        #expect(
+            try await server.call("POST", "/v1/comments/\(c1)/reports", json: [:], token: bob.token).status
+                == 404)
         #expect(try await server.call("DELETE", "/v1/comments/\(c1)", token: cy.token).status == 404)
 
         // Hiding the reported comment too; the report shows it hidden.
         #expect(
-            try await server.call("PATCH", "/v1/admin/comments/\(b1)", json: ["hidden": true], token: ann.token)
-                .status == 200)
+            try await server.call(
+                "PATCH", "/v1/admin/comments/\(b1)", json: ["hidden": true], token: ann.token
+            )
+            .status == 200)
         #expect(try await world.songCount(song) == 1)
         #expect(try await world.listIDs("songId=\(song)") == [c2])
-        let hiddenReport = Self.items(try await server.call("GET", "/v1/admin/reports", token: ann.token)).first
+        let hiddenReport = Self.items(try await server.call("GET", "/v1/admin/reports", token: ann.token))
+            .first
         #expect(hiddenReport?["hidden"] as? Bool == true)
 
         // Showing them again restores everything.
         for id in [c1, b1] {
             #expect(
-                try await server.call("PATCH", "/v1/admin/comments/\(id)", json: ["hidden": false], token: ann.token)
-                    .status == 200)
+                try await server.call(
+                    "PATCH", "/v1/admin/comments/\(id)", json: ["hidden": false], token: ann.token
+                )
+                .status == 200)
         }
         #expect(
-            try await server.call("PATCH", "/v1/admin/comments/\(b1)", json: ["hidden": false], token: ann.token)
-                .status == 200)
+            try await server.call(
+                "PATCH", "/v1/admin/comments/\(b1)", json: ["hidden": false], token: ann.token
+            )
+            .status == 200)
         #expect(try await world.songCount(song) == 3)
         #expect(try await world.get(b1)?["repliesCount"] as? Int == 1)
         #expect(try await world.listIDs("songId=\(song)") == [c2, c1, b1])
@@ -563,8 +613,10 @@ import Testing
 
         // Deleting a hidden comment does not take it off the count twice.
         #expect(
-            try await server.call("PATCH", "/v1/admin/comments/\(c2)", json: ["hidden": true], token: ann.token)
-                .status == 200)
+            try await server.call(
+                "PATCH", "/v1/admin/comments/\(c2)", json: ["hidden": true], token: ann.token
+            )
+            .status == 200)
         #expect(try await world.songCount(song) == 2)
         #expect(try await server.call("DELETE", "/v1/comments/\(c2)", token: ann.token).status == 200)
         #expect(try await world.songCount(song) == 2)
@@ -662,7 +714,8 @@ import Testing
         var written: [String] = []
         for round in 0..<5 {
             for person in world.people.dropFirst() {
-                written.append(try await world.comment("comment \(round) by \(person.id)", song: song, by: person))
+                written.append(
+                    try await world.comment("comment \(round) by \(person.id)", song: song, by: person))
             }
         }
         #expect(written.count == 30)
@@ -696,7 +749,8 @@ import Testing
             hottest
                 == all.sorted { (score[$0]!, Int($0)!) > (score[$1]!, Int($1)!) },
             "\(hottest.map { "\($0):\(score[$0]!)" })")
-        #expect(Array(hottest.prefix(6)) == [written[2], reply, written[20], written[8], written[5], written[0]])
+        #expect(
+            Array(hottest.prefix(6)) == [written[2], reply, written[20], written[8], written[5], written[0]])
 
         for order in ["new", "hot"] {
             let expected = order == "new" ? newest : hottest
@@ -705,7 +759,9 @@ import Testing
             var pages = 0
             repeat {
                 var query = "songId=\(song)&order=\(order)&size=7"
-                if let cursor { query += "&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+                if let cursor {
+                    query += "&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+                }
                 let page = try await world.list(query)
                 #expect(page.status == 200, "\(page.json)")
                 let ids = Self.ids(page)
@@ -742,11 +798,13 @@ import Testing
         let infinity = Double.infinity.bitPattern
         for (order, bad) in [
             ("new", "abc"), ("new", "0"), ("new", "-3"), ("new", "1.5"), ("new", "12:34"),
-            ("hot", "abc"), ("hot", "123"), ("hot", "x:12"), ("hot", "12:x"), ("hot", "12:0"), ("hot", "1:2:3"),
+            ("hot", "abc"), ("hot", "123"), ("hot", "x:12"), ("hot", "12:x"), ("hot", "12:0"),
+            ("hot", "1:2:3"),
             ("hot", "\(nan):12"), ("hot", "\(infinity):12"), ("hot", "-1:12"),
         ] {
             let reply = try await world.list(
-                "songId=\(song)&order=\(order)&cursor=\(bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+                "songId=\(song)&order=\(order)&cursor=\(bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            )
             #expect(reply.status == 400, "\(order) \(bad): \(reply.json)")
         }
     }

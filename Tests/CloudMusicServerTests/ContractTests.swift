@@ -1,7 +1,8 @@
-@testable import CloudMusicServer
 import Foundation
 import MusicCore
 import Testing
+
+@testable import CloudMusicServer
 
 /// The contract: every endpoint declared once, registered by the server, described by the committed
 /// OpenAPI document.
@@ -14,12 +15,14 @@ import Testing
             let committed = try String(contentsOfFile: Self.repositoryRoot + "/" + path, encoding: .utf8)
             #expect(
                 committed == text,
-                "\(path) is stale: run `swift run cloudmusic-server generate` at the repository root and commit it")
+                "\(path) is stale: run `swift run cloudmusic-server generate` at the repository root and commit it"
+            )
         }
     }
 
     @Test func theRegisteredRoutesAreTheDocumentedOnesBothWays() throws {
-        let app = try ServerApp(options: ServerOptions(dataFolder: temporaryFolder()), logger: .init(level: .error))
+        let app = try ServerApp(
+            options: ServerOptions(dataFolder: temporaryFolder()), logger: .init(level: .error))
         // Not v1: the web player's pages (`/` and its catch-all), and the Subsonic API under /rest, whose
         // methods are declared in `SubsonicAPI` (their own shapes, not the v1 envelope) and checked by the
         // Subsonic tests instead.
@@ -27,7 +30,7 @@ import Testing
             app.makeRouter().routes.filter {
                 $0.pattern != "/" && !$0.pattern.hasPrefix("/*") && !$0.pattern.hasPrefix("/rest/")
             }
-                .map { "\($0.method.rawValue) \($0.pattern)" })
+            .map { "\($0.method.rawValue) \($0.pattern)" })
         let declared = Set(APIContract.endpoints.map { "\($0.method.rawValue) \($0.routePattern)" })
         #expect(registered.subtracting(declared).sorted() == [], "registered but not declared")
         #expect(declared.subtracting(registered).sorted() == [], "declared but not registered")
@@ -45,7 +48,9 @@ import Testing
                 let inPath = endpoint.path.split(separator: "/").filter { $0.hasPrefix("{") }
                     .map { String($0.dropFirst().dropLast()) }
                 #expect(inPath == endpoint.pathParameters.map(\.name), "\(endpoint.method) \(endpoint.path)")
-                #expect(operations.insert("\(group.name).\(endpoint.name)").inserted, "\(group.name).\(endpoint.name)")
+                #expect(
+                    operations.insert("\(group.name).\(endpoint.name)").inserted,
+                    "\(group.name).\(endpoint.name)")
             }
         }
     }

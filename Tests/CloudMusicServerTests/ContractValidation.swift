@@ -19,7 +19,9 @@ enum ContractCheck {
         guard (200..<300).contains(status), contentType?.hasPrefix("application/json") == true,
             let route = route(method: method, path: path)
         else { return }
-        guard let schema = route.operation["responses"]?[String(status)]?["content"]?["application/json"]?["schema"]
+        guard
+            let schema = route.operation["responses"]?[String(status)]?["content"]?["application/json"]?[
+                "schema"]
         else {
             Issue.record("\(method) \(route.template) answered \(status), which the document does not list")
             return
@@ -51,7 +53,11 @@ enum ContractCheck {
             var matches = true
             for (part, segment) in zip(parts, segments) {
                 if part.hasPrefix("{") { continue }
-                if part == segment.removingPercentEncoding ?? segment { literals += 1 } else { matches = false }
+                if part == segment.removingPercentEncoding ?? segment {
+                    literals += 1
+                } else {
+                    matches = false
+                }
             }
             if matches, literals > (best?.literals ?? -1) { best = (template, operation, literals) }
         }
@@ -64,7 +70,9 @@ enum ContractCheck {
         return document["components"]?["schemas"]?[name] ?? [:]
     }
 
-    static func validate(_ value: JSONValue, against raw: JSONValue, at path: String, problems: inout [String]) {
+    static func validate(
+        _ value: JSONValue, against raw: JSONValue, at path: String, problems: inout [String]
+    ) {
         let schema = resolve(raw)
         if let options = schema["anyOf"]?.arrayValue ?? schema["oneOf"]?.arrayValue {
             let matching = options.filter { option in
@@ -91,13 +99,15 @@ enum ContractCheck {
         default: types = []
         }
         if !types.isEmpty, !types.contains(where: { matches(value, type: $0) }) {
-            problems.append("\(path) is \(kind(of: value)), the document says \(types.joined(separator: " or "))")
+            problems.append(
+                "\(path) is \(kind(of: value)), the document says \(types.joined(separator: " or "))")
             return
         }
         switch value {
         case .object(let members):
             let properties = schema["properties"]?.objectValue ?? [:]
-            for name in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[name] == nil {
+            for name in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            where members[name] == nil {
                 problems.append("\(path).\(name) is missing")
             }
             let additional = schema["additionalProperties"]

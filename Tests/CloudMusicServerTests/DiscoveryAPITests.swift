@@ -281,7 +281,8 @@ import Testing
         #expect(bob.data["clicksCount"] as? Int == 3)
         // Written every few seconds: the list, which reads only the database, catches up.
         let written = try await server.waitFor("/v1/songs?size=100") { data in
-            (data["data"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }?["clicksCount"] as? Int == 3
+            (data["data"] as? [[String: Any]] ?? []).first { $0["id"] as? String == id }?["clicksCount"]
+                as? Int == 3
         }
         #expect(written)
     }

@@ -31,8 +31,10 @@ import Testing
         let (ann, bob, cy) = (world.ann, world.bob, world.cy)
         let first = try await Self.publish(
             world, "First light", by: bob,
-            extra: ["province": "Zhejiang", "city": "Hangzhou", "place": "West Lake", "latitude": 30.25,
-                "longitude": 120.15])
+            extra: [
+                "province": "Zhejiang", "city": "Hangzhou", "place": "West Lake", "latitude": 30.25,
+                "longitude": 120.15,
+            ])
         let second = try await Self.publish(world, "Second", by: bob)
         let third = try await Self.publish(world, "Cy's", by: cy)
 
@@ -141,7 +143,8 @@ import Testing
             "POST", "/v1/likes", json: ["feedId": feed, "commentId": "1"], token: cy.token)
         #expect(both.status == 400)
         #expect(
-            try await world.server.call("POST", "/v1/likes", json: ["feedId": "424242"], token: cy.token).status
+            try await world.server.call("POST", "/v1/likes", json: ["feedId": "424242"], token: cy.token)
+                .status
                 == 404)
 
         // A comment on the moment counts, and a reply stays on the same moment.
@@ -182,7 +185,8 @@ import Testing
         let anns = try await Self.publish(world, "ann 1", by: ann)
         #expect(try await world.server.call("GET", "/v1/feeds/timeline", token: ann.token).ids == [anns])
         #expect(
-            try await world.server.call("POST", "/v1/friends", json: ["userId": bob.id], token: ann.token).status
+            try await world.server.call("POST", "/v1/friends", json: ["userId": bob.id], token: ann.token)
+                .status
                 == 201)
         let page1 = try await world.server.call("GET", "/v1/feeds/timeline?size=2", token: ann.token)
         #expect(page1.ids == [anns, bobs[1]])
@@ -230,27 +234,35 @@ import Testing
         // A deleted moment leaves the map.
         _ = try await world.server.call("DELETE", "/v1/feeds/\(north)", token: cy.token)
         #expect(
-            try await world.server.call("GET", "/v1/feeds/nearby?latitude=30.2501&longitude=120.15").ids == [here])
+            try await world.server.call("GET", "/v1/feeds/nearby?latitude=30.2501&longitude=120.15").ids == [
+                here
+            ])
     }
 
     @Test func blocksHideMomentsBothWays() async throws {
         let world = try await World.start(people: 3, songs: false)
         let (ann, bob, cy) = (world.ann, world.bob, world.cy)
-        let bobs = try await Self.publish(world, "bob's", by: bob, extra: ["latitude": 1.0, "longitude": 1.0])
-        let anns = try await Self.publish(world, "ann's", by: ann, extra: ["latitude": 1.0, "longitude": 1.0])
+        let bobs = try await Self.publish(
+            world, "bob's", by: bob, extra: ["latitude": 1.0, "longitude": 1.0])
+        let anns = try await Self.publish(
+            world, "ann's", by: ann, extra: ["latitude": 1.0, "longitude": 1.0])
         #expect(
-            try await world.server.call("POST", "/v1/blocks", json: ["userId": ann.id], token: bob.token).status
+            try await world.server.call("POST", "/v1/blocks", json: ["userId": ann.id], token: bob.token)
+                .status
                 == 200)
         for (viewer, hidden) in [(ann, bobs), (bob, anns)] {
             #expect(try await world.server.call("GET", "/v1/feeds", token: viewer.token).ids.count == 1)
-            #expect(try await world.server.call("GET", "/v1/feeds/\(hidden)", token: viewer.token).status == 404)
+            #expect(
+                try await world.server.call("GET", "/v1/feeds/\(hidden)", token: viewer.token).status == 404)
             #expect(
                 try await world.server.call(
                     "GET", "/v1/feeds/nearby?latitude=1&longitude=1", token: viewer.token
                 ).ids.count == 1)
             #expect(
-                try await world.server.call("POST", "/v1/likes", json: ["feedId": hidden], token: viewer.token)
-                    .status == 404)
+                try await world.server.call(
+                    "POST", "/v1/likes", json: ["feedId": hidden], token: viewer.token
+                )
+                .status == 404)
             #expect(
                 try await world.server.call(
                     "POST", "/v1/comments", json: ["feedId": hidden, "content": "hi"], token: viewer.token
@@ -329,7 +341,8 @@ import Testing
                 VALUES (1, 1, 2, 7, NULL, 'first', 0, 0, 0), (2, 2, 2, 7, 1, 'reply', 0, 1, 1)
                 """)
             try db.execute("INSERT INTO comment_likes(user_id, comment_id, created_at) VALUES (2, 1, 0)")
-            try db.execute("INSERT INTO comment_reports(user_id, comment_id, reason, created_at) VALUES (2, 2, 'r', 0)")
+            try db.execute(
+                "INSERT INTO comment_reports(user_id, comment_id, reason, created_at) VALUES (2, 2, 'r', 0)")
         }
         try Schema.migrator.migrate(database)
         let state = try database.read { db in

@@ -11,11 +11,15 @@ import Testing
     /// A music folder with a song, its LRC sidecar and a folder cover, and a secret outside it.
     static func library() throws -> (root: String, secret: String) {
         let root = temporaryFolder()
-        try makeTrack(root + "/Band/Live/01.mp3", title: "One", artist: "Band", album: "Live", track: 1, seconds: 2)
+        try makeTrack(
+            root + "/Band/Live/01.mp3", title: "One", artist: "Band", album: "Live", track: 1, seconds: 2)
         FileManager.default.createFile(
             atPath: root + "/Band/Live/01.lrc", contents: Data("[00:00.50]the first line\n".utf8))
         try FFmpeg.installed!.run(
-            ["-f", "lavfi", "-i", "testsrc=size=300x300:duration=1", "-frames:v", "1", root + "/Band/Live/cover.jpg"])
+            [
+                "-f", "lavfi", "-i", "testsrc=size=300x300:duration=1", "-frames:v", "1",
+                root + "/Band/Live/cover.jpg",
+            ])
         let secret = temporaryFolder() + "/secret.txt"
         try FileManager.default.createDirectory(
             atPath: (secret as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -46,10 +50,11 @@ import Testing
 
         try Self.swap(root + "/Band/Live/cover.jpg", for: secret)
         try Self.swap(root + "/Band/Live/01.lrc", for: secret)
-        for path in ["/v1/albums/\(albumID)/cover", "/v1/albums/\(albumID)/cover?size=256",
+        for path in [
+            "/v1/albums/\(albumID)/cover", "/v1/albums/\(albumID)/cover?size=256",
             "/v1/songs/\(songID)/cover", "/v1/songs/\(songID)/cover?size=256", "/v1/songs/\(songID)/lyric",
-            "/v1/songs/\(songID)"]
-        {
+            "/v1/songs/\(songID)",
+        ] {
             let (status, body, _) = try await server.request(path)
             #expect(!Self.leaks(body), "\(path) answered \(status) with the file outside the music folder")
         }

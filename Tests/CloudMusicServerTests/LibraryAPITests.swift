@@ -1,15 +1,18 @@
 import AudioMetadata
-@testable import CloudMusicServer
 import Foundation
 import MusicCore
 import Testing
+
+@testable import CloudMusicServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
 extension RunningServer {
-    func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) async throws -> (Int, Data, HTTPURLResponse) {
+    func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) async throws -> (
+        Int, Data, HTTPURLResponse
+    ) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -49,8 +52,10 @@ extension RunningServer {
         try makeTrack(
             root + "/Band/Live/02.flac", title: "Second", artist: "Band", album: "Live", track: 2, seconds: 2)
         try FFmpeg.installed!.run(
-["-f", "lavfi", "-i", "testsrc=size=600x600:duration=1",
-             "-frames:v", "1", root + "/Band/Live/cover.jpg"])
+            [
+                "-f", "lavfi", "-i", "testsrc=size=600x600:duration=1",
+                "-frames:v", "1", root + "/Band/Live/cover.jpg",
+            ])
         return root
     }
 
@@ -65,7 +70,9 @@ extension RunningServer {
         #expect((before["songs"] as! [[String: Any]]).isEmpty)
         let (_, _, kept) = try await server.request("/v1/searches?q=Gamma")
         #expect(kept.value(forHTTPHeaderField: "Cache-Control") == "public, max-age=30")
-        try makeTrack(music + "/Band/Live/03.mp3", title: "Gamma Ray", artist: "Band", album: "Live", track: 3, seconds: 1)
+        try makeTrack(
+            music + "/Band/Live/03.mp3", title: "Gamma Ray", artist: "Band", album: "Live", track: 3,
+            seconds: 1)
         // No one has signed up yet: the first run may start a scan.
         #expect(try await server.call("POST", "/v1/library/scan").status == 202)
         try await server.waitForScan()
@@ -144,13 +151,15 @@ extension RunningServer {
         #expect(fullStatus == 200)
         #expect(full == original)
 
-        let (mp3Status, mp3, mp3Response) = try await server.request("/v1/songs/\(id)/stream?format=mp3&maxBitRate=64")
+        let (mp3Status, mp3, mp3Response) = try await server.request(
+            "/v1/songs/\(id)/stream?format=mp3&maxBitRate=64")
         #expect(mp3Status == 200)
         #expect(mp3Response.value(forHTTPHeaderField: "Content-Type") == "audio/mpeg")
         #expect(mp3.count > 5_000)
         #expect(mp3.prefix(3) == Data("ID3".utf8) || mp3.first == 0xFF)
 
-        let (offsetStatus, offset, _) = try await server.request("/v1/songs/\(id)/stream?format=opus&timeOffset=1")
+        let (offsetStatus, offset, _) = try await server.request(
+            "/v1/songs/\(id)/stream?format=opus&timeOffset=1")
         #expect(offsetStatus == 200)
         #expect(offset.prefix(4) == Data("OggS".utf8))
         #expect(try await server.request("/v1/songs/\(id)/stream?format=wav").0 == 400)

@@ -24,7 +24,7 @@ func makeTrack(
     if let track { arguments += ["-metadata", "track=\(track)"] }
     arguments += extra + [path]
     try FFmpeg.installed!.run(
-arguments)
+        arguments)
 }
 
 /// A database with the server's schema, in a temporary folder.
@@ -53,7 +53,8 @@ func makeLibraryDatabase() throws -> Database {
         #expect(report.failed == 1)
         #expect(report.issues.first?.path.hasSuffix("broken.mp3") == true)
 
-        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
+        let catalog = LibraryService(
+            database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         let songs = try catalog.songs(SongListQuery(size: 10))
         #expect(songs.total == 4)
         let named = try #require(songs.data.first { $0.title == "夜航船" })
@@ -93,7 +94,8 @@ func makeLibraryDatabase() throws -> Database {
         #expect(unchanged.unchanged == 3)
         #expect(unchanged.added + unchanged.updated + unchanged.removed + unchanged.moved == 0)
 
-        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
+        let catalog = LibraryService(
+            database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         let before = try catalog.songs(SongListQuery(size: 10)).data
         let oneID = try #require(before.first { $0.title == "One" }?.id)
         try database.write { try $0.execute("UPDATE songs SET plays_count = 7 WHERE id = ?", Int64(oneID)!) }
@@ -128,13 +130,16 @@ func makeLibraryDatabase() throws -> Database {
         #expect(report.removed == 0)
         #expect(report.failed == 1)
         #expect(
-            try LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error))).songs(SongListQuery(size: 5)).total
+            try LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
+                .songs(SongListQuery(size: 5)).total
                 == 1)
     }
 
     @Test func theOneSearchIndexIsSplitPerKindKeepingItsText() throws {
         let database = try Database(path: temporaryFolder() + "/library.sqlite")
-        let before = Schema.migrator.migrations.filter { $0.version < LibrarySchema.searchIndexPerKind.version }
+        let before = Schema.migrator.migrations.filter {
+            $0.version < LibrarySchema.searchIndexPerKind.version
+        }
         try Migrator(before).migrate(database)
         try database.write { db in
             for (rowID, kind, ref, title) in [
@@ -148,7 +153,10 @@ func makeLibraryDatabase() throws -> Database {
         try Schema.migrator.migrate(database)
         func rows(_ table: String) throws -> [String] {
             try database.read { db in
-                try db.query("SELECT rowid, display FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid", "a* OR 夜 OR t*") {
+                try db.query(
+                    "SELECT rowid, display FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid",
+                    "a* OR 夜 OR t*"
+                ) {
                     "\(try $0.int64(0)) \(try $0.string(1))"
                 }
             }
@@ -156,7 +164,12 @@ func makeLibraryDatabase() throws -> Database {
         #expect(try rows("search_songs") == ["7  夜 曲"])
         #expect(try rows("search_albums") == ["3 Abbey Road"])
         #expect(try rows("search_artists") == ["9 The Beatles"])
-        #expect(try database.read { try $0.queryOne("SELECT count(*) FROM sqlite_master WHERE name = 'search_index'") { try $0.int(0) } } == 0)
+        #expect(
+            try database.read {
+                try $0.queryOne("SELECT count(*) FROM sqlite_master WHERE name = 'search_index'") {
+                    try $0.int(0)
+                }
+            } == 0)
     }
 
     @Test func searchFindsCJKSubstringsAndLatinPrefixes() throws {
@@ -166,7 +179,8 @@ func makeLibraryDatabase() throws -> Database {
             root + "/2.mp3", title: "Hello Beautiful World", artist: "The Beatles", album: "Abbey Road")
         let database = try makeLibraryDatabase()
         try LibraryScanner(database: database, folders: [root]).scan()
-        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
+        let catalog = LibraryService(
+            database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         #expect(try catalog.search("失志", limit: 5).songs.map(\.title) == ["一时失志不免怨叹"])
         #expect(try catalog.search("怨", limit: 5).songs.count == 1)
         #expect(try catalog.search("林", limit: 5).artists.map(\.name) == ["林晓"])
@@ -194,7 +208,8 @@ func makeLibraryDatabase() throws -> Database {
         watcher.start()
         // A burst of changes, in a folder that exists and in one made after the watch began.
         try FileManager.default.moveItem(atPath: made + "/one.mp3", toPath: root + "/Artist/one.mp3")
-        try FileManager.default.createDirectory(atPath: root + "/New Album", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: root + "/New Album", withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: made + "/two.mp3", toPath: root + "/New Album/two.mp3")
         try await waitUntil { calls.value >= 1 }
         #expect(calls.value == 1)

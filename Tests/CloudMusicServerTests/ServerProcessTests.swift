@@ -91,7 +91,8 @@ final class RunningServer: Sendable {
     }
 
     func get(_ path: String) async throws -> (Int, Data) {
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        let (data, response) = try await URLSession.shared.data(
+            from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         let http = response as! HTTPURLResponse
         ContractCheck.check(
             method: "GET", path: path, status: http.statusCode, body: data,
@@ -130,7 +131,9 @@ final class RunningServer: Sendable {
     @Test func backupWhileServingIsARestorableDatabase() async throws {
         let server = try await RunningServer.start()
         let destination = server.dataFolder + "/backup.sqlite"
-        let (code, output, errors) = try await runServerCommand(["backup", destination, "--data", server.dataFolder])
+        let (code, output, errors) = try await runServerCommand([
+            "backup", destination, "--data", server.dataFolder,
+        ])
         #expect(code == 0, "\(errors)")
         #expect(output.contains("Backed up"))
         #expect(server.stop() == 0)
@@ -162,10 +165,12 @@ final class RunningServer: Sendable {
     @Test func aTakenPortIsAClearError() async throws {
         let server = try await RunningServer.start()
         let (code, _, errors) = try await runServerCommand(
-            ["serve", "--port", String(server.port), "--data", temporaryFolder(), "--music", temporaryFolder()])
+            [
+                "serve", "--port", String(server.port), "--data", temporaryFolder(), "--music",
+                temporaryFolder(),
+            ])
         #expect(code != 0)
         #expect(errors.contains(String(server.port)))
         _ = server.stop()
     }
 }
-

@@ -144,7 +144,8 @@ final class RawConnection {
         #expect(output.contains("0 removed"))
         let songs = try database.read { try $0.queryOne("SELECT count(*) FROM songs") { try $0.int(0) } }
         #expect(songs == trackCount)
-        let catalog = LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
+        let catalog = LibraryService(
+            database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
         #expect(try catalog.search("月光", limit: 5).songs.isEmpty == false)
     }
 

@@ -30,11 +30,21 @@ import Testing
         static func start() async throws -> World {
             let music = try await offPool {
                 let root = temporaryFolder()
-                try makeTrack(root + "/Ann Band/Alpha/01.mp3", title: "Alpha One", artist: "Ann Band", album: "Alpha", track: 1)
-                try makeTrack(root + "/Ann Band/Alpha/02.mp3", title: "Alpha Two", artist: "Ann Band", album: "Alpha", track: 2, frequency: 550)
-                try makeTrack(root + "/Bo/Beta/01.mp3", title: "Beta One", artist: "Bo", album: "Beta", track: 1, frequency: 660)
-                try makeTrack(root + "/Bo/Beta/02.mp3", title: "Beta Two", artist: "Bo", album: "Beta", track: 2, frequency: 770)
-                try makeTrack(root + "/Cy/Gamma/01.mp3", title: "Gamma", artist: "Cy", album: "Gamma", track: 1, frequency: 880)
+                try makeTrack(
+                    root + "/Ann Band/Alpha/01.mp3", title: "Alpha One", artist: "Ann Band", album: "Alpha",
+                    track: 1)
+                try makeTrack(
+                    root + "/Ann Band/Alpha/02.mp3", title: "Alpha Two", artist: "Ann Band", album: "Alpha",
+                    track: 2, frequency: 550)
+                try makeTrack(
+                    root + "/Bo/Beta/01.mp3", title: "Beta One", artist: "Bo", album: "Beta", track: 1,
+                    frequency: 660)
+                try makeTrack(
+                    root + "/Bo/Beta/02.mp3", title: "Beta Two", artist: "Bo", album: "Beta", track: 2,
+                    frequency: 770)
+                try makeTrack(
+                    root + "/Cy/Gamma/01.mp3", title: "Gamma", artist: "Cy", album: "Gamma", track: 1,
+                    frequency: 880)
                 return root
             }
             let server = try await RunningServer.start(extraArguments: ["--music", music])
@@ -49,7 +59,8 @@ import Testing
             let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
             let ann = try await server.signIn(["email": "ann@example.com"])
             let bob = try await server.signIn(["email": "bob@example.com"])
-            return World(server: server, music: music, songs: songs, ann: ann, annID: annID, bob: bob, bobID: bobID)
+            return World(
+                server: server, music: music, songs: songs, ann: ann, annID: annID, bob: bob, bobID: bobID)
         }
 
         /// Makes a sheet and returns its id.
@@ -77,7 +88,9 @@ import Testing
 
         func likesSheetID(of userID: String, token: String) async throws -> String {
             let created = try await server.call("GET", "/v1/users/\(userID)/create", token: token)
-            let likes = (created.data["data"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "likes" }
+            let likes = (created.data["data"] as? [[String: Any]] ?? []).filter {
+                $0["kind"] as? String == "likes"
+            }
             #expect(likes.count == 1, "\(created.json)")
             return try #require(likes.first?["id"] as? String)
         }
@@ -102,7 +115,10 @@ import Testing
 
         let made = try await server.call(
             "POST", "/v1/sheets",
-            json: ["title": "  Road trip  ", "detail": "For the car\nand the train", "tags": ["Pop", "Rock", "pop"]],
+            json: [
+                "title": "  Road trip  ", "detail": "For the car\nand the train",
+                "tags": ["Pop", "Rock", "pop"],
+            ],
             token: world.ann)
         #expect(made.status == 201, "\(made.json)")
         let id = try #require(made.data["id"] as? String)
@@ -121,7 +137,8 @@ import Testing
         #expect(added.status == 200, "\(added.json)")
         #expect(added.data["songsCount"] as? Int == 2)
         added = try await server.call(
-            "POST", "/v1/sheets/\(id)/relations", json: ["songIds": [ids[0], ids[4], ids[4], ids[1], ids[2]]],
+            "POST", "/v1/sheets/\(id)/relations",
+            json: ["songIds": [ids[0], ids[4], ids[4], ids[1], ids[2]]],
             token: world.ann)
         #expect(added.status == 200, "\(added.json)")
         #expect(added.data["songsCount"] as? Int == 4)
@@ -140,15 +157,18 @@ import Testing
             #expect(reply.status == 400, "\(bad): \(reply.json)")
         }
         #expect(
-            try await server.call("POST", "/v1/sheets/\(id)/relations", json: ["songs": [ids[3]]], token: world.ann)
-                .status == 400)
+            try await server.call(
+                "POST", "/v1/sheets/\(id)/relations", json: ["songs": [ids[3]]], token: world.ann
+            )
+            .status == 400)
         #expect(
             try await server.call(
                 "POST", "/v1/sheets/\(id)/relations", body: Data("{\"songIds\": [".utf8), token: world.ann
             ).status == 400)
         #expect(
             try await server.call(
-                "POST", "/v1/sheets/\(id)/relations", json: ["songIds": Array(repeating: ids[3], count: 1_001)],
+                "POST", "/v1/sheets/\(id)/relations",
+                json: ["songIds": Array(repeating: ids[3], count: 1_001)],
                 token: world.ann
             ).status == 400)
         #expect(try await world.songIDs(ofSheet: id, token: world.ann) == [ids[2], ids[0], ids[4], ids[1]])
@@ -188,8 +208,10 @@ import Testing
                 "PATCH", "/v1/sheets/\(id)/relations/\(ids[1])", json: ["position": "1"], token: world.ann
             ).status == 400)
         #expect(
-            try await server.call("PATCH", "/v1/sheets/\(id)/relations/\(ids[1])", json: [:], token: world.ann)
-                .status == 400)
+            try await server.call(
+                "PATCH", "/v1/sheets/\(id)/relations/\(ids[1])", json: [:], token: world.ann
+            )
+            .status == 400)
         // A song of the library that is not in the sheet, and one that does not exist.
         #expect(
             try await server.call(
@@ -202,7 +224,8 @@ import Testing
         #expect(try await world.songIDs(ofSheet: id, token: world.ann) == [ids[0], ids[4], ids[2], ids[1]])
 
         // Removing one, then several (ids not in the sheet are ignored), keeps positions dense.
-        var removed = try await server.call("DELETE", "/v1/sheets/\(id)/relations/\(ids[4])", token: world.ann)
+        var removed = try await server.call(
+            "DELETE", "/v1/sheets/\(id)/relations/\(ids[4])", token: world.ann)
         #expect(removed.status == 200, "\(removed.json)")
         #expect(removed.data["songsCount"] as? Int == 3)
         removed = try await server.call("DELETE", "/v1/sheets/\(id)/relations/\(ids[4])", token: world.ann)
@@ -213,8 +236,10 @@ import Testing
             "PATCH", "/v1/sheets/\(id)/relations/\(ids[1])", json: ["position": 1], token: world.ann)
         #expect(try await world.songIDs(ofSheet: id, token: world.ann) == [ids[0], ids[1], ids[2]])
         #expect(
-            try await server.call("DELETE", "/v1/sheets/\(id)/relations?songIds=\(ids[0]),abc", token: world.ann)
-                .status == 400)
+            try await server.call(
+                "DELETE", "/v1/sheets/\(id)/relations?songIds=\(ids[0]),abc", token: world.ann
+            )
+            .status == 400)
         #expect(try await server.call("DELETE", "/v1/sheets/\(id)/relations", token: world.ann).status == 400)
         removed = try await server.call(
             "DELETE", "/v1/sheets/\(id)/relations?songIds=\(ids[0]),\(ids[2]),\(ids[3])", token: world.ann)
@@ -245,8 +270,10 @@ import Testing
         #expect(try await server.call("GET", "/v1/sheets/\(id)/songs", token: world.ann).status == 404)
         #expect(try await server.call("DELETE", "/v1/sheets/\(id)", token: world.ann).status == 404)
         #expect(
-            try await server.call("POST", "/v1/sheets/\(id)/relations", json: ["songIds": [ids[0]]], token: world.ann)
-                .status == 404)
+            try await server.call(
+                "POST", "/v1/sheets/\(id)/relations", json: ["songIds": [ids[0]]], token: world.ann
+            )
+            .status == 404)
         #expect(try await server.call("GET", "/v1/songs/\(ids[0])").status == 200)
         #expect(try await server.call("GET", "/v1/sheets/abc").status == 404)
         #expect(try await server.call("GET", "/v1/sheets/999999").status == 404)
@@ -332,7 +359,8 @@ import Testing
         let png = try await Self.picture("png")
         // Ann gives both a cover, so Bob's attempts have something to break.
         for sheet in [open, hidden] {
-            let cover = try await server.upload("/v1/sheets/\(sheet)/cover", file: png, fileName: "c.png", token: world.ann)
+            let cover = try await server.upload(
+                "/v1/sheets/\(sheet)/cover", file: png, fileName: "c.png", token: world.ann)
             #expect(cover.status == 200, "\(cover.json)")
         }
 
@@ -358,10 +386,12 @@ import Testing
                 let anonymous = try await server.call(method, path, json: body)
                 #expect(anonymous.status == 401, "anonymous \(method) \(path): \(anonymous.json)")
             }
-            let cover = try await server.upload("/v1/sheets/\(sheet)/cover", file: png, fileName: "c.png", token: world.bob)
+            let cover = try await server.upload(
+                "/v1/sheets/\(sheet)/cover", file: png, fileName: "c.png", token: world.bob)
             #expect(cover.status == expected, "Bob uploads a cover to \(sheet): \(cover.json)")
             #expect(
-                try await server.upload("/v1/sheets/\(sheet)/cover", file: png, fileName: "c.png", token: nil).status
+                try await server.upload("/v1/sheets/\(sheet)/cover", file: png, fileName: "c.png", token: nil)
+                    .status
                     == 401)
         }
         // Nothing changed.
@@ -401,15 +431,19 @@ import Testing
         #expect(own.data["total"] as? Int == 3)
 
         // Owner turns the private sheet public: now Bob may see it but still not change it.
-        let opened = try await server.call("PATCH", "/v1/sheets/\(hidden)", json: ["isPrivate": false], token: world.ann)
+        let opened = try await server.call(
+            "PATCH", "/v1/sheets/\(hidden)", json: ["isPrivate": false], token: world.ann)
         #expect(opened.status == 200)
         #expect(try await server.call("GET", "/v1/sheets/\(hidden)", token: world.bob).status == 200)
         #expect(
-            try await server.call("PATCH", "/v1/sheets/\(hidden)", json: ["title": "x"], token: world.bob).status
+            try await server.call("PATCH", "/v1/sheets/\(hidden)", json: ["title": "x"], token: world.bob)
+                .status
                 == 403)
         // Anonymous creation and other writes.
         #expect(try await server.call("POST", "/v1/sheets", json: ["title": "x"]).status == 401)
-        #expect(try await server.call("POST", "/v1/sheets", json: ["title": "x"], token: "nonsense").status == 401)
+        #expect(
+            try await server.call("POST", "/v1/sheets", json: ["title": "x"], token: "nonsense").status == 401
+        )
     }
 
     // MARK: I like
@@ -441,7 +475,10 @@ import Testing
         let added = try await server.call(
             "POST", "/v1/sheets/\(annLikes)/relations", json: ["songIds": [ids[4], ids[2]]], token: world.ann)
         #expect(added.status == 200)
-        #expect(try await world.songIDs(ofSheet: annLikes, token: world.ann) == [ids[4], ids[2], ids[1], ids[3], ids[0]])
+        #expect(
+            try await world.songIDs(ofSheet: annLikes, token: world.ann) == [
+                ids[4], ids[2], ids[1], ids[3], ids[0],
+            ])
 
         // Unliking removes the song and closes the gap; unliking what is not liked is harmless.
         var unliked = try await server.call("DELETE", "/v1/songs/\(ids[1])/like", token: world.ann)
@@ -452,7 +489,10 @@ import Testing
         #expect(unliked.data["songsCount"] as? Int == 4)
         let liked = try await server.call("PUT", "/v1/songs/\(ids[1])/like", token: world.ann)
         #expect(liked.data["songsCount"] as? Int == 5)
-        #expect(try await world.songIDs(ofSheet: annLikes, token: world.ann) == [ids[1], ids[4], ids[2], ids[3], ids[0]])
+        #expect(
+            try await world.songIDs(ofSheet: annLikes, token: world.ann) == [
+                ids[1], ids[4], ids[2], ids[3], ids[0],
+            ])
 
         // Ann's likes are not Bob's.
         #expect(try await world.songIDs(ofSheet: bobLikes, token: world.bob) == [])
@@ -472,7 +512,9 @@ import Testing
         // Likes sent at once all land, each once, with dense positions.
         let bobAll = try await withThrowingTaskGroup(of: Int.self) { group in
             for id in ids + ids {
-                group.addTask { try await server.call("PUT", "/v1/songs/\(id)/like", token: world.bob).status }
+                group.addTask {
+                    try await server.call("PUT", "/v1/songs/\(id)/like", token: world.bob).status
+                }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
@@ -480,15 +522,20 @@ import Testing
         let bobSongs = try await world.songIDs(ofSheet: bobLikes, token: world.bob)
         #expect(Set(bobSongs) == Set(ids))
         #expect(bobSongs.count == 5)
-        #expect(try await server.call("GET", "/v1/sheets/\(bobLikes)", token: world.bob).data["songsCount"] as? Int == 5)
-        let bobPage = try await server.call("GET", "/v1/sheets/\(bobLikes)/songs?page=3&size=2", token: world.bob)
+        #expect(
+            try await server.call("GET", "/v1/sheets/\(bobLikes)", token: world.bob).data["songsCount"]
+                as? Int == 5)
+        let bobPage = try await server.call(
+            "GET", "/v1/sheets/\(bobLikes)/songs?page=3&size=2", token: world.bob)
         #expect(Self.ids(bobPage) == [bobSongs[4]])
 
         // It cannot be deleted, renamed or collected; it can be described and reordered.
         #expect(try await server.call("DELETE", "/v1/sheets/\(annLikes)", token: world.ann).status == 400)
         #expect(
-            try await server.call("PATCH", "/v1/sheets/\(annLikes)", json: ["title": "Faves"], token: world.ann)
-                .status == 400)
+            try await server.call(
+                "PATCH", "/v1/sheets/\(annLikes)", json: ["title": "Faves"], token: world.ann
+            )
+            .status == 400)
         let described = try await server.call(
             "PATCH", "/v1/sheets/\(annLikes)", json: ["detail": "All I like"], token: world.ann)
         #expect(described.status == 200)
@@ -498,7 +545,8 @@ import Testing
             "PATCH", "/v1/sheets/\(annLikes)/relations/\(ids[0])", json: ["position": 0], token: world.ann)
         #expect(moved.status == 200)
         #expect(try await world.songIDs(ofSheet: annLikes, token: world.ann).first == ids[0])
-        let collect = try await server.call("POST", "/v1/collections", json: ["sheetId": annLikes], token: world.bob)
+        let collect = try await server.call(
+            "POST", "/v1/collections", json: ["sheetId": annLikes], token: world.bob)
         #expect(collect.status == 400, "\(collect.json)")
         #expect(try await server.call("GET", "/v1/users/\(world.bobID)/collect").data["total"] as? Int == 0)
         let stillThere = try await server.call("GET", "/v1/sheets/\(annLikes)", token: world.ann)
@@ -522,34 +570,42 @@ import Testing
 
         // Bob collects Ann's first sheet, twice; Carol collects it too.
         for _ in 0..<2 {
-            let collected = try await server.call("POST", "/v1/collections", json: ["sheetId": first], token: world.bob)
+            let collected = try await server.call(
+                "POST", "/v1/collections", json: ["sheetId": first], token: world.bob)
             #expect(collected.status == 201, "\(collected.json)")
             #expect(collected.data["collectsCount"] as? Int == 1)
             #expect(collected.data["collected"] as? Bool == true)
         }
-        let carolCollects = try await server.call("POST", "/v1/collections", json: ["sheetId": first], token: carol)
+        let carolCollects = try await server.call(
+            "POST", "/v1/collections", json: ["sheetId": first], token: carol)
         #expect(carolCollects.data["collectsCount"] as? Int == 2)
-        let collectsSecond = try await server.call("POST", "/v1/collections", json: ["sheetId": second], token: carol)
+        let collectsSecond = try await server.call(
+            "POST", "/v1/collections", json: ["sheetId": second], token: carol)
         #expect(collectsSecond.data["collectsCount"] as? Int == 1)
 
         // Refusals: one's own sheet, a private one, one that does not exist, bad bodies, nobody signed in.
-        let ownSheet = try await server.call("POST", "/v1/collections", json: ["sheetId": first], token: world.ann)
+        let ownSheet = try await server.call(
+            "POST", "/v1/collections", json: ["sheetId": first], token: world.ann)
         #expect(ownSheet.status == 400, "\(ownSheet.json)")
         #expect(
-            try await server.call("POST", "/v1/collections", json: ["sheetId": hidden], token: world.bob).status
+            try await server.call("POST", "/v1/collections", json: ["sheetId": hidden], token: world.bob)
+                .status
                 == 404)
         #expect(
-            try await server.call("POST", "/v1/collections", json: ["sheetId": "999999"], token: world.bob).status
+            try await server.call("POST", "/v1/collections", json: ["sheetId": "999999"], token: world.bob)
+                .status
                 == 404)
         #expect(
-            try await server.call("POST", "/v1/collections", json: ["sheetId": "abc"], token: world.bob).status
+            try await server.call("POST", "/v1/collections", json: ["sheetId": "abc"], token: world.bob)
+                .status
                 == 404)
         #expect(
             try await server.call("POST", "/v1/collections", json: ["sheetId": Int(first)!], token: world.bob)
                 .status == 400)
         #expect(try await server.call("POST", "/v1/collections", json: [:], token: world.bob).status == 400)
         #expect(
-            try await server.call("POST", "/v1/collections", body: Data("{".utf8), token: world.bob).status == 400)
+            try await server.call("POST", "/v1/collections", body: Data("{".utf8), token: world.bob).status
+                == 400)
         #expect(try await server.call("POST", "/v1/collections", json: ["sheetId": first]).status == 401)
         #expect(try await server.call("DELETE", "/v1/collections/\(first)").status == 401)
 
@@ -603,7 +659,8 @@ import Testing
         #expect(madePublic.data["collectsCount"] as? Int == 0)
         let afterwards = try await server.call("GET", "/v1/sheets/\(first)", token: world.bob)
         #expect(afterwards.data["collected"] as? Bool == false)
-        let recollect = try await server.call("POST", "/v1/collections", json: ["sheetId": first], token: world.bob)
+        let recollect = try await server.call(
+            "POST", "/v1/collections", json: ["sheetId": first], token: world.bob)
         #expect(recollect.data["collectsCount"] as? Int == 1)
 
         // Deleting a sheet takes it from collections too.
@@ -642,7 +699,8 @@ import Testing
 
         for ext in ["png", "jpg", "webp"] {
             let uploaded = try await server.upload(
-                "/v1/sheets/\(id)/cover", file: try await Self.picture(ext), fileName: "cover.\(ext)", token: world.ann)
+                "/v1/sheets/\(id)/cover", file: try await Self.picture(ext), fileName: "cover.\(ext)",
+                token: world.ann)
             #expect(uploaded.status == 200, "\(ext): \(uploaded.json)")
             #expect((uploaded.data["icon"] as? String)?.hasPrefix("v1/sheets/\(id)/cover?v=") == true)
             let (status, body, _) = try await server.request("/v1/sheets/\(id)/cover")
@@ -654,15 +712,18 @@ import Testing
             "/v1/sheets/\(id)/cover", file: Data("<svg></svg>".utf8), fileName: "cover.png", token: world.ann)
         #expect(text.status == 415, "\(text.json)")
         let tiny = try await server.upload(
-            "/v1/sheets/\(id)/cover", file: Data([0x89, 0x50, 0x4E, 0x47]), fileName: "c.png", token: world.ann)
+            "/v1/sheets/\(id)/cover", file: Data([0x89, 0x50, 0x4E, 0x47]), fileName: "c.png",
+            token: world.ann)
         #expect(tiny.status == 415, "\(tiny.json)")
         // A PNG signature with nothing readable after it.
         let broken = try await server.upload(
-            "/v1/sheets/\(id)/cover", file: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 200),
+            "/v1/sheets/\(id)/cover",
+            file: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 200),
             fileName: "c.png", token: world.ann)
         #expect(broken.status == 400, "\(broken.json)")
         #expect(
-            try await server.call("POST", "/v1/sheets/\(id)/cover", json: ["file": "x"], token: world.ann).status
+            try await server.call("POST", "/v1/sheets/\(id)/cover", json: ["file": "x"], token: world.ann)
+                .status
                 == 400)
         #expect(try await server.request("/v1/sheets/\(id)/cover").0 == 200)
 
@@ -673,14 +734,17 @@ import Testing
         #expect(try await server.call("DELETE", "/v1/sheets/\(id)/cover", token: world.ann).status == 200)
         #expect(
             try await server.upload(
-                "/v1/sheets/999999/cover", file: try await Self.picture("png"), fileName: "c.png", token: world.ann
+                "/v1/sheets/999999/cover", file: try await Self.picture("png"), fileName: "c.png",
+                token: world.ann
             ).status == 404)
 
         // A deleted sheet's cover goes with it.
         _ = try await server.upload(
-            "/v1/sheets/\(id)/cover", file: try await Self.picture("png"), fileName: "c.png", token: world.ann)
+            "/v1/sheets/\(id)/cover", file: try await Self.picture("png"), fileName: "c.png", token: world.ann
+        )
         #expect(try await server.call("DELETE", "/v1/sheets/\(id)", token: world.ann).status == 200)
-        let covers = (try? FileManager.default.contentsOfDirectory(atPath: server.dataFolder + "/sheet-covers")) ?? []
+        let covers =
+            (try? FileManager.default.contentsOfDirectory(atPath: server.dataFolder + "/sheet-covers")) ?? []
         #expect(covers.isEmpty, "\(covers)")
     }
 
@@ -743,7 +807,8 @@ import Testing
             + "#EXTINF:1,Cy - Gamma\r\nanother/copy.mp3\r\n"
             + "missing.ogg\r\n"
         let second = try await server.call(
-            "POST", "/v1/sheets/import", body: Data(foreign.utf8), contentType: "text/plain", token: world.ann)
+            "POST", "/v1/sheets/import", body: Data(foreign.utf8), contentType: "text/plain", token: world.ann
+        )
         #expect(second.status == 201, "\(second.json)")
         #expect(second.data["matched"] as? Int == 3)
         #expect(second.data["unmatched"] as? [String] == ["Nobody - Not Here", "missing.ogg"])
@@ -763,23 +828,28 @@ import Testing
 
         // Refusals.
         #expect(
-            try await server.call("POST", "/v1/sheets/import", body: Data(text.utf8), contentType: "text/plain")
-                .status == 401)
+            try await server.call(
+                "POST", "/v1/sheets/import", body: Data(text.utf8), contentType: "text/plain"
+            )
+            .status == 401)
         for empty in ["", "#EXTM3U\n# nothing\n", "\u{FEFF}\r\n"] {
             let reply = try await server.call(
-                "POST", "/v1/sheets/import", body: Data(empty.utf8), contentType: "text/plain", token: world.ann)
+                "POST", "/v1/sheets/import", body: Data(empty.utf8), contentType: "text/plain",
+                token: world.ann)
             #expect(reply.status == 400, "\(empty.debugDescription): \(reply.json)")
         }
         let longTitle = String(repeating: "x", count: 101)
         #expect(
             try await server.call(
-                "POST", "/v1/sheets/import?title=\(longTitle)", body: Data(text.utf8), contentType: "text/plain",
+                "POST", "/v1/sheets/import?title=\(longTitle)", body: Data(text.utf8),
+                contentType: "text/plain",
                 token: world.ann
             ).status == 400)
         let tooMany = String(repeating: "a.mp3\n", count: 10_001)
         #expect(
             try await server.call(
-                "POST", "/v1/sheets/import", body: Data(tooMany.utf8), contentType: "text/plain", token: world.ann
+                "POST", "/v1/sheets/import", body: Data(tooMany.utf8), contentType: "text/plain",
+                token: world.ann
             ).status == 400)
         // Refusals made no sheets.
         let annSheets = try await server.call("GET", "/v1/users/\(world.annID)/create", token: world.ann)
@@ -812,7 +882,8 @@ import Testing
         #expect(history.status == 200)
         #expect(history.data["total"] as? Int == 2)
         let rows = Self.items(history)
-        #expect(Set(rows.compactMap { ($0["song"] as? [String: Any])?["id"] as? String }) == [ids[2], ids[4]])
+        #expect(
+            Set(rows.compactMap { ($0["song"] as? [String: Any])?["id"] as? String }) == [ids[2], ids[4]])
         #expect(rows.allSatisfy { $0["playsCount"] as? Int == 1 && $0["lastPlayedAt"] is String })
         let most = try await server.call("GET", "/v1/plays?order=most", token: world.bob)
         #expect(Self.items(most).count == 1)
@@ -832,10 +903,15 @@ import Testing
         #expect(try await server.call("POST", "/v1/plays", json: ["songId": ids[0]]).status == 401)
         #expect(try await server.call("GET", "/v1/plays").status == 401)
         #expect(try await server.call("DELETE", "/v1/plays").status == 401)
-        #expect(try await server.call("POST", "/v1/plays", json: ["songId": "999999"], token: world.ann).status == 404)
-        #expect(try await server.call("POST", "/v1/plays", json: ["songId": "abc"], token: world.ann).status == 404)
         #expect(
-            try await server.call("POST", "/v1/plays", json: ["songId": Int(ids[0])!], token: world.ann).status
+            try await server.call("POST", "/v1/plays", json: ["songId": "999999"], token: world.ann).status
+                == 404)
+        #expect(
+            try await server.call("POST", "/v1/plays", json: ["songId": "abc"], token: world.ann).status
+                == 404)
+        #expect(
+            try await server.call("POST", "/v1/plays", json: ["songId": Int(ids[0])!], token: world.ann)
+                .status
                 == 400)
         #expect(try await server.call("POST", "/v1/plays", json: [:], token: world.ann).status == 400)
         #expect(try await server.call("GET", "/v1/plays?order=oldest", token: world.ann).status == 400)
@@ -862,7 +938,10 @@ import Testing
 
         let saved = try await server.call(
             "PUT", "/v1/queue",
-            json: ["songIds": [ids[1], ids[3], ids[1]], "currentIndex": 2, "position": 1500, "loopMode": "shuffle"],
+            json: [
+                "songIds": [ids[1], ids[3], ids[1]], "currentIndex": 2, "position": 1500,
+                "loopMode": "shuffle",
+            ],
             token: world.ann)
         #expect(saved.status == 200, "\(saved.json)")
         #expect(saved.data["songIds"] as? [String] == [ids[1], ids[3], ids[1]])
@@ -873,7 +952,8 @@ import Testing
 
         // A save based on the current version works; one based on an older version is refused.
         let next = try await server.call(
-            "PUT", "/v1/queue", json: ["songIds": [ids[0]], "baseVersion": 1, "loopMode": "single"], token: world.ann)
+            "PUT", "/v1/queue", json: ["songIds": [ids[0]], "baseVersion": 1, "loopMode": "single"],
+            token: world.ann)
         #expect(next.status == 200, "\(next.json)")
         #expect(next.data["version"] as? Int == 2)
         let stale = try await server.call(
@@ -897,7 +977,10 @@ import Testing
             "PUT", "/v1/queue", json: ["songIds": [ids[4]], "baseVersion": 0], token: world.bob)
         #expect(bobSaved.status == 200, "\(bobSaved.json)")
         #expect(bobSaved.data["version"] as? Int == 1)
-        #expect(try await server.call("GET", "/v1/queue", token: world.ann).data["songIds"] as? [String] == [ids[0]])
+        #expect(
+            try await server.call("GET", "/v1/queue", token: world.ann).data["songIds"] as? [String] == [
+                ids[0]
+            ])
 
         // Bad queues change nothing.
         let bad: [(String, [String: Any])] = [
@@ -920,7 +1003,8 @@ import Testing
             #expect(reply.status == 400, "\(name): \(reply.json)")
         }
         #expect(
-            try await server.call("PUT", "/v1/queue", body: Data("{\"songIds\":".utf8), token: world.ann).status
+            try await server.call("PUT", "/v1/queue", body: Data("{\"songIds\":".utf8), token: world.ann)
+                .status
                 == 400)
         #expect(try await server.call("PUT", "/v1/queue", json: ["songIds": [ids[0]]]).status == 401)
         #expect(try await server.call("GET", "/v1/queue").status == 401)
@@ -934,7 +1018,8 @@ import Testing
             for index in 0..<4 {
                 group.addTask {
                     try await server.call(
-                        "PUT", "/v1/queue", json: ["songIds": [ids[index]], "baseVersion": base], token: world.ann
+                        "PUT", "/v1/queue", json: ["songIds": [ids[index]], "baseVersion": base],
+                        token: world.ann
                     ).status
                 }
             }
@@ -947,7 +1032,8 @@ import Testing
 
         // At the limit: 5000 songs, and an empty queue.
         let full = try await server.call(
-            "PUT", "/v1/queue", json: ["songIds": Array(repeating: ids[0], count: 5_000), "currentIndex": 4_999],
+            "PUT", "/v1/queue",
+            json: ["songIds": Array(repeating: ids[0], count: 5_000), "currentIndex": 4_999],
             token: world.ann)
         #expect(full.status == 200, "\(full.json)")
         #expect((full.data["songIds"] as? [String])?.count == 5_000)
@@ -975,23 +1061,30 @@ import Testing
             #expect(try await server.call("PUT", "/v1/songs/\(id)/like", token: world.ann).status == 200)
         }
         for id in [ids[2], ids[0]] {
-            #expect(try await server.call("POST", "/v1/plays", json: ["songId": id], token: world.ann).status == 201)
+            #expect(
+                try await server.call("POST", "/v1/plays", json: ["songId": id], token: world.ann).status
+                    == 201)
         }
         let queued = try await server.call(
-            "PUT", "/v1/queue", json: ["songIds": [ids[0], ids[2], ids[4], ids[2]], "currentIndex": 2, "position": 700],
+            "PUT", "/v1/queue",
+            json: ["songIds": [ids[0], ids[2], ids[4], ids[2]], "currentIndex": 2, "position": 700],
             token: world.ann)
         #expect(queued.status == 200)
         let bobQueued = try await server.call(
-            "PUT", "/v1/queue", json: ["songIds": [ids[2]], "currentIndex": 0, "position": 300], token: world.bob)
+            "PUT", "/v1/queue", json: ["songIds": [ids[2]], "currentIndex": 0, "position": 300],
+            token: world.bob)
         #expect(bobQueued.status == 200)
 
         // One file goes; another moves to a new folder and keeps its id, so it stays wherever it was.
         try FileManager.default.removeItem(atPath: world.music + "/Bo/Beta/01.mp3")
-        try FileManager.default.createDirectory(atPath: world.music + "/Moved", withIntermediateDirectories: true)
-        try FileManager.default.moveItem(atPath: world.music + "/Cy/Gamma/01.mp3", toPath: world.music + "/Moved/g.mp3")
+        try FileManager.default.createDirectory(
+            atPath: world.music + "/Moved", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(
+            atPath: world.music + "/Cy/Gamma/01.mp3", toPath: world.music + "/Moved/g.mp3")
         try await world.rescan()
         let report =
-            try await server.call("GET", "/v1/library/scan", token: world.ann).data["lastReport"] as? [String: Any]
+            try await server.call("GET", "/v1/library/scan", token: world.ann).data["lastReport"]
+            as? [String: Any]
         #expect(report?["removed"] as? Int == 1, "\(report ?? [:])")
         #expect(report?["moved"] as? Int == 1, "\(report ?? [:])")
         #expect(try await server.call("GET", "/v1/songs/\(gone)").status == 404)
@@ -1001,7 +1094,8 @@ import Testing
         let mix = try await server.call("GET", "/v1/sheets/\(sheet)", token: world.ann)
         #expect(mix.data["songsCount"] as? Int == 3)
         #expect(Self.songIDs(mix.data) == [ids[0], ids[4], ids[1]])
-        let mixPage = try await server.call("GET", "/v1/sheets/\(sheet)/songs?size=2&page=2", token: world.ann)
+        let mixPage = try await server.call(
+            "GET", "/v1/sheets/\(sheet)/songs?size=2&page=2", token: world.ann)
         #expect(Self.ids(mixPage) == [ids[1]])
         #expect(mixPage.data["total"] as? Int == 3)
         let likes = try await server.call("GET", "/v1/sheets/\(annLikes)", token: world.ann)
@@ -1027,7 +1121,8 @@ import Testing
         let added = try await server.call(
             "POST", "/v1/sheets/\(sheet)/relations", json: ["songIds": [ids[3]]], token: world.ann)
         #expect(added.data["songsCount"] as? Int == 4)
-        #expect(try await world.songIDs(ofSheet: sheet, token: world.ann) == [ids[1], ids[4], ids[0], ids[3]])
+        #expect(
+            try await world.songIDs(ofSheet: sheet, token: world.ann) == [ids[1], ids[4], ids[0], ids[3]])
         let readd = try await server.call(
             "POST", "/v1/sheets/\(sheet)/relations", json: ["songIds": [gone]], token: world.ann)
         #expect(readd.status == 400)
@@ -1057,6 +1152,7 @@ import Testing
         // History: only the song that remains, and the total agrees.
         let history = try await server.call("GET", "/v1/plays", token: world.ann)
         #expect(history.data["total"] as? Int == 1)
-        #expect(Self.items(history).compactMap { ($0["song"] as? [String: Any])?["id"] as? String } == [ids[0]])
+        #expect(
+            Self.items(history).compactMap { ($0["song"] as? [String: Any])?["id"] as? String } == [ids[0]])
     }
 }

@@ -17,7 +17,8 @@ import Testing
         }
         func search(_ query: String, token: String? = nil) async throws -> [String] {
             let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            let reply = try await world.server.call("GET", "/v1/searches/sheets?query=\(encoded)", token: token)
+            let reply = try await world.server.call(
+                "GET", "/v1/searches/sheets?query=\(encoded)", token: token)
             #expect(reply.status == 200, "\(reply.json)")
             return reply.ids
         }
@@ -34,11 +35,14 @@ import Testing
 
         // Renaming, going private or public, and deleting keep the index in step.
         #expect(
-            try await world.server.call("PATCH", "/v1/sheets/\(drive)", json: ["title": "Day Drive"], token: ann.token)
-                .status == 200)
+            try await world.server.call(
+                "PATCH", "/v1/sheets/\(drive)", json: ["title": "Day Drive"], token: ann.token
+            )
+            .status == 200)
         #expect(try await search("night") == [night])
         #expect(try await search("day") == [drive])
-        _ = try await world.server.call("PATCH", "/v1/sheets/\(secret)", json: ["isPrivate": false], token: bob.token)
+        _ = try await world.server.call(
+            "PATCH", "/v1/sheets/\(secret)", json: ["isPrivate": false], token: bob.token)
         #expect(try await search("secrets") == [secret])
         _ = try await world.server.call("DELETE", "/v1/sheets/\(secret)", token: bob.token)
         #expect(try await search("secrets").isEmpty)

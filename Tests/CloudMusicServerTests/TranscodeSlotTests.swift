@@ -25,7 +25,9 @@ import Testing
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         let connected = withUnsafePointer(to: &remote) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -52,7 +54,8 @@ import Testing
     @Test func stalledReadersCannotTakeEverySlot() async throws {
         // One long song, so a transcode outlasts what the socket buffers can swallow.
         let root = temporaryFolder()
-        try FileManager.default.createDirectory(atPath: root + "/Band/Long", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: root + "/Band/Long", withIntermediateDirectories: true)
         try FFmpeg.installed!.run([
             "-f", "lavfi", "-i", "sine=frequency=440:duration=600", "-c:a", "libvorbis", "-q:a", "0",
             "-metadata", "title=Long", "-metadata", "artist=Band", "-metadata", "album=Long",
@@ -61,12 +64,15 @@ import Testing
         let server = try await RunningServer.start(extraArguments: ["--max-transcodes", "4", "--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
-        let songs = (try await server.json("/v1/songs?size=5")["data"] as? [String: Any])?["data"] as? [[String: Any]] ?? []
+        let songs =
+            (try await server.json("/v1/songs?size=5")["data"] as? [String: Any])?["data"] as? [[String: Any]]
+            ?? []
         let id = try #require(songs.first?["id"] as? String)
         let path = "/v1/songs/\(id)/stream?format=mp3"
         // Four readers from one address stop reading: only two hold a slot, the others are told why.
         let stalled = try await offPool {
-            try (0..<4).map { _ in try Self.stalledReader(port: server.port, source: "127.0.0.2", path: path) }
+            try (0..<4).map { _ in try Self.stalledReader(port: server.port, source: "127.0.0.2", path: path)
+            }
         }
         defer { for reader in stalled { close(reader.fd) } }
         #expect(stalled.map(\.status).sorted() == [200, 200, 429, 429])

@@ -279,7 +279,9 @@ import Testing
         let thumbnail = try await world.fetch(try #require(images.first?["icon"] as? String))
         #expect(thumbnail.0 == 200)
 
-        for uri in [uris[0], stored[0]["icon"] as! String, "v1/files/" + String(repeating: "a", count: 64) + ".jpg"] {
+        for uri in [
+            uris[0], stored[0]["icon"] as! String, "v1/files/" + String(repeating: "a", count: 64) + ".jpg",
+        ] {
             let refused = try await world.server.call(
                 "POST", "/v1/feeds", json: ["content": "x", "images": [["uri": uri]]], token: world.bob)
             #expect(refused.status == 400, "\(uri): \(refused.json)")

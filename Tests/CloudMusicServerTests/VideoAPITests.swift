@@ -186,7 +186,8 @@ extension RunningServer {
         #expect(missing.status == 404)
         #expect(missing.message == "That video does not exist.")
         let both = try await server.call(
-            "POST", "/v1/comments", json: ["content": "Hello", "videoId": id, "songId": "1"], token: world.bob)
+            "POST", "/v1/comments", json: ["content": "Hello", "videoId": id, "songId": "1"], token: world.bob
+        )
         #expect(both.status == 400)
         // The video's file removed and the folder rescanned, its comments are gone.
         try FileManager.default.removeItem(atPath: world.videos + "/clips/Clip.mkv")

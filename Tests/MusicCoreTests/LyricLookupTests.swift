@@ -169,4 +169,3 @@ struct LyricLookupTests {
         #expect(json.contains("\"format\":\"lrc\""))
     }
 }
-

@@ -8,7 +8,8 @@ struct M3UTests {
     @Test func plainListOfPaths() {
         #expect(
             M3U.parse("a.mp3\n/music/b.flac\nhttp://host/c.ogg\n") == [
-                Entry(location: "a.mp3"), Entry(location: "/music/b.flac"), Entry(location: "http://host/c.ogg"),
+                Entry(location: "a.mp3"), Entry(location: "/music/b.flac"),
+                Entry(location: "http://host/c.ogg"),
             ])
         #expect(M3U.parse("").isEmpty)
         #expect(M3U.parse("#EXTM3U\n").isEmpty)
@@ -17,14 +18,16 @@ struct M3UTests {
 
     @Test func extinfWithTitleAndDuration() {
         let text = "#EXTM3U\n#EXTINF:215,Band - Song\n/music/Band/Song.mp3\n"
-        #expect(M3U.parse(text) == [Entry(location: "/music/Band/Song.mp3", title: "Band - Song", duration: 215)])
+        #expect(
+            M3U.parse(text) == [Entry(location: "/music/Band/Song.mp3", title: "Band - Song", duration: 215)])
     }
 
     @Test func byteOrderMarkIsSkipped() {
         let text = "\u{FEFF}#EXTM3U\n#EXTINF:3,One\none.mp3\n"
         #expect(M3U.parse(text) == [Entry(location: "one.mp3", title: "One", duration: 3)])
         // Without #EXTM3U the mark must not end up in the first location.
-        #expect(M3U.parse("\u{FEFF}one.mp3\ntwo.mp3") == [Entry(location: "one.mp3"), Entry(location: "two.mp3")])
+        #expect(
+            M3U.parse("\u{FEFF}one.mp3\ntwo.mp3") == [Entry(location: "one.mp3"), Entry(location: "two.mp3")])
     }
 
     @Test func crlfAndLoneCRLineEndings() {
@@ -47,7 +50,10 @@ struct M3UTests {
     }
 
     @Test func unknownDurations() {
-        #expect(M3U.parse("#EXTINF:-1,Stream\nhttp://radio/") == [Entry(location: "http://radio/", title: "Stream")])
+        #expect(
+            M3U.parse("#EXTINF:-1,Stream\nhttp://radio/") == [
+                Entry(location: "http://radio/", title: "Stream")
+            ])
         #expect(M3U.parse("#EXTINF:abc,T\nx.mp3") == [Entry(location: "x.mp3", title: "T")])
         #expect(M3U.parse("#EXTINF:1e99,T\nx.mp3") == [Entry(location: "x.mp3", title: "T")])
         #expect(M3U.parse("#EXTINF:nan,T\nx.mp3") == [Entry(location: "x.mp3", title: "T")])
@@ -63,13 +69,17 @@ struct M3UTests {
         #expect(M3U.parse(unknown) == [Entry(location: "http://radio/one", title: "Radio One")])
         // A comma inside a quoted attribute value is part of the value, not the start of the title.
         let quotedComma = #"#EXTINF:200 tvg-name="Hits, 2020" group-title="Pop",Artist - Song"# + "\nsong.mp3"
-        #expect(M3U.parse(quotedComma) == [Entry(location: "song.mp3", title: "Artist - Song", duration: 200)])
+        #expect(
+            M3U.parse(quotedComma) == [Entry(location: "song.mp3", title: "Artist - Song", duration: 200)])
         // A quote never closed: the first comma still starts the title.
         let unclosed = #"#EXTINF:5 tvg-name="oops,Title"# + "\nsong.mp3"
         #expect(M3U.parse(unclosed) == [Entry(location: "song.mp3", title: "Title", duration: 5)])
         // Quotes in the title itself, after the comma, are part of it.
         let quotedTitle = #"#EXTINF:5,Band - "Live, at last""# + "\nsong.mp3"
-        #expect(M3U.parse(quotedTitle) == [Entry(location: "song.mp3", title: #"Band - "Live, at last""#, duration: 5)])
+        #expect(
+            M3U.parse(quotedTitle) == [
+                Entry(location: "song.mp3", title: #"Band - "Live, at last""#, duration: 5)
+            ])
     }
 
     @Test func commasInTheTitleAreKept() {
@@ -92,13 +102,17 @@ struct M3UTests {
             plain.mp3
             """
         #expect(
-            M3U.parse(text) == [Entry(location: "five.mp3", title: "Five", duration: 5), Entry(location: "plain.mp3")])
+            M3U.parse(text) == [
+                Entry(location: "five.mp3", title: "Five", duration: 5), Entry(location: "plain.mp3"),
+            ])
     }
 
     @Test func extinfDescribesOnlyTheNextLocation() {
         let text = "#EXTINF:1,First\n#EXTINF:2,Second\na.mp3\nb.mp3\n#EXTINF:3,Dangling"
         #expect(
-            M3U.parse(text) == [Entry(location: "a.mp3", title: "Second", duration: 2), Entry(location: "b.mp3")])
+            M3U.parse(text) == [
+                Entry(location: "a.mp3", title: "Second", duration: 2), Entry(location: "b.mp3"),
+            ])
     }
 
     @Test func surroundingWhitespaceIsTrimmed() {

@@ -5,7 +5,9 @@ import Testing
 /// Loop modes and list edits, edge by edge: what plays next, what "previous" means, and that a saved
 /// order continues exactly where it was.
 @Suite struct PlayOrderTests {
-    func order(_ count: Int, start: Int? = 0, mode: LoopMode = .list, seed: UInt64 = 1) -> (PlayOrder, [Int64]) {
+    func order(_ count: Int, start: Int? = 0, mode: LoopMode = .list, seed: UInt64 = 1) -> (
+        PlayOrder, [Int64]
+    ) {
         var order = PlayOrder(seed: seed)
         order.setMode(mode)
         let ids = order.replace(count: count, start: start)

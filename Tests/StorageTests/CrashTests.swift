@@ -5,7 +5,8 @@ import Testing
 /// The built `storage-torture` binary sits beside the test bundle.
 func tortureBinary() -> URL {
     var folder = Bundle.main.bundleURL
-    for _ in 0..<4 where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("storage-torture").path) {
+    for _ in 0..<4
+    where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("storage-torture").path) {
         folder.deleteLastPathComponent()
     }
     return folder.appendingPathComponent("storage-torture")

@@ -9,8 +9,11 @@ func temporaryDatabasePath() -> String {
 }
 
 let schema = Migrator([
-    Migration(version: 1, name: "notes", sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE)"),
-    Migration(version: 2, name: "notes.stars", sql: "ALTER TABLE notes ADD COLUMN stars INTEGER NOT NULL DEFAULT 0"),
+    Migration(
+        version: 1, name: "notes",
+        sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE)"),
+    Migration(
+        version: 2, name: "notes.stars", sql: "ALTER TABLE notes ADD COLUMN stars INTEGER NOT NULL DEFAULT 0"),
 ])
 
 @Suite struct DatabaseTests {
@@ -27,12 +30,15 @@ let schema = Migrator([
         let db = try Database(path: temporaryDatabasePath())
         let broken = Migrator([
             Migration(version: 1, name: "ok", sql: "CREATE TABLE a (x INTEGER)"),
-            Migration(version: 2, name: "half", sql: "CREATE TABLE b (x INTEGER); CREATE TABLE a (x INTEGER)"),
+            Migration(
+                version: 2, name: "half", sql: "CREATE TABLE b (x INTEGER); CREATE TABLE a (x INTEGER)"),
         ])
         #expect(throws: DatabaseError.self) { try broken.migrate(db) }
         #expect(try broken.appliedVersions(in: db) == [1])
         let tables = try db.read {
-            try $0.query("SELECT name FROM sqlite_master WHERE type='table' AND name='b'") { try $0.string(0) }
+            try $0.query("SELECT name FROM sqlite_master WHERE type='table' AND name='b'") {
+                try $0.string(0)
+            }
         }
         #expect(tables.isEmpty)
     }
@@ -132,7 +138,10 @@ let schema = Migrator([
         }
         let row = try db.read {
             try $0.queryOne("SELECT t, i, r, b, n FROM v") {
-                (try $0.string(0), try $0.int64(1), try $0.double(2), try $0.data(3), try $0.optionalString(4))
+                (
+                    try $0.string(0), try $0.int64(1), try $0.double(2), try $0.data(3),
+                    try $0.optionalString(4)
+                )
             }
         }
         #expect(row?.0 == text)
@@ -190,7 +199,8 @@ let schema = Migrator([
         let copy = path + ".backup"
         try db.backup(to: copy)
         let restored = try Database(path: copy)
-        #expect(try restored.read { try $0.queryOne("SELECT count(*) FROM notes") { try $0.int(0) } } == 2_000)
+        #expect(
+            try restored.read { try $0.queryOne("SELECT count(*) FROM notes") { try $0.int(0) } } == 2_000)
         #expect(try schema.appliedVersions(in: restored) == [1, 2])
     }
 }

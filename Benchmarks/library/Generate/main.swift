@@ -25,8 +25,9 @@ do {
         let elapsed = now.timeIntervalSince(started)
         let rate = Double(done) / max(elapsed, 0.001)
         let eta = rate > 0 ? Double(total - done) / rate : 0
-        FileHandle.standardError.write(Data(
-            String(format: "\r  %d/%d tracks  %.0f tracks/s  ETA %.0f s ", done, total, rate, eta).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(format: "\r  %d/%d tracks  %.0f tracks/s  ETA %.0f s ", done, total, rate, eta).utf8))
     }
 } catch {
     FileHandle.standardError.write(Data("\nlibrary-bench-gen: \(error)\n".utf8))
@@ -34,4 +35,7 @@ do {
 }
 let seconds = Date().timeIntervalSince(started)
 FileHandle.standardError.write(Data("\n".utf8))
-print(String(format: "generated %d tracks in %.1f s (%.0f tracks/s)", count, seconds, Double(count) / max(seconds, 0.001)))
+print(
+    String(
+        format: "generated %d tracks in %.1f s (%.0f tracks/s)", count, seconds,
+        Double(count) / max(seconds, 0.001)))

@@ -4,6 +4,8 @@ import MusicCore
 /// One HTTP request to the API: method, path relative to the base URL, query, body and retry policy.
 public struct APIRequest: Sendable {
     public enum Method: String, Sendable {
+        // Spelled as on the wire.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         case GET, HEAD, POST, PUT, PATCH, DELETE
     }
 
@@ -82,7 +84,8 @@ extension APIRequest.Body {
             case .stored(let path, _): bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
             }
             return UploadPart(
-                fileName: file.fileName ?? "file", contentType: file.contentType ?? "application/octet-stream",
+                fileName: file.fileName ?? "file",
+                contentType: file.contentType ?? "application/octet-stream",
                 data: bytes)
         }
         return .multipart(parts, field: Upload.fieldName, texts: upload.fields.sorted { $0.key < $1.key })

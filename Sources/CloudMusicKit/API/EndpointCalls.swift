@@ -50,17 +50,23 @@ extension APIClient {
     }
 
     /// The absolute address of a file or stream endpoint, for a player or an image view.
-    public func url<P, Q, A: MediaAnswer, C>(_ endpoint: Endpoint<P, Q, NoBody, A, C>, path: P, query: Q = Q())
+    public func url<P, Q, A: MediaAnswer, C>(
+        _ endpoint: Endpoint<P, Q, NoBody, A, C>, path: P, query: Q = Q()
+    )
         -> URL
     {
         var components = URLComponents(url: url(for: endpoint.uri(path)), resolvingAgainstBaseURL: true)!
         let items = query.items()
-        if !items.isEmpty { components.queryItems = items.map { URLQueryItem(name: $0.name, value: $0.value) } }
+        if !items.isEmpty {
+            components.queryItems = items.map { URLQueryItem(name: $0.name, value: $0.value) }
+        }
         return components.url!
     }
 
     /// The bytes of a file endpoint (an M3U playlist, a picture).
-    public func data<P, Q, A: MediaAnswer, C>(_ endpoint: Endpoint<P, Q, NoBody, A, C>, path: P, query: Q = Q())
+    public func data<P, Q, A: MediaAnswer, C>(
+        _ endpoint: Endpoint<P, Q, NoBody, A, C>, path: P, query: Q = Q()
+    )
         async throws -> Data
     {
         try await sendRaw(try request(endpoint, path: path, query: query, body: NoBody()))

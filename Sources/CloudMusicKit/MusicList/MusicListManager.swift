@@ -116,7 +116,8 @@ public actor MusicListManager {
 
     /// Everything that happens from now on; each caller gets its own stream.
     public func events() -> AsyncStream<MusicListEvent> {
-        let (stream, continuation) = AsyncStream<MusicListEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream<MusicListEvent>.makeStream(
+            bufferingPolicy: .bufferingNewest(256))
         let id = UUID()
         subscribers[id] = continuation
         continuation.onTermination = { [weak self] _ in
@@ -333,7 +334,9 @@ public actor MusicListManager {
     // MARK: Internals
 
     /// Loads the current song into the player (and queues the next for a gapless start).
-    private func currentDidChange(autoplay: Bool, from start: Double = 0, byThisDevice: Bool = true) async throws {
+    private func currentDidChange(autoplay: Bool, from start: Double = 0, byThisDevice: Bool = true)
+        async throws
+    {
         emit(.currentChanged(currentSong))
         if byThisDevice { markUnsynced() }
         guard let player else { return }
@@ -343,7 +346,10 @@ public actor MusicListManager {
             return
         }
         guard let url = await source(song) else {
-            await skip(song, message: "“\(song.title)” cannot be played: it is not downloaded and the server is not reachable.")
+            await skip(
+                song,
+                message:
+                    "“\(song.title)” cannot be played: it is not downloaded and the server is not reachable.")
             return
         }
         await player.load(item(id, song, url), startAt: start, autoplay: autoplay)
@@ -377,7 +383,8 @@ public actor MusicListManager {
     }
 
     /// Writes the list, order and state as they are now.
-    private func persist(added: [(Int64, Song)] = [], removed: [Int64] = [], replaceAll: Bool = false) throws {
+    private func persist(added: [(Int64, Song)] = [], removed: [Int64] = [], replaceAll: Bool = false) throws
+    {
         try store.save(
             order: order, added: added, removed: removed, replaceAll: replaceAll, position: position,
             syncedVersion: syncedVersion, unsynced: unsynced)
@@ -423,7 +430,8 @@ public actor MusicListManager {
         let remote = try await sync.fetchQueue()
         if unsynced {
             do {
-                let saved = try await sync.saveQueue(localQueue(), baseVersion: syncedVersion ?? remote.version)
+                let saved = try await sync.saveQueue(
+                    localQueue(), baseVersion: syncedVersion ?? remote.version)
                 syncedVersion = saved.version
                 unsynced = false
                 try persist()
@@ -440,14 +448,17 @@ public actor MusicListManager {
     private func localQueue() -> PlayQueue {
         let ids = order.entries.compactMap { songs[$0]?.id }
         return PlayQueue(
-            songIds: ids, currentIndex: order.currentIndex, position: Int(position * 1000), loopMode: order.mode,
+            songIds: ids, currentIndex: order.currentIndex, position: Int(position * 1000),
+            loopMode: order.mode,
             version: syncedVersion ?? 0, updatedAt: nil)
     }
 
     private func adopt(_ remote: PlayQueue, songs remoteSongs: [Song]) async throws {
         let byID = Dictionary(remoteSongs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let kept = remote.songIds.compactMap { byID[$0] }
-        let currentID = remote.currentIndex.flatMap { remote.songIds.indices.contains($0) ? remote.songIds[$0] : nil }
+        let currentID = remote.currentIndex.flatMap {
+            remote.songIds.indices.contains($0) ? remote.songIds[$0] : nil
+        }
         let start = currentID.flatMap { id in kept.firstIndex { $0.id == id } }
         order.setMode(remote.loopMode)
         let ids = order.replace(count: kept.count, start: start)

@@ -18,15 +18,20 @@ struct MusicListStore: Sendable {
     func load() throws -> Saved? {
         try database.read { db in
             let state = Dictionary(
-                try db.query("SELECT key, value FROM music_list_state") { (try $0.string(0), try $0.string(1)) },
+                try db.query("SELECT key, value FROM music_list_state") {
+                    (try $0.string(0), try $0.string(1))
+                },
                 uniquingKeysWith: { first, _ in first })
             guard let orderJSON = state["order"] else { return nil }
             let order = try JSONDecoder().decode(PlayOrder.self, from: Data(orderJSON.utf8))
             var songs: [Int64: Song] = [:]
             let decoder = JSONDecoder()
-            for (id, json) in try db.query("SELECT entry_id, song FROM music_list_entries", decode: {
-                (try $0.int64(0), try $0.string(1))
-            }) {
+            for (id, json) in try db.query(
+                "SELECT entry_id, song FROM music_list_entries",
+                decode: {
+                    (try $0.int64(0), try $0.string(1))
+                })
+            {
                 songs[id] = try decoder.decode(Song.self, from: Data(json.utf8))
             }
             return Saved(
@@ -47,7 +52,8 @@ struct MusicListStore: Sendable {
             if replaceAll { try db.execute("DELETE FROM music_list_entries") }
             for id in removed { try db.execute("DELETE FROM music_list_entries WHERE entry_id = ?", id) }
             for (id, json) in rows {
-                try db.execute("INSERT OR REPLACE INTO music_list_entries(entry_id, song) VALUES (?, ?)", id, json)
+                try db.execute(
+                    "INSERT OR REPLACE INTO music_list_entries(entry_id, song) VALUES (?, ?)", id, json)
             }
             try Self.set(db, "order", orderJSON)
             try Self.set(db, "position", String(position))

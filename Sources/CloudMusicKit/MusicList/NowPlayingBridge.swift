@@ -11,7 +11,8 @@ public final class NowPlayingBridge: Sendable {
 
     /// - Parameter artwork: the cover's URL for a song (its `icon` joined onto the server), or nil.
     public init(
-        list: MusicListManager, session: any MediaSession, artwork: @escaping @Sendable (Song) -> URL? = { _ in nil }
+        list: MusicListManager, session: any MediaSession,
+        artwork: @escaping @Sendable (Song) -> URL? = { _ in nil }
     ) async {
         let events = await list.events()
         let commands = session.commands()

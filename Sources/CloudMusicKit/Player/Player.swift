@@ -83,7 +83,8 @@ public struct NowPlayingInfo: Sendable, Equatable {
     public var isPlaying: Bool
 
     public init(
-        title: String, artist: String? = nil, album: String? = nil, cover: URL? = nil, duration: Double? = nil,
+        title: String, artist: String? = nil, album: String? = nil, cover: URL? = nil,
+        duration: Double? = nil,
         position: Double = 0, isPlaying: Bool = false
     ) {
         self.title = title

@@ -30,7 +30,9 @@ public final class MusicRepository: Sendable {
         try await cached(try client.request(endpoint, path: path, query: query, body: NoBody()))
     }
 
-    private func cached<Q, A: Decodable & Sendable, C>(_ endpoint: Endpoint<NoPath, Q, NoBody, A, C>, query: Q = Q())
+    private func cached<Q, A: Decodable & Sendable, C>(
+        _ endpoint: Endpoint<NoPath, Q, NoBody, A, C>, query: Q = Q()
+    )
         async throws -> Cached<A>
     {
         try await cached(endpoint, path: NoPath(), query: query)
@@ -55,7 +57,11 @@ public final class MusicRepository: Sendable {
     }
 
     private func upload(_ parts: [UploadPart]) -> Upload {
-        Upload(files: parts.map { Upload.File(fileName: $0.fileName, contentType: $0.contentType, content: .bytes([UInt8]($0.data))) })
+        Upload(
+            files: parts.map {
+                Upload.File(
+                    fileName: $0.fileName, contentType: $0.contentType, content: .bytes([UInt8]($0.data)))
+            })
     }
 
     // MARK: Server
@@ -67,17 +73,21 @@ public final class MusicRepository: Sendable {
 
     /// `GET v1/songs`.
     public func songs(
-        page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil, albumID: String? = nil,
+        page: Int = 1, size: Int = 20, sort: CatalogSort? = nil, artistID: String? = nil,
+        albumID: String? = nil,
         genreID: String? = nil
     ) async throws -> Cached<Page<Song>> {
         try await cached(
             CatalogAPI.songs,
             query: SongListQuery(
-                page: page, size: size, sort: sort ?? .name, artist: artistID, album: albumID, genre: genreID))
+                page: page, size: size, sort: sort ?? .name, artist: artistID, album: albumID, genre: genreID)
+        )
     }
 
     /// `GET v1/songs/{id}`, with the raw lyric text.
-    public func song(id: String) async throws -> Cached<Song> { try await cached(CatalogAPI.song, path: IDPath(id)) }
+    public func song(id: String) async throws -> Cached<Song> {
+        try await cached(CatalogAPI.song, path: IDPath(id))
+    }
 
     /// `GET v1/songs/{id}/lyric`: raw text and parsed lines.
     public func lyric(songID: String) async throws -> Cached<SongLyric> {
@@ -89,17 +99,21 @@ public final class MusicRepository: Sendable {
         async throws -> Cached<Page<Album>>
     {
         try await cached(
-            CatalogAPI.albums, query: AlbumListQuery(page: page, size: size, sort: sort ?? .name, artist: artistID))
+            CatalogAPI.albums,
+            query: AlbumListQuery(page: page, size: size, sort: sort ?? .name, artist: artistID))
     }
 
     /// `GET v1/albums/{id}`, with its songs.
-    public func album(id: String) async throws -> Cached<Album> { try await cached(CatalogAPI.album, path: IDPath(id)) }
+    public func album(id: String) async throws -> Cached<Album> {
+        try await cached(CatalogAPI.album, path: IDPath(id))
+    }
 
     /// `GET v1/artists`.
     public func artists(page: Int = 1, size: Int = 20, sort: CatalogSort? = nil) async throws -> Cached<
         Page<Artist>
     > {
-        try await cached(CatalogAPI.artists, query: ArtistListQuery(page: page, size: size, sort: sort ?? .name))
+        try await cached(
+            CatalogAPI.artists, query: ArtistListQuery(page: page, size: size, sort: sort ?? .name))
     }
 
     /// `GET v1/artists/{id}`, with albums and most played songs.
@@ -136,19 +150,24 @@ public final class MusicRepository: Sendable {
 
     /// The address of a song's audio, converted when `format` or `maxBitRate` is given.
     public func streamURL(songID: String, format: StreamFormat = .raw, maxBitRate: Int = 0) -> URL {
-        client.url(CatalogAPI.stream, path: IDPath(songID), query: StreamQuery(format: format, maxBitRate: maxBitRate))
+        client.url(
+            CatalogAPI.stream, path: IDPath(songID),
+            query: StreamQuery(format: format, maxBitRate: maxBitRate))
     }
 
     // MARK: Accounts and sessions
 
     /// `POST v1/users`: sign up (`code` unless the server runs with `--signup-codes off`).
-    public func signUp(_ identifier: AccountIdentifier, password: String, nickname: String, code: String? = nil)
+    public func signUp(
+        _ identifier: AccountIdentifier, password: String, nickname: String, code: String? = nil
+    )
         async throws -> User
     {
         let (phone, email) = identifier.phoneAndEmail
         return try await client.send(
             AccountsAPI.register,
-            body: Registration(phone: phone, email: email, password: password, nickname: nickname, code: code))
+            body: Registration(phone: phone, email: email, password: password, nickname: nickname, code: code)
+        )
     }
 
     /// `POST v1/sessions`: sign in with a password or a login code; the token is kept by the client.
@@ -186,7 +205,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/codes`: send a six-digit code (`login`, `reset` or `register`).
-    public func sendCode(to identifier: AccountIdentifier, purpose: CodePurpose = .login) async throws -> CodeSent {
+    public func sendCode(to identifier: AccountIdentifier, purpose: CodePurpose = .login) async throws
+        -> CodeSent
+    {
         let (phone, email) = identifier.phoneAndEmail
         return try await client.send(
             AccountsAPI.sendCode, body: CodeRequest(phone: phone, email: email, purpose: purpose))
@@ -202,7 +223,8 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/users/reset_password`.
-    public func resetPassword(_ identifier: AccountIdentifier, code: String, newPassword: String) async throws {
+    public func resetPassword(_ identifier: AccountIdentifier, code: String, newPassword: String) async throws
+    {
         let (phone, email) = identifier.phoneAndEmail
         _ = try await client.send(
             AccountsAPI.resetPassword,
@@ -210,7 +232,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `GET v1/users/{id}`.
-    public func user(id: String) async throws -> User { try await client.send(AccountsAPI.profile, path: IDPath(id)) }
+    public func user(id: String) async throws -> User {
+        try await client.send(AccountsAPI.profile, path: IDPath(id))
+    }
 
     /// `PATCH v1/users/{id}`.
     public func updateProfile(userID: String, _ change: ProfileChange) async throws -> User {
@@ -220,7 +244,8 @@ public final class MusicRepository: Sendable {
     /// `PUT v1/users/{id}/password`: other devices are signed out.
     public func changePassword(userID: String, current: String, new: String) async throws {
         _ = try await client.send(
-            AccountsAPI.changePassword, path: IDPath(userID), body: PasswordChange(password: current, newPassword: new))
+            AccountsAPI.changePassword, path: IDPath(userID),
+            body: PasswordChange(password: current, newPassword: new))
     }
 
     /// `POST v1/users/{id}/avatar` (JPEG, PNG or WebP).
@@ -231,19 +256,23 @@ public final class MusicRepository: Sendable {
     /// `DELETE v1/users/{id}`: delete one's account with everything that is one's own.
     public func deleteAccount(userID: String, password: String) async throws {
         _ = try await client.send(
-            AccountsAPI.deleteAccount, path: IDPath(userID), body: AccountDeletion(password: password) as AccountDeletion?)
+            AccountsAPI.deleteAccount, path: IDPath(userID),
+            body: AccountDeletion(password: password) as AccountDeletion?)
     }
 
     // MARK: Sheets
 
     /// `GET v1/sheets`: public sheets, `new` or `hot` first.
-    public func sheets(page: Int = 1, size: Int = 20, order: SheetOrder = .new) async throws -> Cached<Page<Sheet>> {
+    public func sheets(page: Int = 1, size: Int = 20, order: SheetOrder = .new) async throws -> Cached<
+        Page<Sheet>
+    > {
         try await cached(SheetsAPI.list, query: SheetListQuery(order: order, page: page, size: size))
     }
 
     /// `GET v1/sheets/{id}` with its first `songs` songs.
     public func sheet(id: String, songs: Int? = nil) async throws -> Cached<Sheet> {
-        try await cached(SheetsAPI.detail, path: IDPath(id), query: songs.map { SheetDetailQuery(songs: $0) } ?? .init())
+        try await cached(
+            SheetsAPI.detail, path: IDPath(id), query: songs.map { SheetDetailQuery(songs: $0) } ?? .init())
     }
 
     /// `GET v1/sheets/{id}/songs`.
@@ -262,7 +291,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `DELETE v1/sheets/{id}`.
-    public func deleteSheet(id: String) async throws { _ = try await client.send(SheetsAPI.delete, path: IDPath(id)) }
+    public func deleteSheet(id: String) async throws {
+        _ = try await client.send(SheetsAPI.delete, path: IDPath(id))
+    }
 
     /// `POST v1/sheets/{id}/relations`: append songs (ones already there are skipped).
     public func addSongs(_ songIDs: [String], toSheet id: String) async throws -> Sheet {
@@ -277,7 +308,8 @@ public final class MusicRepository: Sendable {
     /// `PATCH v1/sheets/{id}/relations/{songId}`: move a song (0 is first).
     public func moveSong(_ songID: String, inSheet id: String, to position: Int) async throws -> Sheet {
         try await client.send(
-            SheetsAPI.moveSong, path: SheetSongPath(sheet: id, song: songID), body: SongMove(position: position))
+            SheetsAPI.moveSong, path: SheetSongPath(sheet: id, song: songID),
+            body: SongMove(position: position))
     }
 
     /// `DELETE v1/sheets/{id}/relations/{songId}`.
@@ -301,19 +333,25 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/sheets/import`: a new sheet from M3U text.
-    public func importSheet(m3u: String, title: String? = nil, isPrivate: Bool? = nil) async throws -> SheetImport {
+    public func importSheet(m3u: String, title: String? = nil, isPrivate: Bool? = nil) async throws
+        -> SheetImport
+    {
         try await client.send(
             SheetsAPI.importM3U, query: SheetImportQuery(title: title, isPrivate: isPrivate ?? false),
             body: TextBody(m3u))
     }
 
     /// `GET v1/users/{id}/create`: sheets a user made, "I like" first.
-    public func createdSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Sheet>> {
+    public func createdSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<
+        Page<Sheet>
+    > {
         try await cached(SheetsAPI.created, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/users/{id}/collect`: sheets a user collected.
-    public func collectedSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Sheet>> {
+    public func collectedSheets(userID: String, page: Int = 1, size: Int = 20) async throws -> Cached<
+        Page<Sheet>
+    > {
         try await cached(SheetsAPI.collected, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
@@ -373,12 +411,16 @@ public final class MusicRepository: Sendable {
     // MARK: Videos
 
     /// `GET v1/videos`: `new` or `hot` first.
-    public func videos(order: VideoOrder = .new, page: Int = 1, size: Int = 20) async throws -> Cached<Page<Video>> {
+    public func videos(order: VideoOrder = .new, page: Int = 1, size: Int = 20) async throws -> Cached<
+        Page<Video>
+    > {
         try await cached(VideosAPI.list, query: VideoListQuery(order: order, page: page, size: size))
     }
 
     /// `GET v1/videos/{id}`: counts a click (once per viewer in 30 seconds).
-    public func video(id: String) async throws -> Video { try await client.send(VideosAPI.detail, path: IDPath(id)) }
+    public func video(id: String) async throws -> Video {
+        try await client.send(VideosAPI.detail, path: IDPath(id))
+    }
 
     /// The address of a video: the original file, or (`.mp4`) an H.264/AAC MP4 converted as it streams.
     public func videoURL(id: String, format: VideoStreamFormat = .original) -> URL {
@@ -386,7 +428,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `PUT v1/videos/{id}/like`; idempotent, so retried.
-    public func likeVideo(id: String) async throws -> Video { try await client.send(VideosAPI.like, path: IDPath(id)) }
+    public func likeVideo(id: String) async throws -> Video {
+        try await client.send(VideosAPI.like, path: IDPath(id))
+    }
 
     /// `DELETE v1/videos/{id}/like`; idempotent, so retried.
     public func unlikeVideo(id: String) async throws -> Video {
@@ -394,7 +438,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `POST v1/videos` (administrators): an MP4, MKV, WebM or MOV file, with an optional title and artist.
-    public func uploadVideo(_ video: UploadPart, title: String? = nil, artist: String? = nil) async throws -> Video {
+    public func uploadVideo(_ video: UploadPart, title: String? = nil, artist: String? = nil) async throws
+        -> Video
+    {
         var body: Upload = upload([video])
         if let title { body.fields["title"] = title }
         if let artist { body.fields["artist"] = artist }
@@ -402,7 +448,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `DELETE v1/videos/{id}` (administrators; uploaded videos only).
-    public func deleteVideo(id: String) async throws { _ = try await client.send(VideosAPI.delete, path: IDPath(id)) }
+    public func deleteVideo(id: String) async throws {
+        _ = try await client.send(VideosAPI.delete, path: IDPath(id))
+    }
 
     // MARK: Recommendations
 
@@ -443,7 +491,8 @@ public final class MusicRepository: Sendable {
 
     /// `GET v1/comments`: by page, or by `cursor` for deep pages.
     public func comments(
-        _ target: CommentTarget, order: CommentOrder = .new, cursor: String? = nil, page: Int? = nil, size: Int = 20
+        _ target: CommentTarget, order: CommentOrder = .new, cursor: String? = nil, page: Int? = nil,
+        size: Int = 20
     ) async throws -> CommentPage {
         var query = CommentListQuery(order: order, cursor: cursor, page: page ?? 1, size: size)
         switch target {
@@ -456,7 +505,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `GET v1/comments/{id}`.
-    public func comment(id: String) async throws -> Comment { try await client.send(CommentsAPI.detail, path: IDPath(id)) }
+    public func comment(id: String) async throws -> Comment {
+        try await client.send(CommentsAPI.detail, path: IDPath(id))
+    }
 
     /// `POST v1/comments`: on a song, sheet or moment, or a reply (`.replies(to:)`).
     public func postComment(_ content: String, on target: CommentTarget) async throws -> Comment {
@@ -478,14 +529,16 @@ public final class MusicRepository: Sendable {
     /// `POST v1/comments/{id}/reports`.
     public func reportComment(id: String, reason: String? = nil) async throws {
         _ = try await client.send(
-            CommentsAPI.report, path: IDPath(id), body: CommentReportDraft(reason: reason) as CommentReportDraft?)
+            CommentsAPI.report, path: IDPath(id),
+            body: CommentReportDraft(reason: reason) as CommentReportDraft?)
     }
 
     /// `POST v1/likes` with `commentId`: the comment comes back with its `likeId`.
     public func likeComment(id: String) async throws -> Comment {
         switch try await client.send(CommentsAPI.like, body: LikeDraft(commentId: id)) {
         case .comment(let comment): return comment
-        case .feed: throw APIError(kind: .decoding, message: "The server answered a moment for a comment's like.")
+        case .feed:
+            throw APIError(kind: .decoding, message: "The server answered a moment for a comment's like.")
         }
     }
 
@@ -493,12 +546,15 @@ public final class MusicRepository: Sendable {
     public func likeFeed(id: String) async throws -> Feed {
         switch try await client.send(CommentsAPI.like, body: LikeDraft(feedId: id)) {
         case .feed(let feed): return feed
-        case .comment: throw APIError(kind: .decoding, message: "The server answered a comment for a moment's like.")
+        case .comment:
+            throw APIError(kind: .decoding, message: "The server answered a comment for a moment's like.")
         }
     }
 
     /// `DELETE v1/likes/{likeId}`.
-    public func unlike(likeID: String) async throws { _ = try await client.send(CommentsAPI.unlike, path: IDPath(likeID)) }
+    public func unlike(likeID: String) async throws {
+        _ = try await client.send(CommentsAPI.unlike, path: IDPath(likeID))
+    }
 
     // MARK: Moments
 
@@ -524,11 +580,14 @@ public final class MusicRepository: Sendable {
         try await client.send(
             FeedsAPI.nearby,
             query: NearbyQuery(
-                latitude: latitude, longitude: longitude, radius: radius, cursor: cursor, page: page, size: size))
+                latitude: latitude, longitude: longitude, radius: radius, cursor: cursor, page: page,
+                size: size))
     }
 
     /// `GET v1/feeds/{id}`.
-    public func feed(id: String) async throws -> Feed { try await client.send(FeedsAPI.detail, path: IDPath(id)) }
+    public func feed(id: String) async throws -> Feed {
+        try await client.send(FeedsAPI.detail, path: IDPath(id))
+    }
 
     /// `POST v1/feeds`: publish a moment.
     public func publishFeed(_ draft: MomentDraft) async throws -> Feed {
@@ -536,7 +595,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `DELETE v1/feeds/{id}`.
-    public func deleteFeed(id: String) async throws { _ = try await client.send(FeedsAPI.delete, path: IDPath(id)) }
+    public func deleteFeed(id: String) async throws {
+        _ = try await client.send(FeedsAPI.delete, path: IDPath(id))
+    }
 
     // MARK: Topics
 
@@ -547,7 +608,8 @@ public final class MusicRepository: Sendable {
 
     /// `GET v1/topics/{id}`: the topic, its newest comments and moments.
     public func topic(id: String, cursor: String? = nil, size: Int = 20) async throws -> TopicDetail {
-        try await client.send(CommentsAPI.topic, path: IDPath(id), query: TopicQuery(cursor: cursor, size: size))
+        try await client.send(
+            CommentsAPI.topic, path: IDPath(id), query: TopicQuery(cursor: cursor, size: size))
     }
 
     // MARK: Follows and blocks
@@ -564,17 +626,20 @@ public final class MusicRepository: Sendable {
 
     /// `GET v1/users/{id}/following`.
     public func following(userID: String, page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await client.send(FollowsAPI.following, path: IDPath(userID), query: PageQuery(page: page, size: size))
+        try await client.send(
+            FollowsAPI.following, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/users/{id}/followers`.
     public func followers(userID: String, page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await client.send(FollowsAPI.followers, path: IDPath(userID), query: PageQuery(page: page, size: size))
+        try await client.send(
+            FollowsAPI.followers, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/users/{id}/friends`: people who follow each other.
     public func friends(userID: String, page: Int = 1, size: Int = 20) async throws -> Page<User> {
-        try await client.send(FollowsAPI.friends, path: IDPath(userID), query: PageQuery(page: page, size: size))
+        try await client.send(
+            FollowsAPI.friends, path: IDPath(userID), query: PageQuery(page: page, size: size))
     }
 
     /// `GET v1/blocks`.
@@ -595,7 +660,9 @@ public final class MusicRepository: Sendable {
     // MARK: Notifications
 
     /// `GET v1/notifications`: newest first, by page or by `cursor`.
-    public func notifications(unreadOnly: Bool = false, cursor: String? = nil, page: Int? = nil, size: Int = 20)
+    public func notifications(
+        unreadOnly: Bool = false, cursor: String? = nil, page: Int? = nil, size: Int = 20
+    )
         async throws -> NotificationPage
     {
         try await client.send(
@@ -647,7 +714,8 @@ public final class MusicRepository: Sendable {
     /// `GET v1/app_versions/latest`: the newest version of the app when it is newer than `version`, else nil.
     public func latestAppVersion(platform: AppPlatform, version: String) async throws -> AppVersion? {
         let request = try client.request(
-            AppVersionsAPI.latest, path: NoPath(), query: AppUpdateQuery(platform: platform, version: version),
+            AppVersionsAPI.latest, path: NoPath(),
+            query: AppUpdateQuery(platform: platform, version: version),
             body: NoBody())
         let body = try await client.sendRaw(request)
         do {
@@ -679,7 +747,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// `DELETE v1/admin/ads/{id}` (administrators).
-    public func deleteAd(id: String) async throws { _ = try await client.send(AdsAPI.delete, path: IDPath(id)) }
+    public func deleteAd(id: String) async throws {
+        _ = try await client.send(AdsAPI.delete, path: IDPath(id))
+    }
 
     /// `PUT v1/admin/ads/order`: a position's ads in this order (administrators).
     public func reorderAds(position: AdPosition, ids: [String]) async throws -> [Ad] {
@@ -699,7 +769,9 @@ public final class MusicRepository: Sendable {
     // MARK: Library and administration
 
     /// `GET v1/library/scan`: whether a scan runs and its progress (administrators).
-    public func libraryScan() async throws -> LibraryScanStatus { try await client.send(CatalogAPI.scanStatus) }
+    public func libraryScan() async throws -> LibraryScanStatus {
+        try await client.send(CatalogAPI.scanStatus)
+    }
 
     /// `POST v1/library/scan`: start a scan (administrators).
     public func startLibraryScan() async throws -> LibraryScanStatus {
@@ -713,7 +785,8 @@ public final class MusicRepository: Sendable {
 
     /// `PATCH v1/admin/users/{id}`: disable (signing them out everywhere) or re-enable a user.
     public func setUserDisabled(id: String, _ disabled: Bool) async throws -> User {
-        try await client.send(AccountsAPI.adminUpdateUser, path: IDPath(id), body: UserStatusChange(disabled: disabled))
+        try await client.send(
+            AccountsAPI.adminUpdateUser, path: IDPath(id), body: UserStatusChange(disabled: disabled))
     }
 
     /// `GET v1/admin/outbox`: codes the built-in sender delivered instead of SMS or mail.
@@ -728,6 +801,7 @@ public final class MusicRepository: Sendable {
 
     /// `PATCH v1/admin/comments/{id}`: hide or show a comment.
     public func setCommentHidden(id: String, _ hidden: Bool) async throws {
-        _ = try await client.send(CommentsAPI.moderate, path: IDPath(id), body: CommentModeration(hidden: hidden))
+        _ = try await client.send(
+            CommentsAPI.moderate, path: IDPath(id), body: CommentModeration(hidden: hidden))
     }
 }

@@ -24,7 +24,8 @@ struct AccountRoutes {
         }
         api.on(AccountsAPI.changePassword) { call in
             try accounts.changePassword(
-                id: call.path.id, current: call.body.password, new: call.body.newPassword, viewer: call.caller)
+                id: call.path.id, current: call.body.password, new: call.body.newPassword, viewer: call.caller
+            )
             return Done()
         }
         api.on(AccountsAPI.uploadAvatar) { call in
@@ -32,7 +33,8 @@ struct AccountRoutes {
         }
         api.on(AccountsAPI.avatar) { call in
             try .storedFile(
-                at: accounts.avatar(userID: call.path.id, viewer: call.caller), in: files, contentType: "image/jpeg",
+                at: accounts.avatar(userID: call.path.id, viewer: call.caller), in: files,
+                contentType: "image/jpeg",
                 request: call.request)
         }
         api.on(AccountsAPI.resetPassword) { call in
@@ -45,7 +47,9 @@ struct AccountRoutes {
         api.on(AccountsAPI.login) { call in
             let body = call.body
             return try accounts.login(
-                .init(phone: body.phone, email: body.email, password: body.password, code: body.code, device: body.device),
+                .init(
+                    phone: body.phone, email: body.email, password: body.password, code: body.code,
+                    device: body.device),
                 address: call.request.remoteAddress, userAgent: call.request.headers["User-Agent"])
         }
         api.on(AccountsAPI.sessions) { call in try accounts.sessions(of: call.caller) }

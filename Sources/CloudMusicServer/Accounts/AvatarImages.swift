@@ -37,7 +37,8 @@ enum AvatarImages {
             throw ServiceError.invalid("That picture could not be read. Try another JPEG, PNG or WebP file.")
         }
         guard rename(temporary, destination) == 0 else {
-            throw ServiceError.serverFault("The server could not save the picture. Please tell the administrator.")
+            throw ServiceError.serverFault(
+                "The server could not save the picture. Please tell the administrator.")
         }
     }
 }

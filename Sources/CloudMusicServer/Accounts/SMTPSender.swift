@@ -14,7 +14,8 @@ struct SMTPSender: CodeSender {
     let fallback: any CodeSender
     var timeoutSeconds = 10
 
-    static let unavailable = ServiceError.unavailable("The server could not send the email now. Try again in a few minutes.")
+    static let unavailable = ServiceError.unavailable(
+        "The server could not send the email now. Try again in a few minutes.")
 
     func send(channel: String, target: String, purpose: String, text: String) throws {
         guard channel == "email" else {

@@ -45,7 +45,9 @@ struct UserShell {
         case .appPassword(let account, let name):
             let user = try find(account)
             let made = try passwords.create(userID: user.id, name: name, by: nil)
-            print("App password '\(made.name)' for \(made.username) (shown only now; revoke it in the settings):")
+            print(
+                "App password '\(made.name)' for \(made.username) (shown only now; revoke it in the settings):"
+            )
             print(made.password)
         }
     }

@@ -17,13 +17,15 @@ final class ProgressBar: @unchecked Sendable {
         if progress.toRead > 0 {
             let fraction = Double(progress.read) / Double(progress.toRead)
             let filled = Int(fraction * 30)
-            line = "\(progress.phase) [" + String(repeating: "#", count: filled)
+            line =
+                "\(progress.phase) [" + String(repeating: "#", count: filled)
                 + String(repeating: ".", count: 30 - filled)
                 + "] \(progress.read)/\(progress.toRead) (\(progress.filesSeen) files seen)"
         } else {
             line = "\(progress.phase): \(progress.filesSeen) files seen"
         }
-        FileHandle.standardError.write(Data(((isTerminal ? "\r\u{1B}[K" : "") + line + (isTerminal ? "" : "\n")).utf8))
+        FileHandle.standardError.write(
+            Data(((isTerminal ? "\r\u{1B}[K" : "") + line + (isTerminal ? "" : "\n")).utf8))
     }
 
     func finish() {

@@ -32,6 +32,6 @@ enum Schema {
                     value TEXT NOT NULL
                 ) WITHOUT ROWID;
                 INSERT INTO server_meta(key, value) VALUES ('created_at', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
-                """)
+                """),
     ])
 }

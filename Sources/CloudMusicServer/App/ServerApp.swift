@@ -1,6 +1,6 @@
 import Foundation
-import MusicCore
 import HTTPServer
+import MusicCore
 import Storage
 
 /// The running server: its data folder, database and routes.
@@ -85,7 +85,8 @@ public final class ServerApp: Sendable {
         let uploads = UploadService(database: database, folder: options.dataFolder + "/files")
         self.uploads = uploads
         var feeds = FeedService(database: database)
-        passwords = try AppPasswordService(database: database, keyFile: options.dataFolder + "/app-passwords.key")
+        passwords = try AppPasswordService(
+            database: database, keyFile: options.dataFolder + "/app-passwords.key")
         // A moment's pictures must be ones its author uploaded.
         feeds.picture = { uri, userID in
             try uploads.uploadedFile(uri: uri, by: userID).map {
@@ -101,11 +102,13 @@ public final class ServerApp: Sendable {
         let home = HomeService(database: database, categories: categories)
         self.home = home
         // The home banner shows ads: a change to them is a change to it.
-        ads = AdService(database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
+        ads = AdService(
+            database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         appVersions = AppVersionService(database: database)
         let stills = options.dataFolder + "/cache/video-stills"
         videos = VideoService(
-            database: database, clicks: clicks, transcodes: media.transcodes, files: files, stillFolder: stills,
+            database: database, clicks: clicks, transcodes: media.transcodes, files: files,
+            stillFolder: stills,
             uploadFolder: options.dataFolder + "/videos")
         let musicScans = scans
         videoScans = VideoScanService(

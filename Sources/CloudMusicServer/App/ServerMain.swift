@@ -1,8 +1,8 @@
 import AudioMetadata
 import Foundation
 import HTTPServer
-import Storage
 import MusicCore
+import Storage
 
 /// The `cloudmusic-server` program: parses its arguments and runs one command; returns the exit code.
 public enum ServerMain {
@@ -65,8 +65,11 @@ public enum ServerMain {
                     let videos = try app.videoScans.scanner.scan()
                     print(
                         "Scanned \(videos.filesSeen) videos: \(videos.added) added, \(videos.updated) updated, "
-                            + "\(videos.removed) removed, \(videos.unchanged) unchanged, \(videos.failed) skipped.")
-                    for issue in videos.issues.prefix(20) { print("  skipped \(issue.path): \(issue.reason)") }
+                            + "\(videos.removed) removed, \(videos.unchanged) unchanged, \(videos.failed) skipped."
+                    )
+                    for issue in videos.issues.prefix(20) {
+                        print("  skipped \(issue.path): \(issue.reason)")
+                    }
                 }
             case .user(let command):
                 let app = try ServerApp(options: options, logger: logger)
@@ -88,7 +91,9 @@ public enum ServerMain {
                         try generateDemoLibrary(at: folder)
                     }
                     options.musicFolders = [folder]
-                    if options.videoFolders.isEmpty { options.videoFolders = [try generateDemoVideos(forLibrary: folder)] }
+                    if options.videoFolders.isEmpty {
+                        options.videoFolders = [try generateDemoVideos(forLibrary: folder)]
+                    }
                 }
                 let app = try ServerApp(options: options, logger: logger)
                 if usesDemoLibrary {
@@ -110,7 +115,9 @@ public enum ServerMain {
                     print("  scan:    \(base)/v1/library/scan")
                     print("  API:     \(base)/v1/openapi.json")
                     if options.smtpHost == nil {
-                        print("  codes:   \(base)/v1/admin/outbox (sign-up and sign-in codes wait here; see --smtp-host)")
+                        print(
+                            "  codes:   \(base)/v1/admin/outbox (sign-up and sign-in codes wait here; see --smtp-host)"
+                        )
                     }
                     print(
                         "Music: \(options.musicFolders.joined(separator: ", ")). Data: \(options.dataFolder). Stop with Ctrl-C."

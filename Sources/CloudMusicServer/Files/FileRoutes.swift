@@ -11,7 +11,8 @@ struct FileRoutes {
         api.on(FilesAPI.upload) { call in try files.upload(call.body.files, userID: call.caller.userID) }
         api.on(FilesAPI.file) { call in
             let (path, mime) = try files.storedFile(named: call.path.name)
-            return try .storedFile(at: path, in: roots, contentType: mime, immutable: true, request: call.request)
+            return try .storedFile(
+                at: path, in: roots, contentType: mime, immutable: true, request: call.request)
         }
     }
 }

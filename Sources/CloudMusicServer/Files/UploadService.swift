@@ -99,7 +99,9 @@ final class UploadService: Sendable {
         var known: [String: FileStore.Record] = [:]
         defer { for encoded in pending.values { encoded.discard() } }
         let recorded = try database.read { db in
-            try Set(hashes).reduce(into: [String: FileStore.Record]()) { $0[$1] = try store.file(db, sha256: $1) }
+            try Set(hashes).reduce(into: [String: FileStore.Record]()) {
+                $0[$1] = try store.file(db, sha256: $1)
+            }
         }
         for (index, hash) in hashes.enumerated() where pending[hash] == nil && known[hash] == nil {
             if let record = recorded[hash], storedFilesExist(record) {
@@ -152,7 +154,8 @@ final class UploadService: Sendable {
         return "\(base) (\(shown))"
     }
 
-    static let storageFailure = ServiceError.serverFault("The server could not store the upload. Please tell the administrator.")
+    static let storageFailure = ServiceError.serverFault(
+        "The server could not store the upload. Please tell the administrator.")
 
     private func storedFilesExist(_ record: FileStore.Record) -> Bool {
         guard let encoding = UploadedFiles.Encoding(mime: record.mime) else { return false }
@@ -312,7 +315,8 @@ final class UploadService: Sendable {
     func uploadedFile(uri: String, by userID: Int64) throws -> StoredFile? {
         guard let sha256 = UploadedFiles.sha256(fromURI: uri),
             let record = try database.read({ db in
-                try store.hasUploaded(db, userID: userID, sha256: sha256) ? try store.file(db, sha256: sha256) : nil
+                try store.hasUploaded(db, userID: userID, sha256: sha256)
+                    ? try store.file(db, sha256: sha256) : nil
             })
         else { return nil }
         let model = try Self.model(record)

@@ -69,7 +69,8 @@ struct CatalogStore: Sendable {
         ) {
             SongFile(
                 id: try $0.int64("id"), path: try $0.string("path"), format: try $0.string("format"),
-                durationMilliseconds: try $0.int("duration_ms"), lyricPath: try $0.optionalString("lyric_path"),
+                durationMilliseconds: try $0.int("duration_ms"),
+                lyricPath: try $0.optionalString("lyric_path"),
                 lyricStyle: try $0.int("lyric_style"), embeddedLyric: try $0.optionalString("embedded_lyric"),
                 albumID: try $0.optionalInt64("album_id"))
         }
@@ -136,7 +137,8 @@ struct CatalogStore: Sendable {
             songs[index].artists = songArtists
             songs[index].genres = genres[songs[index].id] ?? []
             if let first = songArtists.first {
-                songs[index].singer = Singer(id: first.id, name: songArtists.map(\.name).joined(separator: " / "))
+                songs[index].singer = Singer(
+                    id: first.id, name: songArtists.map(\.name).joined(separator: " / "))
             }
         }
         return songs
@@ -196,7 +198,8 @@ struct CatalogStore: Sendable {
     }
 
     /// Where an album's cover may come from: its folder image, then the embedded pictures of its songs.
-    func albumCoverSources(_ db: Connection, id: Int64) throws -> (folderCover: String?, songPaths: [String])? {
+    func albumCoverSources(_ db: Connection, id: Int64) throws -> (folderCover: String?, songPaths: [String])?
+    {
         guard
             let folderCover = try db.queryOne(
                 "SELECT folder_cover FROM albums WHERE id = ?", id,
@@ -255,7 +258,9 @@ struct CatalogStore: Sendable {
             "SELECT id, name, songs_count FROM genres ORDER BY songs_count DESC, name_key LIMIT ? OFFSET ?",
             paging.size, paging.offset
         ) {
-            Genre(id: String(try $0.int64("id")), name: try $0.string("name"), songsCount: try $0.int("songs_count"))
+            Genre(
+                id: String(try $0.int64("id")), name: try $0.string("name"),
+                songsCount: try $0.int("songs_count"))
         }
         return Page(items: rows, total: total, page: paging.page, size: paging.size)
     }
@@ -279,7 +284,8 @@ struct CatalogStore: Sendable {
     func countPlay(_ db: Connection, songID: Int64, at time: Int64) throws -> Bool {
         guard
             let albumID = try db.queryOne(
-                "SELECT album_id FROM songs WHERE id = ?", songID, decode: { try $0.optionalInt64("album_id") })
+                "SELECT album_id FROM songs WHERE id = ?", songID,
+                decode: { try $0.optionalInt64("album_id") })
         else { return false }
         try db.execute(
             """
@@ -351,7 +357,9 @@ struct CatalogStore: Sendable {
                 artist.lowercased().components(separatedBy: " / ").map {
                     $0.trimmingCharacters(in: .whitespaces)
                 })
-            if let match = rows.first(where: { !wanted.isDisjoint(with: $0.1.components(separatedBy: "\u{1F}")) }) {
+            if let match = rows.first(where: {
+                !wanted.isDisjoint(with: $0.1.components(separatedBy: "\u{1F}"))
+            }) {
                 return match.0
             }
         }
@@ -366,14 +374,16 @@ struct CatalogStore: Sendable {
             return SearchResults(songs: [], albums: [], artists: [])
         }
         let songIDs = try Self.titlePrefixSongs(db, typed, limit: limit)
-            .appendingUnique(try Self.rankedMatches(db, query, in: .song, limit: limit).map(\.id), limit: limit)
+            .appendingUnique(
+                try Self.rankedMatches(db, query, in: .song, limit: limit).map(\.id), limit: limit)
         let albumIDs = try Self.rankedMatches(db, query, in: .album, limit: limit).map(\.id)
         let artistIDs = try Self.rankedMatches(db, query, in: .artist, limit: limit).map(\.id)
         func ordered<T: Identifiable>(_ items: [T], _ ids: [Int64]) -> [T] where T.ID == String {
             let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
             return ids.compactMap { byID[String($0)] }
         }
-        let songs = try selectSongs(db, "WHERE s.id IN (SELECT value FROM json_each(?))", [JSONColumn.text(songIDs)])
+        let songs = try selectSongs(
+            db, "WHERE s.id IN (SELECT value FROM json_each(?))", [JSONColumn.text(songIDs)])
         let albums = try db.query(
             "\(Self.albumSelect) WHERE al.id IN (SELECT value FROM json_each(?))", JSONColumn.text(albumIDs),
             decode: Self.decodeAlbum)
@@ -381,7 +391,8 @@ struct CatalogStore: Sendable {
             "\(Self.artistSelect) WHERE id IN (SELECT value FROM json_each(?))", JSONColumn.text(artistIDs),
             decode: Self.decodeArtist)
         return SearchResults(
-            songs: ordered(songs, songIDs), albums: ordered(albums, albumIDs), artists: ordered(artists, artistIDs))
+            songs: ordered(songs, songIDs), albums: ordered(albums, albumIDs),
+            artists: ordered(artists, artistIDs))
     }
 
     /// One kind's matches for what was typed, best first, a page at a time (Subsonic's search3 pages each
@@ -426,7 +437,10 @@ struct CatalogStore: Sendable {
             SELECT rowid, display, bm25(\(table), ?, ?) AS score FROM \(table)
             WHERE \(table) MATCH ? AND rowid < ? ORDER BY score LIMIT ?
             """, titleWeight, extraWeight, expression, bound, limit
-        ) { RankedMatch(id: try $0.int64("rowid"), display: try $0.string("display"), score: try $0.double("score")) }
+        ) {
+            RankedMatch(
+                id: try $0.int64("rowid"), display: try $0.string("display"), score: try $0.double("score"))
+        }
     }
 
     /// Songs whose title starts with what was typed (an index range), so they lead however
@@ -448,7 +462,9 @@ struct CatalogStore: Sendable {
         let expression = "{title} : (\(query))"
         // Titles repeat (many songs called the same), so each index offers more than `limit`.
         let matches = try LibraryStore.SearchIndex.allCases.flatMap { index in
-            try Self.rankedMatches(db, expression, in: index, limit: limit * 3, extraWeight: 1).map { (index, $0) }
+            try Self.rankedMatches(db, expression, in: index, limit: limit * 3, extraWeight: 1).map {
+                (index, $0)
+            }
         }
         var seen = Set<String>()
         var result: [SearchSuggestion] = []

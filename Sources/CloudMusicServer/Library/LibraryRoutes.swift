@@ -19,7 +19,8 @@ struct LibraryRoutes {
         api.on(CatalogAPI.lyric) { call in try library.lyric(songID: call.path.id) }
         api.on(CatalogAPI.stream) { call in
             let file = try library.songFile(id: call.path.id)
-            let clients = ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
+            let clients =
+                ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
             let reply = try media.stream(file: file, query: call.query, clients: clients)
             // A player asks for the rest of a song by Range as it plays: only its start is a click.
             let range = call.request.headers["range"]
@@ -58,14 +59,18 @@ struct LibraryRoutes {
         api.on(CatalogAPI.album) { call in try library.album(id: call.path.id) }
         api.on(CatalogAPI.albumCover) { call in
             let sources = try library.albumCoverSources(id: call.path.id)
-            guard let cover = try media.albumCover(albumID: call.path.id, sources: sources, size: call.query.size)
+            guard
+                let cover = try media.albumCover(
+                    albumID: call.path.id, sources: sources, size: call.query.size)
             else { throw ServiceError.notFound("This album has no cover art.") }
             return try .storedFile(at: cover, in: files, request: call.request)
         }
         api.on(CatalogAPI.artists) { call in try library.artists(call.query) }
         api.on(CatalogAPI.artist) { call in try library.artist(id: call.path.id) }
         api.on(CatalogAPI.genres) { call in try library.genres(paging: call.query.paging) }
-        api.on(CatalogAPI.search, prepared: { call in try library.preparedSearch(call.query.text, limit: call.query.size) })
+        api.on(
+            CatalogAPI.search,
+            prepared: { call in try library.preparedSearch(call.query.text, limit: call.query.size) })
         api.on(
             CatalogAPI.suggestions,
             prepared: { call in try library.preparedSuggestions(call.query.text, limit: call.query.size) })

@@ -1,9 +1,9 @@
 import AudioMetadata
 import Foundation
 import Logging
+import MusicCore
 import Storage
 import Synchronization
-import MusicCore
 
 /// Turns music folders into catalog rows, incrementally.
 ///

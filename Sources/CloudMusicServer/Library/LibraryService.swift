@@ -27,7 +27,8 @@ struct LibraryService: Sendable {
     static let noAlbum = ServiceError.notFound("That album does not exist.")
 
     func songs(_ query: SongListQuery) throws -> Page<Song> {
-        let filter = CatalogStore.SongFilter(artistID: query.artist, albumID: query.album, genreID: query.genre)
+        let filter = CatalogStore.SongFilter(
+            artistID: query.artist, albumID: query.album, genreID: query.genre)
         return try database.read { db in
             try catalog.songs(db, filter: filter, sort: query.sort, paging: query.paging)
         }
@@ -35,7 +36,8 @@ struct LibraryService: Sendable {
 
     /// A song with its raw lyric text (its sidecar file when readable, else the embedded lyric).
     func song(id: Int64, viewer: ClickViewer? = nil) throws -> Song {
-        let found = try database.read { db in (try catalog.song(db, id: id), try catalog.songFile(db, id: id)) }
+        let found = try database.read { db in (try catalog.song(db, id: id), try catalog.songFile(db, id: id))
+        }
         guard var song = found.0, let file = found.1 else { throw Self.noSong }
         song.lyric = lyricText(file)
         if let clicks, let viewer {
@@ -60,7 +62,9 @@ struct LibraryService: Sendable {
     }
 
     func songFile(id: Int64) throws -> CatalogStore.SongFile {
-        guard let file = try database.read({ db in try catalog.songFile(db, id: id) }) else { throw Self.noSong }
+        guard let file = try database.read({ db in try catalog.songFile(db, id: id) }) else {
+            throw Self.noSong
+        }
         return file
     }
 
@@ -71,7 +75,9 @@ struct LibraryService: Sendable {
     }
 
     func album(id: Int64) throws -> Album {
-        guard let album = try database.read({ db in try catalog.album(db, id: id) }) else { throw Self.noAlbum }
+        guard let album = try database.read({ db in try catalog.album(db, id: id) }) else {
+            throw Self.noAlbum
+        }
         return album
     }
 
@@ -107,12 +113,16 @@ struct LibraryService: Sendable {
 
     /// `search`, answered from the searches kept for the last 30 seconds when it was asked then.
     func preparedSearch(_ text: String, limit: Int) throws -> PreparedAnswer<SearchResults> {
-        try prepared(SearchKey(suggestions: false, text: text, limit: limit)) { try search(text, limit: limit) }
+        try prepared(SearchKey(suggestions: false, text: text, limit: limit)) {
+            try search(text, limit: limit)
+        }
     }
 
     /// `suggestions`, answered like `preparedSearch`.
     func preparedSuggestions(_ text: String, limit: Int) throws -> PreparedAnswer<[SearchSuggestion]> {
-        try prepared(SearchKey(suggestions: true, text: text, limit: limit)) { try suggestions(text, limit: limit) }
+        try prepared(SearchKey(suggestions: true, text: text, limit: limit)) {
+            try suggestions(text, limit: limit)
+        }
     }
 
     /// Forgets the kept searches (the library changed).
@@ -122,7 +132,10 @@ struct LibraryService: Sendable {
         _ key: SearchKey, _ answer: @escaping @Sendable () throws -> A
     ) throws -> PreparedAnswer<A> {
         let json = try searches.value(key) {
-            (try PreparedAnswer(try answer(), cacheControl: "").json, Date().timeIntervalSince1970 + Self.searchSeconds)
+            (
+                try PreparedAnswer(try answer(), cacheControl: "").json,
+                Date().timeIntervalSince1970 + Self.searchSeconds
+            )
         }
         return PreparedAnswer(json: json, cacheControl: "public, max-age=\(Int(Self.searchSeconds))")
     }
@@ -138,7 +151,8 @@ struct LibraryService: Sendable {
             ? LyricParser.detectFormat(raw) : LyricParser.format(forSongStyle: file.lyricStyle)
         let parsed = LyricParser.parse(raw, format: format)
         return SongLyric(
-            songId: String(songID), style: format == .ksc ? 10 : 0, format: format, raw: raw, tags: parsed.tags,
+            songId: String(songID), style: format == .ksc ? 10 : 0, format: format, raw: raw,
+            tags: parsed.tags,
             lines: parsed.lines, issues: parsed.issues)
     }
 }

@@ -11,7 +11,9 @@ final class LibraryStore {
     /// One full-text table per kind, keyed by the song, album or artist id: a search for albums
     /// never walks past song matches, and the artist index stays tiny.
     enum SearchIndex: String, CaseIterable {
-        case song = "search_songs", album = "search_albums", artist = "search_artists"
+        case song = "search_songs"
+        case album = "search_albums"
+        case artist = "search_artists"
         var table: String { rawValue }
         var typeName: String {
             switch self {
@@ -66,13 +68,16 @@ final class LibraryStore {
         var result: [String: ExistingSong] = [:]
         for folder in folderIDs {
             let rows = try db.query(
-                "SELECT path, id, size, mtime_ns, lyric_path, fingerprint FROM songs WHERE folder_id = ?", folder
+                "SELECT path, id, size, mtime_ns, lyric_path, fingerprint FROM songs WHERE folder_id = ?",
+                folder
             ) {
                 (
                     try $0.string("path"),
                     ExistingSong(
-                        id: try $0.int64("id"), size: try $0.int64("size"), mtimeNanoseconds: try $0.int64("mtime_ns"),
-                        lyricPath: try $0.optionalString("lyric_path"), fingerprint: try $0.string("fingerprint"))
+                        id: try $0.int64("id"), size: try $0.int64("size"),
+                        mtimeNanoseconds: try $0.int64("mtime_ns"),
+                        lyricPath: try $0.optionalString("lyric_path"),
+                        fingerprint: try $0.string("fingerprint"))
                 )
             }
             result.reserveCapacity(result.count + rows.count)
@@ -85,7 +90,8 @@ final class LibraryStore {
         let key = Self.key(name)
         if let id = artistIDs[key] { return id }
         try db.execute(
-            "INSERT INTO artists(name, name_key, created_at, updated_at) VALUES (?, ?, ?, ?)", name, key, now, now)
+            "INSERT INTO artists(name, name_key, created_at, updated_at) VALUES (?, ?, ?, ?)", name, key, now,
+            now)
         let id = db.lastInsertRowID
         try db.execute(
             "INSERT INTO search_artists(rowid, title, extra, display) VALUES (?, ?, '', ?)",
@@ -96,12 +102,14 @@ final class LibraryStore {
 
     func albumID(_ db: Connection, song: ScannedSong, artistID: Int64?, artistName: String) throws -> Int64 {
         let folder = (song.file.path as NSString).deletingLastPathComponent
-        let owner = song.isCompilation && song.albumArtist == nil ? "compilation:" + folder : Self.key(artistName)
+        let owner =
+            song.isCompilation && song.albumArtist == nil ? "compilation:" + folder : Self.key(artistName)
         let key = Self.key(song.album) + "\u{1}" + owner
         if let id = albumIDs[key] {
             if let cover = song.file.folderCover {
                 try db.execute(
-                    "UPDATE albums SET folder_cover = ? WHERE id = ? AND folder_cover IS NOT ?", cover, id, cover)
+                    "UPDATE albums SET folder_cover = ? WHERE id = ? AND folder_cover IS NOT ?", cover, id,
+                    cover)
             }
             return id
         }
@@ -138,7 +146,8 @@ final class LibraryStore {
         let lyricStyle = song.file.lyricPath.map { $0.lowercased().hasSuffix(".ksc") ? 10 : 0 } ?? 0
         let values: [any SQLBindable] = [
             song.file.folderID, song.file.path, song.file.size, song.file.mtimeNanoseconds, song.fingerprint,
-            song.title, albumID, song.trackNumber, song.trackTotal, song.discNumber, song.discTotal, song.year,
+            song.title, albumID, song.trackNumber, song.trackTotal, song.discNumber, song.discTotal,
+            song.year,
             song.durationMilliseconds, song.bitRate, song.sampleRate, song.channels, song.format,
             song.isCompilation, song.file.lyricPath, lyricStyle, song.embeddedLyric, song.musicBrainzTrackID,
             song.musicBrainzAlbumID, song.musicBrainzArtistID, now,
@@ -171,7 +180,8 @@ final class LibraryStore {
         }
         for (position, artistID) in artistIDs.enumerated() {
             try db.execute(
-                "INSERT OR IGNORE INTO song_artists(song_id, artist_id, position) VALUES (?, ?, ?)", id, artistID,
+                "INSERT OR IGNORE INTO song_artists(song_id, artist_id, position) VALUES (?, ?, ?)", id,
+                artistID,
                 position)
         }
         for genre in song.genres {
@@ -255,11 +265,13 @@ final class LibraryStore {
             """
             UPDATE scan_reports SET state = 'finished', finished_at = ?, files_seen = ?, added = ?, updated = ?,
                 moved = ?, removed = ?, unchanged = ?, failed = ? WHERE id = ?
-            """, Int64(Date().timeIntervalSince1970), report.filesSeen, report.added, report.updated, report.moved,
+            """, Int64(Date().timeIntervalSince1970), report.filesSeen, report.added, report.updated,
+            report.moved,
             report.removed, report.unchanged, report.failed, id)
         for issue in report.issues {
             try db.execute(
-                "INSERT INTO scan_issues(scan_id, path, reason) VALUES (?, ?, ?)", id, issue.path, issue.reason)
+                "INSERT INTO scan_issues(scan_id, path, reason) VALUES (?, ?, ?)", id, issue.path,
+                issue.reason)
         }
     }
 
@@ -278,7 +290,8 @@ final class LibraryStore {
                         startedAt: APIDate.string(try row.int64("started_at")),
                         finishedAt: try row.optionalInt64("finished_at").map(APIDate.string),
                         filesSeen: try row.int("files_seen"), added: try row.int("added"),
-                        updated: try row.int("updated"), moved: try row.int("moved"), removed: try row.int("removed"),
+                        updated: try row.int("updated"), moved: try row.int("moved"),
+                        removed: try row.int("removed"),
                         unchanged: try row.int("unchanged"), failed: try row.int("failed"), issues: [])
                 })
         else { return nil }

@@ -74,7 +74,8 @@ struct LibraryWalker {
                 found(
                     FoundFile(
                         path: directory + "/" + file.name, folderID: folderID, size: file.size,
-                        mtimeNanoseconds: file.mtime, lyricPath: lyrics[file.base].map { directory + "/" + $0 },
+                        mtimeNanoseconds: file.mtime,
+                        lyricPath: lyrics[file.base].map { directory + "/" + $0 },
                         folderCover: coverPath))
             }
         }

@@ -14,12 +14,18 @@ final class LibraryWatcher: @unchecked Sendable {
     private let onSettled: @Sendable () -> Void
     /// Watch descriptors to folder paths; touched only by the watcher's thread after start.
     private var watched: [Int32: String] = [:]
-    private let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF)
+    private let mask = UInt32(
+        IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF)
 
-    init?(folders: [String], settleSeconds: Double = 5, logger: Logger, onSettled: @escaping @Sendable () -> Void) {
+    init?(
+        folders: [String], settleSeconds: Double = 5, logger: Logger,
+        onSettled: @escaping @Sendable () -> Void
+    ) {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else {
-            logger.warning("cannot watch the music folders (inotify: \(String(cString: strerror(errno)))); rescan by hand")
+            logger.warning(
+                "cannot watch the music folders (inotify: \(String(cString: strerror(errno)))); rescan by hand"
+            )
             return nil
         }
         self.folders = folders
@@ -40,7 +46,9 @@ final class LibraryWatcher: @unchecked Sendable {
         while let folder = pending.popLast() {
             let wd = inotify_add_watch(descriptor, folder, mask)
             if wd < 0 {
-                logger.warning("cannot watch \(folder): \(String(cString: strerror(errno))) (raise fs.inotify.max_user_watches)")
+                logger.warning(
+                    "cannot watch \(folder): \(String(cString: strerror(errno))) (raise fs.inotify.max_user_watches)"
+                )
                 return
             }
             watched[wd] = folder
@@ -65,7 +73,8 @@ final class LibraryWatcher: @unchecked Sendable {
                 guard count > 0 else { continue }
                 var offset = 0
                 while offset + MemoryLayout<inotify_event>.size <= count {
-                    let (wd, eventMask, nameLength, name) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int, String) in
+                    let (wd, eventMask, nameLength, name) = buffer.withUnsafeBytes {
+                        raw -> (Int32, UInt32, Int, String) in
                         let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                         let nameStart = offset + MemoryLayout<inotify_event>.size
                         let nameBytes = raw[nameStart..<min(nameStart + Int(event.len), raw.count)]

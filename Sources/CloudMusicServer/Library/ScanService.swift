@@ -14,7 +14,8 @@ final class ScanService: Sendable {
     /// `again`: a start was asked while a scan ran; the running scan repeats once it ends, so no change is missed.
     private let state = Mutex<(running: Bool, progress: ScanProgress?, again: Bool)>((false, nil, false))
 
-    init(database: Database, folders: [String], logger: Logger, scanned: @escaping @Sendable () -> Void = {}) {
+    init(database: Database, folders: [String], logger: Logger, scanned: @escaping @Sendable () -> Void = {})
+    {
         self.database = database
         self.folders = folders
         self.logger = logger

@@ -73,7 +73,8 @@ struct FileRoots: Sendable {
     }
 
     private func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\n", with: "%0A") + "\""
+        "\"" + text.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\n", with: "%0A")
+            + "\""
     }
 }
 

@@ -47,7 +47,8 @@ final class MediaService: Sendable {
     enum AudioReply {
         case file(path: String)
         /// ffmpeg with checked arguments; `release` frees the transcode slot when the stream ends.
-        case transcode(executable: String, arguments: [String], contentType: String, release: @Sendable () -> Void)
+        case transcode(
+            executable: String, arguments: [String], contentType: String, release: @Sendable () -> Void)
     }
 
     /// The original file, or a live transcode when a format, bit rate or offset is asked.
@@ -56,7 +57,8 @@ final class MediaService: Sendable {
     func stream(file: CatalogStore.SongFile, query: StreamQuery, clients: [String]) throws -> AudioReply {
         let timeOffset = query.timeOffset ?? 0
         guard let input = files.checkedPath(file.path) else {
-            throw ServiceError.notFound("This song's file is missing from the music folder; a rescan will remove it.")
+            throw ServiceError.notFound(
+                "This song's file is missing from the music folder; a rescan will remove it.")
         }
         if query.format == .raw && query.maxBitRate == 0 && timeOffset == 0 {
             return .file(path: file.path)
@@ -64,7 +66,8 @@ final class MediaService: Sendable {
         let target = TranscodeFormat(rawValue: query.format.rawValue) ?? .mp3
         let bitRate = query.maxBitRate == 0 ? 192 : min(max(query.maxBitRate, 32), 320)
         guard let ffmpeg = FFmpeg.installed else {
-            throw ServiceError.unavailable("Transcoding is unavailable: ffmpeg is not installed on the server.")
+            throw ServiceError.unavailable(
+                "Transcoding is unavailable: ffmpeg is not installed on the server.")
         }
         switch transcodes.acquire(for: clients) {
         case .acquired:
@@ -199,7 +202,9 @@ final class TranscodeLimiter: Sendable {
     func acquire(for clients: [String]) -> Outcome {
         state.withLock { state in
             guard state.running < limit else { return .serverBusy }
-            guard clients.allSatisfy({ state.byClient[$0, default: 0] < perClient }) else { return .clientBusy }
+            guard clients.allSatisfy({ state.byClient[$0, default: 0] < perClient }) else {
+                return .clientBusy
+            }
             state.running += 1
             for client in clients { state.byClient[client, default: 0] += 1 }
             return .acquired
@@ -218,4 +223,3 @@ final class TranscodeLimiter: Sendable {
 
     var running: Int { state.withLock { $0.running } }
 }
-

@@ -23,7 +23,8 @@ struct EndpointRouter: Sendable {
 
     /// A handler whose answer goes out as JSON in the envelope (`Done` as `{"status":0}`).
     func on<P, Q, B, A: Encodable & Sendable, C: ServerAccess>(
-        _ endpoint: Endpoint<P, Q, B, A, C>, _ handler: @escaping @Sendable (Call<P, Q, B, C.Caller>) throws -> A
+        _ endpoint: Endpoint<P, Q, B, A, C>,
+        _ handler: @escaping @Sendable (Call<P, Q, B, C.Caller>) throws -> A
     ) {
         let status = endpoint.status
         add(endpoint) { request in
@@ -73,7 +74,9 @@ struct EndpointRouter: Sendable {
         router.group([authentication(endpoint)]).add(method, endpoint.routePattern, handler)
     }
 
-    private static func call<P, Q, B, A, C: ServerAccess>(_ endpoint: Endpoint<P, Q, B, A, C>, _ request: Request)
+    private static func call<P, Q, B, A, C: ServerAccess>(
+        _ endpoint: Endpoint<P, Q, B, A, C>, _ request: Request
+    )
         throws -> Call<P, Q, B, C.Caller>
     {
         Call(
@@ -101,7 +104,8 @@ struct EndpointRouter: Sendable {
         case let form as any FormBody.Type:
             guard case .multipart(let multipart) = request.body else {
                 throw ServiceError.invalid(
-                    "Send the form as multipart/form-data: its fields as text parts, its file as a part named 'file'.")
+                    "Send the form as multipart/form-data: its fields as text parts, its file as a part named 'file'."
+                )
             }
             let files = multipart.files.map {
                 Upload.File(
@@ -113,7 +117,9 @@ struct EndpointRouter: Sendable {
             return try text(of: request) as! B
         case let optional as any OptionalBody.Type:
             // An optional body may be left out: no bytes (or only white space) is nil.
-            if case .data(let data, _) = request.body, data.contains(where: { !(0x09...0x0D ~= $0 || $0 == 0x20) }) {
+            if case .data(let data, _) = request.body,
+                data.contains(where: { !(0x09...0x0D ~= $0 || $0 == 0x20) })
+            {
                 return try optional.decodeWrapped(request) as! B
             }
             return optional.absent as! B
@@ -138,7 +144,8 @@ struct EndpointRouter: Sendable {
             guard file.size <= maxTextUpload else {
                 throw ServiceError.tooLarge("The file can be at most \(maxTextUpload >> 20) MB.")
             }
-            return TextBody(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file.path)), as: UTF8.self))
+            return TextBody(
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: file.path)), as: UTF8.self))
         default:
             throw ServiceError.invalid("Send the text as the request body.")
         }

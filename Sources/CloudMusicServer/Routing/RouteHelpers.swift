@@ -32,7 +32,8 @@ extension Upload {
 
 /// A Content-Disposition that offers `name` as a download, in ASCII and in UTF-8 (RFC 6266).
 func attachment(named name: String, extension ext: String) -> String {
-    let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic ? Character($0) : "_" })
+    let ascii = String(
+        name.unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic ? Character($0) : "_" })
     let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "download"
     return "attachment; filename=\"\(ascii).\(ext)\"; filename*=UTF-8''\(encoded).\(ext)"
 }

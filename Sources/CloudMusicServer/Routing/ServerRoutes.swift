@@ -7,7 +7,8 @@ struct ServerRoutes {
     let metrics: Metrics
 
     func register(on api: EndpointRouter) {
-        let info = ServerInfo(name: "CloudMusic", version: CloudMusicVersion.current, apiVersion: CloudMusicVersion.apiVersion)
+        let info = ServerInfo(
+            name: "CloudMusic", version: CloudMusicVersion.current, apiVersion: CloudMusicVersion.apiVersion)
         api.on(ServerAPI.info) { _ in info }
         api.on(ServerAPI.health) { _ in HealthStatus() }
         api.on(ServerAPI.metrics) { [metrics] _ in

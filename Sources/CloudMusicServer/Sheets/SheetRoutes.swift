@@ -25,21 +25,25 @@ struct SheetRoutes {
         api.on(SheetsAPI.detail) { call in
             try sheets.detail(id: call.path.id, viewer: call.caller, songsLimit: call.query.songs)
         }
-        api.on(SheetsAPI.update) { call in try sheets.update(id: call.path.id, call.body, viewer: call.caller) }
+        api.on(SheetsAPI.update) { call in try sheets.update(id: call.path.id, call.body, viewer: call.caller)
+        }
         api.on(SheetsAPI.delete) { call in
             try sheets.delete(id: call.path.id, viewer: call.caller)
             return Done()
         }
         api.on(SheetsAPI.cover) { call in
             try .storedFile(
-                at: sheets.cover(sheetID: call.path.id, viewer: call.caller), in: files, request: call.request)
+                at: sheets.cover(sheetID: call.path.id, viewer: call.caller), in: files, request: call.request
+            )
         }
         api.on(SheetsAPI.uploadCover) { call in
             let file = try call.body.storedFile()
             return try sheets.setCover(
                 sheetID: call.path.id, uploadPath: file.path, size: file.size, viewer: call.caller)
         }
-        api.on(SheetsAPI.deleteCover) { call in try sheets.removeCover(sheetID: call.path.id, viewer: call.caller) }
+        api.on(SheetsAPI.deleteCover) { call in
+            try sheets.removeCover(sheetID: call.path.id, viewer: call.caller)
+        }
         api.on(SheetsAPI.m3u) { call in
             let (title, text) = try sheets.exportM3U(sheetID: call.path.id, viewer: call.caller)
             var response = Response.raw(Data(text.utf8), contentType: "audio/x-mpegurl; charset=utf-8")
@@ -83,7 +87,9 @@ struct SheetRoutes {
             return Done()
         }
 
-        api.on(SheetsAPI.reportPlay) { call in try sheets.recordPlay(songID: call.body.songId, viewer: call.caller) }
+        api.on(SheetsAPI.reportPlay) { call in
+            try sheets.recordPlay(songID: call.body.songId, viewer: call.caller)
+        }
         api.on(SheetsAPI.history) { call in
             try sheets.history(order: call.query.order, paging: call.query.paging, viewer: call.caller)
         }

@@ -48,7 +48,8 @@ struct SheetService: Sendable {
     func ownedSheet(_ db: Connection, id: Int64, viewer: Viewer) throws
         -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool)
     {
-        guard let access = try store.access(db, sheetID: id), !access.isPrivate || access.ownerID == viewer.userID
+        guard let access = try store.access(db, sheetID: id),
+            !access.isPrivate || access.ownerID == viewer.userID
         else { throw Self.noSheet }
         guard access.ownerID == viewer.userID else {
             throw ServiceError.forbidden("Only the sheet's owner can change it.")
@@ -69,15 +70,19 @@ struct SheetService: Sendable {
 
     /// A new sheet with `songIDs` in it (which must exist), in the caller's transaction; returns its id.
     func create(_ db: Connection, _ draft: SheetDraft, songIDs: [Int64], viewer: Viewer) throws -> Int64 {
-        guard let title = try Self.title(draft.title) else { throw ServiceError.invalid("Give the sheet a title.") }
+        guard let title = try Self.title(draft.title) else {
+            throw ServiceError.invalid("Give the sheet a title.")
+        }
         let detail = try Self.detail(draft.detail)
         let tags = try Self.tags(draft.tags ?? [])
         guard try store.sheetsCount(db, userID: viewer.userID) < Self.maxSheetsPerUser else {
-            throw ServiceError.conflict("You can have at most \(Self.maxSheetsPerUser) sheets. Delete one first.")
+            throw ServiceError.conflict(
+                "You can have at most \(Self.maxSheetsPerUser) sheets. Delete one first.")
         }
         let now = clock()
         let id = try store.insertSheet(
-            db, userID: viewer.userID, title: title, detail: detail, tags: tags, isPrivate: draft.isPrivate ?? false,
+            db, userID: viewer.userID, title: title, detail: detail, tags: tags,
+            isPrivate: draft.isPrivate ?? false,
             now: now)
         if !songIDs.isEmpty {
             try add(db, songIDs, to: id, atTop: false, now: now)
@@ -110,7 +115,8 @@ struct SheetService: Sendable {
         try database.write { db in
             let access = try ownedSheet(db, id: id, viewer: viewer)
             if access.isLikes {
-                throw ServiceError.invalid("The \"I like\" sheet cannot be deleted; remove its songs instead.")
+                throw ServiceError.invalid(
+                    "The \"I like\" sheet cannot be deleted; remove its songs instead.")
             }
             try store.deleteSheet(db, id: id)
         }
@@ -134,11 +140,13 @@ struct SheetService: Sendable {
             let sheet = try visibleSheet(db, id: id, viewer: viewer)
             let ids = try store.songIDs(db, sheetID: id, offset: paging.offset, limit: paging.size)
             return Page(
-                items: try catalog.songs(db, ids: ids), total: sheet.songsCount, page: paging.page, size: paging.size)
+                items: try catalog.songs(db, ids: ids), total: sheet.songsCount, page: paging.page,
+                size: paging.size)
         }
     }
 
-    func publicSheets(order: SheetOrder, tag: String?, paging: Paging, viewer: Viewer?) throws -> Page<Sheet> {
+    func publicSheets(order: SheetOrder, tag: String?, paging: Paging, viewer: Viewer?) throws -> Page<Sheet>
+    {
         try database.read { db in
             try store.publicSheets(db, order: order, tag: tag, paging: paging, viewerID: viewer?.userID)
         }
@@ -170,7 +178,8 @@ struct SheetService: Sendable {
         let unknown = try catalog.unknownSongs(db, ids: ids)
         guard unknown.isEmpty else {
             throw ServiceError.invalid(
-                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", ")).")
+                "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
+            )
         }
         try RecommendationStore().songsAddedToSheet(db, sheetID: sheetID, songIDs: ids)
         if case .tooMany(let limit) = try store.addSongs(
@@ -202,7 +211,8 @@ struct SheetService: Sendable {
         try database.write { db in
             try ownedSheet(db, id: sheetID, viewer: viewer)
             guard position >= 0 else { throw ServiceError.invalid("'position' must be 0 or more.") }
-            guard try store.moveSong(db, sheetID: sheetID, songID: songID, to: position, now: clock()) == .moved
+            guard
+                try store.moveSong(db, sheetID: sheetID, songID: songID, to: position, now: clock()) == .moved
             else { throw ServiceError.notFound("That song is not in this sheet.") }
             return try owned(db, id: sheetID, viewer: viewer)
         }
@@ -328,7 +338,8 @@ struct SheetService: Sendable {
     func importM3U(text: String, title: String?, isPrivate: Bool, viewer: Viewer) throws -> SheetImport {
         let entries = M3U.parse(text)
         guard !entries.isEmpty else {
-            throw ServiceError.invalid("That playlist has no entries. Send the text of an .m3u or .m3u8 file.")
+            throw ServiceError.invalid(
+                "That playlist has no entries. Send the text of an .m3u or .m3u8 file.")
         }
         guard entries.count <= Self.maxSongsPerSheet else {
             throw ServiceError.invalid("A playlist can have at most \(Self.maxSongsPerSheet) entries.")
@@ -395,7 +406,8 @@ struct SheetService: Sendable {
         }
         let ids = try draft.songIds.map(Self.songID)
         if let index = draft.currentIndex, !ids.indices.contains(index) {
-            throw ServiceError.invalid("'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
+            throw ServiceError.invalid(
+                "'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
         }
         let position = draft.position ?? 0
         guard (0...86_400_000).contains(position) else {
@@ -405,15 +417,18 @@ struct SheetService: Sendable {
             let current = try store.queueVersion(db, userID: viewer.userID)
             if let base = draft.baseVersion, base != current {
                 throw ServiceError.conflict(
-                    "The queue was changed on another device (version \(current)). Load it again before saving.")
+                    "The queue was changed on another device (version \(current)). Load it again before saving."
+                )
             }
             let unknown = try catalog.unknownSongs(db, ids: ids)
             guard unknown.isEmpty else {
                 throw ServiceError.invalid(
-                    "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", ")).")
+                    "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
+                )
             }
             try store.saveQueue(
-                db, userID: viewer.userID, songIDs: ids, currentIndex: draft.currentIndex, positionMs: position,
+                db, userID: viewer.userID, songIDs: ids, currentIndex: draft.currentIndex,
+                positionMs: position,
                 loopMode: draft.loopMode ?? .list, version: current + 1, now: clock())
             return try queue(db, viewer: viewer)
         }
@@ -425,7 +440,8 @@ struct SheetService: Sendable {
 
     private func queue(_ db: Connection, viewer: Viewer) throws -> PlayQueue {
         try store.queue(db, userID: viewer.userID)
-            ?? PlayQueue(songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)
+            ?? PlayQueue(
+                songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)
     }
 
     // MARK: Checks on what people send

@@ -74,7 +74,8 @@ struct SheetStore: Sendable {
     }
 
     /// A sheet's owner and privacy, the least needed to decide who may see or change it.
-    func access(_ db: Connection, sheetID: Int64) throws -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool)? {
+    func access(_ db: Connection, sheetID: Int64) throws -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool)?
+    {
         try db.queryOne("SELECT user_id, is_private, kind FROM sheets WHERE id = ?", sheetID) {
             (try $0.int64("user_id"), try $0.bool("is_private"), try $0.int("kind") == 1)
         }
@@ -146,7 +147,8 @@ struct SheetStore: Sendable {
     }
 
     func setCoverVersion(_ db: Connection, sheetID: Int64, version: Int64?, now: Int64) throws {
-        try db.execute("UPDATE sheets SET cover_version = ?, updated_at = ? WHERE id = ?", version, now, sheetID)
+        try db.execute(
+            "UPDATE sheets SET cover_version = ?, updated_at = ? WHERE id = ?", version, now, sheetID)
     }
 
     /// Deletes the sheet; the schema's cascades and triggers take its songs, collections and index entry.
@@ -212,7 +214,8 @@ struct SheetStore: Sendable {
             SELECT rowid, bm25(search_sheets, 4.0, 1.0) AS score FROM search_sheets
             WHERE search_sheets MATCH ? LIMIT \(CatalogStore.rankedCandidates)
             """
-        let total = try db.queryOne("SELECT count(*) AS n FROM (\(candidates))", query) { try $0.int("n") } ?? 0
+        let total =
+            try db.queryOne("SELECT count(*) AS n FROM (\(candidates))", query) { try $0.int("n") } ?? 0
         let ids = try db.query(
             "SELECT rowid FROM (\(candidates)) ORDER BY score, rowid LIMIT ? OFFSET ?", query, paging.size,
             paging.offset
@@ -227,12 +230,15 @@ struct SheetStore: Sendable {
     }
 
     /// Sheets `userID` made; private ones only when `includePrivate`.
-    func createdSheets(_ db: Connection, userID: Int64, includePrivate: Bool, paging: Paging, viewerID: Int64?)
+    func createdSheets(
+        _ db: Connection, userID: Int64, includePrivate: Bool, paging: Paging, viewerID: Int64?
+    )
         throws -> Page<Sheet>
     {
         let filter = "sh.user_id = ?" + (includePrivate ? "" : " AND sh.is_private = 0")
         let total =
-            try db.queryOne("SELECT count(*) AS n FROM sheets sh WHERE \(filter)", userID) { try $0.int("n") } ?? 0
+            try db.queryOne("SELECT count(*) AS n FROM sheets sh WHERE \(filter)", userID) { try $0.int("n") }
+            ?? 0
         let rows = try db.query(
             "\(Self.sheetSelect) WHERE \(filter) ORDER BY sh.kind DESC, sh.id DESC LIMIT ? OFFSET ?",
             viewerID ?? 0, userID, paging.size, paging.offset, decode: Self.decodeSheet)
@@ -242,7 +248,9 @@ struct SheetStore: Sendable {
     }
 
     /// Sheets `userID` collected, newest first; another person's private sheet never shows.
-    func collectedSheets(_ db: Connection, userID: Int64, paging: Paging, viewerID: Int64?) throws -> Page<Sheet> {
+    func collectedSheets(_ db: Connection, userID: Int64, paging: Paging, viewerID: Int64?) throws -> Page<
+        Sheet
+    > {
         let total =
             try db.queryOne(
                 """
@@ -291,7 +299,9 @@ struct SheetStore: Sendable {
         let new = songIDs.filter { !present.contains($0) && seen.insert($0).inserted }
         if new.isEmpty { return .added(0) }
         let count =
-            try db.queryOne("SELECT songs_count FROM sheets WHERE id = ?", sheetID) { try $0.int("songs_count") }
+            try db.queryOne("SELECT songs_count FROM sheets WHERE id = ?", sheetID) {
+                try $0.int("songs_count")
+            }
             ?? 0
         if count + new.count > maxSongs { return .tooMany(limit: maxSongs) }
         if atTop {
@@ -370,7 +380,8 @@ struct SheetStore: Sendable {
             } ?? 0
         let to = min(max(position, 0), count - 1)
         if to == from { return .moved }
-        try db.execute("UPDATE sheet_songs SET position = -1 WHERE sheet_id = ? AND song_id = ?", sheetID, songID)
+        try db.execute(
+            "UPDATE sheet_songs SET position = -1 WHERE sheet_id = ? AND song_id = ?", sheetID, songID)
         // Shift through negative positions so the unique index never sees two songs at one place.
         if to < from {
             try db.execute(
@@ -379,7 +390,8 @@ struct SheetStore: Sendable {
                 WHERE sheet_id = ? AND position >= ? AND position < ?
                 """, sheetID, to, from)
             try db.execute(
-                "UPDATE sheet_songs SET position = -position - 1 WHERE sheet_id = ? AND position < -1", sheetID)
+                "UPDATE sheet_songs SET position = -position - 1 WHERE sheet_id = ? AND position < -1",
+                sheetID)
         } else {
             try db.execute(
                 """
@@ -387,7 +399,8 @@ struct SheetStore: Sendable {
                 WHERE sheet_id = ? AND position > ? AND position <= ?
                 """, sheetID, from, to)
             try db.execute(
-                "UPDATE sheet_songs SET position = -position - 3 WHERE sheet_id = ? AND position < -1", sheetID)
+                "UPDATE sheet_songs SET position = -position - 3 WHERE sheet_id = ? AND position < -1",
+                sheetID)
         }
         try db.execute(
             "UPDATE sheet_songs SET position = ? WHERE sheet_id = ? AND song_id = ?", to, sheetID, songID)
@@ -431,10 +444,13 @@ struct SheetStore: Sendable {
         -> (rows: [(songID: Int64, plays: Int, last: Int64)], total: Int)
     {
         let total =
-            try db.queryOne("SELECT count(*) AS n FROM song_plays WHERE user_id = ?", userID) { try $0.int("n") }
+            try db.queryOne("SELECT count(*) AS n FROM song_plays WHERE user_id = ?", userID) {
+                try $0.int("n")
+            }
             ?? 0
         let orderBy =
-            order == .recent ? "last_played_at DESC, song_id" : "plays_count DESC, last_played_at DESC, song_id"
+            order == .recent
+            ? "last_played_at DESC, song_id" : "plays_count DESC, last_played_at DESC, song_id"
         let rows = try db.query(
             """
             SELECT song_id, plays_count, last_played_at FROM song_plays WHERE user_id = ?
@@ -476,18 +492,21 @@ struct SheetStore: Sendable {
         // Songs that left the library left the queue too; the current one is found by its place.
         let index = head.current.flatMap { current in items.firstIndex { $0.position == current } }
         return PlayQueue(
-            songIds: items.map { String($0.songID) }, currentIndex: index, position: index == nil ? 0 : head.position,
+            songIds: items.map { String($0.songID) }, currentIndex: index,
+            position: index == nil ? 0 : head.position,
             loopMode: LoopMode(rawValue: head.loopMode) ?? .list, version: head.version,
             updatedAt: APIDate.string(head.updatedAt))
     }
 
     func queueVersion(_ db: Connection, userID: Int64) throws -> Int {
-        try db.queryOne("SELECT version FROM play_queues WHERE user_id = ?", userID) { try $0.int("version") } ?? 0
+        try db.queryOne("SELECT version FROM play_queues WHERE user_id = ?", userID) { try $0.int("version") }
+            ?? 0
     }
 
     /// Replaces the person's queue with `songIDs` (which must exist) at `version`.
     func saveQueue(
-        _ db: Connection, userID: Int64, songIDs: [Int64], currentIndex: Int?, positionMs: Int, loopMode: LoopMode,
+        _ db: Connection, userID: Int64, songIDs: [Int64], currentIndex: Int?, positionMs: Int,
+        loopMode: LoopMode,
         version: Int, now: Int64
     ) throws {
         try db.execute(

@@ -109,7 +109,9 @@ enum SheetsSchema {
                 DELETE FROM search_sheets WHERE rowid = OLD.id;
             END;
             """)
-        let ids = try db.query("SELECT id FROM sheets WHERE kind = 0 AND is_private = 0") { try $0.int64("id") }
+        let ids = try db.query("SELECT id FROM sheets WHERE kind = 0 AND is_private = 0") {
+            try $0.int64("id")
+        }
         for id in ids { try SheetStore().reindex(db, sheetID: id) }
     }
 }

@@ -154,18 +154,22 @@ struct CommentService: Sendable {
                 guard let id = Int64(parentText), id > 0 else { throw Self.noComment }
                 let visible = try visible(db, id: id, viewer: viewer)
                 (target, parent, owner) = (visible.record.target, visible.record, visible.owner)
-                if input.songId != nil || input.sheetId != nil || input.feedId != nil || input.videoId != nil {
+                if input.songId != nil || input.sheetId != nil || input.feedId != nil || input.videoId != nil
+                {
                     let named = try Self.target(
-                        songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, videoID: input.videoId)
+                        songID: input.songId, sheetID: input.sheetId, feedID: input.feedId,
+                        videoID: input.videoId)
                     _ = try self.owner(db, of: named, viewer: viewer)
                     guard named == target else {
                         throw ServiceError.invalid(
-                            "A reply goes on the same song, sheet, moment or video as the comment it answers.")
+                            "A reply goes on the same song, sheet, moment or video as the comment it answers."
+                        )
                     }
                 }
             } else {
                 target = try Self.target(
-                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, videoID: input.videoId)
+                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, videoID: input.videoId
+                )
                 owner = try self.owner(db, of: target, viewer: viewer)
             }
             let now = clock()

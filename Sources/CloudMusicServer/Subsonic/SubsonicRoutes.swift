@@ -323,6 +323,7 @@ struct SubsonicRoutes: Sendable {
         guard person.hasAvatar, FileManager.default.fileExists(atPath: path) else {
             throw SubsonicError(.notFound, "This user has no avatar.")
         }
-        return try .storedFile(at: path, in: files, contentType: "image/jpeg", request: Self.asGet(call.request))
+        return try .storedFile(
+            at: path, in: files, contentType: "image/jpeg", request: Self.asGet(call.request))
     }
 }

@@ -16,7 +16,8 @@ struct VideoRoutes {
             try videos.detail(id: call.path.id, viewer: call.caller, address: call.request.remoteAddress)
         }
         api.on(VideosAPI.stream) { call in
-            let clients = ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
+            let clients =
+                ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
             switch try videos.stream(id: call.path.id, query: call.query, clients: clients) {
             case .file(let path):
                 return try .storedFile(at: path, in: files, request: call.request)
@@ -34,7 +35,8 @@ struct VideoRoutes {
         }
         api.on(VideosAPI.cover) { call in
             try .storedFile(
-                at: videos.still(id: call.path.id), in: files, contentType: "image/jpeg", request: call.request)
+                at: videos.still(id: call.path.id), in: files, contentType: "image/jpeg",
+                request: call.request)
         }
         api.on(VideosAPI.upload) { call in
             let file = try call.body.storedFile()

@@ -112,7 +112,8 @@ struct VideoService: Sendable {
         }
         // ffmpeg follows links: it is given the real path, checked to be inside the folders.
         guard let input = files.checkedPath(record.path) else {
-            throw ServiceError.notFound("This video's file is missing; a scan of the videos folders will remove it.")
+            throw ServiceError.notFound(
+                "This video's file is missing; a scan of the videos folders will remove it.")
         }
         switch transcodes.acquire(for: clients) {
         case .acquired:

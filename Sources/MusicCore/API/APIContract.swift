@@ -2,8 +2,10 @@
 /// describes and the web player's client is generated from.
 public enum APIContract {
     public static let groups: [APIGroup] = [
-        ServerAPI.group, CatalogAPI.group, AccountsAPI.group, SheetsAPI.group, CommentsAPI.group, FeedsAPI.group,
-        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AdsAPI.group, HomeAPI.group, CategoriesAPI.group,
+        ServerAPI.group, CatalogAPI.group, AccountsAPI.group, SheetsAPI.group, CommentsAPI.group,
+        FeedsAPI.group,
+        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AdsAPI.group, HomeAPI.group,
+        CategoriesAPI.group,
         AppVersionsAPI.group, TermsAPI.group,
         VideosAPI.group, RecommendationsAPI.group,
         AppPasswordsAPI.group,

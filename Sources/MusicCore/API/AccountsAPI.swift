@@ -9,7 +9,8 @@ public enum AccountsAPI {
         "A person's profile; phone, email and role only to the person themselves", resource: "user")
     public static let findByNickname = Endpoint<NoPath, NicknameQuery, NoBody, Page<User>, OptionalSignIn>(
         "findByNickname", .GET, "/v1/users",
-        "Find a person by nickname, as a tapped @mention passes it: a page of at most one, never a disabled account")
+        "Find a person by nickname, as a tapped @mention passes it: a page of at most one, never a disabled account"
+    )
     public static let updateProfile = Endpoint<IDPath, NoQuery, ProfileChange, User, SignedIn>(
         "updateProfile", .PATCH, "/v1/users/{id}",
         "Change one's profile; fields left out stay, null or empty text clears", resource: "user",
@@ -39,7 +40,8 @@ public enum AccountsAPI {
     public static let logout = Endpoint<NoPath, NoQuery, NoBody, Done, SignedIn>(
         "logout", .DELETE, "/v1/sessions/current", "Sign this device out", idempotent: false)
     public static let revokeSession = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
-        "revokeSession", .DELETE, "/v1/sessions/{id}", "Sign another of one's devices out", resource: "session")
+        "revokeSession", .DELETE, "/v1/sessions/{id}", "Sign another of one's devices out",
+        resource: "session")
     public static let sendCode = Endpoint<NoPath, NoQuery, CodeRequest, CodeSent, Anyone>(
         "sendCode", .POST, "/v1/codes",
         "Send a six-digit code to a phone or email, to sign up, sign in or reset a password",
@@ -56,8 +58,10 @@ public enum AccountsAPI {
     public static let group = APIGroup(
         "accounts", "Signing up and in, codes, devices, profiles, avatars and their administration",
         [
-            register, profile, findByNickname, updateProfile, deleteAccount, changePassword, uploadAvatar, avatar,
-            resetPassword, login, sessions, logout, revokeSession, sendCode, checkCode, adminUsers, adminUpdateUser,
+            register, profile, findByNickname, updateProfile, deleteAccount, changePassword, uploadAvatar,
+            avatar,
+            resetPassword, login, sessions, logout, revokeSession, sendCode, checkCode, adminUsers,
+            adminUpdateUser,
             outbox,
         ])
 }
@@ -71,7 +75,8 @@ public struct Registration: Codable, Sendable, Equatable {
     public var nickname: String
     public var code: String?
 
-    public init(phone: String? = nil, email: String? = nil, password: String, nickname: String, code: String?) {
+    public init(phone: String? = nil, email: String? = nil, password: String, nickname: String, code: String?)
+    {
         self.phone = phone
         self.email = email
         self.password = password
@@ -90,7 +95,9 @@ public struct NicknameQuery: APIParameters, Equatable {
         [
             .text(
                 "nickname", \.nickname, maxLength: 64, required: true,
-                doc: "The nickname, with or without a leading @; letter case and full-width forms are ignored.")
+                doc:
+                    "The nickname, with or without a leading @; letter case and full-width forms are ignored."
+            )
         ] + Paging.fields(\.paging)
 }
 

@@ -18,7 +18,8 @@ public enum CatalogAPI {
     public static let albums = Endpoint<NoPath, AlbumListQuery, NoBody, Page<Album>, OptionalSignIn>(
         "albums", .GET, "/v1/albums", "Albums of the library, optionally of one artist")
     public static let album = Endpoint<IDPath, NoQuery, NoBody, Album, OptionalSignIn>(
-        "album", .GET, "/v1/albums/{id}", "An album with its songs in disc and track order", resource: "album")
+        "album", .GET, "/v1/albums/{id}", "An album with its songs in disc and track order", resource: "album"
+    )
     public static let albumCover = Endpoint<IDPath, CoverQuery, NoBody, Picture, OptionalSignIn>(
         "albumCover", .GET, "/v1/albums/{id}/cover",
         "The album's cover: its folder image, else a song's embedded picture", resource: "album")
@@ -30,7 +31,9 @@ public enum CatalogAPI {
         "genres", .GET, "/v1/genres", "Genres, those with most songs first")
     public static let search = Endpoint<NoPath, SearchQuery, NoBody, SearchResults, OptionalSignIn>(
         "search", .GET, "/v1/searches", "Songs, albums and artists matching what was typed, best first")
-    public static let suggestions = Endpoint<NoPath, SuggestionQuery, NoBody, [SearchSuggestion], OptionalSignIn>(
+    public static let suggestions = Endpoint<
+        NoPath, SuggestionQuery, NoBody, [SearchSuggestion], OptionalSignIn
+    >(
         "suggestions", .GET, "/v1/searches/suggests", "Completions while typing")
     public static let scanStatus = Endpoint<NoPath, NoQuery, NoBody, LibraryScanStatus, AdminOrFirstRun>(
         "scanStatus", .GET, "/v1/library/scan", "see whether a library scan runs and what the last one did")
@@ -87,7 +90,9 @@ public struct AlbumListQuery: APIParameters, Equatable {
         self.artist = artist.map { Int64($0) ?? 0 }
     }
     public static let fields: [ParameterField<Self>] =
-        Paging.fields(\.paging) + [.choice("sort", \.sort), .id("artist", \.artist, doc: "Only this artist's albums.")]
+        Paging.fields(\.paging) + [
+            .choice("sort", \.sort), .id("artist", \.artist, doc: "Only this artist's albums."),
+        ]
 }
 
 public struct ArtistListQuery: APIParameters, Equatable {
@@ -143,7 +148,9 @@ public struct CoverQuery: APIParameters, Equatable {
     public static let fields: [ParameterField<Self>] = [
         .integer(
             "size", \.size, in: 0...100_000,
-            doc: "A square of about this many pixels (snapped up to 64, 128, 256, 512 or 1024); 0 is the original.")
+            doc:
+                "A square of about this many pixels (snapped up to 64, 128, 256, 512 or 1024); 0 is the original."
+        )
     ]
 }
 

@@ -22,7 +22,8 @@ public enum CommentsAPI {
         "Like a comment (`commentId`) or a moment (`feedId`); it comes back with its `likeId`", status: 201,
         refusals: [.notFound])
     public static let unlike = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
-        "unlike", .DELETE, "/v1/likes/{id}", "Take back a like (the path holds the `likeId`)", resource: "like")
+        "unlike", .DELETE, "/v1/likes/{id}", "Take back a like (the path holds the `likeId`)",
+        resource: "like")
     public static let topics = Endpoint<NoPath, TopicListQuery, NoBody, Page<Topic>, OptionalSignIn>(
         "topics", .GET, "/v1/topics",
         "#Topics# with comments or moments, the most talked about first; with `title`, the topic of that text"
@@ -61,7 +62,8 @@ public struct CommentListQuery: APIParameters, Equatable {
     public init() {}
     public init(
         songId: String? = nil, sheetId: String? = nil, feedId: String? = nil, videoId: String? = nil,
-        parentId: String? = nil, order: CommentOrder = .new, cursor: String? = nil, page: Int = 1, size: Int = 20
+        parentId: String? = nil, order: CommentOrder = .new, cursor: String? = nil, page: Int = 1,
+        size: Int = 20
     ) {
         self.videoId = videoId.map { Int64($0) ?? 0 }
         self.songId = songId.map { Int64($0) ?? 0 }

@@ -3,21 +3,26 @@
 /// `v1/comments`.
 public enum FeedsAPI {
     public static let list = Endpoint<NoPath, FeedListQuery, NoBody, FeedPage, OptionalSignIn>(
-        "list", .GET, "/v1/feeds", "Moments, newest first: everyone's, one person's (`userId`) or a topic's (`topicId`)")
+        "list", .GET, "/v1/feeds",
+        "Moments, newest first: everyone's, one person's (`userId`) or a topic's (`topicId`)")
     public static let create = Endpoint<NoPath, NoQuery, MomentDraft, Feed, SignedIn>(
-        "create", .POST, "/v1/feeds", "Publish a moment: text and/or up to nine pictures uploaded first, and a place",
+        "create", .POST, "/v1/feeds",
+        "Publish a moment: text and/or up to nine pictures uploaded first, and a place",
         status: 201, refusals: [.rateLimited])
     public static let timeline = Endpoint<NoPath, CursorQuery, NoBody, FeedPage, SignedIn>(
-        "timeline", .GET, "/v1/feeds/timeline", "Moments of the people one follows, and one's own, newest first")
+        "timeline", .GET, "/v1/feeds/timeline",
+        "Moments of the people one follows, and one's own, newest first")
     public static let nearby = Endpoint<NoPath, NearbyQuery, NoBody, FeedPage, OptionalSignIn>(
         "nearby", .GET, "/v1/feeds/nearby", "Moments published near a place, nearest first")
     public static let detail = Endpoint<IDPath, NoQuery, NoBody, Feed, OptionalSignIn>(
         "detail", .GET, "/v1/feeds/{id}", "One moment", resource: "moment")
     public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
-        "delete", .DELETE, "/v1/feeds/{id}", "Delete one's moment", resource: "moment", refusals: [.forbidden])
+        "delete", .DELETE, "/v1/feeds/{id}", "Delete one's moment", resource: "moment", refusals: [.forbidden]
+    )
 
     public static let group = APIGroup(
-        "feeds", "Moments with pictures and places: everyone's, a person's, a topic's, the timeline and nearby",
+        "feeds",
+        "Moments with pictures and places: everyone's, a person's, a topic's, the timeline and nearby",
         [list, create, timeline, nearby, detail, delete])
 
     /// How deep numbered pages of moments reach (`page` × `size`); `cursor` goes on from any page.

@@ -2,7 +2,8 @@
 public enum FilesAPI {
     public static let upload = Endpoint<NoPath, NoQuery, Upload, [StoredFile], SignedIn>(
         "upload", .POST, "/v1/files/multi",
-        "Upload up to nine pictures (JPEG, PNG, WebP, GIF); location data is stripped", refusals: [.unavailable])
+        "Upload up to nine pictures (JPEG, PNG, WebP, GIF); location data is stripped",
+        refusals: [.unavailable])
     public static let file = Endpoint<FileNamePath, NoQuery, NoBody, Picture, Anyone>(
         "file", .GET, "/v1/files/{name}", "A stored picture or its thumbnail; its name is its content's hash",
         resource: "file")

@@ -6,7 +6,8 @@ public enum FollowsAPI {
     public static let unfollow = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
         "unfollow", .DELETE, "/v1/friends/{id}", "Stop following someone", resource: "user")
     public static let following = Endpoint<IDPath, PageQuery, NoBody, Page<User>, OptionalSignIn>(
-        "following", .GET, "/v1/users/{id}/following", "The people a person follows, newest first", resource: "user")
+        "following", .GET, "/v1/users/{id}/following", "The people a person follows, newest first",
+        resource: "user")
     public static let followers = Endpoint<IDPath, PageQuery, NoBody, Page<User>, OptionalSignIn>(
         "followers", .GET, "/v1/users/{id}/followers", "The people who follow a person, newest first",
         resource: "user")
@@ -19,7 +20,8 @@ public enum FollowsAPI {
     public static let blocks = Endpoint<NoPath, PageQuery, NoBody, Page<User>, SignedIn>(
         "blocks", .GET, "/v1/blocks", "The people one blocked")
     public static let block = Endpoint<NoPath, NoQuery, UserReference, Done, SignedIn>(
-        "block", .POST, "/v1/blocks", "Block someone: they cannot follow, mention or message one", refusals: [.notFound])
+        "block", .POST, "/v1/blocks", "Block someone: they cannot follow, mention or message one",
+        refusals: [.notFound])
     public static let unblock = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
         "unblock", .DELETE, "/v1/blocks/{id}", "Unblock someone", resource: "user")
 

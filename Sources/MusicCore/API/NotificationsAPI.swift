@@ -12,7 +12,8 @@ public enum NotificationsAPI {
         "Mark every notification read, or those up to `before`; the unread counts come back")
 
     public static let group = APIGroup(
-        "notifications", "One's inbox of replies, mentions, likes and follows", [list, unread, update, markRead])
+        "notifications", "One's inbox of replies, mentions, likes and follows",
+        [list, unread, update, markRead])
 }
 
 public struct NotificationListQuery: APIParameters, Equatable {

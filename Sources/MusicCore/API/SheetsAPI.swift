@@ -2,7 +2,8 @@
 /// play queue that follows a person between devices.
 public enum SheetsAPI {
     public static let list = Endpoint<NoPath, SheetListQuery, NoBody, Page<Sheet>, OptionalSignIn>(
-        "list", .GET, "/v1/sheets", "Public sheets, newest or most collected first; `tag` picks those with a tag")
+        "list", .GET, "/v1/sheets",
+        "Public sheets, newest or most collected first; `tag` picks those with a tag")
     public static let search = Endpoint<NoPath, SheetSearchQuery, NoBody, Page<Sheet>, OptionalSignIn>(
         "search", .GET, "/v1/searches/sheets", "Public sheets whose title or tags match, best first")
     public static let create = Endpoint<NoPath, NoQuery, SheetDraft, Sheet, SignedIn>(
@@ -18,12 +19,14 @@ public enum SheetsAPI {
         "update", .PATCH, "/v1/sheets/{id}", "Change one's sheet; fields left out stay as they are",
         resource: "sheet", refusals: [.forbidden])
     public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
-        "delete", .DELETE, "/v1/sheets/{id}", "Delete one's sheet (not the \"I like\" sheet)", resource: "sheet",
+        "delete", .DELETE, "/v1/sheets/{id}", "Delete one's sheet (not the \"I like\" sheet)",
+        resource: "sheet",
         refusals: [.forbidden, .invalid])
     public static let cover = Endpoint<IDPath, NoQuery, NoBody, Picture, OptionalSignIn>(
         "cover", .GET, "/v1/sheets/{id}/cover", "The sheet's own cover (256x256 JPEG)", resource: "sheet")
     public static let uploadCover = Endpoint<IDPath, NoQuery, Upload, Sheet, SignedIn>(
-        "uploadCover", .POST, "/v1/sheets/{id}/cover", "Set one's sheet's cover from a JPEG, PNG or WebP picture",
+        "uploadCover", .POST, "/v1/sheets/{id}/cover",
+        "Set one's sheet's cover from a JPEG, PNG or WebP picture",
         resource: "sheet", refusals: [.forbidden, .unavailable])
     public static let deleteCover = Endpoint<IDPath, NoQuery, NoBody, Sheet, SignedIn>(
         "deleteCover", .DELETE, "/v1/sheets/{id}/cover", "Remove one's sheet's cover", resource: "sheet",
@@ -57,12 +60,14 @@ public enum SheetsAPI {
         "created", .GET, "/v1/users/{id}/create",
         "Sheets a person made, \"I like\" first (private ones only to their owner)", resource: "user")
     public static let collected = Endpoint<IDPath, PageQuery, NoBody, Page<Sheet>, OptionalSignIn>(
-        "collected", .GET, "/v1/users/{id}/collect", "Sheets a person collected, newest first", resource: "user")
+        "collected", .GET, "/v1/users/{id}/collect", "Sheets a person collected, newest first",
+        resource: "user")
     public static let collect = Endpoint<NoPath, NoQuery, SheetReference, Sheet, SignedIn>(
         "collect", .POST, "/v1/collections", "Collect someone else's sheet", status: 201,
         refusals: [.notFound])
     public static let uncollect = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
-        "uncollect", .DELETE, "/v1/collections/{id}", "Stop collecting a sheet (the path holds the sheet's id)",
+        "uncollect", .DELETE, "/v1/collections/{id}",
+        "Stop collecting a sheet (the path holds the sheet's id)",
         resource: "sheet")
 
     public static let reportPlay = Endpoint<NoPath, NoQuery, PlayDraft, PlayReport, SignedIn>(
@@ -83,7 +88,8 @@ public enum SheetsAPI {
     public static let group = APIGroup(
         "sheets", "Sheets (playlists), \"I like\", collections, play history and the play queue",
         [
-            list, search, create, importM3U, detail, update, delete, cover, uploadCover, deleteCover, m3u, songs,
+            list, search, create, importM3U, detail, update, delete, cover, uploadCover, deleteCover, m3u,
+            songs,
             addSongs, removeSongs, removeSong, moveSong, likeSong, unlikeSong, created, collected, collect,
             uncollect, reportPlay, history, clearHistory, queue, saveQueue,
         ])
@@ -100,7 +106,9 @@ public struct SheetSongPath: APIParameters, Equatable {
         id = Int64(sheet) ?? 0
         songId = Int64(song) ?? 0
     }
-    public static let fields: [ParameterField<Self>] = [.id("id", \.id), .id("songId", \.songId, thing: "song")]
+    public static let fields: [ParameterField<Self>] = [
+        .id("id", \.id), .id("songId", \.songId, thing: "song"),
+    ]
 }
 
 /// How public sheets are ordered.
@@ -175,7 +183,8 @@ public struct SheetImportQuery: APIParameters, Equatable {
         self.isPrivate = isPrivate
     }
     public static let fields: [ParameterField<Self>] = [
-        .text("title", \.title, maxLength: 100, doc: "The new sheet's title (default \"Imported playlist\")."),
+        .text(
+            "title", \.title, maxLength: 100, doc: "The new sheet's title (default \"Imported playlist\")."),
         .flag("private", \.isPrivate, doc: "Make the new sheet private."),
     ]
 }

@@ -19,11 +19,11 @@ public struct GeoPoint: Sendable, Equatable {
 
     /// Great-circle distance in metres (haversine: exact enough at every scale, stable for small ones).
     public func distance(to other: GeoPoint) -> Double {
-        let φ1 = latitude * .pi / 180
-        let φ2 = other.latitude * .pi / 180
-        let dφ = φ2 - φ1
-        let dλ = (other.longitude - longitude) * .pi / 180
-        let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+        let lat1 = latitude * .pi / 180
+        let lat2 = other.latitude * .pi / 180
+        let dLat = lat2 - lat1
+        let dLon = (other.longitude - longitude) * .pi / 180
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * Self.earthRadius * asin(min(1, a.squareRoot()))
     }
 

@@ -27,7 +27,8 @@ public struct Comment: Codable, Sendable, Equatable, Identifiable {
 
     public init(
         id: String, content: String, likesCount: Int, repliesCount: Int, likeId: String?, parentId: String?,
-        parent: CommentQuote?, songId: String?, sheetId: String?, feedId: String? = nil, videoId: String? = nil, user: UserSummary,
+        parent: CommentQuote?, songId: String?, sheetId: String?, feedId: String? = nil,
+        videoId: String? = nil, user: UserSummary,
         mentions: [Mention] = [], topics: [TopicMention] = [], createdAt: String, updatedAt: String
     ) {
         self.feedId = feedId

@@ -46,7 +46,8 @@ public struct NotificationComment: Codable, Sendable, Equatable {
     public var videoId: String?
 
     public init(
-        id: String, content: String, parentId: String?, songId: String?, sheetId: String?, feedId: String? = nil,
+        id: String, content: String, parentId: String?, songId: String?, sheetId: String?,
+        feedId: String? = nil,
         videoId: String? = nil
     ) {
         self.feedId = feedId

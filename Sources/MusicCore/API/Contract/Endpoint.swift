@@ -5,7 +5,9 @@
 /// carries (`NoBody`, a `Codable` JSON value, an `Upload` or a `TextBody`), `Answer` is what a success
 /// carries (`Done`, a `Codable` value, or a `MediaAnswer` such as an audio stream), and `Caller` says who may
 /// call it. The server enforces `Caller` before a handler runs.
-public struct Endpoint<Path: APIParameters, Query: APIParameters, Body: Sendable, Answer: Sendable, Caller: AccessLevel>:
+public struct Endpoint<
+    Path: APIParameters, Query: APIParameters, Body: Sendable, Answer: Sendable, Caller: AccessLevel
+>:
     Sendable
 {
     /// The endpoint's name in its group (`detail`), for generated clients and the document's operation ids.
@@ -61,6 +63,8 @@ public struct Endpoint<Path: APIParameters, Query: APIParameters, Body: Sendable
 
 /// The request methods endpoints use.
 public enum HTTPVerb: String, Sendable, CaseIterable {
+    // Spelled as on the wire.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case GET, POST, PUT, PATCH, DELETE
 }
 
@@ -168,7 +172,8 @@ extension Form: FormBody {
     public static var fieldDescriptions: [ParameterDescription] {
         Fields.fields.map { field in
             ParameterDescription(
-                name: field.name, aliases: field.aliases, schema: field.schema, doc: field.doc, defaultValue: nil)
+                name: field.name, aliases: field.aliases, schema: field.schema, doc: field.doc,
+                defaultValue: nil)
         }
     }
 

@@ -12,13 +12,15 @@ public enum JavaScriptClient {
         for group in groups {
             out += "\nexport const \(group.name) = {\n"
             for endpoint in group.endpoints {
-                let query = endpoint.queryParameters.flatMap(\.names).map { "\"\($0)\"" }.joined(separator: ", ")
+                let query = endpoint.queryParameters.flatMap(\.names).map { "\"\($0)\"" }.joined(
+                    separator: ", ")
                 let isMedia: Bool
                 if case .media = endpoint.answer { isMedia = true } else { isMedia = false }
                 let spec =
                     "e(\"\(endpoint.method.rawValue)\", \"\(endpoint.path)\", [\(query)], "
                     + "\"\(endpoint.access.rawValue)\", \(isMedia))"
-                out += "  /** \(endpoint.method.rawValue) \(endpoint.path): \(comment(endpoint.summary)). */\n"
+                out +=
+                    "  /** \(endpoint.method.rawValue) \(endpoint.path): \(comment(endpoint.summary)). */\n"
                 if isMedia {
                     out += "  \(endpoint.name): (params) => address(\(spec), params),\n"
                 } else {

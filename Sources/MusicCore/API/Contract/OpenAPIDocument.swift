@@ -85,7 +85,10 @@ public enum OpenAPIDocument {
                             "type": "object",
                             "properties": [
                                 .init(Upload.fieldName): [
-                                    "type": "array", "items": ["type": "string", "contentMediaType": "application/octet-stream"],
+                                    "type": "array",
+                                    "items": [
+                                        "type": "string", "contentMediaType": "application/octet-stream",
+                                    ],
                                 ]
                             ],
                         ]
@@ -95,7 +98,8 @@ public enum OpenAPIDocument {
         case .form(let fields):
             var properties: [String: JSONValue] = [
                 Upload.fieldName: [
-                    "type": "array", "items": ["type": "string", "contentMediaType": "application/octet-stream"],
+                    "type": "array",
+                    "items": ["type": "string", "contentMediaType": "application/octet-stream"],
                 ]
             ]
             for field in fields {
@@ -161,7 +165,9 @@ public enum OpenAPIDocument {
         var kinds = Set(endpoint.refusals)
         // A path parameter that is not free text (a number, or text with a length limit) can be refused.
         if !endpoint.queryParameters.isEmpty
-            || endpoint.pathParameters.contains(where: { $0.schema.kind != .string || $0.schema.maxLength != nil })
+            || endpoint.pathParameters.contains(where: {
+                $0.schema.kind != .string || $0.schema.maxLength != nil
+            })
         {
             kinds.insert(.invalid)
         }
@@ -217,7 +223,9 @@ public enum OpenAPIDocument {
         ]
         var doc = p.doc
         if !p.aliases.isEmpty {
-            doc += (doc.isEmpty ? "" : " ") + "Also read as " + p.aliases.map { "`\($0)`" }.joined(separator: ", ") + "."
+            doc +=
+                (doc.isEmpty ? "" : " ") + "Also read as "
+                + p.aliases.map { "`\($0)`" }.joined(separator: ", ") + "."
         }
         if !doc.isEmpty { out["description"] = .string(doc) }
         // Machine-readable too, for clients generated from this document.

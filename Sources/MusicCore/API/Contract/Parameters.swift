@@ -165,7 +165,9 @@ extension ParameterField {
         return Self(
             name, schema: ParameterSchema(kind: .string), doc: doc,
             parse: { root, text, _ in
-                guard let id = parseID(text) else { throw ServiceError.notFound("That \(thing) does not exist.") }
+                guard let id = parseID(text) else {
+                    throw ServiceError.notFound("That \(thing) does not exist.")
+                }
                 root[keyPath: keyPath.path] = id
             },
             format: { $0[keyPath: keyPath.path].map { String($0) } })
@@ -252,7 +254,8 @@ extension ParameterField {
             parse: { root, text, _ in
                 guard let value = parseDecimal(text), range.contains(value) else {
                     throw ServiceError.invalid(
-                        "'\(name)' must be a decimal number from \(trimmed(range.lowerBound)) to \(trimmed(range.upperBound)).")
+                        "'\(name)' must be a decimal number from \(trimmed(range.lowerBound)) to \(trimmed(range.upperBound))."
+                    )
                 }
                 root[keyPath: keyPath.path] = value
             },

@@ -141,7 +141,8 @@ extension SchemaEnum where Self: Decodable {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
-                    debugDescription: "must be one of: \(Self.allCases.map(\.rawValue).joined(separator: ", "))."))
+                    debugDescription:
+                        "must be one of: \(Self.allCases.map(\.rawValue).joined(separator: ", "))."))
         }
         self = value
     }
@@ -230,7 +231,9 @@ private struct ProbeDecoder: Decoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { ProbeUnkeyedContainer(decoder: self) }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { ProbeSingleContainer(decoder: self) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        ProbeSingleContainer(decoder: self)
+    }
 }
 
 private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -260,8 +263,12 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decode(type as Bool.Type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decode(type as String.Type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decode(type as Double.Type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decode(type as String.Type, key)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decode(type as Double.Type, key)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decode(type as Float.Type, key) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decode(type as Int.Type, key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decode(type as Int8.Type, key) }
@@ -270,9 +277,15 @@ private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decode(type as Int64.Type, key) }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decode(type as UInt.Type, key) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decode(type as UInt8.Type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decode(type as UInt16.Type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decode(type as UInt32.Type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decode(type as UInt64.Type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try decode(type as UInt16.Type, key)
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try decode(type as UInt32.Type, key)
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try decode(type as UInt64.Type, key)
+    }
 
     private func decode<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
         try decode(type, forKey: key)
