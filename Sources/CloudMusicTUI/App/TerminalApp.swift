@@ -110,9 +110,13 @@ public final class TerminalApp {
     public func run(startedAt: ContinuousClock.Instant = .now) throws {
         let terminal = try Terminal(colors: options.colors, palette: options.palette)
         self.terminal = terminal
+        // What libmpv, ALSA, PulseAudio and libav print must not reach the drawn screen.
+        StandardErrorLog.redirect(
+            to: options.stateDirectory.appendingPathComponent(StandardErrorLog.fileName).path)
         defer {
             terminal.close()
             runtime.stop()
+            StandardErrorLog.restore()
         }
         let runtime = self.runtime
         try Self.blocking { await runtime.start() }

@@ -177,6 +177,7 @@ enum TerminalRestore {
 
     private static let crashHandler: @convention(c) (Int32) -> Void = { signal in
         TerminalRestore.restoreNow()
+        StandardErrorLog.restoreNow()
         // The previous handler (the runtime's backtracer, or the default) reports the crash on a usable
         // terminal. A handler that returns (as the backtracer does) would let the process run on, half torn
         // down; the default action then ends it.
