@@ -153,30 +153,16 @@ enum LibrarySchema {
     /// (8 ms on 100k songs); from its own prefix index it is one list (2 ms). About 25 MB more at 100k songs.
     static let longerPrefixes = Migration(
         version: 22, name: "search prefixes up to six letters",
-        sql: """
-            CREATE VIRTUAL TABLE search_songs_wide USING fts5(
+        sql: ["search_songs", "search_albums", "search_artists"].map { table in
+            """
+            CREATE VIRTUAL TABLE \(table)_wide USING fts5(
                 title, extra, display UNINDEXED,
                 tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6');
-            INSERT INTO search_songs_wide(rowid, title, extra, display)
-                SELECT rowid, title, extra, display FROM search_songs ORDER BY rowid;
-            DROP TABLE search_songs;
-            ALTER TABLE search_songs_wide RENAME TO search_songs;
-            INSERT INTO search_songs(search_songs) VALUES ('optimize');
-            CREATE VIRTUAL TABLE search_albums_wide USING fts5(
-                title, extra, display UNINDEXED,
-                tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6');
-            INSERT INTO search_albums_wide(rowid, title, extra, display)
-                SELECT rowid, title, extra, display FROM search_albums ORDER BY rowid;
-            DROP TABLE search_albums;
-            ALTER TABLE search_albums_wide RENAME TO search_albums;
-            INSERT INTO search_albums(search_albums) VALUES ('optimize');
-            CREATE VIRTUAL TABLE search_artists_wide USING fts5(
-                title, extra, display UNINDEXED,
-                tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6');
-            INSERT INTO search_artists_wide(rowid, title, extra, display)
-                SELECT rowid, title, extra, display FROM search_artists ORDER BY rowid;
-            DROP TABLE search_artists;
-            ALTER TABLE search_artists_wide RENAME TO search_artists;
-            INSERT INTO search_artists(search_artists) VALUES ('optimize');
-            """)
+            INSERT INTO \(table)_wide(rowid, title, extra, display)
+                SELECT rowid, title, extra, display FROM \(table) ORDER BY rowid;
+            DROP TABLE \(table);
+            ALTER TABLE \(table)_wide RENAME TO \(table);
+            INSERT INTO \(table)(\(table)) VALUES ('optimize');
+            """
+        }.joined(separator: "\n"))
 }
