@@ -79,7 +79,9 @@ export function toast(text) {
   toastTimer = setTimeout(() => box.classList.remove("show"), 2600);
 }
 
-function openDialog(cls, inner, setup) {
+/** A modal dialog of class `cls` with `inner` HTML; `setup(dialog, close)` wires it; resolves to what it closes
+ * with. A tap beside it closes it, unless `backdropCloses` is false (what it shows would be lost). */
+export function openDialog(cls, inner, setup, { backdropCloses = true } = {}) {
   return new Promise((resolve) => {
     const dialog = document.createElement("dialog");
     dialog.className = cls;
@@ -94,9 +96,11 @@ function openDialog(cls, inner, setup) {
       dialog.remove();
       resolve(value);
     });
-    dialog.addEventListener("click", (event) => {
-      if (event.target === dialog) close(null);
-    });
+    if (backdropCloses) {
+      dialog.addEventListener("click", (event) => {
+        if (event.target === dialog) close(null);
+      });
+    }
     setup(dialog, close);
     dialog.showModal();
   });

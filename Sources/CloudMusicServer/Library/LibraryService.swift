@@ -14,8 +14,14 @@ struct LibraryService: Sendable {
     /// Searches' and suggestions' answers as JSON for `searchSeconds`: a word that matches half the library
     /// is typed again and again (and suggestions at every key), and ranking it is the costly part. A
     /// finished scan forgets them all (`forgetSearches`).
-    let searches = ExpiringCache<SearchKey, Data>(capacity: 2_000)
+    let searches = ExpiringCache<SearchKey, KeptAnswer>(capacity: 2_000)
     static let searchSeconds = 30.0
+
+    /// A kept answer's JSON and its tag, hashed once when it is built rather than at every request.
+    struct KeptAnswer: Sendable {
+        var json: Data
+        var etag: String
+    }
 
     struct SearchKey: Hashable, Sendable {
         var suggestions: Bool
@@ -131,13 +137,15 @@ struct LibraryService: Sendable {
     private func prepared<A: Encodable & Sendable>(
         _ key: SearchKey, _ answer: @escaping @Sendable () throws -> A
     ) throws -> PreparedAnswer<A> {
-        let json = try searches.value(key) {
-            (
-                try PreparedAnswer(try answer(), cacheControl: "").json,
+        let kept = try searches.value(key) {
+            let built = try PreparedAnswer(try answer(), cacheControl: "")
+            return (
+                KeptAnswer(json: built.json, etag: built.etag),
                 Date().timeIntervalSince1970 + Self.searchSeconds
             )
         }
-        return PreparedAnswer(json: json, cacheControl: "public, max-age=\(Int(Self.searchSeconds))")
+        return PreparedAnswer(
+            json: kept.json, etag: kept.etag, cacheControl: "public, max-age=\(Int(Self.searchSeconds))")
     }
 
     /// A song's lyric as raw text and as parsed lines, so thin clients need no parser.

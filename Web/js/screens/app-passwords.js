@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { back } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, errorBlock, emptyBlock, loadingBlock, promptDialog, confirmDialog } from "../ui.js";
+import { esc, toast, errorBlock, emptyBlock, loadingBlock, promptDialog, confirmDialog, openDialog } from "../ui.js";
 import "../i18n-social.js";
 
 function row(password) {
@@ -17,18 +17,14 @@ function row(password) {
 
 /** Shows a new password once, with what to type into the app. */
 function showOnce(made) {
-  const dialog = document.createElement("dialog");
-  dialog.className = "modal";
-  dialog.innerHTML = `<div class="modal-body"><h2 class="modal-title">${esc(t("appPasswordMade"))}</h2>
+  return openDialog("modal", `<div class="modal-body"><h2 class="modal-title">${esc(t("appPasswordMade"))}</h2>
       <p class="modal-text">${esc(t("appPasswordOnce"))}</p>
       <dl class="app-password-facts"><dt>${esc(t("appServer"))}</dt><dd class="mono">${esc(location.origin)}</dd>
       <dt>${esc(t("appUser"))}</dt><dd class="mono">${esc(made.username)}</dd>
       <dt>${esc(t("appPassword"))}</dt><dd class="mono new-app-password">${esc(made.password)}</dd></dl>
-      <div class="modal-actions"><button type="button" class="pill-btn primary done">${esc(t("ok"))}</button></div></div>`;
-  document.body.append(dialog);
-  dialog.querySelector(".done").addEventListener("click", () => dialog.close());
-  dialog.addEventListener("close", () => dialog.remove());
-  dialog.showModal();
+      <div class="modal-actions"><button type="button" class="pill-btn primary done">${esc(t("ok"))}</button></div></div>`,
+  (dialog, close) => dialog.querySelector(".done").addEventListener("click", () => close(null)),
+  { backdropCloses: false });
 }
 
 export async function mount(root) {
