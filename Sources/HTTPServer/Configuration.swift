@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// Origins allowed by CORS, exactly, or `"*"` for any.
     public var corsOrigins: [String] = []
     public var shutdownGraceSeconds: Int = 10
+    /// Runs when shutting down begins, before the grace period: where long-lived streams (event streams)
+    /// are told to end, since they would otherwise hold the whole grace period.
+    public var willShutDown: (@Sendable () -> Void)?
     public var logger: Logger = Logger()
 
     public init() {}

@@ -299,6 +299,7 @@ public final class StreamWriter: Sendable {
         var closed = false
         var connection: UInt = 0  // MHD_Connection*, as bits so the state stays Sendable
         var waiters: [CheckedContinuation<Void, any Error>] = []
+        var closeHandlers: [@Sendable () -> Void] = []
         var bytesSent = 0
         /// Monotonic ns when the client last took data, or when data started waiting for it.
         var lastProgress: UInt64 = 0
@@ -316,6 +317,17 @@ public final class StreamWriter: Sendable {
 
     /// True once the client has gone or the response has ended.
     public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Runs `action` once the client has gone or the server is stopping (at once when that already
+    /// happened), so a producer waiting for something other than a write can stop waiting.
+    public func onClose(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s in
+            if s.closed { return true }
+            s.closeHandlers.append(action)
+            return false
+        }
+        if now { action() }
+    }
 
     /// Queues `data` for the client; waits while much is queued; throws `StreamClosedError` when the client has gone.
     public func write(_ data: Data) async throws {
@@ -368,8 +380,8 @@ public final class StreamWriter: Sendable {
     /// The connection ended or the server is stopping: wake the connection and fail every write.
     func close() {
         var resume: UInt = 0
-        state.withLock { s in
-            guard !s.closed else { return }
+        let handlers: [@Sendable () -> Void] = state.withLock { s in
+            guard !s.closed else { return [] }
             s.closed = true
             if s.suspended {
                 s.suspended = false
@@ -377,19 +389,25 @@ public final class StreamWriter: Sendable {
             }
             for w in s.waiters { w.resume(throwing: StreamClosedError()) }
             s.waiters.removeAll()
+            defer { s.closeHandlers.removeAll() }
+            return s.closeHandlers
         }
         if let c = OpaquePointer(bitPattern: resume) { MHD_resume_connection(c) }
+        for handler in handlers { handler() }
     }
 
     /// Called when MHD has freed the response: the connection may be gone, never touch it again.
     func detach() {
-        state.withLock { s in
+        let handlers: [@Sendable () -> Void] = state.withLock { s in
             s.connection = 0
             s.suspended = false
             s.closed = true
             for w in s.waiters { w.resume(throwing: StreamClosedError()) }
             s.waiters.removeAll()
+            defer { s.closeHandlers.removeAll() }
+            return s.closeHandlers
         }
+        for handler in handlers { handler() }
     }
 
     var bytesSent: Int { state.withLock { $0.bytesSent } }

@@ -108,6 +108,7 @@ public final class HTTPServer: Sendable {
         let quiesced = MHD_quiesce_daemon(daemon)
         // MHD must not see the listening fd closed before it stops; shutting it down refuses new connections now.
         if quiesced >= 0 { _ = Foundation.shutdown(quiesced, Int32(SHUT_RDWR)) }
+        configuration.willShutDown?()
         let deadline = monotonicNanos() + UInt64(max(0, configuration.shutdownGraceSeconds)) * 1_000_000_000
         while core.inFlight.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline {
             usleep(10_000)

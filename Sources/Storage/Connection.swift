@@ -9,6 +9,8 @@ public final class Connection {
     private var cache: [String: OpaquePointer] = [:]
     /// Column names to indexes, per cached statement, built the first time a row is read by name.
     private var columnIndexes: [OpaquePointer: ColumnIndex] = [:]
+    /// What runs once the write transaction under way commits (dropped when it rolls back).
+    var commitActions: [() -> Void] = []
 
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         var db: OpaquePointer?
@@ -29,6 +31,13 @@ public final class Connection {
     deinit {
         for statement in cache.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
+    }
+
+    /// Runs `action` once the write transaction under way has committed, in commit order, before the next
+    /// write transaction begins; never when it rolls back. What others must only learn of once it is
+    /// durable (a published event) goes here.
+    public func afterCommit(_ action: @escaping () -> Void) {
+        commitActions.append(action)
     }
 
     /// Runs one or more statements that take no parameters (schema, pragmas).

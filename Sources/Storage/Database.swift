@@ -33,15 +33,22 @@ public final class Database: Sendable {
         readers = ReaderPool(pool)
     }
 
-    /// Runs `body` in one write transaction; any thrown error rolls it back.
+    /// Runs `body` in one write transaction; any thrown error rolls it back. Actions `body` registered with
+    /// `Connection.afterCommit` run after the commit.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try writer.withConnection { db in
             try db.executeScript("BEGIN IMMEDIATE")
+            db.commitActions.removeAll()
             do {
                 let result = try body(db)
                 try db.executeScript("COMMIT")
+                // Still holding the writer, so that actions of consecutive transactions run in commit order.
+                let actions = db.commitActions
+                db.commitActions.removeAll()
+                for action in actions { action() }
                 return result
             } catch {
+                db.commitActions.removeAll()
                 try? db.executeScript("ROLLBACK")
                 throw error
             }

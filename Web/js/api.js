@@ -337,3 +337,33 @@ export const appPasswords = {
   /** DELETE /v1/users/{id}/app_passwords/{passwordId}: Revoke one of one's app passwords: the app using it is signed out at once. */
   revoke: (params, body) => call(e("DELETE", "/v1/users/{id}/app_passwords/{passwordId}", [], "signedIn", false), params, body),
 };
+
+export const messages = {
+  /** POST /v1/messages: Send someone a message: text, a picture (an uploaded file) or a song, sheet or video. */
+  send: (params, body) => call(e("POST", "/v1/messages", [], "signedIn", false), params, body),
+  /** DELETE /v1/messages/{id}: Delete a message for oneself (the other person keeps it). */
+  delete: (params, body) => call(e("DELETE", "/v1/messages/{id}", [], "signedIn", false), params, body),
+  /** GET /v1/messages/unread: How many messages are unread, and in how many conversations. */
+  unread: (params, body) => call(e("GET", "/v1/messages/unread", [], "signedIn", false), params, body),
+  /** GET /v1/conversations: One's conversations, the one with the newest message first; deep pages by cursor. */
+  conversations: (params, body) => call(e("GET", "/v1/conversations", ["cursor", "page", "size"], "signedIn", false), params, body),
+  /** GET /v1/conversations/{id}: One conversation. */
+  conversation: (params, body) => call(e("GET", "/v1/conversations/{id}", [], "signedIn", false), params, body),
+  /** GET /v1/conversations/{id}/messages: A conversation's messages, oldest first: the newest ones, or those `before` or `after` a message. */
+  messages: (params, body) => call(e("GET", "/v1/conversations/{id}/messages", ["before", "after", "size"], "signedIn", false), params, body),
+  /** POST /v1/conversations/{id}/read: Mark a conversation read up to a message (all of it without one). */
+  markRead: (params, body) => call(e("POST", "/v1/conversations/{id}/read", [], "signedIn", false), params, body),
+  /** DELETE /v1/conversations/{id}: Delete a conversation for oneself: its messages so far are gone for one; a new message opens it again. */
+  deleteConversation: (params, body) => call(e("DELETE", "/v1/conversations/{id}", [], "signedIn", false), params, body),
+  /** GET /v1/message_settings: Who may send one messages. */
+  settings: (params, body) => call(e("GET", "/v1/message_settings", [], "signedIn", false), params, body),
+  /** PUT /v1/message_settings: Allow messages from everyone (who is not blocked) or only from people one follows. */
+  saveSettings: (params, body) => call(e("PUT", "/v1/message_settings", [], "signedIn", false), params, body),
+};
+
+export const events = {
+  /** GET /v1/events: Server-Sent Events for the chat token's person: `message`, `read`, `conversation`, `notification`, `queue`, `likes`; resumable with `Last-Event-ID` for a day, then `reload`; a comment line every 25 s; one stream per device. */
+  stream: (params) => address(e("GET", "/v1/events", ["token", "lastEventId"], "chatToken", true), params),
+  /** POST /v1/events/token: A new chat token for this device's session (the one from signing in stops working). */
+  token: (params, body) => call(e("POST", "/v1/events/token", [], "signedIn", false), params, body),
+};

@@ -327,6 +327,29 @@ final class AccountService: Sendable {
         return Viewer(userID: session.userID, sessionID: session.id, isAdmin: session.role == "admin")
     }
 
+    /// The viewer a chat token belongs to: it opens the event stream and nothing else. Throws 401 as
+    /// `authenticate` does.
+    func authenticate(chatToken token: String) throws -> Viewer {
+        let refused = ServiceError.unauthenticated(
+            "That chat token is not valid any more: sign in again, or get a new one with POST /v1/events/token."
+        )
+        guard token.utf8.count == 64, Crypto.unhex(token) != nil else { throw refused }
+        let hash = Crypto.tokenHash(token.lowercased())
+        guard let session = try database.read({ db in try store.session(db, chatTokenHash: hash) }),
+            session.expiresAt > clock(), !session.disabled
+        else { throw refused }
+        return Viewer(userID: session.userID, sessionID: session.id, isAdmin: session.role == "admin")
+    }
+
+    /// A new chat token for the viewer's session; the one from signing in stops working.
+    func newChatToken(for viewer: Viewer) throws -> ChatToken {
+        let token = Crypto.randomToken()
+        try database.write { db in
+            try store.setChatToken(db, sessionID: viewer.sessionID, hash: Crypto.tokenHash(token))
+        }
+        return ChatToken(chatToken: token)
+    }
+
     func sessions(of viewer: Viewer) throws -> [DeviceSession] {
         try database.read { db in try store.sessions(db, userID: viewer.userID, now: clock()) }.map {
             DeviceSession(

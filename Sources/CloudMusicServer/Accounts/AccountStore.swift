@@ -266,11 +266,25 @@ struct AccountStore: Sendable {
     }
 
     func session(_ db: Connection, tokenHash: String) throws -> SessionRecord? {
+        try session(db, column: "token_hash", hash: tokenHash)
+    }
+
+    /// The session whose chat token (the event stream's credential) has this hash.
+    func session(_ db: Connection, chatTokenHash: String) throws -> SessionRecord? {
+        try session(db, column: "chat_token_hash", hash: chatTokenHash)
+    }
+
+    /// Gives a session a new chat token; the old one stops working.
+    func setChatToken(_ db: Connection, sessionID: Int64, hash: String) throws {
+        try db.execute("UPDATE sessions SET chat_token_hash = ? WHERE id = ?", hash, sessionID)
+    }
+
+    private func session(_ db: Connection, column: String, hash: String) throws -> SessionRecord? {
         try db.queryOne(
             """
             SELECT s.id, s.user_id, u.role, u.disabled, s.last_seen_at, s.expires_at
-            FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?
-            """, tokenHash
+            FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.\(column) = ?
+            """, hash
         ) {
             SessionRecord(
                 id: try $0.int64("id"), userID: try $0.int64("user_id"), role: try $0.string("role"),

@@ -24,6 +24,8 @@ enum Schema {
         SubsonicSchema.migration,
         CommentsSchema.onVideos,
         LibrarySchema.longerPrefixes,
+        EventsSchema.migration,
+        MessagesSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -31,6 +31,10 @@ public final class ServerApp: Sendable {
     let recommendations: RecommendationService
     let recommendationBackfill: RecommendationBackfill
     let passwords: AppPasswordService
+    let messages: MessageService
+    /// Carries committed events to open event streams.
+    let eventHub = InProcessEventHub()
+    let events: EventLog
     /// What Subsonic apps say they are playing.
     let nowPlaying = NowPlaying()
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
@@ -51,6 +55,7 @@ public final class ServerApp: Sendable {
         database = try Database(path: options.databasePath)
         let applied = try Schema.migrator.migrate(database)
         if !applied.isEmpty { logger.info("migrated schema to version \(applied.last!)") }
+        events = EventLog(hub: eventHub)
         files = FileRoots(options.musicFolders + options.videoFolders + [options.dataFolder], logger: logger)
         let clicks = ViewerClicks(
             database: database,
@@ -76,7 +81,8 @@ public final class ServerApp: Sendable {
             } ?? outbox
         var accountSettings = AccountService.Settings()
         accountSettings.signupCodes = options.signupCodes
-        let sheets = SheetService(database: database, coverFolder: options.dataFolder + "/sheet-covers")
+        let sheets = SheetService(
+            database: database, coverFolder: options.dataFolder + "/sheet-covers", events: events)
         self.sheets = sheets
         accounts = AccountService(
             database: database, sender: sender, avatarFolder: options.dataFolder + "/avatars",
@@ -84,7 +90,7 @@ public final class ServerApp: Sendable {
             termsAccepted: { try terms.hasAcceptedCurrent(userID: $0) })
         let uploads = UploadService(database: database, folder: options.dataFolder + "/files")
         self.uploads = uploads
-        var feeds = FeedService(database: database)
+        var feeds = FeedService(database: database, events: events)
         passwords = try AppPasswordService(
             database: database, keyFile: options.dataFolder + "/app-passwords.key")
         // A moment's pictures must be ones its author uploaded.
@@ -94,9 +100,9 @@ public final class ServerApp: Sendable {
             }
         }
         self.feeds = feeds
-        comments = CommentService(database: database, sheets: sheets, feeds: feeds)
-        follows = FollowService(database: database, accounts: accounts)
-        notifications = NotificationService(database: database)
+        comments = CommentService(database: database, sheets: sheets, feeds: feeds, events: events)
+        follows = FollowService(database: database, accounts: accounts, events: events)
+        notifications = NotificationService(database: database, events: events)
         let categories = CategoryService(database: database)
         self.categories = categories
         let home = HomeService(database: database, categories: categories)
@@ -115,6 +121,7 @@ public final class ServerApp: Sendable {
             scanner: VideoScanner(database: database, folders: options.videoFolders, stillFolder: stills),
             logger: logger, waitForMusic: { musicScans.waitUntilIdle() })
         recommendations = RecommendationService(database: database)
+        messages = MessageService(database: database, accounts: accounts, videos: videos, events: events)
         recommendationBackfill = RecommendationBackfill(database: database)
     }
 
@@ -142,6 +149,8 @@ public final class ServerApp: Sendable {
         VideoRoutes(videos: videos, scans: videoScans, files: files).register(on: api)
         RecommendationRoutes(recommendations: recommendations).register(on: api)
         AppPasswordRoutes(passwords: passwords).register(on: api)
+        MessageRoutes(messages: messages).register(on: api)
+        EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         SubsonicRoutes(
             service: SubsonicService(
                 database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying),
@@ -161,6 +170,7 @@ public final class ServerApp: Sendable {
         configuration.maxBodyBytes = options.maxBodyBytes
         configuration.maxUploadBytes = options.maxUploadBytes
         configuration.logger = logger
+        configuration.willShutDown = { [eventHub] in eventHub.endAll() }
         return configuration
     }
 
@@ -173,6 +183,8 @@ public final class ServerApp: Sendable {
         sheets.clicks.start(logger: logger)
         clicks.start(logger: logger)
         recommendationBackfill.start(logger: logger)
+        let purge = EventPurge(database: database, log: events, logger: logger)
+        purge.start()
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
         if options.watchFolders {
@@ -186,6 +198,7 @@ public final class ServerApp: Sendable {
         onStart(server.port)
         server.runUntilSignalled()
         recommendationBackfill.stop()
+        purge.stop()
         do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }
         do { try clicks.stop() } catch { logger.error("event=viewer_click_flush_failed error=\"\(error)\"") }
     }

@@ -239,6 +239,13 @@ extension Admin: ServerAccess {
     }
 }
 
+extension ChatTokenHolder: ServerAccess {
+    static func caller(_ viewer: Viewer?) throws -> Viewer {
+        guard let viewer else { throw AccountService.signInFirst }
+        return viewer
+    }
+}
+
 extension AdminOrFirstRun: ServerAccess {
     /// nil when a loopback client calls before any administrator exists.
     static func caller(_ viewer: Viewer?) throws -> Viewer? { viewer }

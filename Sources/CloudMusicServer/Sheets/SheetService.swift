@@ -10,10 +10,13 @@ struct SheetService: Sendable {
     let catalog = CatalogStore()
     let coverFolder: String
     let clicks: ClickCounter
+    /// Where a saved queue and a change to "I like" are told to one's other devices.
+    let events: EventLog
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    init(database: Database, coverFolder: String) {
+    init(database: Database, coverFolder: String, events: EventLog) {
         self.database = database
+        self.events = events
         self.coverFolder = coverFolder
         clicks = ClickCounter(database: database)
     }
@@ -232,7 +235,10 @@ struct SheetService: Sendable {
         try database.write { db in
             guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
             let sheetID = try likesSheetID(db, viewer: viewer)
-            try add(db, [songID], to: sheetID, atTop: true, now: clock())
+            let now = clock()
+            try add(db, [songID], to: sheetID, atTop: true, now: now)
+            try events.append(
+                db, to: viewer.userID, .likes, LikesEvent(songId: String(songID), liked: true), at: now)
             return try owned(db, id: sheetID, viewer: viewer)
         }
     }
@@ -241,7 +247,11 @@ struct SheetService: Sendable {
         try database.write { db in
             guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
             let sheetID = try likesSheetID(db, viewer: viewer)
-            _ = try store.removeSongs(db, sheetID: sheetID, songIDs: [songID], now: clock())
+            let now = clock()
+            if try store.removeSongs(db, sheetID: sheetID, songIDs: [songID], now: now) > 0 {
+                try events.append(
+                    db, to: viewer.userID, .likes, LikesEvent(songId: String(songID), liked: false), at: now)
+            }
             return try owned(db, id: sheetID, viewer: viewer)
         }
     }
@@ -426,11 +436,14 @@ struct SheetService: Sendable {
                     "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
                 )
             }
+            let now = clock()
             try store.saveQueue(
                 db, userID: viewer.userID, songIDs: ids, currentIndex: draft.currentIndex,
                 positionMs: position,
-                loopMode: draft.loopMode ?? .list, version: current + 1, now: clock())
-            return try queue(db, viewer: viewer)
+                loopMode: draft.loopMode ?? .list, version: current + 1, now: now)
+            let saved = try queue(db, viewer: viewer)
+            try events.append(db, to: viewer.userID, .queue, QueueEvent(queue: saved), at: now)
+            return saved
         }
     }
 

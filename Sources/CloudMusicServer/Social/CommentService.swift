@@ -9,7 +9,7 @@ struct CommentService: Sendable {
     let database: Database
     let store = CommentStore()
     let topics = TopicStore()
-    let notifications = NotificationStore()
+    let notifications: NotificationStore
     let links = RichTextLinks()
     let catalog = CatalogStore()
     let videos = VideoStore()
@@ -17,8 +17,9 @@ struct CommentService: Sendable {
     let feeds: FeedService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    init(database: Database, sheets: SheetService, feeds: FeedService) {
+    init(database: Database, sheets: SheetService, feeds: FeedService, events: EventLog) {
         self.database = database
+        notifications = NotificationStore(events: events)
         self.sheets = sheets
         self.feeds = feeds
     }

@@ -7,12 +7,13 @@ import Storage
 struct FeedService: Sendable {
     let database: Database
     let store = FeedStore()
-    let notifications = NotificationStore()
+    let notifications: NotificationStore
     let links = RichTextLinks()
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    init(database: Database) {
+    init(database: Database, events: EventLog) {
         self.database = database
+        notifications = NotificationStore(events: events)
     }
 
     static let maxLength = 2_000

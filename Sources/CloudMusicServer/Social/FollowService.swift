@@ -7,12 +7,13 @@ import Storage
 struct FollowService: Sendable {
     let database: Database
     let store = FollowStore()
-    let notifications = NotificationStore()
+    let notifications: NotificationStore
     let accounts: AccountService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    init(database: Database, accounts: AccountService) {
+    init(database: Database, accounts: AccountService, events: EventLog) {
         self.database = database
+        notifications = NotificationStore(events: events)
         self.accounts = accounts
     }
 

@@ -7,11 +7,12 @@ import Storage
 /// through `NotificationStore`, inside their own transactions.)
 struct NotificationService: Sendable {
     let database: Database
-    let store = NotificationStore()
+    let store: NotificationStore
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
-    init(database: Database) {
+    init(database: Database, events: EventLog) {
         self.database = database
+        store = NotificationStore(events: events)
     }
 
     static let noNotification = ServiceError.notFound("That notification does not exist.")

@@ -7,6 +7,9 @@ import Storage
 /// Services of other features record and take back notifications with `record` and `remove`, on the
 /// connection of their own write transaction, so a notification exists exactly when what caused it does.
 struct NotificationStore: Sendable {
+    /// Where a new notification is also written as an event, for the recipient's open streams.
+    let events: EventLog
+
     /// What happened. Moments reuse these: a like of a moment is `.like` with a feed id, a comment on
     /// someone's moment is `.comment` with the comment and feed ids, a mention in a moment `.mention`.
     enum Kind: Int, CaseIterable, Sendable {
@@ -36,12 +39,19 @@ struct NotificationStore: Sendable {
         feedID: Int64? = nil, at now: Int64
     ) throws -> Bool {
         guard recipient != actor else { return false }
-        return try db.execute(
-            """
-            INSERT INTO notifications(user_id, actor_id, kind, comment_id, feed_id, created_at)
-            SELECT ?, ?, ?, ?, ?, ? WHERE \(FollowStore.hasNotBlocked("?", "?"))
-            ON CONFLICT DO NOTHING
-            """, recipient, actor, kind.rawValue, commentID, feedID, now, recipient, actor) > 0
+        let added =
+            try db.execute(
+                """
+                INSERT INTO notifications(user_id, actor_id, kind, comment_id, feed_id, created_at)
+                SELECT ?, ?, ?, ?, ?, ? WHERE \(FollowStore.hasNotBlocked("?", "?"))
+                ON CONFLICT DO NOTHING
+                """, recipient, actor, kind.rawValue, commentID, feedID, now, recipient, actor) > 0
+        if added, let item = try item(db, id: db.lastInsertRowID, userID: recipient) {
+            try events.append(
+                db, to: recipient, .notification,
+                NotificationEvent(notification: item, unread: try unread(db, userID: recipient)), at: now)
+        }
+        return added
     }
 
     /// Takes back what `actor` caused with `kind` on a comment or moment (an unlike, an unfollow);

@@ -166,6 +166,10 @@ extension SubsonicService {
                         _ = try sheetStore.removeSongs(
                             db, sheetID: user.likesSheetID, songIDs: known, now: now)
                     }
+                    for id in known {
+                        try sheets.events.append(
+                            db, to: user.id, .likes, LikesEvent(songId: String(id), liked: on), at: now)
+                    }
                 }
             }
             if !albums.isEmpty {
@@ -372,6 +376,9 @@ extension SubsonicService {
                 loopMode: loopMode, version: version, now: clock())
             try store.setQueueClient(
                 db, userID: user.id, version: version, client: String(call.client.prefix(256)))
+            if let saved = try sheetStore.queue(db, userID: user.id) {
+                try sheets.events.append(db, to: user.id, .queue, QueueEvent(queue: saved), at: clock())
+            }
         }
         return .empty
     }

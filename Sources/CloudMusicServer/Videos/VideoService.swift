@@ -54,7 +54,7 @@ struct VideoService: Sendable {
     }
 
     /// Models for rows, with their songs in one query.
-    private func models(_ db: Connection, _ records: [VideoStore.Record]) throws -> [Video] {
+    func models(_ db: Connection, _ records: [VideoStore.Record]) throws -> [Video] {
         let songs = try catalog.songs(db, ids: Array(Set(records.compactMap(\.songID))))
         let songsByID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return records.map { record in

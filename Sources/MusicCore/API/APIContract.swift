@@ -8,7 +8,7 @@ public enum APIContract {
         CategoriesAPI.group,
         AppVersionsAPI.group, TermsAPI.group,
         VideosAPI.group, RecommendationsAPI.group,
-        AppPasswordsAPI.group,
+        AppPasswordsAPI.group, MessagesAPI.group, EventsAPI.group,
     ]
 
     /// Every endpoint, in group order.

@@ -80,6 +80,8 @@ public enum Access: String, Sendable {
     case admin
     /// An administrator, or a client on the server's own machine while the server has no administrator.
     case adminOrFirstRun
+    /// The holder of a chat token (from signing in): it opens the event stream and nothing else.
+    case chatToken
 }
 
 /// Who may call an endpoint, as a type, so a handler of a signed-in endpoint receives a signed-in caller.
@@ -92,6 +94,7 @@ public enum OptionalSignIn: AccessLevel { public static var access: Access { .op
 public enum SignedIn: AccessLevel { public static var access: Access { .signedIn } }
 public enum Admin: AccessLevel { public static var access: Access { .admin } }
 public enum AdminOrFirstRun: AccessLevel { public static var access: Access { .adminOrFirstRun } }
+public enum ChatTokenHolder: AccessLevel { public static var access: Access { .chatToken } }
 
 /// A request without a body.
 public struct NoBody: Codable, Sendable, Equatable {

@@ -37,7 +37,12 @@ public enum OpenAPIDocument {
                         "type": "apiKey", "in": "header", "name": "Authorization",
                         "description":
                             "The `session` token from `POST /v1/sessions`, as `<token>` or `Bearer <token>`.",
-                    ]
+                    ],
+                    "chatToken": [
+                        "type": "apiKey", "in": "header", "name": "Authorization",
+                        "description":
+                            "The `chatToken` from `POST /v1/sessions` (or `POST /v1/events/token`), as `<token>` or `Bearer <token>`, or the `token` query parameter; it opens the event stream and nothing else.",
+                    ],
                 ],
             ],
         ]
@@ -62,6 +67,7 @@ public enum OpenAPIDocument {
         case .anyone: op["security"] = []
         case .optionalSignIn: op["security"] = [[:], ["session": []]]
         case .signedIn, .admin, .adminOrFirstRun: op["security"] = [["session": []]]
+        case .chatToken: op["security"] = [["chatToken": []]]
         }
         op["x-access"] = .string(endpoint.access.rawValue)
         var parameters: [JSONValue] = []
@@ -181,7 +187,7 @@ public enum OpenAPIDocument {
         }
         switch endpoint.access {
         case .anyone: break
-        case .optionalSignIn, .signedIn: kinds.insert(.unauthenticated)
+        case .optionalSignIn, .signedIn, .chatToken: kinds.insert(.unauthenticated)
         case .admin, .adminOrFirstRun: kinds.formUnion([.unauthenticated, .forbidden])
         }
         return ServiceError.Kind.allCases.filter(kinds.contains)
