@@ -15,10 +15,12 @@ public enum ControlBar {
         public var loopMode: LoopMode
         /// 0...100.
         public var volume: Int
+        /// What keeps anything from playing (no sound output), shown in place of the progress.
+        public var problem: String?
 
         public init(
             title: String, artist: String, playback: PlaybackState, position: Double, duration: Double,
-            loopMode: LoopMode, volume: Int
+            loopMode: LoopMode, volume: Int, problem: String? = nil
         ) {
             self.title = title
             self.artist = artist
@@ -27,6 +29,7 @@ public enum ControlBar {
             self.duration = duration
             self.loopMode = loopMode
             self.volume = volume
+            self.problem = problem
         }
     }
 
@@ -35,12 +38,24 @@ public enum ControlBar {
     /// From 40 columns up everything shows: glyph, "Title - Artist" (cut with an ellipsis), a
     /// progress bar, "1:23 / 4:05", the loop mode and the volume. Below 40 the bar, loop and volume
     /// go first, then the title, then the times; what is left always fits.
+    ///
+    /// With a `problem` the bar is the glyph and that sentence, then the song's name when there is room: the
+    /// progress, loop mode and volume mean nothing while nothing can play.
     public static func render(_ state: State, width: Int) -> Line {
         let width = max(0, width)
         let glyphSpan = StyledSpan(
             DisplayFormat.playStateGlyph(state.playback.rawValue),
-            state.playback == .failed ? .error : .accent)
+            state.playback == .failed || state.problem != nil ? .error : .accent)
         let name = nowPlaying(state)
+        if let problem = state.problem.map(TerminalWidth.sanitized), !problem.isEmpty {
+            let text = TerminalWidth.truncate(problem, to: max(0, width - 2))
+            var spans: Line = [glyphSpan, StyledSpan(" "), StyledSpan(text, .error)]
+            let left = width - 2 - TerminalWidth.width(of: text) - 3
+            if left >= 8, !name.isEmpty {
+                spans.append(StyledSpan(" · " + TerminalWidth.truncate(name, to: left), .dim))
+            }
+            return spans.fitted(to: width)
+        }
         let times = DisplayFormat.progress(position: state.position, duration: state.duration)
         let timesWidth = TerminalWidth.width(of: times)
 

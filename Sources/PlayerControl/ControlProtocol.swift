@@ -116,11 +116,14 @@ public struct PlayerStatus: Codable, Sendable, Equatable {
     public var loopMode: String
     /// 0–100.
     public var volume: Int
+    /// What keeps anything from playing, as one sentence ("No sound output: ..."); nil when nothing does.
+    public var problem: String?
 
     public init(
         state: String, title: String?, artist: String?, album: String?, position: Double, duration: Double?,
-        loopMode: String, volume: Int
+        loopMode: String, volume: Int, problem: String? = nil
     ) {
+        self.problem = problem
         self.state = state
         self.title = title
         self.artist = artist

@@ -153,6 +153,29 @@ import Testing
         #expect(one[0].text.contains("晴天"))
     }
 
+    @Test func aFailedSoundOutputIsTheControlBarsSentenceUntilItWorks() throws {
+        var state = Self.loadedState()
+        state.screen = .queue
+        let failure = SoundOutputFailure(
+            reason: "audio output initialization failed",
+            log: ["[ao/alsa] Playback open error: No such file or directory"])
+        _ = state.reduce(.playback(.failed))
+        _ = state.reduce(.soundOutput(.failed(failure)))
+        var bottom = try #require(AppView.render(&state, width: 120, height: 24, now: Self.now).last)
+        #expect(
+            bottom.text.hasPrefix(
+                "! No sound output: ALSA found no sound card. Set audio_output in the config. · 晴天 ☀️ - 周杰伦"))
+        #expect(bottom.contains { $0.style == .error && $0.text.hasPrefix("No sound output") })
+        // The queue still marks the same song.
+        #expect(state.queueIndex == 0)
+
+        _ = state.reduce(.soundOutput(.working))
+        _ = state.reduce(.playback(.playing))
+        bottom = try #require(AppView.render(&state, width: 120, height: 24, now: Self.now).last)
+        #expect(bottom.text.hasPrefix("▶ 晴天 ☀️ - 周杰伦"))
+        #expect(!bottom.text.contains("No sound output"))
+    }
+
     @Test func theStatusRowShowsAToastWhenSet() {
         var state = Self.loadedState()
         state.screen = .queue

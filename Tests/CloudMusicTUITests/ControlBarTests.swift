@@ -46,6 +46,27 @@ import Testing
         if width >= 2 + 11 + 1 + 6 { #expect(line.text.hasSuffix("1:23 / 4:05")) }
     }
 
+    @Test(arguments: [0, 1, 2, 10, 40, 77, 80, 100, 200])
+    func aProblemTakesThePlaceOfTheProgress(width: Int) {
+        var state = Self.state
+        state.playback = .failed
+        state.problem = "No sound output: ALSA found no sound card. Set audio_output in the config."
+        let line = ControlBar.render(state, width: width)
+        #expect(line.width == width)
+        let text = line.text
+        if width >= 2 { #expect(text.hasPrefix("! ")) }
+        #expect(!text.contains("1:23"))
+        #expect(!text.contains("Vol"))
+        if width >= 77 {
+            #expect(text.hasPrefix("! " + state.problem!))
+            #expect(line.contains { $0.style == .error && $0.text == state.problem })
+        } else if width > 2 {
+            #expect(text.hasSuffix("…"))
+        }
+        // The song's name follows when at least 8 columns are left for it.
+        #expect(text.contains(" · 一时") == (width >= 2 + 74 + 3 + 8))
+    }
+
     @Test func showsEveryStateAndMode() {
         var state = Self.state
         state.playback = .paused

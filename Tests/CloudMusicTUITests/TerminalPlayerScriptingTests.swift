@@ -124,6 +124,10 @@ import Testing
         #expect(answer.status == 0)
         #expect(answer.output.contains("cloudmusic play <search words>"))
         #expect(answer.output.contains("Space play/pause"))
+        // The real places of the log and the config for this person, not variables to work out.
+        #expect(answer.output.contains(home + "/state/cloudmusic/player.log"))
+        #expect(answer.output.contains(home + "/config/cloudmusic/config"))
+        #expect(answer.output.contains("null to play without sound"))
 
         answer = await Self.cloudmusic(["--bogus"], home: home)
         #expect(answer.status == 2)

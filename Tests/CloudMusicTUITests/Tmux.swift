@@ -217,17 +217,15 @@ struct TerminalPlayer {
         try await session.waitFor(text: "Signed in as \(nickname)")
     }
 
+    /// - Parameter audio: the `--audio` output; nil for none, so the config's (by default libmpv's own choice).
     init(
         server: TestServer, home: String = temporaryFolder(), arguments: [String] = [],
-        environment extra: [String: String] = [:], width: Int = 100, height: Int = 30
+        environment extra: [String: String] = [:], width: Int = 100, height: Int = 30, audio: String? = "null"
     ) throws {
         self.home = home
         session = try TmuxSession(
-            command: [
-                productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString, "--audio",
-                "null",
-            ]
-                + arguments,
+            command: [productBinary("cloudmusic").path, "--server", server.baseURL.absoluteString]
+                + (audio.map { ["--audio", $0] } ?? []) + arguments,
             environment: Self.environment(home: home).merging(extra) { $1 }, width: width, height: height)
     }
 

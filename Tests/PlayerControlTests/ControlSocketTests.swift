@@ -97,6 +97,23 @@ private func sendRaw(_ bytes: [UInt8], _ path: String) async throws -> ControlRe
         #expect(!json.contains("\n"))
     }
 
+    @Test func aProblemTravelsWithTheStatusAndAnOlderPlayerLeavesItOut() throws {
+        var status = sampleStatus
+        status.problem = "No sound output: ALSA found no sound card. Set audio_output in the config."
+        let json = try JSONEncoder().encode(ControlResponse(ok: true, message: "", status: status))
+        #expect(try JSONDecoder().decode(ControlResponse.self, from: json).status == status)
+        // The summary stays one line; `cloudmusic status` prints the problem under it.
+        #expect(status.summary == sampleStatus.summary)
+
+        var older = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(sampleStatus)) as? [String: Any])
+        older["problem"] = nil
+        let decoded = try JSONDecoder().decode(
+            PlayerStatus.self, from: JSONSerialization.data(withJSONObject: older))
+        #expect(decoded.problem == nil)
+        #expect(decoded == sampleStatus)
+    }
+
     @Test func statusSummary() {
         #expect(sampleStatus.summary == "▶ 晴天 - 周杰伦  1:23 / 4:05  [Loop] Vol 80%")
         var status = sampleStatus

@@ -10,6 +10,9 @@ public enum MusicListEvent: Sendable, Equatable {
     case progress(position: Double, duration: Double?)
     /// The song could not be played and was skipped.
     case skipped(Song, message: String)
+    /// The sound output failed, or works again. While it has failed the list stays where it is: no song is
+    /// skipped for it, and the next play (or `next`, `previous`, a new list) tries the output again.
+    case soundOutput(SoundOutput)
 }
 
 /// The server's copy of the play queue, as the manager syncs it (the repository implements it).
@@ -38,6 +41,7 @@ public actor MusicListManager {
         public var position: Double
         public var duration: Double?
         public var state: PlaybackState
+        public var soundOutput: SoundOutput
         public var current: Song? { currentIndex.map { songs[$0] } }
     }
 
@@ -50,6 +54,7 @@ public actor MusicListManager {
     private var position: Double
     private var duration: Double?
     private var state: PlaybackState = .idle
+    private var soundOutput: SoundOutput = .unknown
     private var syncedVersion: Int?
     private var unsynced: Bool
     private var failuresInARow = 0
@@ -109,7 +114,7 @@ public actor MusicListManager {
     public func snapshot() -> Snapshot {
         Snapshot(
             songs: order.entries.compactMap { songs[$0] }, currentIndex: order.currentIndex, mode: order.mode,
-            position: position, duration: duration, state: state)
+            position: position, duration: duration, state: state, soundOutput: soundOutput)
     }
 
     public var currentSong: Song? { order.current.flatMap { songs[$0] } }
@@ -314,7 +319,18 @@ public actor MusicListManager {
         case .failed(let itemID, let message):
             guard itemID == order.current.map(String.init), let song = currentSong else { return }
             await skip(song, message: message)
+        case .outputFailed(_, let failure):
+            // Not the song's fault: every other song would fail the same way, so the list stays put.
+            setSoundOutput(.failed(failure))
+        case .outputOpened:
+            setSoundOutput(.working)
         }
+    }
+
+    private func setSoundOutput(_ new: SoundOutput) {
+        guard new != soundOutput else { return }
+        soundOutput = new
+        emit(.soundOutput(new))
     }
 
     /// Reports a song that cannot be played and goes on to the next, unless every song failed in a row.

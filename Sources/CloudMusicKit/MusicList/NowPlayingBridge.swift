@@ -35,7 +35,7 @@ public final class NowPlayingBridge: Sendable {
                         if let duration { info?.duration = duration }
                         // Panels move the position themselves between updates; once a second is enough.
                         guard Date().timeIntervalSince(lastSent) >= Self.positionInterval else { continue }
-                    case .listChanged, .modeChanged, .skipped:
+                    case .listChanged, .modeChanged, .skipped, .soundOutput:
                         continue
                     }
                     session.update(info)

@@ -90,6 +90,11 @@ public final class MPVPlayer: Player, @unchecked Sendable {
         engine.setDouble("volume", min(100, max(0, percent)))
     }
     public func setMuted(_ muted: Bool) async { engine.setFlag("mute", muted) }
+    /// Changes where the sound goes; the next `load` uses it (after `.outputFailed`, that is the way to try
+    /// another output without making a new player).
+    public func setAudioOutput(_ output: MPVConfiguration.AudioOutput, device: String?) {
+        engine.setAudioOutput(output, device: device)
+    }
     public var state: PlaybackState { get async { engine.currentState } }
 
     /// A libmpv property as text, for tests and diagnostics: unlike everything else here, it waits for libmpv.
@@ -107,7 +112,7 @@ private final class Engine: @unchecked Sendable {
     private enum PendingEnd {
         case none
         case ended(PlayableItem)
-        case failed, stopped
+        case failed, stopped, outputFailed
     }
 
     private let handle: OpaquePointer
@@ -124,6 +129,8 @@ private final class Engine: @unchecked Sendable {
     private var entries: [Int64: (item: PlayableItem, role: Role)] = [:]
     private var state: PlaybackState = .idle
     private var lastItem: PlayableItem?
+    /// The output device asked for, to name it when it cannot be opened.
+    private var device: String?
 
     // Only the event thread touches these.
     private var current: (id: Int64, item: PlayableItem)?
@@ -133,6 +140,12 @@ private final class Engine: @unchecked Sendable {
     private var paused = false
     private var buffering = false
     private var lastError: String?
+    /// libmpv's log lines since the current item started, as `[prefix] text` (the newest 40).
+    private var recentLog: [String] = []
+    /// An item the sound output failed for, reported once libmpv's log lines that explain why are in.
+    private var outputFailure: (item: PlayableItem, reason: String)?
+    /// Whether the output opened for the last item that started; nil before the first.
+    private var outputWorks: Bool?
 
     private static let loadfileToken: UInt64 = 1 << 62
     private static let stopToken: UInt64 = 1 << 61
@@ -164,7 +177,10 @@ private final class Engine: @unchecked Sendable {
             ("user-agent", "CloudMusicKit"),
         ]
         if c.audioOutput != .auto { options.append(("ao", c.audioOutput.rawValue)) }
-        if let device = c.audioDevice, !device.isEmpty { options.append(("audio-device", device)) }
+        if let device = c.audioDevice, !device.isEmpty {
+            options.append(("audio-device", device))
+            self.device = device
+        }
         if !c.httpHeaders.isEmpty {
             let fields = c.httpHeaders.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             guard fields.allSatisfy({ !$0.contains(where: { $0 == "," || $0 == "\n" || $0 == "\r" }) }) else {
@@ -302,6 +318,23 @@ private final class Engine: @unchecked Sendable {
         }
     }
 
+    func setAudioOutput(_ output: MPVConfiguration.AudioOutput, device: String?) {
+        let device = device.flatMap { $0.isEmpty ? nil : $0 }
+        lock.withLock {
+            guard !closed else { return }
+            self.device = device
+            // An empty `ao` is libmpv's own choice, as when it is not set.
+            for (name, value) in [
+                ("ao", output == .auto ? "" : output.rawValue), ("audio-device", device ?? "auto"),
+            ] {
+                value.withCString { text in
+                    var pointer: UnsafePointer<CChar>? = text
+                    mpv_set_property_async(handle, 0, name, MPV_FORMAT_STRING, &pointer)
+                }
+            }
+        }
+    }
+
     func property(_ name: String) -> String? {
         lock.withLock {
             guard !closed, let text = mpv_get_property_string(handle, name) else { return nil }
@@ -367,9 +400,13 @@ private final class Engine: @unchecked Sendable {
             } else {
                 nextTick = ContinuousClock.now
             }
+            // libmpv hands out log lines only once no event is waiting, so the lines that explain a failed sound
+            // output come after its END_FILE (and often after IDLE): take everything waiting, then report it.
+            if outputFailure != nil { timeout = 0 }
             let event = mpv_wait_event(handle, timeout)!.pointee
             if event.event_id == MPV_EVENT_SHUTDOWN { lock.withLock { closed = true } }
             if lock.withLock({ closed }) { break }
+            if event.event_id == MPV_EVENT_NONE, outputFailure != nil { reportOutputFailure() }
             process(event)
         }
         mpv_terminate_destroy(handle)
@@ -407,6 +444,8 @@ private final class Engine: @unchecked Sendable {
         case MPV_EVENT_PLAYBACK_RESTART:
             // The file is ready (after a load or a seek).
             guard current != nil else { return }
+            // Without an output the item cannot play: its END_FILE says why next, and `.playing` would be false.
+            guard outputOpened() else { return }
             // Read, not the observed value: a `pause` set just before a load may not have been reported yet.
             var flag: Int32 = 0
             if mpv_get_property(handle, "pause", MPV_FORMAT_FLAG, &flag) >= 0 { paused = flag != 0 }
@@ -419,6 +458,8 @@ private final class Engine: @unchecked Sendable {
         case MPV_EVENT_LOG_MESSAGE:
             let message = event.data.assumingMemoryBound(to: mpv_event_log_message.self).pointee
             lastError = String(cString: message.text).trimmingCharacters(in: .whitespacesAndNewlines)
+            recentLog.append("[\(String(cString: message.prefix))] \(lastError ?? "")")
+            if recentLog.count > 40 { recentLog.removeFirst(recentLog.count - 40) }
         default:
             break
         }
@@ -469,11 +510,14 @@ private final class Engine: @unchecked Sendable {
             unmatchedStart = id
             return
         }
+        // A new item started before the failure's log lines came in: report it with what is there.
+        if outputFailure != nil { reportOutputFailure() }
         let previous = pendingEnd
         pendingEnd = .none
         current = (id, entry.item)
         duration = nil
         lastError = nil
+        recentLog = []
         lock.withLock {
             lastItem = entry.item
             entries = entries.filter { $0.key >= id }
@@ -494,6 +538,8 @@ private final class Engine: @unchecked Sendable {
         switch reason {
         case MPV_END_FILE_REASON_EOF:
             pendingEnd = .ended(item)
+        case MPV_END_FILE_REASON_ERROR where error == MPV_ERROR_AO_INIT_FAILED.rawValue:
+            outputFailed(item, reason: String(cString: mpv_error_string(error)))
         case MPV_END_FILE_REASON_ERROR:
             var message = "“\(item.title)” could not be played (\(String(cString: mpv_error_string(error))))."
             if let lastError, !lastError.isEmpty { message += " \(lastError)" }
@@ -515,6 +561,9 @@ private final class Engine: @unchecked Sendable {
             setState(.ended)
         case .failed:
             setState(.failed)
+        case .outputFailed:
+            // Still waiting for the log lines: the report sets the state.
+            if outputFailure == nil { setState(.failed) }
         case .stopped, .none:
             setState(.idle)
         }
@@ -523,6 +572,42 @@ private final class Engine: @unchecked Sendable {
             buffering = false
             emit(.buffering(false))
         }
+    }
+
+    /// Whether the sound output is open now; the first time it is (and the first time after a failure), says so.
+    private func outputOpened() -> Bool {
+        guard let name = mpv_get_property_string(handle, "current-ao") else { return false }
+        mpv_free(name)
+        if outputWorks != true {
+            outputWorks = true
+            emit(.outputOpened)
+        }
+        return true
+    }
+
+    /// The sound output failed for `item`: not the item's fault, so libmpv must not go on to the queued item,
+    /// which would fail the same way (one after another through the whole list).
+    private func outputFailed(_ item: PlayableItem, reason: String) {
+        outputFailure = (item, reason)
+        pendingEnd = .outputFailed
+        lock.withLock {
+            entries = entries.filter { $0.value.role == .current }
+            // A load asked for since replaces the playlist itself; stopping now would stop that item instead.
+            guard !closed, !pendingCommands.values.contains(where: { $0.role == .current }) else { return }
+            _ = runCommand(["stop"], token: 0)
+        }
+    }
+
+    private func reportOutputFailure() {
+        guard let failure = outputFailure else { return }
+        outputFailure = nil
+        outputWorks = false
+        let device = lock.withLock { self.device }
+        emit(
+            .outputFailed(
+                itemID: failure.item.id,
+                SoundOutputFailure(reason: failure.reason, log: recentLog, device: device)))
+        setState(.failed)
     }
 
     private func propertyChanged(_ property: mpv_event_property) {

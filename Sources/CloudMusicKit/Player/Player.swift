@@ -49,6 +49,12 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The player moved on its own to the item given to `setNext` (gapless), after the one before it ended or
     /// failed; no `.ended` is sent for the one before, and the state does not pass through idle or loading.
     case advanced(itemID: String)
+    /// The sound output could not be opened, so the item did not play. The item is not at fault, and the player
+    /// did not move on to the one given to `setNext` (it would fail the same way); the state becomes `.failed`.
+    /// The next `load` tries the output again.
+    case outputFailed(itemID: String, SoundOutputFailure)
+    /// The sound output opened: sent when an item starts the first time, and the first time after `.outputFailed`.
+    case outputOpened
 }
 
 /// The player engine the apps call MusicPlayerManager: one item at a time, plus the next one queued so that

@@ -24,6 +24,8 @@ public enum AppAction: Sendable {
     case queueChanged(songs: [Song], current: Int?, mode: LoopMode)
     case playback(PlaybackState)
     case progress(position: Double, duration: Double?)
+    /// The sound output failed, or works again.
+    case soundOutput(SoundOutput)
     case lyricLoaded(songID: String, Lyric?, message: String?)
     /// A page of a song's comments; `more` is true for a page after the first (it adds to the list).
     case commentsLoaded(songID: String, [Comment], nextCursor: String? = nil, more: Bool = false)

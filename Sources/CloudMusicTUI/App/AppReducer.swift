@@ -133,6 +133,9 @@ extension AppState {
             playing.position = position
             if let duration, duration > 0 { playing.duration = duration }
             return []
+        case .soundOutput(let output):
+            playing.soundOutput = output
+            return []
         case .lyricLoaded(let songID, let lyric, let message):
             guard songID == playing.song?.id else { return [] }
             playing.lyric = lyric

@@ -253,6 +253,7 @@ public struct PlayingState: Sendable, Equatable {
     public var duration: Double = 0
     public var mode: LoopMode = .list
     public var volume = 80
+    public var soundOutput: SoundOutput = .unknown
     public var lyric: Lyric?
     public var lyricSongID: String?
     public var lyricStatus: String?

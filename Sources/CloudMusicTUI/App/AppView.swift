@@ -44,7 +44,7 @@ public enum AppView {
                 title: song?.title ?? "", artist: song?.artistNames ?? "", playback: state.playing.playback,
                 position: state.playing.position, duration: state.playing.duration,
                 loopMode: state.playing.mode,
-                volume: state.playing.volume),
+                volume: state.playing.volume, problem: state.playing.soundOutput.problem),
             width: width)
     }
 

@@ -3,34 +3,44 @@ import Foundation
 import PlayerControl
 
 extension CommandLine {
-    static let usage = """
-        cloudmusic: a terminal player for a CloudMusic server.
+    /// The help, with the files' real places for this environment.
+    static func usage(environment: [String: String]) -> String {
+        let log = PlayerPaths.stateDirectory(environment: environment)
+            .appendingPathComponent(StandardErrorLog.fileName).path
+        let config = PlayerPaths.configFile(environment: environment).path
+        return """
+            cloudmusic: a terminal player for a CloudMusic server.
 
-        Usage:
-          cloudmusic [options]                 open the player
-          cloudmusic play <search words>       play what the words find (in the running player, else a new one)
-          cloudmusic pause|resume|toggle|next|previous|stop
-                                               control the running player
-          cloudmusic status                    what the running player is playing
-          cloudmusic config                    print a commented config file with every default
-          cloudmusic logout                    forget the remembered sign-in
+            Usage:
+              cloudmusic [options]                 open the player
+              cloudmusic play <search words>       play what the words find (in the running player, else a new one)
+              cloudmusic pause|resume|toggle|next|previous|stop
+                                                   control the running player
+              cloudmusic status                    what the running player is playing
+              cloudmusic config                    print a commented config file with every default
+              cloudmusic logout                    forget the remembered sign-in
 
-        Options:
-          --server URL        the server (default: the config file's, else http://127.0.0.1:8080)
-          --config FILE       the config file (default: $XDG_CONFIG_HOME/cloudmusic/config)
-          --audio OUTPUT      auto, pulse, alsa or null (no sound)
-          --no-color          never use colours (also NO_COLOR=1)
-          --no-media-keys     do not offer MPRIS (desktop media keys) on D-Bus
-          -h, --help          this help
+            Options:
+              --server URL        the server (default: the config file's, else http://127.0.0.1:8080)
+              --config FILE       the config file (default: the one under Files)
+              --audio OUTPUT      auto, pulse, alsa or null (no sound); overrides the config's audio_output
+              --no-color          never use colours (also NO_COLOR=1)
+              --no-media-keys     do not offer MPRIS (desktop media keys) on D-Bus
+              -h, --help          this help
 
-        Keys in the player: ? shows them all. Space play/pause, n/p next/previous, ←/→ seek,
-        +/- volume, l loop mode, / search, Enter play, a add to queue, d download, f like,
-        c comments, 1-7 screens, q quit.
+            Keys in the player: ? shows them all. Space play/pause, n/p next/previous, ←/→ seek,
+            +/- volume, l loop mode, / search, Enter play, a add to queue, d download, f like,
+            c comments, 1-7 screens, q quit.
 
-        While the player is open, whatever libmpv, ALSA, PulseAudio or libav write to standard error goes
-        to $XDG_STATE_HOME/cloudmusic/player.log (default ~/.local/state/cloudmusic/player.log), never
-        over the screen.
-        """
+            Files:
+              \(config)
+                  the config (`cloudmusic config` prints one with every default); audio_output chooses where
+                  the sound goes: auto, pulse, alsa, or null to play without sound
+              \(log)
+                  the player's log: what libmpv, ALSA, PulseAudio and libav write to standard error while the
+                  player is open (never over the screen), and libmpv's own words when there is no sound output
+            """
+    }
 
     /// `cloudmusic [options] [command]`; returns the exit status.
     public static func run(_ arguments: [String], startedAt: ContinuousClock.Instant) -> Int32 {
@@ -52,7 +62,7 @@ extension CommandLine {
         while let argument = rest.popFirst() {
             switch argument {
             case "-h", "--help", "help":
-                print(usage)
+                print(usage(environment: environment))
                 return 0
             case "--server":
                 guard let v = value(argument) else { return 2 }
@@ -209,6 +219,15 @@ extension CommandLine {
         options.playQuery = playQuery
         options.controlSocketPath = socketPath
         options.mediaKeys = mediaKeys
+        let configPath = configURL
+        let outputOverride = audioOverride.flatMap(MPVConfiguration.AudioOutput.init(rawValue:))
+        options.rereadSoundSettings = {
+            let config = try PlayerConfig.load(from: configPath, environment: environment)
+            return SoundSettings(
+                output: outputOverride ?? MPVConfiguration.AudioOutput(rawValue: config.audioOutput.rawValue)
+                    ?? .auto,
+                device: config.audioDevice)
+        }
         options.notice = notice
         do {
             let app = try TerminalApp(options: options)
@@ -221,7 +240,10 @@ extension CommandLine {
     }
 
     private static func report(_ answer: ControlResponse) -> Int32 {
-        if let status = answer.status, answer.ok { print(status.summary) }
+        if let status = answer.status, answer.ok {
+            print(status.summary)
+            if let problem = status.problem { print(problem) }
+        }
         if !answer.message.isEmpty, !(answer.ok && answer.message == "Done.") {
             FileHandle.standardError.write(
                 Data(((answer.ok ? "" : "cloudmusic: ") + answer.message + "\n").utf8))

@@ -17,6 +17,11 @@ final class PlayerRuntime: Sendable {
     private let onSignedIn: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void
     private let onSignedOut: @Sendable () -> Void
     private let onVolume: @Sendable (Int) -> Void
+    /// Where the sound goes now, and how to read the config's choice again.
+    private let sound: SoundSettings
+    private let rereadSound: (@Sendable () throws -> SoundSettings)?
+    /// Whether the sound output has failed (and not worked since), as the list last said.
+    private let outputFailed = Mutex(false)
     /// The newest search asked for: a search still waiting out the typing pause gives way to a newer one.
     private let latestSearch = Mutex(0)
     private let tasks = Mutex<[Task<Void, Never>]>([])
@@ -40,8 +45,12 @@ final class PlayerRuntime: Sendable {
         downloads: DownloadManager, mediaSession: MPRISService?, volume: Int,
         post: @escaping @Sendable (AppAction) -> Void,
         onSignedIn: @escaping @Sendable (String, String, String?) -> Void,
-        onSignedOut: @escaping @Sendable () -> Void, onVolume: @escaping @Sendable (Int) -> Void = { _ in }
+        onSignedOut: @escaping @Sendable () -> Void, onVolume: @escaping @Sendable (Int) -> Void = { _ in },
+        sound: SoundSettings = SoundSettings(output: .auto),
+        rereadSound: (@Sendable () throws -> SoundSettings)? = nil
     ) {
+        self.sound = sound
+        self.rereadSound = rereadSound
         self.client = client
         self.repository = repository
         self.player = player
@@ -86,9 +95,14 @@ final class PlayerRuntime: Sendable {
                         self.post(.progress(position: position, duration: duration))
                     case .skipped(let song, let message):
                         self.post(.notice("Skipped \(song.title): \(message)", isError: true))
+                    case .soundOutput(let output):
+                        self.post(.soundOutput(output))
+                        self.outputFailed.withLock { $0 = output.problem != nil }
+                        if case .failed(let failure) = output { Self.log(failure) }
                     }
                 }
             })
+        if rereadSound != nil { keep(Task { [weak self] in await self?.watchSoundSettings() }) }
         keep(
             Task { [weak self] in
                 var last = ContinuousClock.now - .seconds(1)
@@ -107,6 +121,38 @@ final class PlayerRuntime: Sendable {
                     self?.post(.tick)
                 }
             })
+    }
+
+    /// While the sound output has failed, reads the config's sound settings each second; when they change (say
+    /// to `audio_output = null`, or another `audio_device`), uses them and tries the song again.
+    private func watchSoundSettings() async {
+        guard let rereadSound else { return }
+        var used = sound
+        var lastError: String?
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            guard outputFailed.withLock({ $0 }) else { continue }
+            do {
+                let settings = try rereadSound()
+                lastError = nil
+                guard settings != used else { continue }
+                used = settings
+                player.setAudioOutput(settings.output, device: settings.device)
+                post(.notice("The sound settings changed in the config: trying again.", isError: false))
+                try await list.play()
+            } catch {
+                // A config being edited may be half written: say what is wrong once, not every second.
+                let message = Self.message(for: error)
+                if message != lastError { post(.notice(message, isError: true)) }
+                lastError = message
+            }
+        }
+    }
+
+    /// What libmpv said, for player.log (standard error while the player draws): the screen has one sentence.
+    private static func log(_ failure: SoundOutputFailure) {
+        let lines = ([failure.message, "libmpv: \(failure.reason)"] + failure.log).joined(separator: "\n  ")
+        FileHandle.standardError.write(Data("cloudmusic: \(lines)\n".utf8))
     }
 
     func stop() {
@@ -182,7 +228,8 @@ final class PlayerRuntime: Sendable {
             album: song?.album?.title,
             position: snapshot.position,
             duration: snapshot.duration ?? song.map { Double($0.duration) / 1000 },
-            loopMode: snapshot.mode.rawValue, volume: volume.withLock { $0 })
+            loopMode: snapshot.mode.rawValue, volume: volume.withLock { $0 },
+            problem: snapshot.soundOutput.problem)
     }
 
     private func keep(_ task: Task<Void, Never>) { tasks.withLock { $0.append(task) } }
@@ -192,6 +239,7 @@ final class PlayerRuntime: Sendable {
         post(.queueChanged(songs: snapshot.songs, current: snapshot.currentIndex, mode: snapshot.mode))
         post(.playback(snapshot.state))
         post(.progress(position: snapshot.position, duration: snapshot.duration))
+        post(.soundOutput(snapshot.soundOutput))
     }
 
     private func postDownloads() {

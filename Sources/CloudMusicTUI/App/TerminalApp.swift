@@ -4,6 +4,17 @@ import MPRIS
 import MusicCore
 import PlayerControl
 
+/// Where the sound goes: the config's `audio_output` (or `--audio`) and `audio_device`.
+public struct SoundSettings: Sendable, Equatable {
+    public var output: MPVConfiguration.AudioOutput
+    public var device: String?
+
+    public init(output: MPVConfiguration.AudioOutput, device: String? = nil) {
+        self.output = output
+        self.device = device
+    }
+}
+
 /// How the terminal player is set up (from the config file and the command line).
 public struct PlayerOptions: Sendable {
     public var server: URL
@@ -34,6 +45,9 @@ public struct PlayerOptions: Sendable {
     public var controlSocketPath: String?
     /// Whether to offer MPRIS on the D-Bus session bus.
     public var mediaKeys = true
+    /// Reads the config's sound settings again; while the sound output has failed the player does each second,
+    /// and tries again with them when they change. Nil: only a restart takes new ones.
+    public var rereadSoundSettings: (@Sendable () throws -> SoundSettings)?
 
     public init(server: URL, stateDirectory: URL, downloadsDirectory: URL) {
         self.server = server
@@ -79,7 +93,9 @@ public final class TerminalApp {
         runtime = PlayerRuntime(
             client: client, repository: repository, player: player, list: list, downloads: downloads,
             mediaSession: mediaSession, volume: options.volume, post: { mailbox.post($0) },
-            onSignedIn: options.saveSession, onSignedOut: options.forgetSession, onVolume: options.saveVolume)
+            onSignedIn: options.saveSession, onSignedOut: options.forgetSession, onVolume: options.saveVolume,
+            sound: SoundSettings(output: options.audioOutput, device: options.audioDevice),
+            rereadSound: options.rereadSoundSettings)
         var state = AppState(
             server: options.server.absoluteString, keyMap: options.keyMap,
             signedIn: options.session.map { ($0.userID, $0.nickname) })
