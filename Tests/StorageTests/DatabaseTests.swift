@@ -1,5 +1,6 @@
 import Foundation
 import Storage
+import Synchronization
 import Testing
 
 func temporaryDatabasePath() -> String {
@@ -17,6 +18,34 @@ let schema = Migrator([
 ])
 
 @Suite struct DatabaseTests {
+    @Test func actionsAfterCommitRunOnceCommittedInOrderAndNeverOnRollback() throws {
+        let db = try Database(path: temporaryDatabasePath())
+        try db.write { try $0.executeScript("CREATE TABLE t (x INTEGER)") }
+        let seen = Mutex<[String]>([])
+        try db.write { c in
+            try c.execute("INSERT INTO t VALUES (1)")
+            c.afterCommit {
+                // Committed: a reader sees the row when the action runs.
+                let count =
+                    (try? db.read { r in try r.queryOne("SELECT count(*) AS n FROM t") { try $0.int("n") } })
+                    ?? nil
+                seen.withLock { $0.append("first \(count ?? -1)") }
+            }
+            c.afterCommit { seen.withLock { $0.append("second") } }
+            #expect(seen.withLock { $0.isEmpty })
+        }
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try db.write { c in
+                try c.execute("INSERT INTO t VALUES (2)")
+                c.afterCommit { seen.withLock { $0.append("rolled back") } }
+                throw Refused()
+            }
+        }
+        try db.write { c in c.afterCommit { seen.withLock { $0.append("third") } } }
+        #expect(seen.withLock { $0 } == ["first 1", "second", "third"])
+    }
+
     @Test func migrationsApplyOnceAndAreRecorded() throws {
         let db = try Database(path: temporaryDatabasePath())
         #expect(try schema.migrate(db) == [1, 2])
