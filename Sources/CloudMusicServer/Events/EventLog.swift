@@ -56,14 +56,18 @@ struct EventLog: Sendable {
         return events.compactMap { $0 }
     }
 
-    /// Deletes events older than `keptSeconds`, remembering the newest id deleted so that a stream resuming
-    /// from before it is told to reload. Returns how many went.
+    /// Deletes up to `batch` events older than `keptSeconds`, remembering the newest id deleted so that a
+    /// stream resuming from before it is told to reload. Returns how many went; call it until that is 0, a
+    /// transaction each, so a day of events never holds the writer long.
     @discardableResult
-    func purge(_ db: Connection, now: Int64) throws -> Int {
+    func purge(_ db: Connection, now: Int64, batch: Int = 10_000) throws -> Int {
         let cutoff = now - Self.keptSeconds
+        // Ids grow with time, so the oldest `batch` rows are a range of ids.
         guard
             let newest = try db.queryOne(
-                "SELECT max(id) AS id FROM events WHERE created_at < ?", cutoff
+                """
+                SELECT max(id) AS id FROM (SELECT id FROM events WHERE created_at < ? ORDER BY id LIMIT ?)
+                """, cutoff, batch
             ) { try $0.optionalInt64("id") } ?? nil
         else { return 0 }
         let deleted = try db.execute("DELETE FROM events WHERE id <= ?", newest)

@@ -23,7 +23,12 @@ final class EventPurge: Sendable {
             while !stopping.load(ordering: .relaxed) {
                 do {
                     let now = Int64(Date().timeIntervalSince1970)
-                    let deleted = try database.write { db in try log.purge(db, now: now) }
+                    var deleted = 0
+                    while !stopping.load(ordering: .relaxed) {
+                        let batch = try database.write { db in try log.purge(db, now: now) }
+                        if batch == 0 { break }
+                        deleted += batch
+                    }
                     if deleted > 0 { logger.info("event=events_purged count=\(deleted)") }
                 } catch {
                     logger.error("event=events_purge_failed error=\"\(error)\"")

@@ -1,0 +1,104 @@
+import Foundation
+import MusicCore
+import Storage
+import Synchronization
+import Testing
+
+@testable import CloudMusicServer
+
+/// The event log on its own: published only after commit, replay after an id, and what a purge leaves.
+@Suite struct EventLogTests {
+    /// A hub that records what it was given; subscriptions are not this test's subject.
+    final class RecordingHub: EventHub {
+        let published = Mutex<[Int64]>([])
+        func publish(_ events: [StoredEvent]) { published.withLock { $0 += events.map(\.id) } }
+        func subscribe(userID: Int64, device: Int64) -> EventSubscription {
+            Issue.record("the log never subscribes")
+            return EventSubscription(userID: userID, device: device) { _ in }
+        }
+    }
+
+    static func database() throws -> (Database, [Int64]) {
+        let folder = temporaryFolder()
+        let database = try Database(path: folder + "/test.sqlite")
+        try Schema.migrator.migrate(database)
+        let users = try database.write { db in
+            try (1...2).map { index -> Int64 in
+                try db.execute(
+                    """
+                    INSERT INTO users(email, nickname, nickname_key, password_hash, created_at, updated_at)
+                    VALUES (?, ?, ?, 'x', 0, 0)
+                    """, "p\(index)@example.com", "p\(index)", "p\(index)")
+                return db.lastInsertRowID
+            }
+        }
+        return (database, users)
+    }
+
+    @Test func eventsArePublishedAfterCommitOnlyAndReplayedByID() throws {
+        let (database, users) = try Self.database()
+        let hub = RecordingHub()
+        let log = EventLog(hub: hub)
+        try database.write { db in
+            try log.append(db, to: users[0], .likes, LikesEvent(songId: "1", liked: true), at: 100)
+            #expect(hub.published.withLock { $0.isEmpty })
+        }
+        #expect(hub.published.withLock { $0 } == [1])
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try database.write { db in
+                try log.append(db, to: users[0], .likes, LikesEvent(songId: "2", liked: true), at: 100)
+                throw Refused()
+            }
+        }
+        #expect(hub.published.withLock { $0 } == [1])
+        try database.write { db in
+            try log.append(db, to: users[1], .likes, LikesEvent(songId: "3", liked: true), at: 200)
+            try log.append(db, to: users[0], .likes, LikesEvent(songId: "4", liked: false), at: 200)
+        }
+        let ids = hub.published.withLock { $0 }
+        #expect(ids.count == 3 && ids == ids.sorted())
+        try database.read { db in
+            let latest = try log.latestID(db)
+            #expect(latest == ids.last)
+            let missed = try #require(
+                try log.missed(db, userID: users[0], after: 1, latest: latest, limit: 10))
+            #expect(missed.map(\.id) == [ids[2]])
+            #expect(String(decoding: missed[0].data, as: UTF8.self) == #"{"liked":false,"songId":"4"}"#)
+            #expect(try log.missed(db, userID: users[0], after: latest + 1, latest: latest, limit: 10) == nil)
+        }
+    }
+
+    @Test func aPurgeLeavesADayAndSendsOlderResumesToReload() throws {
+        let (database, users) = try Self.database()
+        let log = EventLog(hub: RecordingHub())
+        let now: Int64 = 1_000_000
+        try database.write { db in
+            for index in 0..<5 {
+                try log.append(
+                    db, to: users[0], .likes, LikesEvent(songId: String(index), liked: true),
+                    at: now - EventLog.keptSeconds - 10 + Int64(index))
+            }
+            try log.append(db, to: users[0], .likes, LikesEvent(songId: "new", liked: true), at: now)
+        }
+        // Two at a time: three transactions take the five old ones, the fourth finds none.
+        var batches: [Int] = []
+        while true {
+            let deleted = try database.write { db in try log.purge(db, now: now, batch: 2) }
+            if deleted == 0 { break }
+            batches.append(deleted)
+        }
+        #expect(batches == [2, 2, 1])
+        try database.read { db in
+            let latest = try log.latestID(db)
+            #expect(try log.missed(db, userID: users[0], after: 2, latest: latest, limit: 10) == nil)
+            let kept = try #require(try log.missed(db, userID: users[0], after: 5, latest: latest, limit: 10))
+            #expect(kept.map(\.id) == [6])
+        }
+        // Ids never go back after the newest rows are purged.
+        try database.write { db in
+            try log.append(db, to: users[0], .likes, LikesEvent(songId: "x", liked: true), at: now)
+            #expect(try log.latestID(db) == 7)
+        }
+    }
+}
