@@ -10,8 +10,16 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from conftest import DESKTOP, PHONE, api, new_page, png
+from conftest import DESKTOP, PHONE, Server, api, new_page, png
 from test_screens import go, shoot
+
+
+@pytest.fixture(scope="module")
+def server():
+    """This module's own server: its people do not count against the sign-ups per address of the shared one."""
+    running = Server("--signup-codes", "off")
+    yield running
+    running.close()
 
 
 @pytest.fixture(scope="module")

@@ -208,8 +208,10 @@ export function startLive() {
   if (started) return;
   started = true;
   store.watch(["user"], (state) => {
-    if (state.user) live.connect();
-    else {
+    // The same person's profile changing is no reason to take the stream back from the tab that replaced this one.
+    if (state.user) {
+      if (state.user.session !== live.session || live.state !== "replaced") live.connect();
+    } else {
       live.close();
       live.userId = null;
       live.session = null;
