@@ -38,7 +38,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(song(request));
   } else if (/^\/v1\/(songs|albums|sheets|users)\/[^/]+\/(cover|avatar)$/.test(url.pathname)) {
     event.respondWith(picture(request));
-  } else if (url.pathname.startsWith("/v1/") && !/^\/v1\/(admin|queue|plays|sessions|library)/.test(url.pathname)) {
+  } else if (url.pathname.startsWith("/v1/") && !/^\/v1\/(admin|queue|plays|sessions|library|events)/.test(url.pathname)) {
     event.respondWith(api(request));
   }
 });

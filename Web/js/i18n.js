@@ -78,8 +78,8 @@ const en = {
 };
 
 // The few words of the social side the chrome shows at once; the rest come with its screens (i18n-social.js).
-Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage: "主页" });
-Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page" });
+Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage: "主页", messages: "私信" });
+Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page", messages: "Messages" });
 
 /** Adds words to both languages (a screen's module brings its own). */
 export function extend(more) {

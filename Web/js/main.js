@@ -1,5 +1,5 @@
 // The app's start: the chrome (side bar, tab bar, mini player), the router, the service worker, the queue
-// sync and the keyboard. Screens live in ./screens and are loaded by the router.
+// sync, the live event stream and the keyboard. Screens live in ./screens and are loaded by the router.
 import * as store from "./store.js";
 import { setToken, events as httpEvents } from "./http.js";
 import { t, lang } from "./i18n.js";
@@ -32,7 +32,8 @@ const nav = [
   { path: "/search", label: "search", icon: "search", match: ["search"] },
   { path: "/moments", label: "moments", icon: "people", match: ["moments", "moment", "moment-new", "topic"] },
   { path: "/videos", label: "videos", icon: "video", match: ["videos", "video"], desktop: true },
-  { path: "/inbox", label: "inbox", icon: "bell", match: ["inbox"], badge: true },
+  { path: "/inbox", label: "inbox", icon: "bell", match: ["inbox"], badge: "notifications", tabBadge: "all" },
+  { path: "/messages", label: "messages", icon: "chat", match: ["messages"], badge: "messages", desktop: true },
   { path: "/mine", label: "mine", icon: "note", match: ["mine", "recent", "downloads", "profile-edit"] },
   { path: "/settings", label: "settings", icon: "tune", match: ["settings"], desktop: true },
 ];
@@ -47,7 +48,7 @@ function renderChrome() {
   document.getElementById("sidebar").innerHTML = `
     <a class="brand" href="/" aria-label="${esc(t("appName"))}"><img src="${new URL("../icons/icon.svg", import.meta.url).href}" alt="" width="32" height="32"><span>${esc(t("appName"))}</span></a>
     <nav class="side-nav" aria-label="${esc(t("appName"))}">
-      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" hidden></span>` : ""}</a>`).join("")}
+      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" data-badge="${item.badge}" hidden></span>` : ""}</a>`).join("")}
       <div class="side-group">${esc(t("mine"))}</div>
       <a class="side-link" href="/mine/recent" data-match="recent">${icon("history")}<span>${esc(t("recentPlays"))}</span></a>
       <a class="side-link" href="/mine/downloads" data-match="downloads">${icon("download")}<span>${esc(t("downloads"))}</span></a>
@@ -56,7 +57,7 @@ function renderChrome() {
     <a class="side-user" href="${user ? "/mine" : "/login"}">${icon("user")}<span>${esc(user ? user.nickname || t("mine") : t("signIn"))}</span></a>
     <p class="side-keys">${esc(t("shortcuts"))}</p>`;
   document.getElementById("tabbar").innerHTML = nav.filter((item) => !item.desktop).map((item) =>
-    `<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" hidden></span>` : ""}</a>`).join("");
+    `<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" data-badge="${item.tabBadge || item.badge}" hidden></span>` : ""}</a>`).join("");
   badges?.drawBadges();
   document.getElementById("tabbar").setAttribute("aria-label", t("appName"));
   unmountMini?.();
@@ -173,6 +174,11 @@ function boot() {
       module.drawBadges();
     });
     import("./queue-sync.js").then((module) => module.startSync());
+    // The live event stream: messages, notifications, the queue and likes from other devices, as they happen.
+    import("./live.js").then((module) => {
+      globalThis.cloudmusic.live = module.live;
+      module.startLive();
+    });
     loadLikes();
     if ("serviceWorker" in navigator) {
       navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});

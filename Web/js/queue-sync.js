@@ -1,7 +1,8 @@
 // The queue follows the person between devices through GET/PUT /v1/queue, with the SDK's rule
 // (CloudMusicKit's MusicListManager.syncWithServer): local changes not yet saved go up with the version
 // they were based on; when another device saved a newer queue (409), or nothing changed here, the server's
-// newer queue comes down.
+// newer queue comes down. A save on another device also arrives at once through the event stream (live.js),
+// which hands it to `applyRemote`.
 import { sheets, catalog } from "./api.js";
 import { getToken } from "./http.js";
 import { engine, slim } from "./player.js";
@@ -53,6 +54,11 @@ async function perform() {
   } else if (remote.version === engine.syncedVersion) {
     return;
   }
+  await adopt(remote, revision);
+}
+
+/** Makes `remote` (a PlayQueue) the device's queue, unless the person changed the queue here meanwhile. */
+async function adopt(remote, revision) {
   const songs = await songsFor(remote.songIds);
   // The person changed the queue here while the server's was on its way: theirs goes up next time.
   if (engine.revision !== revision || engine.unsynced) return;
@@ -70,6 +76,20 @@ export function sync() {
     running = perform().catch(() => {}).finally(() => { running = null; });
   }
   return running;
+}
+
+/** A queue saved by a device, as the event stream brings it (`queue`): the same rule as a sync. This device's
+ * own save comes back too, and a queue older than the one here may arrive late: neither is applied. A newer one
+ * is taken as it is when nothing changed here; when something did, a sync lets the version rule decide. */
+export async function applyRemote(remote) {
+  while (running) await running;
+  if (engine.syncedVersion !== null && engine.syncedVersion !== undefined && remote.version <= engine.syncedVersion) return;
+  if (engine.unsynced) {
+    await sync();
+    return;
+  }
+  running = adopt(remote, engine.revision).catch(() => {}).finally(() => { running = null; });
+  await running;
 }
 
 /** Syncs at start, when the app comes back into view, and a moment after each change here. */

@@ -26,6 +26,9 @@ const routes = [
   ["/user/:id/:list", "people"],
   ["/mine/profile", "profile-edit"],
   ["/inbox", "inbox"],
+  ["/messages", "messages"],
+  ["/messages/user/:userId", "messages"],
+  ["/messages/:id", "messages"],
   ["/videos", "videos"],
   ["/video/:id", "video"],
 ].map(([pattern, screen]) => {
@@ -39,21 +42,24 @@ const routes = [
 
 /** Screens styled by css/social.css, which is loaded when one of them is first shown (or after the first
  * screen), so the first render of home does not carry it. */
-const SOCIAL = new Set(["comments", "moments", "moment-new", "moment", "topic", "user", "people", "profile-edit", "inbox", "videos", "video"]);
-let socialCSS = null;
-export function socialStyles() {
-  if (!socialCSS) {
-    socialCSS = new Promise((resolve) => {
+const SOCIAL = new Set(["comments", "moments", "moment-new", "moment", "topic", "user", "people", "profile-edit", "inbox", "videos", "video", "messages"]);
+/** Screens that also need css/chat.css (messages), loaded when one is first shown. */
+const CHAT = new Set(["messages"]);
+const sheets = new Map();
+function stylesheet(name) {
+  if (!sheets.has(name)) {
+    sheets.set(name, new Promise((resolve) => {
       const link = document.createElement("link");
       link.rel = "stylesheet";
-      link.href = new URL("../css/social.css", import.meta.url).href;
+      link.href = new URL(`../css/${name}`, import.meta.url).href;
       link.onload = () => resolve();
       link.onerror = () => resolve();
       document.head.append(link);
-    });
+    }));
   }
-  return socialCSS;
+  return sheets.get(name);
 }
+export function socialStyles() { return stylesheet("social.css"); }
 
 const listeners = new Set();
 let current = null;
@@ -115,6 +121,7 @@ async function render() {
   const { screen, params } = match(path);
   const module = await import(`./screens/${screen}.js`);
   if (SOCIAL.has(screen)) await socialStyles();
+  if (CHAT.has(screen)) await stylesheet("chat.css");
   if (mine !== generation) return;
   if (typeof unmount === "function") {
     try { unmount(); } catch (error) { console.error(error); }

@@ -3,9 +3,11 @@ import * as store from "./store.js";
 import { setToken } from "./http.js";
 import { accounts } from "./api.js";
 
-/** Keeps a sign-in answer ({ userId, session }) and loads the profile to show. */
+/** Keeps a sign-in answer ({ userId, session, chatToken }) and loads the profile to show. The chat token
+ * (which opens the live event stream, live.js) is kept beside the person. */
 export async function signIn(result) {
   setToken(result.session);
+  store.persist("cm.chat", result.chatToken ? { userId: result.userId, token: result.chatToken } : null);
   let profile = null;
   try {
     profile = await accounts.profile({ id: result.userId });
@@ -21,6 +23,7 @@ export async function signIn(result) {
 /** Forgets the session on this device (the server is told separately, when it can be). */
 export function signOutHere() {
   store.persist("cm.user", null);
+  store.persist("cm.chat", null);
   setToken(null);
   store.set({ user: null, liked: new Set(), likesSheetId: null });
   if ("caches" in globalThis) caches.delete("cm-api").catch(() => {});

@@ -1,5 +1,6 @@
 // Notifications by kind (mentions, replies, likes, follows, comments), unread ones marked; opening one marks
-// it read and goes to its cause.
+// it read and goes to its cause. A new one shows at the top as it happens (the event stream, live.js). The
+// messages (私信) open from the top bar, with their own unread count.
 import { notifications } from "../api.js";
 import * as store from "../store.js";
 import { navigate } from "../router.js";
@@ -7,7 +8,8 @@ import { t } from "../i18n.js";
 import { icon } from "../icons.js";
 import { esc, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { avatar, ago } from "../social.js";
-import { refreshUnread } from "../badge.js";
+import { refreshUnread, drawBadges } from "../badge.js";
+import { live } from "../live.js";
 import "../i18n-social.js";
 
 const KINDS = [["all", "all"], ["mention", "mentionsKind"], ["reply", "repliesKind"], ["like", "likesKind"], ["follow", "followsKind"], ["comment", "commentsKind"]];
@@ -38,6 +40,7 @@ export async function mount(root, { query }) {
   const kind = query.get("kind") || "all";
   const kinds = store.get().unread?.kinds || {};
   root.innerHTML = `<header class="top-bar inbox-bar"><h1 class="top-title">${esc(t("inbox"))}</h1>
+      <a class="text-btn inbox-messages" href="/messages">${icon("chat")}<span>${esc(t("messages"))}</span><span class="badge badge-slot" data-badge="messages" hidden></span></a>
       <button type="button" class="text-btn mark-all">${esc(t("markAllRead"))}</button></header>
     <nav class="tabs inbox-tabs">${KINDS.map(([k, label]) => `<a class="tab-link${k === kind ? " active" : ""}" href="/inbox${k === "all" ? "" : `?kind=${k}`}" data-kind="${k}">${esc(t(label))}${k !== "all" && kinds[k] ? `<span class="kind-badge">${kinds[k]}</span>` : ""}</a>`).join("")}</nav>
     <ul class="notice-list">${loadingBlock()}</ul><div class="list-foot"></div>`;
@@ -90,9 +93,32 @@ export async function mount(root, { query }) {
     }
     navigate(cause(item));
   });
+  // Live: a new notification goes on top (when this tab shows its kind), the kinds' counts follow.
+  const onNotification = ({ detail }) => {
+    const item = detail.notification;
+    if (!item || items.some((n) => n.id === item.id)) return;
+    items.unshift(item);
+    if (kind === "all" || item.kind === kind) {
+      list.querySelector(".state-block.empty")?.closest("li")?.remove();
+      list.insertAdjacentHTML("afterbegin", row(item));
+    }
+    for (const link of root.querySelectorAll(".inbox-tabs .tab-link")) {
+      const k = link.dataset.kind;
+      const n = detail.unread?.kinds?.[k] || 0;
+      let badge = link.querySelector(".kind-badge");
+      if (k === "all" || !n) { badge?.remove(); continue; }
+      if (!badge) link.insertAdjacentHTML("beforeend", `<span class="kind-badge"></span>`);
+      link.querySelector(".kind-badge").textContent = String(n);
+    }
+  };
+  live.addEventListener("notification", onNotification);
+  drawBadges();
   // Coming back to the app brings the newest ones.
   const onFocus = () => { if (document.visibilityState === "visible") load(); };
   document.addEventListener("visibilitychange", onFocus);
   await load();
-  return () => document.removeEventListener("visibilitychange", onFocus);
+  return () => {
+    document.removeEventListener("visibilitychange", onFocus);
+    live.removeEventListener("notification", onNotification);
+  };
 }

@@ -1,4 +1,5 @@
-// My Music: who I am, the shortcuts (recently played, downloads, I like), my sheets and collected sheets.
+// My Music: who I am, the shortcuts (recently played, downloads, I like, messages), my sheets and collected
+// sheets.
 import { sheets } from "../api.js";
 import * as store from "../store.js";
 import { navigate } from "../router.js";
@@ -35,10 +36,13 @@ export async function mount(root) {
         ${shortcut("/mine/recent", "history", t("recentPlays"))}
         ${shortcut("/mine/downloads", "download", t("downloads"), String(downloads.list().length))}
         <span class="likes-shortcut"></span>
+        ${user ? `<a class="shortcut messages-shortcut" href="/messages"><span class="shortcut-icon">${icon("chat")}</span><span>${esc(t("messages"))}</span>
+          <span class="badge badge-slot" data-badge="messages" hidden></span></a>` : ""}
       </nav>
       <div class="mine-sheets">${user ? loadingBlock() : ""}</div>
     </div>`;
   if (!user) return;
+  import("../badge.js").then((module) => module.drawBadges());
   const box = root.querySelector(".mine-sheets");
   const load = async () => {
     try {

@@ -1,6 +1,6 @@
-// Settings: theme, language, the desktop lyrics' look, storage used by downloads, app passwords for
-// Subsonic apps, and signing out.
-import { server, accounts } from "../api.js";
+// Settings: theme, language, the desktop lyrics' look, storage used by downloads, who may send one messages,
+// app passwords for Subsonic apps, and signing out.
+import { server, accounts, messages } from "../api.js";
 import * as store from "../store.js";
 import { back } from "../router.js";
 import { t, bytes } from "../i18n.js";
@@ -11,6 +11,7 @@ import { signOut, signOutHere } from "../session.js";
 import { navigate } from "../router.js";
 import { lyricPrefs, setLyricPrefs, COLORS } from "../floating-lyrics.js";
 import "../i18n-social.js";
+import "../i18n-chat.js";
 
 function segmented(name, value, options) {
   return `<div class="segmented" role="radiogroup" aria-label="${esc(t(name))}">${options.map(([v, label]) =>
@@ -39,6 +40,9 @@ export async function mount(root) {
         <p class="setting-note storage-note"></p>
         <div class="setting-actions"><a class="pill-btn" href="/mine/downloads">${esc(t("downloads"))}</a>
           <button class="pill-btn free-all" type="button">${esc(t("freeStorage"))}</button></div></section>
+      ${state.user ? `<section class="card-section setting message-setting"><h2>${esc(t("whoCanMessage"))}</h2>
+        <div class="segmented" role="radiogroup" aria-label="${esc(t("whoCanMessage"))}">${[["everyone", t("allowEveryone")], ["following", t("allowFollowing")]].map(([v, label]) =>
+          `<button type="button" role="radio" class="seg allow-seg" aria-checked="false" data-allow="${v}" disabled>${esc(label)}</button>`).join("")}</div></section>` : ""}
       ${state.user ? `<section class="card-section setting account-actions">
         <a class="setting-link" href="/mine/profile">${icon("edit")}<span>${esc(t("editProfile"))}</span>${icon("right", "chev")}</a>
         <a class="setting-link" href="/settings/blocks">${icon("close")}<span>${esc(t("blocklist"))}</span>${icon("right", "chev")}</a>
@@ -49,7 +53,36 @@ export async function mount(root) {
       <p class="setting-note about"></p>
     </div>`;
   root.querySelector(".back-btn").addEventListener("click", () => back("/mine"));
+  // Who may send me messages: everyone (the server's default) or only people I follow.
+  const showAllow = (value) => {
+    for (const seg of root.querySelectorAll(".allow-seg")) {
+      seg.disabled = false;
+      seg.classList.toggle("on", seg.dataset.allow === value);
+      seg.setAttribute("aria-checked", String(seg.dataset.allow === value));
+    }
+  };
+  let allowFrom = null;
+  if (state.user) {
+    messages.settings().then((settings) => {
+      allowFrom = settings.allowFrom;
+      if (root.isConnected) showAllow(allowFrom);
+    }, () => {});
+  }
   root.querySelector(".settings").addEventListener("click", async (event) => {
+    const allow = event.target.closest(".allow-seg");
+    if (allow) {
+      const value = allow.dataset.allow;
+      if (value === allowFrom) return;
+      showAllow(value);
+      try {
+        allowFrom = (await messages.saveSettings({}, { allowFrom: value })).allowFrom;
+        toast(t("saved"));
+      } catch (error) {
+        toast(error.message);
+      }
+      if (root.isConnected) showAllow(allowFrom);
+      return;
+    }
     const seg = event.target.closest(".seg");
     if (seg) {
       const { setting, value } = seg.dataset;

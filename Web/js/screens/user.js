@@ -1,4 +1,5 @@
-// A person's page: avatar, nickname, gender, birthday, place, counts; follow, block; their sheets and moments.
+// A person's page: avatar, nickname, gender, birthday, place, counts; follow, message, block; their sheets and
+// moments.
 import { accounts, follows, sheets, feeds } from "../api.js";
 import * as store from "../store.js";
 import { back, navigate } from "../router.js";
@@ -8,6 +9,7 @@ import { esc, img, toast, actionSheet, confirmDialog, errorBlock, emptyBlock, lo
 import { avatar, blockedIds, setBlocked } from "../social.js";
 import { momentList } from "./moments.js";
 import "../i18n-social.js";
+import "../i18n-chat.js";
 
 function sheetRow(sheet) {
   return `<li><a class="sheet-row" href="/sheet/${esc(sheet.id)}">${img(sheet, 52, "", "")}
@@ -59,7 +61,8 @@ export async function mount(root, { params }) {
       ${[place, profile.birthday].filter(Boolean).length ? `<p class="user-meta">${[place, profile.birthday].filter(Boolean).map(esc).join(" · ")}</p>` : ""}
       ${profile.description ? `<p class="user-bio">${esc(profile.description)}</p>` : ""}
       <div class="user-actions">${blocked ? `<p class="blocked-note">${esc(t("blockedNote"))}</p><button type="button" class="pill-btn unblock-btn">${esc(t("unblock"))}</button>`
-        : mine ? `<a class="pill-btn" href="/mine/profile">${esc(t("editProfile"))}</a>` : followButton(profile)}</div></div>`;
+        : mine ? `<a class="pill-btn" href="/mine/profile">${esc(t("editProfile"))}</a>`
+        : `<div class="user-action-row">${followButton(profile)}${me ? `<a class="pill-btn message-btn" href="/messages/user/${esc(id)}">${icon("mail")}${esc(t("sendMessage"))}</a>` : ""}</div>`}</div></div>`;
   };
   const drawBody = async () => {
     list?.stop();
