@@ -215,6 +215,11 @@ import Testing
         let conversation = try #require(list.items.first)
         let conversationID = try #require(conversation["id"] as? String)
         #expect(conversation["unreadCount"] as? Int == 3)
+        // Found by the other person, as a profile's "Message" button does.
+        let byPerson = try await server.call("GET", "/v1/conversations?userId=\(ann.id)", token: bob.token)
+        #expect(byPerson.ids == [conversationID])
+        #expect(
+            try await server.call("GET", "/v1/conversations?userId=\(bob.id)", token: bob.token).ids.isEmpty)
         #expect((conversation["user"] as? [String: Any])?["id"] as? String == ann.id)
         #expect((conversation["lastMessage"] as? [String: Any])?["id"] as? String == ids[2])
         #expect(

@@ -346,7 +346,7 @@ export const messages = {
   /** GET /v1/messages/unread: How many messages are unread, and in how many conversations. */
   unread: (params, body) => call(e("GET", "/v1/messages/unread", [], "signedIn", false), params, body),
   /** GET /v1/conversations: One's conversations, the one with the newest message first; deep pages by cursor. */
-  conversations: (params, body) => call(e("GET", "/v1/conversations", ["cursor", "page", "size"], "signedIn", false), params, body),
+  conversations: (params, body) => call(e("GET", "/v1/conversations", ["userId", "cursor", "page", "size"], "signedIn", false), params, body),
   /** GET /v1/conversations/{id}: One conversation. */
   conversation: (params, body) => call(e("GET", "/v1/conversations/{id}", [], "signedIn", false), params, body),
   /** GET /v1/conversations/{id}/messages: A conversation's messages, oldest first: the newest ones, or those `before` or `after` a message. */

@@ -161,7 +161,8 @@ struct MessageService: Sendable {
         let cursor = try PageCursor.scored(query.cursor).map { (updatedAt: Int64($0.score), id: $0.id) }
         return try database.read { db in
             let (members, total) = try store.members(
-                db, userID: viewer.userID, after: cursor, offset: cursor == nil ? query.paging.offset : 0,
+                db, userID: viewer.userID, peerID: query.userId, after: cursor,
+                offset: cursor == nil ? query.paging.offset : 0,
                 limit: query.paging.size)
             let conversations = try self.conversations(db, members, viewerID: viewer.userID)
             let next = members.count == query.paging.size ? members.last : nil

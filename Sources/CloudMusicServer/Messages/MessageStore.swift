@@ -84,10 +84,16 @@ struct MessageStore: Sendable {
 
     /// One's conversations with a message one still sees, newest first, after `cursor` (updated_at, id).
     func members(
-        _ db: Connection, userID: Int64, after cursor: (updatedAt: Int64, id: Int64)?, offset: Int, limit: Int
+        _ db: Connection, userID: Int64, peerID: Int64? = nil, after cursor: (updatedAt: Int64, id: Int64)?,
+        offset: Int, limit: Int
     ) throws -> (members: [Member], total: Int) {
         var sql = Self.selectMember + " WHERE m.user_id = ? AND m.last_message_id IS NOT NULL"
         var arguments: [any SQLBindable] = [userID]
+        if let peerID {
+            let found = try db.query(
+                sql + " AND m.peer_id = ?", arguments: arguments + [peerID], decode: Self.decodeMember)
+            return (found, found.count)
+        }
         if let cursor {
             sql += " AND (m.updated_at < ? OR (m.updated_at = ? AND m.conversation_id < ?))"
             arguments += [cursor.updatedAt, cursor.updatedAt, cursor.id]

@@ -79,15 +79,21 @@ public struct ReadMark: Codable, Sendable, Equatable {
 }
 
 public struct ConversationListQuery: APIParameters, Equatable {
+    /// Only the conversation with this person: a page of at most one (none when they never wrote).
+    public var userId: Int64?
     public var cursor: String?
     public var paging = Paging()
     public init() {}
-    public init(cursor: String? = nil, page: Int = 1, size: Int = 20) {
+    public init(userId: Int64? = nil, cursor: String? = nil, page: Int = 1, size: Int = 20) {
+        self.userId = userId
         self.cursor = cursor
         paging = Paging(page: page, size: size)
     }
     public static let fields: [ParameterField<Self>] =
-        [.text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before.")]
+        [
+            .id("userId", \.userId, doc: "Only the conversation with this person (a page of at most one)."),
+            .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        ]
         + Paging.fields(\.paging)
 }
 

@@ -579,18 +579,12 @@ function chatView(pane, { conversationId, userId, wide }) {
   };
 }
 
-/** One's conversation with `userId`, looked for in the list (the cached one first, then page by page). */
+/** One's conversation with `userId`: the cached list's, else the server's (`?userId=`). */
 async function findConversation(userId) {
   const cached = cache?.userId === me() ? cache.items?.find((c) => c.user.id === userId) : null;
   if (cached) return cached;
-  let cursor;
-  for (let i = 0; i < 10; i += 1) {
-    const page = await messages.conversations({ size: 50, cursor });
-    const found = page.data.find((c) => c.user.id === userId);
-    if (found || !page.nextCursor) return found ?? null;
-    cursor = page.nextCursor;
-  }
-  return null;
+  const page = await messages.conversations({ userId });
+  return page.data[0] ?? null;
 }
 
 export async function mount(root, { params }) {
