@@ -269,6 +269,19 @@ import Testing
                 "lastMessage"
             ].map { ($0 as? [String: Any])?["id"] as? String } == ids[1])
 
+        // Answering is reading: Ann's unread replies are read once she writes back.
+        try await Self.send(world, "x", from: bob, to: ann)
+        try await Self.send(world, "y", from: bob, to: ann)
+        #expect(
+            try await server.call("GET", "/v1/messages/unread", token: ann.token).data["count"] as? Int == 2)
+        let answer = try await Self.send(world, "z", from: ann, to: bob).data["id"] as! String
+        #expect(
+            try await server.call("GET", "/v1/messages/unread", token: ann.token).data["count"] as? Int == 0)
+        #expect(
+            try await server.call("GET", "/v1/messages/unread", token: bob.token).data["count"] as? Int == 1)
+        _ = try await server.call(
+            "POST", "/v1/conversations/\(conversationID)/read", json: ["messageId": answer], token: bob.token)
+
         // Deleting the conversation for oneself; a new message opens it again, with only itself.
         #expect(
             try await server.call("DELETE", "/v1/conversations/\(conversationID)", token: bob.token).status

@@ -141,14 +141,15 @@ struct MessageStore: Sendable {
         return db.lastInsertRowID
     }
 
-    /// After a message: both sides see it as the last one; the receiver has one more unread.
+    /// After a message: both sides see it as the last one; the receiver has one more unread, and the sender
+    /// has read everything up to it (answering is reading).
     func noteMessage(_ db: Connection, conversationID: Int64, messageID: Int64, senderID: Int64, now: Int64)
         throws
     {
         try db.execute(
             """
             UPDATE conversation_members SET last_message_id = ?, updated_at = ?,
-                unread_count = unread_count + (user_id <> ?),
+                unread_count = CASE WHEN user_id = ? THEN 0 ELSE unread_count + 1 END,
                 read_through = CASE WHEN user_id = ? THEN ? ELSE read_through END
             WHERE conversation_id = ?
             """, messageID, now, senderID, senderID, messageID, conversationID)
