@@ -425,6 +425,30 @@ public actor MusicListManager {
         try await task.value
     }
 
+    /// Applies a queue another device saved (the event stream's `queue` event) as a sync that finds it on
+    /// the server does: a newer version is taken (over local changes not yet saved, as a conflict would
+    /// decide), and this device's own save, or anything older, is ignored.
+    public func applyRemoteQueue(_ remote: PlayQueue) async throws {
+        while let running = syncing {
+            _ = try? await running.value
+            if syncing == running { syncing = nil }
+        }
+        let task = Task { try await self.performApply(remote) }
+        syncing = task
+        defer { if syncing == task { syncing = nil } }
+        try await task.value
+    }
+
+    private func performApply(_ remote: PlayQueue) async throws {
+        guard let sync, remote.version > (syncedVersion ?? 0) else { return }
+        guard !unsynced else {
+            // Changes here wait to be saved: the sync decides, exactly as it would have.
+            try await performSync()
+            return
+        }
+        try await adopt(remote, songs: try await sync.songs(ids: remote.songIds))
+    }
+
     private func performSync() async throws {
         guard let sync else { return }
         let remote = try await sync.fetchQueue()
