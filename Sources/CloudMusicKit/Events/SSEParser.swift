@@ -69,8 +69,10 @@ public struct SSEParser: Sendable {
         return events
     }
 
-    /// Forgets a half-read line and event (the connection ended); the last event id and retry stay.
+    /// Forgets a half-read line and event (the connection ended), an `id` of that event with it; the last
+    /// event id dispatched and the retry stay.
     public mutating func reset() {
+        idBuffer = lastEventID
         line = []
         afterCR = false
         atStart = true
