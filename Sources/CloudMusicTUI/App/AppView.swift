@@ -146,7 +146,8 @@ public enum AppView {
             ]
         case .chat:
             if state.chat?.composing ?? true {
-                parts = ["Enter send", "Esc or ↑ browse", "PgUp older"]
+                // Typing takes q and ?, so they are not offered.
+                return ["Enter send", "Esc or ↑ browse the messages", "PgUp older"].joined(separator: " · ")
             } else {
                 parts = [
                     pair(.write, "write"), pair(.play, "play song"), pair(.share, "share the playing song"),

@@ -74,7 +74,8 @@ extension AppState {
             }
             return []
         case .messageReceived(let message):
-            if screen != .chat || chat?.conversationID != message.conversationId {
+            // The list and the open chat show it already.
+            if screen != .messages, screen != .chat || chat?.conversationID != message.conversationId {
                 show("\(message.sender.nickname): \(Self.preview(message))")
             }
             return []
