@@ -231,5 +231,13 @@ import Testing
         }
         trying.stop()
         _ = try await trying.waitForEnd()
+        // Without a chat token, asking for one fails the same way, and is tried again the same way.
+        let asking = EventCollector(EventStream(client: nowhere, configuration: EventFixture.configuration))
+        try await asking.waitFor("two failed tries to get a token") { events in
+            events.filter { if case .disconnected = $0 { true } else { false } }.count >= 2
+        }
+        #expect(asking.ended == nil)
+        asking.stop()
+        _ = try await asking.waitForEnd()
     }
 }

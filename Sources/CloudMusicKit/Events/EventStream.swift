@@ -116,9 +116,11 @@ public final class EventStream: Sendable {
         var renewedToken = false
         while true {
             try Task.checkCancellation()
-            if state.current.chatToken == nil { try await renewToken() }
             let ending: Ending
             do {
+                // A token to open the stream with: the one given, else a new one for the session (asking for
+                // it can fail as a connection does, and is tried again as one is).
+                if state.current.chatToken == nil { try await renewToken() }
                 ending = try await connectOnce(continuation)
             } catch let error as APIError {
                 ending = .failed(error, reachedReady: false)
@@ -140,7 +142,7 @@ public final class EventStream: Sendable {
                 case .unauthorized where !renewedToken && client.sessionToken != nil:
                     // The chat token was refused: this session's new one, then at once again.
                     renewedToken = true
-                    try await renewToken()
+                    state.withLock { $0.chatToken = nil }
                     continue
                 case .unauthorized:
                     throw error

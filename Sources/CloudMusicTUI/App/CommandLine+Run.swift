@@ -25,7 +25,7 @@ extension CommandLine {
 
         Keys in the player: ? shows them all. Space play/pause, n/p next/previous, ←/→ seek,
         +/- volume, l loop mode, / search, Enter play, a add to queue, d download, f like,
-        c comments, 1-7 screens, q quit.
+        c comments, 1-9 screens (8 messages, 9 inbox), S share the song, q quit.
 
         While the player is open, whatever libmpv, ALSA, PulseAudio or libav write to standard error goes
         to $XDG_STATE_HOME/cloudmusic/player.log (default ~/.local/state/cloudmusic/player.log), never
