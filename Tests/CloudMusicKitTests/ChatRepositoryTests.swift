@@ -218,6 +218,80 @@ import Testing
         try await phoneList.applyRemoteQueue(old)
         #expect(await phoneList.snapshot().songs.map(\.id) == songs[0..<4].map(\.id))
     }
+
+    @Test func aSongPlayingHerePlaysOnWhenAnotherDeviceOnlyChangesTheRest() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let (phone, _) = try await EventFixture.person(server, "player", device: "phone")
+        let (laptop, _) = try await EventFixture.person(server, "player", device: "laptop")
+        let songs = try await phone.songs(size: 4).value.data
+        try #require(songs.count == 4)
+        let player = RecordingPlayer()
+        let phoneList = try await MusicListManager(
+            store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: player, sync: phone
+        ) { _ in URL(string: "http://127.0.0.1:9/x.mp3") }
+        let laptopList = try await MusicListManager(
+            store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: nil, sync: laptop
+        ) { _ in nil }
+        try await phoneList.setList(Array(songs[0..<3]), startAt: 0)
+        try await eventually("playing") { await phoneList.snapshot().state == .playing }
+        await phoneList.seek(to: 9)
+        try await phoneList.syncWithServer()
+        try await laptopList.syncWithServer()
+
+        // The laptop adds a song: the phone takes the list and goes on playing the same song from 9 s.
+        try await laptopList.append([songs[3]])
+        try await laptopList.syncWithServer()
+        try await phoneList.applyRemoteQueue(try await phone.queue())
+        #expect(await phoneList.snapshot().songs.map(\.id) == songs.map(\.id))
+        let kept = try #require(player.loads.last)
+        #expect(kept.title == songs[0].title && kept.autoplay && kept.startAt == 9)
+
+        // The laptop moves on to another song: the phone follows, paused, where the laptop is.
+        try await laptopList.next()
+        try await laptopList.syncWithServer()
+        try await phoneList.applyRemoteQueue(try await phone.queue())
+        let followed = try #require(player.loads.last)
+        #expect(followed.title == songs[1].title && !followed.autoplay)
+    }
+}
+
+/// A player that only remembers what it was asked to load and says it plays what is loaded with autoplay.
+final class RecordingPlayer: Player, @unchecked Sendable {
+    // @unchecked: every field is behind the lock.
+    private let lock = NSLock()
+    private var listeners: [AsyncStream<PlayerEvent>.Continuation] = []
+    private var loaded: [(title: String, startAt: Double, autoplay: Bool)] = []
+    private var current: PlaybackState = .idle
+
+    var loads: [(title: String, startAt: Double, autoplay: Bool)] { lock.withLock { loaded } }
+
+    func events() -> AsyncStream<PlayerEvent> {
+        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream()
+        lock.withLock { listeners.append(continuation) }
+        return stream
+    }
+
+    private func emit(_ state: PlaybackState) {
+        let all = lock.withLock {
+            current = state
+            return listeners
+        }
+        for listener in all { listener.yield(.state(state)) }
+    }
+
+    func load(_ item: PlayableItem, startAt: Double, autoplay: Bool) async {
+        lock.withLock { loaded.append((item.title, startAt, autoplay)) }
+        emit(autoplay ? .playing : .paused)
+    }
+    func setNext(_ item: PlayableItem?) async {}
+    func play() async { emit(.playing) }
+    func pause() async { emit(.paused) }
+    func stop() async { emit(.idle) }
+    func seek(to seconds: Double) async {}
+    func setVolume(_ percent: Double) async {}
+    func setMuted(_ muted: Bool) async {}
+    var state: PlaybackState { get async { lock.withLock { current } } }
 }
 
 /// Values appended from any task.
