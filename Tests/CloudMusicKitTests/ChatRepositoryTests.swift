@@ -155,6 +155,28 @@ import Testing
         #expect(page.messages.map(\.content) == ["still there?"])
     }
 
+    @Test func theTotalsAgreeWithTheRowsWhateverTheOrderCountsArrive() async throws {
+        let server = try await TestServer.start()
+        defer { server.stop() }
+        let (ann, _) = try await EventFixture.person(server, "ann")
+        let (bob, bobLogin) = try await EventFixture.person(server, "bob")
+        let bobChat = ChatRepository(repository: bob)
+        try await bobChat.loadConversations()
+        let annChat = ChatRepository(repository: ann)
+        // The first message's event comes in while only it is on the server.
+        let first = try await annChat.sendText("one", to: bobLogin.userId)
+        await bobChat.apply(.message(MessageEvent(message: first, unreadCount: 1)))
+        #expect(await bobChat.unread == UnreadMessages(count: 1, conversations: 1))
+        // The server's totals are asked for after the second is sent but before its event is applied.
+        let second = try await annChat.sendText("two", to: bobLogin.userId)
+        try await bobChat.refreshUnread()
+        await bobChat.apply(.message(MessageEvent(message: second, unreadCount: 2)))
+        await bobChat.apply(.message(MessageEvent(message: second, unreadCount: 2)))
+        #expect(await bobChat.conversation(first.conversationId)?.unreadCount == 2)
+        #expect(await bobChat.unread == UnreadMessages(count: 2, conversations: 1))
+        #expect(await bobChat.unread == (try await bob.client.send(MessagesAPI.unread)))
+    }
+
     @Test func aQueueSavedOnAnotherDeviceIsTakenUpAndOnesOwnSaveIsNot() async throws {
         let server = try await TestServer.start()
         defer { server.stop() }

@@ -79,6 +79,21 @@ public actor ChatRepository {
         for continuation in subscribers.values { continuation.yield(change) }
     }
 
+    /// Whether every conversation is in the list (its first page was loaded and there are no more).
+    private var listIsComplete: Bool { hasLoadedConversations && nextCursor == nil }
+
+    /// Tells listeners the list or the counts changed. With the whole list here, the totals are its sums, so
+    /// they always agree with the rows (counts from the server and from events are of different moments:
+    /// one added to the other once counted a message twice).
+    private func conversationsChanged() {
+        if listIsComplete {
+            unread = UnreadMessages(
+                count: conversations.reduce(0) { $0 + $1.unreadCount },
+                conversations: conversations.filter { $0.unreadCount > 0 }.count)
+        }
+        emit(.conversations)
+    }
+
     // MARK: Reading what is loaded
 
     /// The list and the counts at one moment.
@@ -112,7 +127,7 @@ public actor ChatRepository {
         conversations = page.data
         nextCursor = page.nextCursor
         hasLoadedConversations = true
-        emit(.conversations)
+        conversationsChanged()
         return conversations
     }
 
@@ -125,7 +140,7 @@ public actor ChatRepository {
         let known = Set(conversations.map(\.id))
         conversations += page.data.filter { !known.contains($0.id) }
         nextCursor = page.nextCursor
-        emit(.conversations)
+        conversationsChanged()
         return true
     }
 
@@ -133,7 +148,7 @@ public actor ChatRepository {
     @discardableResult
     public func refreshUnread() async throws -> UnreadMessages {
         unread = try await client.send(MessagesAPI.unread)
-        emit(.conversations)
+        conversationsChanged()
         return unread
     }
 
@@ -143,7 +158,7 @@ public actor ChatRepository {
         let conversation = try await client.send(MessagesAPI.conversation, path: IDPath(id))
         setUnread(conversation.unreadCount, in: id)
         place(conversation)
-        emit(.conversations)
+        conversationsChanged()
         return conversation
     }
 
@@ -163,7 +178,7 @@ public actor ChatRepository {
         if let index = conversations.firstIndex(where: { $0.id == conversationID }) {
             conversations[index] = conversation
         }
-        emit(.conversations)
+        conversationsChanged()
         return conversation
     }
 
@@ -288,7 +303,7 @@ public actor ChatRepository {
         async let counts = client.send(MessagesAPI.unread)
         if hasLoadedConversations { try await loadConversations() }
         unread = try await counts
-        emit(.conversations)
+        conversationsChanged()
         for id in threads.keys {
             do {
                 if threads[id]?.messages.isEmpty ?? true {
@@ -315,9 +330,10 @@ public actor ChatRepository {
             emit(.thread(conversationID: id))
         }
         guard let index = conversations.firstIndex(where: { $0.id == id }) else {
-            // A conversation not in the list (new, or beyond the pages loaded): the server's view of it.
+            // A conversation not in the list (new, or beyond the pages loaded): the server's view of it, and
+            // of the totals unless the whole list is here to count them.
             _ = try? await refreshConversation(id)
-            _ = try? await refreshUnread()
+            if !listIsComplete { _ = try? await refreshUnread() }
             return
         }
         var conversation = conversations[index]
@@ -333,13 +349,13 @@ public actor ChatRepository {
             setUnread(unreadCount, in: id)
         }
         place(conversations[index])
-        emit(.conversations)
+        conversationsChanged()
     }
 
     private func applyRead(_ event: ReadEvent) {
         if event.userId == me {
             setUnread(event.unreadCount ?? 0, in: event.conversationId)
-            emit(.conversations)
+            conversationsChanged()
         } else if var thread = threads[event.conversationId] {
             if Self.number(thread.peerReadThrough) < Self.number(event.messageId) {
                 thread.peerReadThrough = event.messageId
@@ -377,7 +393,7 @@ public actor ChatRepository {
         }
         threads[id] = nil
         emit(.thread(conversationID: id))
-        emit(.conversations)
+        conversationsChanged()
     }
 
     // MARK: Ordering
