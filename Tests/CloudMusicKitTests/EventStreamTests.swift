@@ -87,6 +87,8 @@ import Testing
         let first = EventStream(
             client: ann.client, chatToken: annLogin.chatToken, configuration: EventFixture.configuration)
         let collector = EventCollector(first)
+        // A stream opened without Last-Event-ID has what is committed after it opened: wait for that.
+        try await collector.waitFor("ready") { _ in collector.readyCount == 1 }
         _ = try await Self.send("before", from: bob, to: annLogin.userId)
         try await collector.waitFor("before") { $0.contains(where: EventFixture.isMessage("before")) }
         collector.stop()

@@ -126,6 +126,7 @@ public final class EventStream: Sendable {
                 ending = .failed(error, reachedReady: false)
             }
             var reason = "The server closed the event stream."
+            var atLeast: TimeInterval = 0
             switch ending {
             case .replaced:
                 return
@@ -153,9 +154,12 @@ public final class EventStream: Sendable {
                     continue
                 default:
                     reason = error.message
+                    if case .rateLimited(let retryAfter?) = error.kind {
+                        atLeast = min(retryAfter, configuration.maxRetryDelay * 4)
+                    }
                 }
             }
-            let delay = retryDelay(after: failures)
+            let delay = max(atLeast, retryDelay(after: failures))
             failures += 1
             continuation.yield(.disconnected(reason: reason, retryIn: delay))
             try await Task.sleep(for: .milliseconds(Int(delay * 1000)))

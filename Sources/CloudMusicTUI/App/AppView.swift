@@ -340,6 +340,7 @@ public enum AppView {
             me: state.userID, selected: chat.composing ? nil : chat.selected, scrollOffset: chat.scroll,
             peerReadThrough: chat.peerReadThrough, hasOlder: chat.hasOlder,
             composer: ChatView.Composer(text: chat.draft, cursor: chat.cursor, active: chat.composing),
+            empty: emptyText(chat.status, "No messages yet: write the first one below"),
             width: width, height: height, now: now)
         state.chat?.scroll = output.scrollOffset
         return output.lines

@@ -31,7 +31,8 @@ public enum ChatView {
     /// rule above it (from 6 rows up); the messages fill the rest. `me` is the signed-in person's id.
     public static func render(
         title: String, status: String?, messages: [Message], me: String?, selected: Int?, scrollOffset: Int,
-        peerReadThrough: String? = nil, hasOlder: Bool = false, composer: Composer, width: Int, height: Int,
+        peerReadThrough: String? = nil, hasOlder: Bool = false, composer: Composer,
+        empty: String = "No messages yet: write the first one below", width: Int, height: Int,
         now: Date = Date(), timeZone: TimeZone = .current, language: DisplayLanguage = .en
     ) -> Output {
         let width = max(0, width)
@@ -79,7 +80,6 @@ public enum ChatView {
         }
         var lines = top
         if messages.isEmpty {
-            let empty = "No messages yet: write the first one below"
             for row in 0..<body {
                 lines.append(
                     row == (body - 1) / 2
