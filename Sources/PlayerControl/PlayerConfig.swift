@@ -68,6 +68,8 @@ public struct PlayerConfig: Equatable, Sendable {
         ("queue", [.character("5")]),
         ("downloads", [.character("6")]),
         ("now_playing", [.character("7")]),
+        ("messages", [.character("8")]),
+        ("notifications", [.character("9")]),
         ("comments", [.character("c")]),
         ("help", [.character("?"), .function(1)]),
         ("back", [.escape, .backspace]),
@@ -93,6 +95,9 @@ public struct PlayerConfig: Equatable, Sendable {
         ("write", [.character("w")]),
         ("reply", [.character("r")]),
         ("refresh", [.control("r")]),
+        ("rename", [.character("e")]),
+        ("share", [.character("S")]),
+        ("mark_read", [.character("R")]),
     ]
 
     /// The player's colours, red like the apps it follows.

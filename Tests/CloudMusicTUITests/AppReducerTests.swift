@@ -309,7 +309,7 @@ extension AppReducerTests {
             _ = state.type("pw")
             _ = state.press(.enter)
             let effects = state.reduce(.signedIn(userID: "u1", nickname: "Ann"))
-            #expect(effects == [.loadHome, .loadMyMusic])
+            #expect(effects == [.loadHome, .loadMyMusic, .loadUnreadCounts, .loadConversations(more: false)])
             #expect(state.screen == .home)
             #expect(state.userID == "u1")
             #expect(state.nickname == "Ann")
@@ -809,9 +809,11 @@ extension AppReducerTests {
             _ = state.press(.tab)
             #expect(state.search.section == 3)
             _ = state.press(.tab)
+            #expect(state.search.section == 4)
+            _ = state.press(.tab)
             #expect(state.search.section == 0)
             _ = state.press(.backTab)
-            #expect(state.search.section == 3)
+            #expect(state.search.section == 4)
         }
 
         @Test func anAnswerWithoutSongsShowsTheFirstSectionWithResults() {

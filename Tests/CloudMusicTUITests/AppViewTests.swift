@@ -116,16 +116,18 @@ import Testing
         #expect(lines.count == 2)
     }
 
-    @Test func theTopRowHasTheTabTitlesAt80Columns() throws {
+    @Test func theTopRowHasTheTabTitlesNumberedAt100ColumnsAndNamedAt80() throws {
         var state = Self.loadedState()
         state.screen = .library
-        let lines = AppView.render(&state, width: 80, height: 24, now: Self.now)
-        let top = try #require(lines.first)
+        let wide = try #require(AppView.render(&state, width: 100, height: 24, now: Self.now).first)
         for (index, title) in Screen.tabs.map(\.title).enumerated() {
-            #expect(top.text.contains("\(index + 1) \(title)"))
+            #expect(wide.text.contains("\(index + 1) \(title)"))
         }
         // The current tab is highlighted.
-        #expect(top.contains(StyledSpan("2 Library", .highlight)))
+        #expect(wide.contains(StyledSpan("2 Library", .highlight)))
+        let narrow = try #require(AppView.render(&state, width: 80, height: 24, now: Self.now).first)
+        #expect(ViewTest.trimmed(narrow) == Screen.tabs.map(\.title).joined(separator: "  "))
+        #expect(narrow.contains(StyledSpan("Library", .highlight)))
     }
 
     @Test func anOverlayHighlightsTheTabItOpenedFrom() throws {
@@ -133,7 +135,7 @@ import Testing
         _ = state.press(.character("5"))
         _ = state.press(.character("?"))
         #expect(state.screen == .help)
-        let top = try #require(AppView.render(&state, width: 80, height: 24, now: Self.now).first)
+        let top = try #require(AppView.render(&state, width: 100, height: 24, now: Self.now).first)
         #expect(top.contains(StyledSpan("5 Queue", .highlight)))
     }
 

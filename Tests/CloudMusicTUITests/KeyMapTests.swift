@@ -42,7 +42,7 @@ import Testing
         }
         #expect(
             Set(Command.allCases.map(\.section)) == [
-                "Playback", "Screens", "Lists", "Queue and downloads", "Comments",
+                "Playback", "Screens", "Lists", "Queue and downloads", "Comments and messages",
             ])
     }
 

@@ -19,8 +19,11 @@ import Testing
         #expect(ViewTest.trimmed(names) == "Home  Library  Search  My Music  Queue  Downloads")
         #expect(ViewTest.text(in: names, .highlight) == "Library")
         #expect(TabBar.render(tabs: Self.tabs, current: 1, width: 49).text.hasPrefix("Home  Library"))
-        let compact = TabBar.render(tabs: Self.tabs, current: 1, width: 48)
-        #expect(compact.text == "‹ Library ›" + String(repeating: " ", count: 37))
+        // Then one space apart (44 columns).
+        #expect(TabBar.render(tabs: Self.tabs, current: 1, width: 48).text.hasPrefix("Home Library Search"))
+        #expect(TabBar.render(tabs: Self.tabs, current: 1, width: 44).text.hasPrefix("Home Library Search"))
+        let compact = TabBar.render(tabs: Self.tabs, current: 1, width: 43)
+        #expect(compact.text == "‹ Library ›" + String(repeating: " ", count: 32))
         #expect(TabBar.render(tabs: Self.tabs, current: 0, width: 20).text == "  Home ›            ")
         #expect(TabBar.render(tabs: Self.tabs, current: 5, width: 20).text == "‹ Downloads         ")
         #expect(TabBar.render(tabs: Self.tabs, current: 1, width: 6).text == "‹ L… ›")

@@ -441,6 +441,31 @@ public actor MusicListManager {
         try await task.value
     }
 
+    /// Applies a queue another device saved (the event stream's `queue` event) as a sync that finds it on
+    /// the server does: a newer version is taken (over local changes not yet saved, as a conflict would
+    /// decide), and this device's own save, or anything older, is ignored. When the song playing here is
+    /// still the queue's current one (the other device added or moved songs), it plays on from where it is.
+    public func applyRemoteQueue(_ remote: PlayQueue) async throws {
+        while let running = syncing {
+            _ = try? await running.value
+            if syncing == running { syncing = nil }
+        }
+        let task = Task { try await self.performApply(remote) }
+        syncing = task
+        defer { if syncing == task { syncing = nil } }
+        try await task.value
+    }
+
+    private func performApply(_ remote: PlayQueue) async throws {
+        guard let sync, remote.version > (syncedVersion ?? 0) else { return }
+        guard !unsynced else {
+            // Changes here wait to be saved: the sync decides, exactly as it would have.
+            try await performSync()
+            return
+        }
+        try await adopt(remote, songs: try await sync.songs(ids: remote.songIds))
+    }
+
     private func performSync() async throws {
         guard let sync else { return }
         let remote = try await sync.fetchQueue()
@@ -469,6 +494,8 @@ public actor MusicListManager {
             version: syncedVersion ?? 0, updatedAt: nil)
     }
 
+    /// Takes the server's queue. A song playing here that is still its current one goes on playing from
+    /// where it is; else the current song is loaded paused at the position saved with the queue.
     private func adopt(_ remote: PlayQueue, songs remoteSongs: [Song]) async throws {
         let byID = Dictionary(remoteSongs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let kept = remote.songIds.compactMap { byID[$0] }
@@ -476,15 +503,17 @@ public actor MusicListManager {
             remote.songIds.indices.contains($0) ? remote.songIds[$0] : nil
         }
         let start = currentID.flatMap { id in kept.firstIndex { $0.id == id } }
+        let playsOn = start != nil && (state == .playing || state == .loading) && currentSong?.id == currentID
+        let here = position
         order.setMode(remote.loopMode)
         let ids = order.replace(count: kept.count, start: start)
         songs = Dictionary(uniqueKeysWithValues: zip(ids, kept))
-        position = start == nil ? 0 : Double(remote.position) / 1000
+        position = playsOn ? here : start == nil ? 0 : Double(remote.position) / 1000
         syncedVersion = remote.version
         unsynced = false
         try persist(added: Array(zip(ids, kept)), replaceAll: true)
         emit(.listChanged)
         emit(.modeChanged(order.mode))
-        try await currentDidChange(autoplay: false, from: position, byThisDevice: false)
+        try await currentDidChange(autoplay: playsOn, from: position, byThisDevice: false)
     }
 }

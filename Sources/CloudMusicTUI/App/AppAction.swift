@@ -15,7 +15,7 @@ public enum AppAction: Sendable {
     case homeFailed(String)
     case libraryPage(LibraryPage)
     case libraryFailed(tab: Int, String)
-    case searchAnswered(generation: Int, SearchResults, sheets: [Sheet] = [])
+    case searchAnswered(generation: Int, SearchResults, sheets: [Sheet] = [], users: [User] = [])
     case searchFailed(generation: Int, String)
     case detailLoaded(DetailState)
     case detailFailed(id: String, String)
@@ -38,6 +38,34 @@ public enum AppAction: Sendable {
     /// A song went into one of my sheets (`created` when the sheet was made for it).
     case addedToSheet(Sheet, created: Bool)
     case notice(String, isError: Bool)
+    // Messages and notifications.
+    /// The conversation list or the unread counts changed (loaded, or an event arrived).
+    case conversationsChanged([Conversation], hasMore: Bool, unread: UnreadMessages)
+    case conversationsFailed(String)
+    /// A conversation's loaded messages changed; nil when it is gone.
+    case threadChanged(conversationID: String, ChatRepository.Thread?)
+    case threadFailed(conversationID: String, String)
+    /// A message of one's own was sent (the chat of a new conversation learns its id from it).
+    case messageSent(Message, to: String)
+    /// Sending failed: the text comes back into the field.
+    case messageFailed(String, text: String?)
+    /// Someone else's message arrived.
+    case messageReceived(Message)
+    case liveStatus(LiveStatus)
+    /// A page of the inbox; `more` for a page after the first.
+    case notificationsLoaded([NotificationItem], nextCursor: String?, more: Bool)
+    case notificationsFailed(String)
+    case notificationArrived(NotificationItem, unread: UnreadNotifications)
+    case notificationsUnread(UnreadNotifications)
+    case notificationChanged(NotificationItem)
+    /// "I like" changed (on this device or another).
+    case likesChangedElsewhere(songID: String, liked: Bool)
+    /// Missed events are gone: load again what is shown.
+    case reloadEverything
+    // Sheets.
+    case sheetRenamed(Sheet)
+    case sheetDeleted(id: String)
+    case songRemovedFromSheet(Sheet, songID: String)
     /// Commands from outside: media keys (MPRIS) and `cloudmusic pause|next|...`.
     case remote(Command)
     case remoteVolume(Int)
@@ -88,5 +116,25 @@ public enum AppEffect: Sendable, Equatable {
     case postComment(text: String, songID: String, replyTo: String?)
     case likeComment(id: String)
     case unlikeComment(likeID: String, commentID: String)
+    // Messages and notifications.
+    case loadConversations(more: Bool)
+    /// Loads a conversation's newest messages (the chat opened).
+    case openConversation(id: String)
+    case loadOlderMessages(conversationID: String)
+    case sendMessage(text: String, to: String)
+    case shareSong(songID: String, with: String)
+    case markConversationRead(id: String, through: String)
+    case deleteMessage(id: String, conversationID: String)
+    case deleteConversation(id: String)
+    /// The unread counts of messages and notifications, for the tab bar.
+    case loadUnreadCounts
+    /// The first page of the inbox, or the page after `cursor`.
+    case loadNotifications(cursor: String?)
+    case markNotificationRead(id: String)
+    case markAllNotificationsRead
+    // Sheets.
+    case renameSheet(id: String, title: String)
+    case deleteSheet(id: String)
+    case removeFromSheet(songID: String, sheetID: String)
     case quit
 }

@@ -11,6 +11,7 @@ extension AppState {
 
     /// Applies what happened to the state and returns the work it asks for. Pure: no I/O, no clock.
     public mutating func reduce(_ action: AppAction) -> [AppEffect] {
+        if let effects = reduceSocial(action) { return effects }
         switch action {
         case .key(let key): return handle(key)
         case .tick:
@@ -25,7 +26,7 @@ extension AppState {
             login = LoginState()
             if screen == .login { screen = .home }
             show("Signed in as \(nickname ?? userID).")
-            return [.loadHome, .loadMyMusic]
+            return [.loadHome, .loadMyMusic, .loadUnreadCounts, .loadConversations(more: false)]
         case .signInFailed(let message):
             login.busy = false
             login.message = message
@@ -39,6 +40,12 @@ extension AppState {
             userID = nil
             nickname = nil
             myMusic = MyMusicState()
+            messages = MessagesState()
+            chat = nil
+            notifications = NotificationsState()
+            sharePicker = nil
+            confirmation = nil
+            prompt = nil
             login = LoginState()
             login.message = "Your session has ended. Sign in again."
             login.messageIsError = true
@@ -66,10 +73,11 @@ extension AppState {
             default: library.genres.status = .failed(message)
             }
             return []
-        case .searchAnswered(let generation, let results, let sheets):
+        case .searchAnswered(let generation, let results, let sheets, let users):
             guard generation == search.generation else { return [] }
             search.results = results
             search.sheets = sheets
+            search.users = users
             search.status = .loaded
             if search.count(of: search.section) == 0,
                 let first = (0..<SearchState.sectionCount).first(where: { search.count(of: $0) > 0 })
@@ -191,6 +199,11 @@ extension AppState {
                 if let song, song.id == songID, !isLiked(songID) { myMusic.liked.insert(song, at: 0) }
             } else {
                 myMusic.liked.removeAll { $0.id == songID }
+                if var open = detail, open.sheet?.kind == "likes" {
+                    open.songs.removeAll { $0.id == songID }
+                    open.list.clamp(count: open.songs.count)
+                    detail = open
+                }
             }
             show(liked ? "Added to I like." : "Removed from I like.")
             return []
@@ -217,6 +230,9 @@ extension AppState {
         case .remoteLoopMode(let mode):
             playing.mode = mode
             return [.setLoopMode(mode)]
+        default:
+            // Messages, notifications and sheets: `reduceSocial`.
+            return []
         }
     }
 
@@ -229,6 +245,7 @@ extension AppState {
     private mutating func handle(_ key: Key) -> [AppEffect] {
         // Fields take the keys they type with before any command does.
         if screen == .login { return handleLoginKey(key) }
+        if let effects = handleSocialKey(key) { return effects }
         if sheetPicker != nil { return handlePickerKey(key) }
         if screen == .search, search.editing, let effects = handleSearchTyping(key) { return effects }
         if screen == .comments, comments.draft != nil { return handleDraftKey(key) }
@@ -267,6 +284,9 @@ extension AppState {
         case .queue: return switchTab(.queue)
         case .downloads: return switchTab(.downloads)
         case .nowPlaying: return switchTab(.nowPlaying)
+        case .messages: return switchTab(.messages)
+        case .notifications: return switchTab(.notifications)
+        case .share: return share(playing.song)
         case .comments:
             guard let song = playing.song else {
                 show("Play a song to see its comments.", isError: true)
@@ -301,6 +321,13 @@ extension AppState {
         case .myMusic where isSignedIn && (myMusic.status == .idle || isFailed(myMusic.status)):
             myMusic.status = .loading
             return [.loadMyMusic]
+        case .messages where isSignedIn && (messages.status == .idle || isFailed(messages.status)):
+            messages.status = .loading
+            return [.loadConversations(more: false)]
+        case .notifications
+        where isSignedIn && (notifications.status == .idle || isFailed(notifications.status)):
+            notifications.status = .loading
+            return [.loadNotifications(cursor: nil), .loadUnreadCounts]
         default:
             return []
         }
@@ -361,7 +388,8 @@ extension AppState {
         case .queue: return queue[safe: queueList.selected]
         case .downloads: return downloads[safe: downloadsList.selected]?.song
         case .nowPlaying, .comments: return playing.song
-        case .help, .login: return nil
+        case .chat: return chat?.selected.flatMap { chat?.messages[safe: $0]?.song }
+        case .messages, .notifications, .help, .login: return nil
         }
     }
 
@@ -393,6 +421,10 @@ extension AppState {
         case .like where screen != .comments:
             guard screen != .nowPlaying, let song = selectedSong else { return nil }
             return likeEffects(for: song)
+        case .rename:
+            return renameSheet() ?? []
+        case .remove where screen == .detail || screen == .myMusic:
+            if let effects = removeFromOwnSheet() { return effects }
         default:
             break
         }
@@ -405,6 +437,9 @@ extension AppState {
         case .queue: return queueCommand(command)
         case .downloads: return downloadsCommand(command)
         case .comments: return commentsCommand(command)
+        case .messages: return messagesCommand(command)
+        case .notifications: return notificationsCommand(command)
+        case .chat: return chatCommand(command)
         case .help, .nowPlaying, .login: return nil
         }
     }
@@ -414,7 +449,7 @@ extension AppState {
         (index + (command == .nextTab ? 1 : count - 1)) % count
     }
 
-    private func movement(_ command: Command) -> Int? {
+    func movement(_ command: Command) -> Int? {
         let page = max(1, bodyHeight - 2)
         switch command {
         case .up: return -1
@@ -472,6 +507,8 @@ extension AppState {
             }
         case .help:
             helpScroll = max(0, min(Command.allCases.count + 8, helpScroll + max(-1000, min(1000, delta))))
+        case .messages, .notifications, .chat:
+            return moveSocial(delta)
         case .nowPlaying, .login:
             break
         }
@@ -509,7 +546,7 @@ extension AppState {
         }
     }
 
-    private mutating func openDetail(_ kind: DetailState.Kind, id: String, title: String) -> [AppEffect] {
+    mutating func openDetail(_ kind: DetailState.Kind, id: String, title: String) -> [AppEffect] {
         detail = DetailState(kind: kind, id: id, title: title)
         open(.detail)
         return [.openDetail(kind, id: id, title: title)]
@@ -625,6 +662,7 @@ extension AppState {
         guard !query.isEmpty else {
             search.results = nil
             search.sheets = []
+            search.users = []
             search.status = .idle
             return []
         }
@@ -655,10 +693,16 @@ extension AppState {
             case 2:
                 guard let artist = results.artists[safe: search.list.selected] else { return [] }
                 return openDetail(.artist, id: artist.id, title: artist.name)
-            default:
+            case 3:
                 guard let sheet = search.sheets[safe: search.list.selected] else { return [] }
                 return openDetail(.sheet, id: sheet.id, title: sheet.title)
+            default:
+                guard let user = search.users[safe: search.list.selected] else { return [] }
+                return openChat(with: UserSummary(id: user.id, nickname: user.nickname, icon: user.icon))
             }
+        case .write where search.section == 4:
+            guard let user = search.users[safe: search.list.selected] else { return [] }
+            return openChat(with: UserSummary(id: user.id, nickname: user.nickname, icon: user.icon))
         default: return nil
         }
     }

@@ -2,12 +2,14 @@ import CloudMusicKit
 import Foundation
 import MusicCore
 
-/// A screen of the player. The first seven are tabs (keys 1 to 7); the rest open over them.
+/// A screen of the player. The first nine are tabs (keys 1 to 9); the rest open over them.
 public enum Screen: Int, CaseIterable, Sendable, Equatable {
-    case home, library, search, myMusic, queue, downloads, nowPlaying
-    case detail, comments, help, login
+    case home, library, search, myMusic, queue, downloads, nowPlaying, messages, notifications
+    case detail, comments, chat, help, login
 
-    public static let tabs: [Screen] = [.home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying]
+    public static let tabs: [Screen] = [
+        .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .messages, .notifications,
+    ]
 
     public var title: String {
         switch self {
@@ -18,8 +20,11 @@ public enum Screen: Int, CaseIterable, Sendable, Equatable {
         case .queue: "Queue"
         case .downloads: "Downloads"
         case .nowPlaying: "Now Playing"
+        case .messages: "Messages"
+        case .notifications: "Inbox"
         case .detail: "Detail"
         case .comments: "Comments"
+        case .chat: "Chat"
         case .help: "Help"
         case .login: "Sign in"
         }
@@ -142,8 +147,8 @@ public struct LibraryState: Sendable, Equatable {
 
 /// Search as you type.
 public struct SearchState: Sendable, Equatable {
-    /// Songs, albums, artists, sheets.
-    public static let sectionCount = 4
+    /// Songs, albums, artists, sheets, people.
+    public static let sectionCount = 5
 
     public var query = ""
     /// In characters.
@@ -153,6 +158,8 @@ public struct SearchState: Sendable, Equatable {
     public var results: SearchResults?
     /// Public sheets whose title or tags match.
     public var sheets: [Sheet] = []
+    /// People whose nickname starts with the query.
+    public var users: [User] = []
     public var section = 0
     public var list = ListCursor()
     public var status: LoadStatus = .idle
@@ -167,7 +174,8 @@ public struct SearchState: Sendable, Equatable {
         case 0: return results.songs.count
         case 1: return results.albums.count
         case 2: return results.artists.count
-        default: return sheets.count
+        case 3: return sheets.count
+        default: return users.count
         }
     }
 }
@@ -291,6 +299,15 @@ public struct AppState: Sendable, Equatable {
     public var helpScroll = 0
     /// Open over any screen while a song is being added to a sheet.
     public var sheetPicker: SheetPicker?
+    /// Open over any screen while a song is being shared in a chat.
+    public var sharePicker: SharePicker?
+    public var messages = MessagesState()
+    public var chat: ChatState?
+    public var notifications = NotificationsState()
+    /// A yes-or-no question in the status row.
+    public var confirmation: Confirmation?
+    /// A line of text asked for in the status row.
+    public var prompt: TextPrompt?
     public var toast: Toast?
     public var keyMap: KeyMap
     public var quitting = false

@@ -34,7 +34,16 @@ public enum AppView {
     static func tabBar(_ state: AppState, width: Int) -> Line {
         let tab = state.backStack.first ?? state.screen
         let current = Screen.tabs.firstIndex(of: tab) ?? 0
-        return TabBar.render(tabs: Screen.tabs.map(\.title), current: current, width: width)
+        let badges = Screen.tabs.map { tab -> String? in
+            let count =
+                switch tab {
+                case .messages: state.messages.unread.count
+                case .notifications: state.notifications.unread.count
+                default: 0
+                }
+            return count > 0 ? NotificationsView.badge(count) : nil
+        }
+        return TabBar.render(tabs: Screen.tabs.map(\.title), current: current, width: width, badges: badges)
     }
 
     static func controlBar(_ state: AppState, width: Int) -> Line {
@@ -50,6 +59,15 @@ public enum AppView {
 
     /// A message that just happened, else the screen's loading state, else its most useful keys.
     static func statusRow(_ state: AppState, width: Int) -> Line {
+        if let prompt = state.prompt {
+            return ViewKit.input(
+                prompt: " " + prompt.label, promptStyle: .accent, text: prompt.text, cursor: prompt.cursor,
+                width: width)
+        }
+        if let confirmation = state.confirmation {
+            return [StyledSpan(" " + TerminalWidth.sanitized(confirmation.question), .error)].fitted(
+                to: width)
+        }
         if let toast = state.toast {
             let message = TerminalWidth.sanitized(toast.message)
             return [StyledSpan(" " + message, toast.isError ? .error : .highlight)].fitted(to: width)
@@ -73,13 +91,16 @@ public enum AppView {
         case .myMusic: state.myMusic.status
         case .detail: state.detail?.status
         case .comments: state.comments.status
+        case .messages: state.messages.status
+        case .notifications: state.notifications.status
+        case .chat: state.chat?.status
         case .search, .queue, .downloads, .nowPlaying, .help, .login: nil
         }
     }
 
     static func hint(_ state: AppState) -> String {
         let keys = state.keyMap
-        if state.sheetPicker != nil { return "Enter choose · Esc cancel" }
+        if state.sheetPicker != nil || state.sharePicker != nil { return "Enter choose · Esc cancel" }
         func pair(_ command: Command, _ words: String) -> String {
             "\(keys.label(command).split(separator: " ").first ?? "") \(words)"
         }
@@ -90,7 +111,15 @@ public enum AppView {
                 pair(.play, "play/open"), pair(.addToQueue, "queue"), pair(.download, "download"),
                 pair(.nextTab, "section"),
             ]
-            if state.screen == .detail, state.detail?.sheet != nil { parts.append(pair(.collect, "collect")) }
+            if let sheet = state.ownSheetInFocus, sheet.kind != "likes" {
+                parts.insert(
+                    contentsOf: [
+                        pair(.rename, "rename"), pair(.remove, state.screen == .detail ? "remove" : "delete"),
+                    ], at: 2)
+            } else if state.screen == .detail, state.detail?.sheet != nil {
+                parts.append(pair(.collect, "collect"))
+            }
+            if state.screen == .search, state.search.section == 4 { parts = [pair(.play, "write to them")] }
         case .queue:
             let down = keys.label(.moveDown).split(separator: " ").first ?? ""
             parts = [
@@ -103,7 +132,28 @@ public enum AppView {
                 state.comments.draft == nil
                 ? [pair(.write, "write"), pair(.reply, "reply"), pair(.like, "like"), pair(.back, "back")]
                 : ["Enter send", "Esc cancel"]
-        case .nowPlaying: parts = [pair(.comments, "comments"), pair(.like, "like"), pair(.loopMode, "loop")]
+        case .nowPlaying:
+            parts = [
+                pair(.comments, "comments"), pair(.like, "like"), pair(.share, "share"),
+                pair(.loopMode, "loop"),
+            ]
+        case .messages:
+            parts = [pair(.play, "open"), pair(.remove, "delete"), pair(.share, "share the song")]
+        case .notifications:
+            parts = [
+                pair(.play, "mark read"), pair(.markRead, "all read"), pair(.write, "message them"),
+                pair(.nextTab, "kind"),
+            ]
+        case .chat:
+            if state.chat?.composing ?? true {
+                // Typing takes q and ?, so they are not offered.
+                return ["Enter send", "Esc or ↑ browse the messages", "PgUp older"].joined(separator: " · ")
+            } else {
+                parts = [
+                    pair(.write, "write"), pair(.play, "play song"), pair(.share, "share the playing song"),
+                    pair(.remove, "delete"), pair(.back, "back"),
+                ]
+            }
         case .help, .login: parts = []
         }
         return (parts + [pair(.help, "help"), pair(.quit, "quit")]).joined(separator: " · ")
@@ -113,6 +163,7 @@ public enum AppView {
 
     static func body(_ state: inout AppState, width: Int, height: Int, now: Date) -> [Line] {
         if state.sheetPicker != nil { return sheetPicker(&state, width: width, height: height) }
+        if state.sharePicker != nil { return sharePicker(&state, width: width, height: height) }
         switch state.screen {
         case .login: return login(state, width: width, height: height)
         case .home: return home(state, width: width, height: height)
@@ -123,7 +174,7 @@ public enum AppView {
                 query: search.query, cursor: search.editing ? search.cursor : -1, results: search.results,
                 section: search.section, selected: search.editing ? nil : search.list.selected,
                 scrollOffset: search.list.scroll, status: searchStatus(search), width: width, height: height,
-                sheets: search.sheets)
+                sheets: search.sheets, users: search.users)
             state.search.list.scroll = output.scrollOffset
             return output.lines
         case .myMusic: return myMusic(&state, width: width, height: height)
@@ -168,6 +219,9 @@ public enum AppView {
                 title: "Comments · \(comments.songTitle)", composer: composer, now: now)
             state.comments.list.scroll = output.scrollOffset
             return output.lines
+        case .messages: return messages(&state, width: width, height: height, now: now)
+        case .notifications: return notifications(&state, width: width, height: height, now: now)
+        case .chat: return chat(&state, width: width, height: height, now: now)
         case .help:
             let entries = Command.allCases.map {
                 HelpView.Entry(keys: state.keyMap.label($0), action: $0.summary, section: $0.section)
@@ -204,6 +258,94 @@ public enum AppView {
                 width: width, height: max(0, height - 1), empty: "")
     }
 
+    /// "Share <song> with…": the conversations to choose from.
+    static func sharePicker(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+        guard let picker = state.sharePicker else { return [] }
+        let lines = [
+            ViewKit.left(
+                "Share \"\(TerminalWidth.sanitized(picker.song.title))\" with…", width: width, style: .accent)
+        ]
+        let rows = state.messages.conversations.map {
+            [$0.user.nickname, $0.lastMessage.map(AppState.preview) ?? ""]
+        }
+        return lines
+            + table(
+                &state, \.sharePicker!.list, header: ["Who", "Last message"], rows: rows,
+                layout: ColumnLayout([
+                    .init(.flexible(minimum: 8, weight: 1)), .init(.flexible(minimum: 8, weight: 3)),
+                ]),
+                width: width, height: max(0, height - 1), empty: "No conversations yet")
+    }
+
+    static func liveText(_ status: LiveStatus) -> String? {
+        switch status {
+        case .off: nil
+        case .connecting: "connecting…"
+        case .live: "● live"
+        case .retrying: "reconnecting…"
+        case .stopped: "not live"
+        }
+    }
+
+    static func messages(_ state: inout AppState, width: Int, height: Int, now: Date) -> [Line] {
+        guard state.isSignedIn else {
+            return [
+                Line.blank(width),
+                ViewKit.centred("Sign in to send and read messages: press Enter", width: width, style: .dim),
+            ]
+        }
+        let messages = state.messages
+        var title = "Messages"
+        if messages.unread.count > 0 {
+            title += " · \(messages.unread.count) unread in \(messages.unread.conversations)"
+        }
+        let output = ConversationsView.render(
+            conversations: messages.conversations, me: state.userID,
+            selected: messages.conversations.isEmpty ? nil : messages.list.selected,
+            scrollOffset: messages.list.scroll, title: title, status: liveText(messages.live),
+            empty: emptyText(messages.status, "No conversations yet: find people with / and Tab to People"),
+            width: width, height: height, now: now)
+        state.messages.list.scroll = output.scrollOffset
+        return output.lines
+    }
+
+    static func notifications(_ state: inout AppState, width: Int, height: Int, now: Date) -> [Line] {
+        guard state.isSignedIn else {
+            return [
+                Line.blank(width),
+                ViewKit.centred(
+                    "Sign in to see replies, mentions and likes: press Enter", width: width, style: .dim),
+            ]
+        }
+        let inbox = state.notifications
+        let visible = inbox.visible
+        let tabs = NotificationsState.tabs
+        var empty = emptyText(inbox.status, "Nothing here yet")
+        if inbox.status == .loaded, inbox.nextCursor != nil { empty = "Loading…" }
+        let output = NotificationsView.render(
+            items: visible, tabTitles: tabs.map(\.title),
+            unread: tabs.indices.map { inbox.unreadCount(tab: $0) },
+            tab: inbox.tab, selected: visible.isEmpty ? nil : inbox.list.selected,
+            scrollOffset: inbox.list.scroll,
+            empty: empty, width: width, height: height, now: now)
+        state.notifications.list.scroll = output.scrollOffset
+        return output.lines
+    }
+
+    static func chat(_ state: inout AppState, width: Int, height: Int, now: Date) -> [Line] {
+        guard let chat = state.chat else { return [] }
+        let output = ChatView.render(
+            title: "Chat with \(chat.user.nickname)", status: liveText(state.messages.live),
+            messages: chat.messages,
+            me: state.userID, selected: chat.composing ? nil : chat.selected, scrollOffset: chat.scroll,
+            peerReadThrough: chat.peerReadThrough, hasOlder: chat.hasOlder,
+            composer: ChatView.Composer(text: chat.draft, cursor: chat.cursor, active: chat.composing),
+            empty: emptyText(chat.status, "No messages yet: write the first one below"),
+            width: width, height: height, now: now)
+        state.chat?.scroll = output.scrollOffset
+        return output.lines
+    }
+
     static func searchStatus(_ search: SearchState) -> String? {
         switch search.status {
         case .idle: return search.query.isEmpty ? "Type to search songs, albums and artists" : nil
@@ -211,10 +353,13 @@ public enum AppView {
         case .failed(let message): return message
         case .loaded:
             guard let results = search.results else { return nil }
-            if results.songs.isEmpty, results.albums.isEmpty, results.artists.isEmpty, search.sheets.isEmpty {
+            if results.songs.isEmpty, results.albums.isEmpty, results.artists.isEmpty, search.sheets.isEmpty,
+                search.users.isEmpty
+            {
                 return "No results for \"\(search.query)\""
             }
-            return search.editing ? "Enter or ↓ to choose · Tab: songs, albums, artists, sheets" : nil
+            if search.editing { return "Enter or ↓ to choose · Tab: songs, albums, artists, sheets, people" }
+            return search.section == 4 ? "Enter or w: write to them" : nil
         }
     }
 

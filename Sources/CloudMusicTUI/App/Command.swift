@@ -20,6 +20,8 @@ public enum Command: String, CaseIterable, Sendable {
     case queue
     case downloads
     case nowPlaying = "now_playing"
+    case messages
+    case notifications
     case comments
     case help
     case back
@@ -46,6 +48,10 @@ public enum Command: String, CaseIterable, Sendable {
     case write
     case reply
     case refresh
+    // Sheets and messages.
+    case rename
+    case share
+    case markRead = "mark_read"
 
     /// What the help screen says it does.
     public var summary: String {
@@ -66,6 +72,8 @@ public enum Command: String, CaseIterable, Sendable {
         case .queue: "The play queue"
         case .downloads: "Downloads"
         case .nowPlaying: "Now playing, with lyrics"
+        case .messages: "Messages: conversations and chats"
+        case .notifications: "Inbox: replies, mentions, likes, follows, comments"
         case .comments: "Comments of the playing song"
         case .help: "This help"
         case .back: "Back"
@@ -86,11 +94,14 @@ public enum Command: String, CaseIterable, Sendable {
         case .collect: "Collect the sheet, or stop collecting it"
         case .moveUp: "Move up in the queue"
         case .moveDown: "Move down in the queue"
-        case .remove: "Remove from the queue; delete a download"
+        case .remove: "Remove from the queue or my sheet; delete a download, sheet or message"
         case .clear: "Clear the queue"
-        case .write: "Write a comment"
+        case .write: "Write a comment; write in a chat, or to the person selected"
         case .reply: "Reply to the comment"
         case .refresh: "Reload"
+        case .rename: "Rename my sheet"
+        case .share: "Share the playing song in a chat"
+        case .markRead: "Mark every notification read"
         }
     }
 
@@ -99,14 +110,14 @@ public enum Command: String, CaseIterable, Sendable {
         switch self {
         case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .loopMode, .like:
             "Playback"
-        case .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .comments, .help, .back,
-            .quit:
+        case .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .messages, .notifications,
+            .comments, .help, .back, .quit:
             "Screens"
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextTab, .previousTab, .play, .playAll,
-            .addToQueue, .addToSheet, .download, .collect, .refresh:
+            .addToQueue, .addToSheet, .download, .collect, .refresh, .rename:
             "Lists"
         case .moveUp, .moveDown, .remove, .clear: "Queue and downloads"
-        case .write, .reply: "Comments"
+        case .write, .reply, .share, .markRead: "Comments and messages"
         }
     }
 }

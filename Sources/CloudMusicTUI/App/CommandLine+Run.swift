@@ -30,7 +30,7 @@ extension CommandLine {
 
             Keys in the player: ? shows them all. Space play/pause, n/p next/previous, ←/→ seek,
             +/- volume, l loop mode, / search, Enter play, a add to queue, d download, f like,
-            c comments, 1-7 screens, q quit.
+            c comments, 1-9 screens (8 messages, 9 inbox), S share the song, q quit.
 
             Files:
               \(config)

@@ -13,6 +13,10 @@ final class PlayerRuntime: Sendable {
     let player: MPVPlayer
     let list: MusicListManager
     let downloads: DownloadManager
+    /// Conversations and messages, kept up to date by the event stream.
+    let chat: ChatRepository
+    /// The event stream's task while signed in.
+    private let live = Mutex<Task<Void, Never>?>(nil)
     private let post: @Sendable (AppAction) -> Void
     private let onSignedIn: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void
     private let onSignedOut: @Sendable () -> Void
@@ -42,7 +46,7 @@ final class PlayerRuntime: Sendable {
 
     init(
         client: APIClient, repository: MusicRepository, player: MPVPlayer, list: MusicListManager,
-        downloads: DownloadManager, mediaSession: MPRISService?, volume: Int,
+        downloads: DownloadManager, chat: ChatRepository, mediaSession: MPRISService?, volume: Int,
         post: @escaping @Sendable (AppAction) -> Void,
         onSignedIn: @escaping @Sendable (String, String, String?) -> Void,
         onSignedOut: @escaping @Sendable () -> Void, onVolume: @escaping @Sendable (Int) -> Void = { _ in },
@@ -56,6 +60,7 @@ final class PlayerRuntime: Sendable {
         self.player = player
         self.list = list
         self.downloads = downloads
+        self.chat = chat
         self.mediaSession = mediaSession
         self.volume = Mutex(volume)
         lanes = [
@@ -71,6 +76,7 @@ final class PlayerRuntime: Sendable {
     func start() async {
         let events = await list.events()
         let downloadEvents = await downloads.events()
+        let chatChanges = await chat.changes()
         await postQueue()
         postDownloads()
         if let mediaSession { await connect(mediaSession) }
@@ -116,6 +122,13 @@ final class PlayerRuntime: Sendable {
             })
         keep(
             Task { [weak self] in
+                for await change in chatChanges {
+                    guard let self else { return }
+                    await self.postChat(change)
+                }
+            })
+        keep(
+            Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(1))
                     self?.post(.tick)
@@ -155,7 +168,84 @@ final class PlayerRuntime: Sendable {
         FileHandle.standardError.write(Data("cloudmusic: \(lines)\n".utf8))
     }
 
+    private func postChat(_ change: ChatRepository.Change) async {
+        switch change {
+        case .conversations:
+            let snapshot = await chat.snapshot()
+            post(
+                .conversationsChanged(
+                    snapshot.conversations, hasMore: snapshot.hasMore, unread: snapshot.unread))
+        case .thread(let id):
+            post(.threadChanged(conversationID: id, await chat.thread(id)))
+        case .received(let message):
+            post(.messageReceived(message))
+        }
+    }
+
+    // MARK: Live events
+
+    /// Opens the event stream for the signed-in person (replacing one already open): messages, reads and
+    /// notifications show as they happen, and a queue saved on another device is taken up here.
+    func startLive(chatToken: String?) {
+        let stream = EventStream(client: client, chatToken: chatToken)
+        post(.liveStatus(.connecting))
+        let task = Task { [weak self] in
+            do {
+                for try await event in stream.events() {
+                    guard let self else { return }
+                    await self.handleLive(event)
+                }
+            } catch let error as APIError where error.kind == .unauthorized {
+                guard let self, self.repository.userID != nil else { return }
+                self.repository.restoreSession(token: nil, userID: nil)
+                self.onSignedOut()
+                self.post(.sessionExpired)
+            } catch {
+                self?.post(.liveStatus(.stopped("Live updates stopped: \(Self.message(for: error))")))
+            }
+        }
+        live.withLock { old in
+            old?.cancel()
+            old = task
+        }
+    }
+
+    func stopLive() {
+        live.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        post(.liveStatus(.off))
+    }
+
+    private func handleLive(_ event: ServerEvent) async {
+        switch event {
+        case .ready:
+            post(.liveStatus(.live))
+        case .disconnected(let reason, _):
+            post(.liveStatus(.retrying(reason)))
+        case .replaced:
+            post(
+                .liveStatus(
+                    .stopped("Live updates moved to another window signed in as you on this device.")))
+        case .notification(let event):
+            post(.notificationArrived(event.notification, unread: event.unread))
+        case .queue(let event):
+            try? await list.applyRemoteQueue(event.queue)
+        case .likes(let event):
+            post(.likesChangedElsewhere(songID: event.songId, liked: event.liked))
+        case .reload:
+            post(.reloadEverything)
+            try? await list.syncWithServer()
+        case .message, .read, .conversation:
+            break
+        }
+        // Messages, reads and deleted conversations; a reload (or the first `ready`) loads the lists again.
+        await chat.apply(event)
+    }
+
     func stop() {
+        live.withLock { $0?.cancel() }
         for lane in lanes.values { lane.continuation.finish() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         bridge.withLock { $0 = nil }
@@ -288,6 +378,7 @@ final class PlayerRuntime: Sendable {
                 post(.signInFailed(error.message))
             } else {
                 repository.restoreSession(token: nil, userID: nil)
+                stopLive()
                 onSignedOut()
                 post(.sessionExpired)
             }
@@ -301,6 +392,12 @@ final class PlayerRuntime: Sendable {
             case .openDetail(_, let id, _): post(.detailFailed(id: id, message))
             case .loadMyMusic: post(.myMusicFailed(message))
             case .loadComments: post(.commentsFailed(message))
+            case .loadConversations: post(.conversationsFailed(message))
+            case .openConversation(let id), .loadOlderMessages(let id):
+                post(.threadFailed(conversationID: id, message))
+            case .sendMessage(let text, _): post(.messageFailed(message, text: text))
+            case .shareSong: post(.messageFailed(message, text: nil))
+            case .loadNotifications: post(.notificationsFailed(message))
             case .loadLyric(let songID):
                 post(.lyricLoaded(songID: songID, nil, message: "Lyrics unavailable: \(message)"))
             default: post(.notice(message, isError: true))
@@ -329,10 +426,12 @@ final class PlayerRuntime: Sendable {
             try await Task.sleep(for: Self.searchPause)
             guard latestSearch.withLock({ $0 }) == generation else { return }
             async let sheets = repository.searchSheets(query, page: 1, size: 30)
+            async let users = repository.searchUsers(query, size: 30)
             let results = try await repository.search(query, size: 50).value
-            // Sheets are extra: when their search fails, the songs, albums and artists still show.
+            // Sheets and people are extra: when their search fails, the songs, albums and artists still show.
             let found = (try? await sheets.value.data) ?? []
-            post(.searchAnswered(generation: generation, results, sheets: found))
+            let people = (try? await users) ?? []
+            post(.searchAnswered(generation: generation, results, sheets: found, users: people))
         case .openDetail(let kind, let id, let title):
             post(.detailLoaded(try await loadDetail(kind, id: id, title: title)))
         case .loadMyMusic:
@@ -406,6 +505,52 @@ final class PlayerRuntime: Sendable {
         case .unlikeComment(let likeID, let commentID):
             try await repository.unlike(likeID: likeID)
             post(.commentChanged(try await repository.comment(id: commentID)))
+        case .loadConversations(let more):
+            if more {
+                try await chat.loadMoreConversations()
+            } else {
+                try await chat.loadConversations()
+            }
+        case .openConversation(let id):
+            try await chat.loadMessages(id)
+        case .loadOlderMessages(let id):
+            try await chat.loadOlder(id)
+        case .sendMessage(let text, let userID):
+            post(.messageSent(try await chat.sendText(text, to: userID), to: userID))
+        case .shareSong(let songID, let userID):
+            post(.messageSent(try await chat.shareSong(songID, with: userID), to: userID))
+            post(.notice("Shared.", isError: false))
+        case .markConversationRead(let id, let messageID):
+            try await chat.markRead(id, upTo: messageID)
+        case .deleteMessage(let id, let conversationID):
+            try await chat.deleteMessage(id, in: conversationID)
+            post(.notice("Message deleted.", isError: false))
+        case .deleteConversation(let id):
+            try await chat.deleteConversation(id)
+            post(.notice("Conversation deleted.", isError: false))
+        case .loadUnreadCounts:
+            guard repository.userID != nil else { return }
+            async let notifications = repository.unreadNotifications()
+            try await chat.refreshUnread()
+            post(.notificationsUnread(try await notifications))
+        case .loadNotifications(let cursor):
+            let page = try await repository.notifications(cursor: cursor, size: 50)
+            post(.notificationsLoaded(page.data, nextCursor: page.nextCursor, more: cursor != nil))
+        case .markNotificationRead(let id):
+            post(.notificationChanged(try await repository.markNotification(id: id, read: true)))
+            post(.notificationsUnread(try await repository.unreadNotifications()))
+        case .markAllNotificationsRead:
+            try await repository.markNotificationsRead()
+            post(.notificationsUnread(try await repository.unreadNotifications()))
+        case .renameSheet(let id, let title):
+            post(.sheetRenamed(try await repository.updateSheet(id: id, SheetDraft(title: title))))
+        case .deleteSheet(let id):
+            try await repository.deleteSheet(id: id)
+            post(.sheetDeleted(id: id))
+        case .removeFromSheet(let songID, let sheetID):
+            post(
+                .songRemovedFromSheet(
+                    try await repository.removeSong(songID, fromSheet: sheetID), songID: songID))
         case .quit:
             quitReached.signal()
         }
@@ -431,6 +576,7 @@ final class PlayerRuntime: Sendable {
             Self.identifier(account), password: password, device: "cloudmusic terminal")
         let user = try? await repository.user(id: result.userId)
         onSignedIn(result.userId, result.session, user?.nickname)
+        startLive(chatToken: result.chatToken)
         post(.signedIn(userID: result.userId, nickname: user?.nickname))
         // The server's queue, so playback goes on from another device.
         try? await list.syncWithServer()
@@ -545,11 +691,15 @@ extension AppEffect {
         switch self {
         case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic,
             .loadLyric,
-            .loadComments:
+            .loadComments, .loadConversations, .openConversation, .loadOlderMessages, .loadUnreadCounts,
+            .loadNotifications:
             nil
         case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment,
             .download,
-            .deleteDownload, .pauseDownload, .resumeDownload:
+            .deleteDownload, .pauseDownload, .resumeDownload, .sendMessage, .shareSong, .markConversationRead,
+            .deleteMessage, .deleteConversation, .markNotificationRead, .markAllNotificationsRead,
+            .renameSheet,
+            .deleteSheet, .removeFromSheet:
             .server
         case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,
             .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .quit:

@@ -92,7 +92,8 @@ public final class TerminalApp {
         }
         runtime = PlayerRuntime(
             client: client, repository: repository, player: player, list: list, downloads: downloads,
-            mediaSession: mediaSession, volume: options.volume, post: { mailbox.post($0) },
+            chat: ChatRepository(repository: repository), mediaSession: mediaSession, volume: options.volume,
+            post: { mailbox.post($0) },
             onSignedIn: options.saveSession, onSignedOut: options.forgetSession, onVolume: options.saveVolume,
             sound: SoundSettings(output: options.audioOutput, device: options.audioDevice),
             rereadSound: options.rereadSoundSettings)
@@ -148,9 +149,11 @@ public final class TerminalApp {
         var effects: [AppEffect] = []
         if state.isSignedIn {
             state.home.status = .loading
-            effects += [.loadHome, .loadMyMusic]
+            effects += [.loadHome, .loadMyMusic, .loadUnreadCounts, .loadConversations(more: false)]
             // The queue may have moved on on another device since this one last ran.
             Task { try? await runtime.list.syncWithServer() }
+            // Messages and notifications as they happen; the chat token comes from the session.
+            runtime.startLive(chatToken: nil)
         }
         if state.search.playFirstAnswer {
             state.search.generation += 1

@@ -7,8 +7,8 @@ public enum SearchView {
     public typealias Output = TableView.Output
 
     /// The sections in switcher order; `render`'s `section` is an index into this. "Sheets" shows only
-    /// when sheets are given.
-    public static let sections = ["Songs", "Albums", "Artists", "Sheets"]
+    /// when sheets are given, "People" only when people are given too.
+    public static let sections = ["Songs", "Albums", "Artists", "Sheets", "People"]
 
     /// The screen in exactly `height` rows of exactly `width` columns.
     ///
@@ -18,18 +18,20 @@ public enum SearchView {
     /// leaves the list blank.
     public static func render(
         query: String, cursor: Int, results: SearchResults?, section: Int, selected: Int?, scrollOffset: Int,
-        status: String?, width: Int, height: Int, sheets: [Sheet]? = nil
+        status: String?, width: Int, height: Int, sheets: [Sheet]? = nil, users: [User]? = nil
     ) -> Output {
         let width = max(0, width)
         let height = max(0, height)
-        let section = min(max(0, section), sections.count - (sheets == nil ? 2 : 1))
+        let users = sheets == nil ? nil : users
+        let section = min(max(0, section), 2 + (sheets == nil ? 0 : 1) + (users == nil ? 0 : 1))
         var lines: [Line] = []
         if height >= 1 {
             lines.append(
                 ViewKit.input(prompt: "/ ", promptStyle: .accent, text: query, cursor: cursor, width: width))
         }
         if height >= 2 {
-            lines.append(switcher(results: results, section: section, width: width, sheets: sheets))
+            lines.append(
+                switcher(results: results, section: section, width: width, sheets: sheets, users: users))
         }
         if height >= 4, let status {
             lines.append(ViewKit.left(TerminalWidth.sanitized(status), width: width, style: .dim))
@@ -38,7 +40,7 @@ public enum SearchView {
         var offset = 0
         if let results, listHeight > 0 {
             let list = self.list(
-                results, sheets: sheets ?? [], section: section, selected: selected,
+                results, sheets: sheets ?? [], users: users ?? [], section: section, selected: selected,
                 scrollOffset: scrollOffset,
                 width: width, height: listHeight)
             lines += list.lines
@@ -49,11 +51,14 @@ public enum SearchView {
 
     /// "Songs (12) · Albums (3) · Artists (1)", the current one highlighted; without the counts,
     /// then only the current one, when narrower.
-    public static func switcher(results: SearchResults?, section: Int, width: Int, sheets: [Sheet]? = nil)
-        -> Line
-    {
+    public static func switcher(
+        results: SearchResults?, section: Int, width: Int, sheets: [Sheet]? = nil, users: [User]? = nil
+    ) -> Line {
         var counts = [results?.songs.count, results?.albums.count, results?.artists.count]
-        if let sheets { counts.append(results == nil ? nil : sheets.count) }
+        if let sheets {
+            counts.append(results == nil ? nil : sheets.count)
+            if let users { counts.append(results == nil ? nil : users.count) }
+        }
         for withCounts in [true, false] {
             var spans: Line = []
             for (index, name) in sections.prefix(counts.count).enumerated() {
@@ -68,7 +73,8 @@ public enum SearchView {
     }
 
     private static func list(
-        _ results: SearchResults, sheets: [Sheet], section: Int, selected: Int?, scrollOffset: Int,
+        _ results: SearchResults, sheets: [Sheet], users: [User], section: Int, selected: Int?,
+        scrollOffset: Int,
         width: Int,
         height: Int
     ) -> Output {
@@ -110,6 +116,21 @@ public enum SearchView {
                 header: wide ? ["Artist", "Albums", "Songs"] : ["Artist"], rows: rows, layout: layout,
                 selected: selected, scrollOffset: scrollOffset, width: width, height: height,
                 emptyMessage: "No artists")
+        case 4:
+            let wide = width >= 40
+            let layout = ColumnLayout(
+                [.init(.flexible(minimum: 8, weight: 3))]
+                    + (wide
+                        ? [.init(.fixed(9), alignment: .right), .init(.fixed(9), alignment: .right)] : []),
+                gap: 2)
+            let rows = users.map { user -> [String] in
+                let name = user.following == true ? "\(user.nickname) · following" : user.nickname
+                return wide ? [name, String(user.followersCount), String(user.followingsCount)] : [name]
+            }
+            return TableView.render(
+                header: wide ? ["Person", "Followers", "Following"] : ["Person"], rows: rows, layout: layout,
+                selected: selected, scrollOffset: scrollOffset, width: width, height: height,
+                emptyMessage: "No people")
         default:
             let wide = width >= 40
             let layout = ColumnLayout(
