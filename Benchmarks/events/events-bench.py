@@ -659,6 +659,10 @@ async def bench_main(args, server, people, report):
     }
     print(f"open: {bench.ready}/{len(people)} ready in {opened:.1f} s", flush=True)
     await asyncio.sleep(args.settle)
+    # What the open streams cost when nothing happens (no heartbeat falls in 5 s unless by chance).
+    cpu0 = server.cpu()
+    await asyncio.sleep(5)
+    report["server_cpu_percent_streams_open_no_messages"] = round(100 * (server.cpu() - cpu0) / 5, 1)
     report["rss_open_kib"] = server.status()
     report["smaps_open"] = smaps(server)
     if args.hold:
