@@ -17,6 +17,9 @@ public struct Response: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: ResponseBody
+    /// The buffer libmicrohttpd gives a streamed body, allocated for every stream whether or not it is used:
+    /// large for media, small for long-lived event streams whose frames are short.
+    public var streamBlockSize = 32 << 10
 
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data) {
         self.status = status
@@ -77,11 +80,14 @@ public struct Response: Sendable {
     /// writer closes and `write` throws.
     public static func stream(
         contentType: String, status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
+        blockSize: Int = 32 << 10,
         producer: @escaping @Sendable (StreamWriter) async throws -> Void
     ) -> Response {
         var h = headers
         if !h.contains("Content-Type") { h.add("Content-Type", contentType) }
-        return Response(status: status, headers: h, body: .stream(producer))
+        var response = Response(status: status, headers: h, body: .stream(producer))
+        response.streamBlockSize = max(256, blockSize)
+        return response
     }
 
     /// The file at `path`, honouring Range, If-Range, If-None-Match and If-Modified-Since.

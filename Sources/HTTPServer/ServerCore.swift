@@ -741,7 +741,8 @@ final class ServerCore: @unchecked Sendable {
             writer = w
             producer = p
             mhd = MHD_create_response_from_callback(
-                UInt64.max, 32 << 10, streamReaderCallback, Unmanaged.passRetained(w).toOpaque(),
+                UInt64.max, response.streamBlockSize, streamReaderCallback,
+                Unmanaged.passRetained(w).toOpaque(),
                 streamFreeCallback)
         }
         guard let mhd else {

@@ -127,7 +127,8 @@ private func robustRoutes(_ r: Router) {
     }
 
     @Test func shutdownDoesNotWaitForIdleKeepAliveConnections() async throws {
-        let server = try makeServer({ $0.shutdownGraceSeconds = 5 }, routes: robustRoutes)
+        // A grace far longer than a loaded machine's slowest shutdown, so waiting it out cannot pass for not.
+        let server = try makeServer({ $0.shutdownGraceSeconds = 30 }, routes: robustRoutes)
         let port = server.port
         let idle = try await onThread { () -> RawClient in
             let c = try RawClient(port: port)
@@ -140,7 +141,7 @@ private func robustRoutes(_ r: Router) {
             server.shutdown()
             return now() - t
         }
-        #expect(elapsed < 1)
+        #expect(elapsed < 15)
         #expect(try await onThread { idle.readUntilClosed(timeout: 2) } != nil)
     }
 }

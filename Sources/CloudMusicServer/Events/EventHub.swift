@@ -46,6 +46,8 @@ enum EventDelivery: Sendable {
 final class EventSubscription: Sendable {
     let userID: Int64
     let device: Int64
+    /// Which second of the heartbeat period this stream's heartbeat falls in.
+    let heartbeatSlot: Int
     private let state = Mutex(State())
     private let onCancel: @Sendable (EventSubscription) -> Void
 
@@ -58,9 +60,13 @@ final class EventSubscription: Sendable {
         var ended = false
     }
 
-    init(userID: Int64, device: Int64, onCancel: @escaping @Sendable (EventSubscription) -> Void) {
+    init(
+        userID: Int64, device: Int64, heartbeatSlot: Int = 0,
+        onCancel: @escaping @Sendable (EventSubscription) -> Void
+    ) {
         self.userID = userID
         self.device = device
+        self.heartbeatSlot = heartbeatSlot
         self.onCancel = onCancel
     }
 
@@ -114,20 +120,26 @@ final class EventSubscription: Sendable {
 }
 
 /// The hub of one server process: subscriptions by person, and one timer for every stream's heartbeat.
+///
+/// Heartbeats are spread over the period (a stream's falls in its slot's second), so ten thousand streams
+/// never wake at once.
 final class InProcessEventHub: EventHub {
     private let subscriptions = Mutex<[Int64: [EventSubscription]]>([:])
+    private let nextSlot = Atomic<Int>(0)
+    private let tick = Atomic<Int>(0)
+    private let period: Int
     // Only set up in init and cancelled in deinit.
     private nonisolated(unsafe) let timer: DispatchSourceTimer
 
     init(heartbeatSeconds: Int = 25) {
+        period = max(1, heartbeatSeconds)
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "events.heartbeat"))
-        timer.schedule(
-            deadline: .now() + .seconds(heartbeatSeconds), repeating: .seconds(heartbeatSeconds),
-            leeway: .seconds(1))
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(100))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            let all = subscriptions.withLock { $0.values.flatMap { $0 } }
-            for subscription in all { subscription.deliver(.heartbeat) }
+            let slot = tick.add(1, ordering: .relaxed).newValue % period
+            let due = subscriptions.withLock { $0.values.flatMap { $0.filter { $0.heartbeatSlot == slot } } }
+            for subscription in due { subscription.deliver(.heartbeat) }
         }
         timer.resume()
     }
@@ -150,7 +162,9 @@ final class InProcessEventHub: EventHub {
     }
 
     func subscribe(userID: Int64, device: Int64) -> EventSubscription {
-        let subscription = EventSubscription(userID: userID, device: device) { [weak self] gone in
+        let slot = nextSlot.add(1, ordering: .relaxed).newValue % period
+        let subscription = EventSubscription(userID: userID, device: device, heartbeatSlot: slot) {
+            [weak self] gone in
             self?.remove(gone)
         }
         let replaced: [EventSubscription] = subscriptions.withLock { table in
