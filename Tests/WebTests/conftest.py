@@ -17,13 +17,18 @@ import urllib.error
 import urllib.request
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCREENSHOTS = pathlib.Path(__file__).resolve().parent / "screenshots"
 CHROMIUM = os.environ.get("CLOUDMUSIC_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
+
+# Playwright's 5 s default is a stopwatch on a loaded two-core machine (a terms dialog took longer to fill
+# once while a build ran): every wait is a bound for a hung test, not a speed check.
+WAIT_MS = 30_000
+expect.set_options(timeout=WAIT_MS)
 
 
 def server_binary():
@@ -144,6 +149,7 @@ def new_page(browser, base, *, viewport=PHONE, theme="light", locale="zh-CN", us
         context.add_init_script("localStorage.setItem('cm.guided', 'true');")
     if user:
         context.add_init_script(f"localStorage.setItem('cm.user', {json.dumps(json.dumps(user))});")
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
