@@ -1,4 +1,5 @@
 import AudioMetadata
+import Cryptography
 import Foundation
 import HTTPServer
 import MusicCore
@@ -191,6 +192,77 @@ func makeLibraryDatabase() throws -> Database {
         #expect(try catalog.search("志失", limit: 5).songs.isEmpty)  // CJK must be a real substring
         #expect(try catalog.suggestions("hel", limit: 5).map(\.title) == ["Hello Beautiful World"])
         #expect(try catalog.search("\" OR 1=1 --", limit: 5).songs.isEmpty)
+    }
+
+    /// A song stored by a scan before the "2:" fingerprints keeps its id when its file moves.
+    @Test func aSongWithTheLegacyFingerprintKeepsItsIDWhenMoved() throws {
+        let root = temporaryFolder()
+        try makeTrack(root + "/A/one.mp3", title: "One", artist: "A", album: "X", seconds: 6, frequency: 300)
+        let database = try makeLibraryDatabase()
+        let scanner = LibraryScanner(database: database, folders: [root])
+        #expect(try scanner.scan().added == 1)
+        let stored = try database.read { db in
+            try db.queryOne("SELECT id, fingerprint FROM songs") {
+                (try $0.int64("id"), try $0.string("fingerprint"))
+            }
+        }
+        let (id, fingerprint) = try #require(stored)
+        #expect(fingerprint.hasPrefix("2:"))
+        // What scans used to store: size, then the first and last 64 KiB, written out again here.
+        let data = try Data(contentsOf: URL(fileURLWithPath: root + "/A/one.mp3"))
+        let hasher = Crypto.Hasher()
+        hasher.update(Int64(data.count))
+        hasher.update(data.prefix(65_536))
+        if data.count > 65_536 { hasher.update(data.suffix(from: max(65_536, data.count - 65_536))) }
+        let legacy = hasher.finalizeHex()
+        #expect(
+            try ScannedSong.legacyFingerprint(path: root + "/A/one.mp3", size: Int64(data.count)) == legacy)
+        _ = try database.write { try $0.execute("UPDATE songs SET fingerprint = ? WHERE id = ?", legacy, id) }
+
+        try FileManager.default.moveItem(atPath: root + "/A", toPath: root + "/B")
+        let report = try scanner.scan()
+        #expect(report.moved == 1)
+        #expect(report.added == 0 && report.removed == 0)
+        let after = try database.read { db in
+            try db.queryOne("SELECT id, path, fingerprint FROM songs") {
+                (try $0.int64("id"), try $0.string("path"), try $0.string("fingerprint"))
+            }
+        }
+        #expect(after?.0 == id)
+        #expect(after?.1 == root + "/B/one.mp3")
+        #expect(after?.2 == fingerprint)
+    }
+
+    /// The fingerprint reads the size, the tags and three 2 KiB pieces of the file: equal files with equal tags
+    /// agree, and a change in any of them tells them apart.
+    @Test func fingerprintsTellFilesApartByTagsAndBytes() throws {
+        let folder = temporaryFolder()
+        var bytes = [UInt8](repeating: 0, count: 100_000)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 8) }
+        _ = FileManager.default.createFile(atPath: folder + "/a.mp3", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: folder + "/b.mp3", contents: Data(bytes))
+        bytes[50_000] ^= 1
+        _ = FileManager.default.createFile(atPath: folder + "/middle.mp3", contents: Data(bytes))
+        bytes[50_000] ^= 1
+        bytes[20_000] ^= 1  // Outside the three pieces: read as the same content.
+        _ = FileManager.default.createFile(atPath: folder + "/unread.mp3", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: folder + "/small.mp3", contents: Data(bytes.prefix(5_000)))
+        let info = AudioFileInfo(
+            tags: AudioTags(title: "One", artists: ["A"], album: "X", trackNumber: 1),
+            properties: AudioProperties(
+                durationMilliseconds: 1_000, bitRate: 128, sampleRate: 44_100, channels: 2))
+        var retagged = info
+        retagged.tags.trackNumber = 2
+        func fingerprint(_ name: String, _ info: AudioFileInfo, size: Int64 = 100_000) throws -> String {
+            try ScannedSong.fingerprint(path: folder + "/" + name, size: size, info: info)
+        }
+        #expect(try fingerprint("a.mp3", info) == (try fingerprint("b.mp3", info)))
+        #expect(try fingerprint("a.mp3", info) != (try fingerprint("a.mp3", retagged)))
+        #expect(try fingerprint("a.mp3", info) != (try fingerprint("middle.mp3", info)))
+        #expect(try fingerprint("a.mp3", info) == (try fingerprint("unread.mp3", info)))
+        #expect(try fingerprint("small.mp3", info, size: 5_000) != (try fingerprint("a.mp3", info)))
+        #expect(try fingerprint("a.mp3", info).hasPrefix("2:"))
+        #expect(throws: ScanFailure.self) { try fingerprint("missing.mp3", info) }
     }
 
     @Test func theWatcherRescansOnceChangesSettle() async throws {
