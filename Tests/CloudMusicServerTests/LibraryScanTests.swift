@@ -194,6 +194,118 @@ func makeLibraryDatabase() throws -> Database {
         #expect(try catalog.search("\" OR 1=1 --", limit: 5).songs.isEmpty)
     }
 
+    /// Songs written as a scan writes them, without audio files: title, artist, album each.
+    func libraryOfSongs(_ songs: [(String, String, String)]) throws -> (Database, LibraryService) {
+        let database = try makeLibraryDatabase()
+        try database.write { db in
+            let folder = try LibraryStore.folderID(db, path: "/music")
+            let store = try LibraryStore(db)
+            for (number, (title, artist, album)) in songs.enumerated() {
+                let file = FoundFile(
+                    path: "/music/\(number).mp3", folderID: folder, size: 1, mtimeNanoseconds: 0,
+                    lyricPath: nil,
+                    folderCover: nil)
+                try store.save(
+                    db,
+                    song: ScannedSong(
+                        file: file, fingerprint: "2:\(number)", title: title, artists: [artist], album: album,
+                        albumArtist: nil, isCompilation: false, trackNumber: nil, trackTotal: nil,
+                        discNumber: nil,
+                        discTotal: nil, year: nil, genres: [], durationMilliseconds: 1_000, bitRate: 128,
+                        sampleRate: 44_100, channels: 2, format: "mp3", embeddedLyric: nil,
+                        musicBrainzTrackID: nil, musicBrainzAlbumID: nil, musicBrainzArtistID: nil),
+                    existingID: nil)
+            }
+            try LibraryStore.refreshCountsAndOrphans(db)
+        }
+        return (
+            database,
+            LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
+        )
+    }
+
+    /// Titles that start with what was typed lead (alphabetically), then titles with every word, then songs
+    /// found through their artist or album, each in the order they were scanned.
+    @Test func searchRanksTitleStartsThenTitlesThenOtherFields() throws {
+        let (_, catalog) = try libraryOfSongs([
+            ("Yesterday", "Lovers", "Misc"), ("All You Need Is Love", "Beatles", "Magical"),
+            ("My Love", "Wings", "Red Rose"), ("Love Me Do", "Beatles", "Please"),
+            ("Love", "Lennon", "Plastic"),
+        ])
+        let found = try catalog.search("love", limit: 10)
+        #expect(
+            found.songs.map(\.title) == [
+                "Love", "Love Me Do", "All You Need Is Love", "My Love", "Yesterday",
+            ])
+        #expect(found.artists.map(\.name) == ["Lovers"])
+        #expect(try catalog.search("love", limit: 2).songs.map(\.title) == ["Love", "Love Me Do"])
+        #expect(
+            try catalog.search("love", limit: 3).songs.map(\.title) == [
+                "Love", "Love Me Do", "All You Need Is Love",
+            ])
+        #expect(try catalog.search("LOVE ME", limit: 10).songs.map(\.title) == ["Love Me Do"])
+        // Albums by title, then by their artist's name; artists by name, any case.
+        let (_, albums) = try libraryOfSongs([
+            ("a", "Red", "Blue Songs"), ("b", "Blue", "Greatest"), ("c", "Green", "Blue"),
+            ("d", "Émile", "Été"),
+        ])
+        #expect(
+            try albums.search("blue", limit: 5).albums.map(\.title) == ["Blue", "Blue Songs", "Greatest"])
+        #expect(try albums.search("ÉMI", limit: 5).artists.map(\.name) == ["Émile"])
+        #expect(try albums.search("blue", limit: 5).songs.map(\.title) == ["a", "b", "c"])
+    }
+
+    /// Only the last word is a prefix; the words before it are whole words, unless that finds nothing.
+    @Test func wordsBeforeTheLastAreWholeWords() throws {
+        let (_, catalog) = try libraryOfSongs([
+            ("Morning Light", "Sun", "Day"), ("Mornings Lighter", "Sun", "Day"),
+            ("Hello Beautiful World", "The Beatles", "Abbey Road"),
+        ])
+        #expect(try catalog.search("morning li", limit: 5).songs.map(\.title) == ["Morning Light"])
+        #expect(
+            try catalog.search("morn lig", limit: 5).songs.map(\.title) == [
+                "Morning Light", "Mornings Lighter",
+            ])
+        #expect(try catalog.search("beat abbey", limit: 5).songs.map(\.title) == ["Hello Beautiful World"])
+        #expect(try catalog.search("beat abbey", limit: 5).albums.map(\.title) == ["Abbey Road"])
+        #expect(try catalog.search("morning zz", limit: 5).songs.isEmpty)
+    }
+
+    /// Titles that start with what was typed, of every kind together in alphabetical order, then titles with
+    /// the words inside; each title once.
+    @Test func suggestionsStartWithWhatWasTypedWithoutRepeats() throws {
+        let (_, catalog) = try libraryOfSongs([
+            ("Hello World", "Other", "X"), ("Hello", "Other", "X"), ("hello", "Other", "Y"),
+            ("Goodbye", "Hellogoodbye", "Z"), ("Hello Again", "Hello Band", "Hello Album"),
+        ])
+        let suggested = try catalog.suggestions("hel", limit: 10)
+        #expect(
+            suggested.map(\.title) == [
+                "Hello", "Hello Again", "Hello Album", "Hello Band", "Hello World", "Hellogoodbye",
+            ])
+        #expect(suggested.map(\.type) == ["song", "song", "album", "artist", "song", "artist"])
+        #expect(try catalog.suggestions("hel", limit: 1).map(\.title) == ["Hello"])
+        #expect(try catalog.suggestions("other", limit: 10).map(\.title) == ["Other"])
+        #expect(try catalog.suggestions("world", limit: 10).map(\.title) == ["Hello World"])
+    }
+
+    /// A word found in every song ranks only the oldest `rankedCandidates` full-text matches: a title with the
+    /// word past them is not looked at.
+    @Test func onlyTheFirstMatchesAreRanked() throws {
+        let bound = CatalogStore.rankedCandidates
+        let (database, _) = try libraryOfSongs(
+            (0..<bound).map { ("Song \($0) Zed", "A", "B") } + [("X Zed", "A", "B")])
+        let zed = try #require(CatalogStore.Query("zed"))
+        let ranked = try database.read { db in
+            try CatalogStore.rankedMatches(db, zed, in: .song, limit: 3)
+        }
+        #expect(ranked == [1, 2, 3].map { CatalogStore.RankedMatch(id: $0, tier: .title) })
+        let all = try database.read { db in
+            try CatalogStore.rankedMatches(db, zed, in: .song, limit: bound + 10)
+        }
+        #expect(all.map(\.id) == Array(1...Int64(bound)))
+    }
+
     /// A song stored by a scan before the "2:" fingerprints keeps its id when its file moves.
     @Test func aSongWithTheLegacyFingerprintKeepsItsIDWhenMoved() throws {
         let root = temporaryFolder()
