@@ -23,7 +23,7 @@ public enum AudioFileReader {
     /// Opens `path` with TagLib after checking, without TagLib, that it is a non-empty, readable
     /// regular file of a supported type: TagLib would block forever reading a FIFO.
     static func open(_ path: String) throws(AudioMetadataError) -> TagLibFile {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = fileExtension(of: path)
         guard supportedExtensions.contains(ext) else {
             throw AudioMetadataError(
                 path: path,
@@ -53,17 +53,35 @@ public enum AudioFileReader {
         guard let properties = file.audioProperties,
             properties.sampleRate > 0 || properties.durationMilliseconds > 0
         else {
-            let ext = (file.path as NSString).pathExtension.lowercased()
+            let ext = fileExtension(of: file.path)
             throw AudioMetadataError(
                 path: file.path,
                 reason: "no audio found in the file (it is damaged, or not really a “.\(ext)” file)")
         }
         // TagLib 1.13 takes any data without a Musepack signature for a headerless SV4-SV6 stream.
-        if (file.path as NSString).pathExtension.lowercased() == "mpc", !hasMusepackSignature(file.path) {
+        if fileExtension(of: file.path) == "mpc", !hasMusepackSignature(file.path) {
             throw AudioMetadataError(
                 path: file.path, reason: "not an audio file TagLib can read (no Musepack signature)")
         }
         return properties
+    }
+
+    /// The extension of the path's last component, lower case, without the dot ("" when there is none), as
+    /// `NSString.pathExtension` finds it, without bridging the path to an NSString three times a file.
+    public static func fileExtension(of path: String) -> String {
+        // On the UTF-8 bytes: "/" and "." are ASCII, and never part of another character's encoding.
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while bytes.distance(from: bytes.startIndex, to: end) > 1,
+            bytes[bytes.index(before: end)] == UInt8(ascii: "/")
+        {
+            end = bytes.index(before: end)
+        }
+        let name = bytes[..<end]
+        let start = name.lastIndex(of: UInt8(ascii: "/")).map { name.index(after: $0) } ?? name.startIndex
+        guard let dot = name[start...].lastIndex(of: UInt8(ascii: ".")), dot != start else { return "" }
+        let ext = Substring(name[name.index(after: dot)...])
+        return ext.utf8.allSatisfy({ $0 < 0x80 && !(65...90).contains($0) }) ? String(ext) : ext.lowercased()
     }
 
     /// True if the file starts, after any ID3v2 tag, with "MP+" (SV7) or "MPCK" (SV8).
@@ -99,7 +117,8 @@ public enum AudioFileReader {
             (artistList.isEmpty ? values("ARTIST") : artistList).flatMap(TagSplitter.splitArtists))
         tags.album = first("ALBUM")
         // ffmpeg writes APE tags (WavPack, APE, Musepack) with the key "album_artist".
-        let albumArtistList = values("ALBUMARTIST").isEmpty ? values("ALBUM_ARTIST") : values("ALBUMARTIST")
+        let albumArtists = values("ALBUMARTIST")
+        let albumArtistList = albumArtists.isEmpty ? values("ALBUM_ARTIST") : albumArtists
         tags.albumArtists = dedupe(albumArtistList.flatMap(TagSplitter.splitArtists))
         (tags.trackNumber, tags.trackTotal) = numberPair(first("TRACKNUMBER"))
         if tags.trackTotal == nil { tags.trackTotal = positiveInt(first("TRACKTOTAL", "TOTALTRACKS")) }
@@ -110,7 +129,8 @@ public enum AudioFileReader {
         if let c = first("COMPILATION") {
             tags.isCompilation = ["1", "true", "yes"].contains(c.lowercased())
         }
-        let lyricsKey = map.keys.sorted().first { $0 == "LYRICS" || $0.hasPrefix("LYRICS:") }
+        // The first in sorted order, without sorting every key of every file.
+        let lyricsKey = map.keys.filter { $0 == "LYRICS" || $0.hasPrefix("LYRICS:") }.min()
         tags.lyrics = lyricsKey.flatMap {
             map[$0]?.lazy.compactMap { clean($0, limit: maximumLyricsBytes) }.first
         }
@@ -122,14 +142,28 @@ public enum AudioFileReader {
 
     /// Trims, drops NULs and empty values, and caps the UTF-8 length on a character boundary.
     static func clean(_ raw: String, limit: Int) -> String? {
-        var s = raw.contains("\0") ? raw.replacingOccurrences(of: "\0", with: "") : raw
-        s = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        var s = raw.utf8.contains(0) ? raw.replacingOccurrences(of: "\0", with: "") : raw
+        s = trimmed(s)
         guard !s.isEmpty else { return nil }
         guard s.utf8.count > limit else { return s }
         // A cut can end on a space, and a single character longer than the limit (a letter with
         // hundreds of combining marks) leaves nothing.
         s = truncated(s, maxUTF8Bytes: limit).trimmingCharacters(in: .whitespacesAndNewlines)
         return s.isEmpty ? nil : s
+    }
+
+    /// `s` without white space or newlines at either end, as `trimmingCharacters(in: .whitespacesAndNewlines)`
+    /// gives it, which is only called when an end is white (most tag values are not, and the call bridges
+    /// every value to an NSString).
+    public static func trimmed(_ s: String) -> String {
+        // Foundation's set is Unicode's White_Space (Z*, U+0009-U+000D, U+0085) and U+200B, zero width space.
+        func white(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isWhitespace || scalar == "\u{200B}"
+        }
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last,
+            white(first) || white(last)
+        else { return s }
+        return s.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `s` cut to at most `maxUTF8Bytes` bytes of UTF-8 without splitting a character.
@@ -159,6 +193,23 @@ public enum AudioFileReader {
     /// The leading decimal number of `s` if it is positive ("07" -> 7, "3 of 5" -> 3).
     static func positiveInt(_ s: String?) -> Int? {
         guard let s else { return nil }
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (nearly every tag): the same rule on bytes, without Foundation's trimming.
+            var number = 0
+            var digits = 0
+            for byte in s.utf8.drop(while: { $0 == 0x20 || $0 == 0x09 }) {
+                guard (48...57).contains(byte) else { break }
+                digits += 1
+                guard digits <= 9 else { return nil }
+                number = number * 10 + Int(byte - 48)
+            }
+            return digits > 0 && number > 0 ? number : nil
+        }
+        return positiveIntInFull(s)
+    }
+
+    /// `positiveInt` on characters, for any text.
+    static func positiveIntInFull(_ s: String) -> Int? {
         let digits = s.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 9, let n = Int(digits), n > 0 else { return nil }
         return n
@@ -167,6 +218,27 @@ public enum AudioFileReader {
     /// The first four-digit run in a date ("2019-05-01" -> 2019, "05/01/2019" -> 2019).
     static func year(_ s: String?) -> Int? {
         guard let s else { return nil }
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: the first run of exactly four digits, on bytes.
+            var run = 0
+            var value = 0
+            for byte in s.utf8 + [0x20] {
+                if (48...57).contains(byte) {
+                    run += 1
+                    value = value * 10 + Int(byte - 48)
+                } else {
+                    if run == 4, value > 0 { return value }
+                    run = 0
+                    value = 0
+                }
+            }
+            return nil
+        }
+        return yearInFull(s)
+    }
+
+    /// `year` on characters, for any text.
+    static func yearInFull(_ s: String) -> Int? {
         var run = ""
         for c in s + " " {
             if c.isASCII && c.isNumber {

@@ -21,7 +21,7 @@ final class TagLibFile {
         _ = Self.configured
         self.path = path
         var opened: UnsafeMutablePointer<TagLib_File>?
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = AudioFileReader.fileExtension(of: path)
         switch ext {
         case "alac": opened = taglib_file_new_type(path, TagLib_File_MP4)  // TagLib only knows .m4a etc.
         default: opened = taglib_file_new(path)

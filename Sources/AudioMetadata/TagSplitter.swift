@@ -31,6 +31,13 @@ public enum TagSplitter {
 
     /// The artists named in one tag value, in order.
     public static func splitArtists(_ s: String) -> [String] {
+        // Most values name one artist: without any separator there is nothing to split, and the case-
+        // insensitive searches below (a third of a scan's string work) are skipped.
+        mayNameSeveralArtists(s) ? splitArtistsInFull(s) : single(s)
+    }
+
+    /// `splitArtists` without the shortcut for one name.
+    static func splitArtistsInFull(_ s: String) -> [String] {
         var (text, saved) = protect(s, names: artistExceptions)
         // "A (feat. B)" -> "A;B"
         for opener in featOpeners {
@@ -54,11 +61,56 @@ public enum TagSplitter {
 
     /// The genres named in one tag value, in order.
     public static func splitGenres(_ s: String) -> [String] {
+        s.unicodeScalars.contains { genreSeparators.contains($0) || isPlaceholder($0) }
+            ? splitGenresInFull(s) : single(s)
+    }
+
+    /// `splitGenres` without the shortcut for one name.
+    static func splitGenresInFull(_ s: String) -> [String] {
         var (text, saved) = protect(s, names: genreExceptions)
         for symbol in [";", "；", "/", ",", "，", "、", "|"] {
             text = text.replacingOccurrences(of: symbol, with: "\u{E002}")
         }
         return finish(text, saved: saved)
+    }
+
+    private static let artistSeparators: Set<Unicode.Scalar> = [";", "；", "/", "、", "，", "&", "×"]
+    private static let genreSeparators: Set<Unicode.Scalar> = [";", "；", "/", ",", "，", "、", "|"]
+
+    /// False when `s` has none of the separators of `splitArtists`: no separator character, no "feat" or
+    /// "ft." in any case, no " x ", and none of the characters the slow path treats specially (its
+    /// placeholders, and the ligatures a case-insensitive search may fold to "f"). True may be wrong (the
+    /// slow path then finds nothing to split); false never is.
+    static func mayNameSeveralArtists(_ s: String) -> Bool {
+        // The last three scalars, ASCII letters lowered, to find "feat", "ft." and " x " in one pass.
+        var window: (Unicode.Scalar, Unicode.Scalar, Unicode.Scalar) = ("\0", "\0", "\0")
+        for scalar in s.unicodeScalars {
+            if artistSeparators.contains(scalar) || isPlaceholder(scalar)
+                || (0xFB00...0xFB06).contains(scalar.value)
+            {
+                return true
+            }
+            let lowered = (65...90).contains(scalar.value) ? Unicode.Scalar(UInt8(scalar.value) + 32) : scalar
+            if (window.1, window.2, lowered) == ("f", "t", ".")
+                || (window.0, window.1, window.2, lowered) == ("f", "e", "a", "t")
+                || (window.1, window.2, lowered) == (" ", "x", " ")
+            {
+                return true
+            }
+            window = (window.1, window.2, lowered)
+        }
+        return false
+    }
+
+    /// The private-use characters `protect` and the splitters use as placeholders.
+    private static func isPlaceholder(_ scalar: Unicode.Scalar) -> Bool {
+        (0xE000...0xE003).contains(scalar.value)
+    }
+
+    /// A value that names one artist or genre: trimmed, or nothing when it is blank.
+    private static func single(_ s: String) -> [String] {
+        let trimmed = AudioFileReader.trimmed(s)
+        return trimmed.isEmpty ? [] : [trimmed]
     }
 
     /// Replaces each exception found in `s` with a private-use placeholder.

@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import HTTPServer
 import MusicCore
 import Testing
 
@@ -80,6 +81,38 @@ extension RunningServer {
         #expect((after["songs"] as! [[String: Any]]).map { $0["title"] as? String } == ["Gamma Ray"])
         let suggests = try await server.json("/v1/searches/suggests?q=gam")["data"] as! [[String: Any]]
         #expect(suggests.first?["title"] as? String == "Gamma Ray")
+    }
+
+    /// Searches and suggestions are written by hand (`SearchJSON`): byte for byte what JSONEncoder writes.
+    @Test func searchAnswersMatchJSONEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        let awkward = "quote \" backslash \\ slash / tab \t newline \n nul \u{0} 夜曲 🎵 \u{2028}"
+        let song = Song(
+            id: "42", title: awkward, icon: nil, uri: "v1/songs/42/stream", style: 0, lyric: nil, singer: nil,
+            artists: [ArtistSummary(id: "3", name: awkward)], album: nil, genres: [], trackNumber: nil,
+            discNumber: nil, year: nil, duration: 1, format: "mp3", bitRate: 1, sampleRate: 1, channels: 1,
+            clicksCount: 0, commentsCount: 0, playsCount: 0, createdAt: "2026-12-01T00:00:00Z",
+            updatedAt: "2026-12-01T00:00:00Z")
+        for full in [true, false] {
+            let album = Album(
+                id: "7", title: awkward, icon: full ? "v1/albums/7/cover" : nil,
+                artist: full ? ArtistSummary(id: "3", name: awkward) : nil, year: full ? 1999 : nil,
+                isCompilation: full, songsCount: 12, duration: -5, createdAt: "2026-12-01T00:00:00Z",
+                updatedAt: "2026-12-01T00:00:01Z", songs: full ? [song] : nil)
+            let artist = Artist(
+                id: "3", name: awkward, icon: full ? "x" : nil, songsCount: 1, albumsCount: Int.max,
+                createdAt: "2026-12-01T00:00:00Z", updatedAt: "2026-12-01T00:00:00Z",
+                albums: full ? [album] : nil, songs: full ? [song] : nil)
+            let results = SearchResults(
+                songs: full ? [song, song] : [], albums: full ? [album, album] : [],
+                artists: full ? [artist] : [])
+            #expect(SearchJSON.bytes(results) == Array(try encoder.encode(results)))
+            let suggestions = full ? [SearchSuggestion(title: awkward, type: "song", id: "1")] : []
+            var json = JSONWriter()
+            json.array(suggestions) { $0.value($1) }
+            #expect(json.bytes == Array(try encoder.encode(suggestions)))
+        }
     }
 
     @Test func browseDetailLyricsAndErrors() async throws {

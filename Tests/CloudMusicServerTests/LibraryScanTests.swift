@@ -1,4 +1,5 @@
 import AudioMetadata
+import Cryptography
 import Foundation
 import HTTPServer
 import MusicCore
@@ -191,6 +192,189 @@ func makeLibraryDatabase() throws -> Database {
         #expect(try catalog.search("志失", limit: 5).songs.isEmpty)  // CJK must be a real substring
         #expect(try catalog.suggestions("hel", limit: 5).map(\.title) == ["Hello Beautiful World"])
         #expect(try catalog.search("\" OR 1=1 --", limit: 5).songs.isEmpty)
+    }
+
+    /// Songs written as a scan writes them, without audio files: title, artist, album each.
+    func libraryOfSongs(_ songs: [(String, String, String)]) throws -> (Database, LibraryService) {
+        let database = try makeLibraryDatabase()
+        try database.write { db in
+            let folder = try LibraryStore.folderID(db, path: "/music")
+            let store = try LibraryStore(db)
+            for (number, (title, artist, album)) in songs.enumerated() {
+                let file = FoundFile(
+                    path: "/music/\(number).mp3", folderID: folder, size: 1, mtimeNanoseconds: 0,
+                    lyricPath: nil,
+                    folderCover: nil)
+                try store.save(
+                    db,
+                    song: ScannedSong(
+                        file: file, fingerprint: "2:\(number)", title: title, artists: [artist], album: album,
+                        albumArtist: nil, isCompilation: false, trackNumber: nil, trackTotal: nil,
+                        discNumber: nil,
+                        discTotal: nil, year: nil, genres: [], durationMilliseconds: 1_000, bitRate: 128,
+                        sampleRate: 44_100, channels: 2, format: "mp3", embeddedLyric: nil,
+                        musicBrainzTrackID: nil, musicBrainzAlbumID: nil, musicBrainzArtistID: nil),
+                    existingID: nil)
+            }
+            try LibraryStore.refreshCountsAndOrphans(db)
+        }
+        return (
+            database,
+            LibraryService(database: database, files: FileRoots(["/"], logger: Logger(level: .error)))
+        )
+    }
+
+    /// Titles that start with what was typed lead (alphabetically), then titles with every word, then songs
+    /// found through their artist or album, each in the order they were scanned.
+    @Test func searchRanksTitleStartsThenTitlesThenOtherFields() throws {
+        let (_, catalog) = try libraryOfSongs([
+            ("Yesterday", "Lovers", "Misc"), ("All You Need Is Love", "Beatles", "Magical"),
+            ("My Love", "Wings", "Red Rose"), ("Love Me Do", "Beatles", "Please"),
+            ("Love", "Lennon", "Plastic"),
+        ])
+        let found = try catalog.search("love", limit: 10)
+        #expect(
+            found.songs.map(\.title) == [
+                "Love", "Love Me Do", "All You Need Is Love", "My Love", "Yesterday",
+            ])
+        #expect(found.artists.map(\.name) == ["Lovers"])
+        #expect(try catalog.search("love", limit: 2).songs.map(\.title) == ["Love", "Love Me Do"])
+        #expect(
+            try catalog.search("love", limit: 3).songs.map(\.title) == [
+                "Love", "Love Me Do", "All You Need Is Love",
+            ])
+        #expect(try catalog.search("LOVE ME", limit: 10).songs.map(\.title) == ["Love Me Do"])
+        // Albums by title, then by their artist's name; artists by name, any case.
+        let (_, albums) = try libraryOfSongs([
+            ("a", "Red", "Blue Songs"), ("b", "Blue", "Greatest"), ("c", "Green", "Blue"),
+            ("d", "Émile", "Été"),
+        ])
+        #expect(
+            try albums.search("blue", limit: 5).albums.map(\.title) == ["Blue", "Blue Songs", "Greatest"])
+        #expect(try albums.search("ÉMI", limit: 5).artists.map(\.name) == ["Émile"])
+        #expect(try albums.search("blue", limit: 5).songs.map(\.title) == ["a", "b", "c"])
+    }
+
+    /// Only the last word is a prefix; the words before it are whole words, unless that finds nothing.
+    @Test func wordsBeforeTheLastAreWholeWords() throws {
+        let (_, catalog) = try libraryOfSongs([
+            ("Morning Light", "Sun", "Day"), ("Mornings Lighter", "Sun", "Day"),
+            ("Hello Beautiful World", "The Beatles", "Abbey Road"),
+        ])
+        #expect(try catalog.search("morning li", limit: 5).songs.map(\.title) == ["Morning Light"])
+        #expect(
+            try catalog.search("morn lig", limit: 5).songs.map(\.title) == [
+                "Morning Light", "Mornings Lighter",
+            ])
+        #expect(try catalog.search("beat abbey", limit: 5).songs.map(\.title) == ["Hello Beautiful World"])
+        #expect(try catalog.search("beat abbey", limit: 5).albums.map(\.title) == ["Abbey Road"])
+        #expect(try catalog.search("morning zz", limit: 5).songs.isEmpty)
+    }
+
+    /// Titles that start with what was typed, of every kind together in alphabetical order, then titles with
+    /// the words inside; each title once.
+    @Test func suggestionsStartWithWhatWasTypedWithoutRepeats() throws {
+        let (_, catalog) = try libraryOfSongs([
+            ("Hello World", "Other", "X"), ("Hello", "Other", "X"), ("hello", "Other", "Y"),
+            ("Goodbye", "Hellogoodbye", "Z"), ("Hello Again", "Hello Band", "Hello Album"),
+        ])
+        let suggested = try catalog.suggestions("hel", limit: 10)
+        #expect(
+            suggested.map(\.title) == [
+                "Hello", "Hello Again", "Hello Album", "Hello Band", "Hello World", "Hellogoodbye",
+            ])
+        #expect(suggested.map(\.type) == ["song", "song", "album", "artist", "song", "artist"])
+        #expect(try catalog.suggestions("hel", limit: 1).map(\.title) == ["Hello"])
+        #expect(try catalog.suggestions("other", limit: 10).map(\.title) == ["Other"])
+        #expect(try catalog.suggestions("world", limit: 10).map(\.title) == ["Hello World"])
+    }
+
+    /// A word found in every song ranks only the oldest `rankedCandidates` full-text matches: a title with the
+    /// word past them is not looked at.
+    @Test func onlyTheFirstMatchesAreRanked() throws {
+        let bound = CatalogStore.rankedCandidates
+        let (database, _) = try libraryOfSongs(
+            (0..<bound).map { ("Song \($0) Zed", "A", "B") } + [("X Zed", "A", "B")])
+        let zed = try #require(CatalogStore.Query("zed"))
+        let ranked = try database.read { db in
+            try CatalogStore.rankedMatches(db, zed, in: .song, limit: 3)
+        }
+        #expect(ranked == [1, 2, 3].map { CatalogStore.RankedMatch(id: $0, tier: .title) })
+        let all = try database.read { db in
+            try CatalogStore.rankedMatches(db, zed, in: .song, limit: bound + 10)
+        }
+        #expect(all.map(\.id) == Array(1...Int64(bound)))
+    }
+
+    /// A song stored by a scan before the "2:" fingerprints keeps its id when its file moves.
+    @Test func aSongWithTheLegacyFingerprintKeepsItsIDWhenMoved() throws {
+        let root = temporaryFolder()
+        try makeTrack(root + "/A/one.mp3", title: "One", artist: "A", album: "X", seconds: 6, frequency: 300)
+        let database = try makeLibraryDatabase()
+        let scanner = LibraryScanner(database: database, folders: [root])
+        #expect(try scanner.scan().added == 1)
+        let stored = try database.read { db in
+            try db.queryOne("SELECT id, fingerprint FROM songs") {
+                (try $0.int64("id"), try $0.string("fingerprint"))
+            }
+        }
+        let (id, fingerprint) = try #require(stored)
+        #expect(fingerprint.hasPrefix("2:"))
+        // What scans used to store: size, then the first and last 64 KiB, written out again here.
+        let data = try Data(contentsOf: URL(fileURLWithPath: root + "/A/one.mp3"))
+        let hasher = Crypto.Hasher()
+        hasher.update(Int64(data.count))
+        hasher.update(data.prefix(65_536))
+        if data.count > 65_536 { hasher.update(data.suffix(from: max(65_536, data.count - 65_536))) }
+        let legacy = hasher.finalizeHex()
+        #expect(
+            try ScannedSong.legacyFingerprint(path: root + "/A/one.mp3", size: Int64(data.count)) == legacy)
+        _ = try database.write { try $0.execute("UPDATE songs SET fingerprint = ? WHERE id = ?", legacy, id) }
+
+        try FileManager.default.moveItem(atPath: root + "/A", toPath: root + "/B")
+        let report = try scanner.scan()
+        #expect(report.moved == 1)
+        #expect(report.added == 0 && report.removed == 0)
+        let after = try database.read { db in
+            try db.queryOne("SELECT id, path, fingerprint FROM songs") {
+                (try $0.int64("id"), try $0.string("path"), try $0.string("fingerprint"))
+            }
+        }
+        #expect(after?.0 == id)
+        #expect(after?.1 == root + "/B/one.mp3")
+        #expect(after?.2 == fingerprint)
+    }
+
+    /// The fingerprint reads the size, the tags and three 2 KiB pieces of the file: equal files with equal tags
+    /// agree, and a change in any of them tells them apart.
+    @Test func fingerprintsTellFilesApartByTagsAndBytes() throws {
+        let folder = temporaryFolder()
+        var bytes = [UInt8](repeating: 0, count: 100_000)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 8) }
+        _ = FileManager.default.createFile(atPath: folder + "/a.mp3", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: folder + "/b.mp3", contents: Data(bytes))
+        bytes[50_000] ^= 1
+        _ = FileManager.default.createFile(atPath: folder + "/middle.mp3", contents: Data(bytes))
+        bytes[50_000] ^= 1
+        bytes[20_000] ^= 1  // Outside the three pieces: read as the same content.
+        _ = FileManager.default.createFile(atPath: folder + "/unread.mp3", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: folder + "/small.mp3", contents: Data(bytes.prefix(5_000)))
+        let info = AudioFileInfo(
+            tags: AudioTags(title: "One", artists: ["A"], album: "X", trackNumber: 1),
+            properties: AudioProperties(
+                durationMilliseconds: 1_000, bitRate: 128, sampleRate: 44_100, channels: 2))
+        var retagged = info
+        retagged.tags.trackNumber = 2
+        func fingerprint(_ name: String, _ info: AudioFileInfo, size: Int64 = 100_000) throws -> String {
+            try ScannedSong.fingerprint(path: folder + "/" + name, size: size, info: info)
+        }
+        #expect(try fingerprint("a.mp3", info) == (try fingerprint("b.mp3", info)))
+        #expect(try fingerprint("a.mp3", info) != (try fingerprint("a.mp3", retagged)))
+        #expect(try fingerprint("a.mp3", info) != (try fingerprint("middle.mp3", info)))
+        #expect(try fingerprint("a.mp3", info) == (try fingerprint("unread.mp3", info)))
+        #expect(try fingerprint("small.mp3", info, size: 5_000) != (try fingerprint("a.mp3", info)))
+        #expect(try fingerprint("a.mp3", info).hasPrefix("2:"))
+        #expect(throws: ScanFailure.self) { try fingerprint("missing.mp3", info) }
     }
 
     @Test func theWatcherRescansOnceChangesSettle() async throws {

@@ -17,6 +17,22 @@ import Testing
         #expect(SearchText.matchQuery("ドラえもん") == "\"ド ラ え も ん\"")
     }
 
+    /// A person is still typing the last word only: the ones before it must match whole.
+    @Test func wholeWordsBeforeTheLast() {
+        #expect(SearchText.matchQuery("bea", wholeWordsBeforeLast: true) == "\"bea\"*")
+        #expect(
+            SearchText.matchQuery("Morning Quiet So", wholeWordsBeforeLast: true)
+                == "\"Morning\" \"Quiet\" \"So\"*")
+        #expect(SearchText.matchQuery("Jay 周杰", wholeWordsBeforeLast: true) == "\"Jay\" \"周 杰\"")
+        #expect(SearchText.matchQuery("周杰 Jay", wholeWordsBeforeLast: true) == "\"周 杰\" \"Jay\"*")
+        #expect(SearchText.matchQuery("Album 5367 -._~", wholeWordsBeforeLast: true) == "\"Album\" \"5367\"*")
+        #expect(SearchText.hasWordBeforeLast("Morning Qu"))
+        #expect(SearchText.hasWordBeforeLast("Jay 周杰"))
+        #expect(!SearchText.hasWordBeforeLast("Morning"))
+        #expect(!SearchText.hasWordBeforeLast("周杰 Jay"))
+        #expect(!SearchText.hasWordBeforeLast("之歌 58557"))
+    }
+
     @Test func nothingSearchableIsNil() {
         #expect(SearchText.matchQuery("") == nil)
         #expect(SearchText.matchQuery("  \"*()^ ") == nil)

@@ -368,28 +368,33 @@ struct CatalogStore: Sendable {
 
     // MARK: Search
 
-    /// Songs, albums and artists matching what was typed, best first (title matches outrank others).
+    /// Songs, albums and artists matching what was typed, best first (see `rankedMatches`).
     func search(_ db: Connection, _ typed: String, limit: Int) throws -> SearchResults {
-        guard let query = SearchText.matchQuery(typed) else {
+        guard let query = Query(typed) else {
             return SearchResults(songs: [], albums: [], artists: [])
         }
-        let songIDs = try Self.titlePrefixSongs(db, typed, limit: limit)
-            .appendingUnique(
-                try Self.rankedMatches(db, query, in: .song, limit: limit).map(\.id), limit: limit)
+        let songIDs = try Self.rankedMatches(db, query, in: .song, limit: limit).map(\.id)
         let albumIDs = try Self.rankedMatches(db, query, in: .album, limit: limit).map(\.id)
         let artistIDs = try Self.rankedMatches(db, query, in: .artist, limit: limit).map(\.id)
         func ordered<T: Identifiable>(_ items: [T], _ ids: [Int64]) -> [T] where T.ID == String {
             let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
             return ids.compactMap { byID[String($0)] }
         }
-        let songs = try selectSongs(
-            db, "WHERE s.id IN (SELECT value FROM json_each(?))", [JSONColumn.text(songIDs)])
-        let albums = try db.query(
-            "\(Self.albumSelect) WHERE al.id IN (SELECT value FROM json_each(?))", JSONColumn.text(albumIDs),
-            decode: Self.decodeAlbum)
-        let artists = try db.query(
-            "\(Self.artistSelect) WHERE id IN (SELECT value FROM json_each(?))", JSONColumn.text(artistIDs),
-            decode: Self.decodeArtist)
+        let songs =
+            songIDs.isEmpty
+            ? [] : try selectSongs(db, "WHERE s.id IN (SELECT value FROM json_each(?))", [songIDs.jsonArray])
+        let albums =
+            albumIDs.isEmpty
+            ? []
+            : try db.query(
+                "\(Self.albumSelect) WHERE al.id IN (SELECT value FROM json_each(?))", albumIDs.jsonArray,
+                decode: Self.decodeAlbum)
+        let artists =
+            artistIDs.isEmpty
+            ? []
+            : try db.query(
+                "\(Self.artistSelect) WHERE id IN (SELECT value FROM json_each(?))", artistIDs.jsonArray,
+                decode: Self.decodeArtist)
         return SearchResults(
             songs: ordered(songs, songIDs), albums: ordered(albums, albumIDs),
             artists: ordered(artists, artistIDs))
@@ -400,77 +405,184 @@ struct CatalogStore: Sendable {
     func searchIDs(
         _ db: Connection, _ typed: String, in index: LibraryStore.SearchIndex, offset: Int, limit: Int
     ) throws -> [Int64] {
-        guard let query = SearchText.matchQuery(typed), offset < Self.rankedCandidates else { return [] }
+        guard let query = Query(typed), offset < Self.rankedCandidates else { return [] }
         let wanted = min(offset + limit, Self.rankedCandidates)
-        var ids = try Self.rankedMatches(db, query, in: index, limit: wanted).map(\.id)
-        if index == .song {
-            ids = try Self.titlePrefixSongs(db, typed, limit: wanted).appendingUnique(ids, limit: wanted)
-        }
-        return Array(ids.dropFirst(offset))
+        return Array(try Self.rankedMatches(db, query, in: index, limit: wanted).map(\.id).dropFirst(offset))
     }
 
-    /// Most matches ranked by relevance: past this, ranking costs more than it helps (one common
-    /// character can match half the library), so only the oldest this many matches are ranked.
+    /// Most matches ranked: past this, ranking costs more than it helps (one common character can match
+    /// half the library), so only the oldest this many full-text matches of a kind are ranked.
     static let rankedCandidates = 1_000
 
-    struct RankedMatch {
-        var id: Int64
-        var display: String
-        /// bm25: lower is better.
-        var score: Double
+    /// How well a match matches, best first.
+    enum Tier: Int, Comparable, Sendable {
+        /// The title (a song's or album's title, an artist's name) starts with what was typed.
+        case titleStart
+        /// Every word is in the title.
+        case title
+        /// Found through other fields: a song's artists and album, an album's artist.
+        case other
+
+        static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// One index's matches, best first. Ranking reads each row's sizes, so it is bounded to the
-    /// first `rankedCandidates` matches by rowid, found first from rowids alone.
+    struct RankedMatch: Equatable, Sendable {
+        var id: Int64
+        var tier: Tier
+    }
+
+    /// One kind's matches for what was typed, best first: titles that start with what was typed, in
+    /// alphabetical order ("Love" before "Love Me Do"); then titles with every word, then matches through
+    /// other fields, each in the order the library was scanned (an album's tracks in order). With
+    /// `titleOnly`, only the first two.
+    ///
+    /// Only the last word is a prefix (a person is still typing it); the words before it must be whole
+    /// words, and are tried as prefixes only when that finds nothing ("beat abbey"). The title and other
+    /// matches come from the oldest `rankedCandidates` full-text matches, each tier read only as far as
+    /// `limit`. No bm25: it counts every row of each word to weigh it (100,000 for "Album" at 100k songs,
+    /// whatever the bound), and ranking by it cost a cold search 2-6 ms.
     static func rankedMatches(
+        _ db: Connection, _ query: Query, in index: LibraryStore.SearchIndex, limit: Int,
+        titleOnly: Bool = false
+    ) throws -> [RankedMatch] {
+        let starting = try titleStarts(db, query.typed, in: index, limit: limit)
+        guard starting.count < limit else { return starting }
+        // Asked for as many more as may repeat a title start.
+        let wanted = limit + starting.count
+        var found = try fullTextMatches(db, query.wholeWords, in: index, limit: wanted, titleOnly: titleOnly)
+        if found.isEmpty, let prefixes = query.prefixes {
+            found = try fullTextMatches(db, prefixes, in: index, limit: wanted, titleOnly: titleOnly)
+        }
+        let seen = Set(starting.map(\.id))
+        return starting + found.filter { !seen.contains($0.id) }.prefix(limit - starting.count)
+    }
+
+    /// What was typed, and as FTS5 expressions, worked out once for every kind searched.
+    struct Query: Sendable {
+        var typed: String
+        /// The words before the last whole, the last a prefix.
+        var wholeWords: String
+        /// Every word a prefix, when that differs from `wholeWords`: tried when they find nothing.
+        var prefixes: String?
+
+        /// Nil when nothing searchable was typed.
+        init?(_ typed: String) {
+            guard let whole = SearchText.matchQuery(typed, wholeWordsBeforeLast: true) else { return nil }
+            self.typed = typed
+            wholeWords = whole
+            prefixes = SearchText.hasWordBeforeLast(typed) ? SearchText.matchQuery(typed) : nil
+        }
+    }
+
+    /// Titles that start with what was typed, alphabetically: a range of the title index, so they lead
+    /// however common the words are.
+    static func titleStarts(
+        _ db: Connection, _ typed: String, in index: LibraryStore.SearchIndex, limit: Int
+    ) throws -> [RankedMatch] {
+        let ids: [Int64]
+        switch index {
+        case .song, .album:
+            // LIKE's wildcards and its escape character, escaped (one pass: Foundation's replacing took
+            // longer than the query). LIKE ignores ASCII case, as the index's NOCASE does.
+            var pattern = ""
+            pattern.reserveCapacity(typed.utf8.count + 1)
+            for scalar in typed.unicodeScalars {
+                if scalar == "\\" || scalar == "%" || scalar == "_" { pattern.unicodeScalars.append("\\") }
+                pattern.unicodeScalars.append(scalar)
+            }
+            let table = index.catalogTable
+            ids = try db.query(
+                """
+                SELECT id FROM \(table) WHERE title LIKE ? ESCAPE '\\' ORDER BY title COLLATE NOCASE, id LIMIT ?
+                """, pattern + "%", limit
+            ) { try $0.int64("id") }
+        case .artist:
+            // Names are kept lower case (`name_key`): a range of that index, any script's case.
+            let key = typed.lowercased()
+            ids = try db.query(
+                "SELECT id FROM artists WHERE name_key >= ? AND name_key < ? ORDER BY name_key, id LIMIT ?",
+                key, key + "\u{10FFFF}", limit
+            ) { try $0.int64("id") }
+        }
+        return ids.map { RankedMatch(id: $0, tier: .titleStart) }
+    }
+
+    /// The full-text matches of one index: those with every word in the title, then the others, each in id
+    /// order, at most `limit`, from the oldest `rankedCandidates` matches.
+    private static func fullTextMatches(
         _ db: Connection, _ expression: String, in index: LibraryStore.SearchIndex, limit: Int,
-        titleWeight: Double = 10, extraWeight: Double = 2
+        titleOnly: Bool
     ) throws -> [RankedMatch] {
         let table = index.table
-        let bound =
-            try db.queryOne(
-                "SELECT rowid FROM \(table) WHERE \(table) MATCH ? LIMIT 1 OFFSET ?", expression,
-                rankedCandidates
-            ) { try $0.int64("rowid") } ?? Int64.max
-        return try db.query(
-            """
-            SELECT rowid, display, bm25(\(table), ?, ?) AS score FROM \(table)
-            WHERE \(table) MATCH ? AND rowid < ? ORDER BY score LIMIT ?
-            """, titleWeight, extraWeight, expression, bound, limit
-        ) {
-            RankedMatch(
-                id: try $0.int64("rowid"), display: try $0.string("display"), score: try $0.double("score"))
+        // The bound: the last of the first `rankedCandidates` matches, from rowids alone.
+        guard
+            let last = try db.queryOne(
+                "SELECT max(rowid) AS last FROM (SELECT rowid FROM \(table) WHERE \(table) MATCH ? LIMIT ?)",
+                expression, rankedCandidates, decode: { try $0.optionalInt64("last") }) ?? nil
+        else { return [] }
+        let inTitle = "{title} : (\(expression))"
+        // A column filter checks each row of a word's list, and reading up FTS5 only stops at a bound once a
+        // row matches: with no title match ("Album": every album name, no title) it read all 100,000 rows.
+        // Read down from the bound, it stops at the start of the list: at most the candidates.
+        var titled = try db.query(
+            "SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid <= ? ORDER BY rowid DESC LIMIT ?",
+            inTitle, last, limit
+        ) { try $0.int64("rowid") }
+        if titled.count == limit {
+            // There are at least `limit` below the bound, so reading up stops at the limit-th.
+            titled = try db.query(
+                "SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid <= ? LIMIT ?", inTitle, last,
+                limit
+            ) { try $0.int64("rowid") }
+        } else {
+            titled.reverse()
         }
+        let titleMatches = titled.map { RankedMatch(id: $0, tier: .title) }
+        guard !titleOnly, titled.count < limit else { return titleMatches }
+        // Fewer than `limit` have every word in the title, so `titled` holds all of them.
+        let seen = Set(titled)
+        let others = try db.query(
+            "SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid <= ? LIMIT ?", expression, last,
+            limit + titled.count
+        ) { try $0.int64("rowid") }
+        return titleMatches
+            + others.lazy.filter { !seen.contains($0) }.prefix(limit - titled.count).map {
+                RankedMatch(id: $0, tier: .other)
+            }
     }
 
-    /// Songs whose title starts with what was typed (an index range), so they lead however
-    /// common the words are.
-    static func titlePrefixSongs(_ db: Connection, _ typed: String, limit: Int) throws -> [Int64] {
-        let escaped = typed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-            of: "%", with: "\\%"
-        )
-        .replacingOccurrences(of: "_", with: "\\_")
-        return try db.query(
-            "SELECT id FROM songs WHERE title LIKE ? ESCAPE '\\' ORDER BY title COLLATE NOCASE, id LIMIT ?",
-            escaped + "%", limit
-        ) { try $0.int64("id") }
-    }
-
-    /// Completions as a person types: titles and names that match, best first, without duplicates.
+    /// Completions as a person types: titles and names that start with what was typed (alphabetically, all
+    /// kinds together), then titles with every word in them; each title once.
     func suggestions(_ db: Connection, _ typed: String, limit: Int) throws -> [SearchSuggestion] {
-        guard let query = SearchText.matchQuery(typed) else { return [] }
-        let expression = "{title} : (\(query))"
+        guard let query = Query(typed) else { return [] }
         // Titles repeat (many songs called the same), so each index offers more than `limit`.
-        let matches = try LibraryStore.SearchIndex.allCases.flatMap { index in
-            try Self.rankedMatches(db, expression, in: index, limit: limit * 3, extraWeight: 1).map {
-                (index, $0)
+        var offered: [(index: LibraryStore.SearchIndex, match: RankedMatch, title: String)] = []
+        for index in LibraryStore.SearchIndex.allCases {
+            let matches = try Self.rankedMatches(db, query, in: index, limit: limit * 3, titleOnly: true)
+            guard !matches.isEmpty else { continue }
+            let titles = Dictionary(
+                uniqueKeysWithValues: try db.query(
+                    """
+                    SELECT id, \(index.titleColumn) AS title FROM \(index.catalogTable)
+                    WHERE id IN (SELECT value FROM json_each(?))
+                    """, matches.map(\.id).jsonArray
+                ) { (try $0.int64("id"), try $0.string("title")) })
+            for match in matches {
+                if let title = titles[match.id] { offered.append((index, match, title)) }
             }
         }
+        // Title starts of every kind in alphabetical order, then the rest as each kind ranked them.
+        let sorted = offered.enumerated().map { ($0.offset, $0.element, $0.element.title.lowercased()) }
+            .sorted {
+                if $0.1.match.tier != $1.1.match.tier { return $0.1.match.tier < $1.1.match.tier }
+                if $0.1.match.tier == .titleStart, $0.2 != $1.2 { return $0.2 < $1.2 }
+                return $0.0 < $1.0
+            }
         var seen = Set<String>()
         var result: [SearchSuggestion] = []
-        for (index, match) in matches.sorted(by: { $0.1.score < $1.1.score })
-        where result.count < limit && seen.insert(match.display.lowercased()).inserted {
-            result.append(SearchSuggestion(title: match.display, type: index.typeName, id: String(match.id)))
+        for (_, offer, key) in sorted where result.count < limit && seen.insert(key).inserted {
+            result.append(
+                SearchSuggestion(title: offer.title, type: offer.index.typeName, id: String(offer.match.id)))
         }
         return result
     }
@@ -483,7 +595,24 @@ struct CatalogStore: Sendable {
     }
 }
 
+extension LibraryStore.SearchIndex {
+    /// The catalog table whose ids are this index's rowids.
+    var catalogTable: String {
+        switch self {
+        case .song: "songs"
+        case .album: "albums"
+        case .artist: "artists"
+        }
+    }
+
+    /// The column of `catalogTable` that the index's `title` column holds.
+    var titleColumn: String { self == .artist ? "name" : "title" }
+}
+
 extension Array where Element == Int64 {
+    /// The ids as a JSON array, for `json_each(?)` (JSONEncoder took longer than the statement).
+    var jsonArray: String { "[" + map(String.init).joined(separator: ",") + "]" }
+
     /// `self` followed by the elements of `more` not already in it, at most `limit` in all.
     func appendingUnique(_ more: [Int64], limit: Int) -> [Int64] {
         var seen = Set(self)

@@ -15,7 +15,7 @@ final class LibraryScanner: Sendable {
     let database: Database
     let folders: [String]
     let logger: Logger?
-    let batchSize = 200
+    let batchSize = 500
     let maxIssues = 1_000
 
     init(database: Database, folders: [String], logger: Logger? = nil) {
@@ -94,10 +94,21 @@ final class LibraryScanner: Sendable {
         let availableFolders = Set(folderIDs.filter(\.available).map(\.root))
         var vanished: [String: [Int64]] = [:]
         var vanishedIDs = Set<Int64>()
+        // Songs stored by older scans carry the legacy fingerprint: a new file of the same size is checked
+        // against it too (rare: only files moved since the upgrade).
+        var legacySizes = Set<Int64>()
         for (path, song) in existing
         where !seen.contains(path) && availableFolders.contains(where: { path.hasPrefix($0 + "/") }) {
             vanished[song.fingerprint, default: []].append(song.id)
             vanishedIDs.insert(song.id)
+            if !song.fingerprint.hasPrefix("2:") { legacySizes.insert(song.size) }
+        }
+        /// The id of a vanished song with this fingerprint, taken so that no other file gets it.
+        func takeVanished(_ fingerprint: String) -> Int64? {
+            guard var candidates = vanished[fingerprint], let id = candidates.popLast() else { return nil }
+            vanished[fingerprint] = candidates
+            vanishedIDs.remove(id)
+            return id
         }
 
         // 3. Read new and changed files in parallel; write each batch in one transaction.
@@ -124,9 +135,12 @@ final class LibraryScanner: Sendable {
                         if let id = batch[index].existingID {
                             try store!.save(db, song: song, existingID: id)
                             counts.updated += 1
-                        } else if var candidates = vanished[song.fingerprint], let id = candidates.popLast() {
-                            vanished[song.fingerprint] = candidates
-                            vanishedIDs.remove(id)
+                        } else if let id = takeVanished(song.fingerprint)
+                            ?? (legacySizes.contains(song.file.size)
+                                ? (try? ScannedSong.legacyFingerprint(
+                                    path: song.file.path, size: song.file.size))
+                                    .flatMap(takeVanished) : nil)
+                        {
                             try store!.save(db, song: song, existingID: id)
                             counts.moved += 1
                         } else {

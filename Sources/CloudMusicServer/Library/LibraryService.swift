@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import MusicCore
 import Storage
 
@@ -120,25 +121,28 @@ struct LibraryService: Sendable {
     /// `search`, answered from the searches kept for the last 30 seconds when it was asked then.
     func preparedSearch(_ text: String, limit: Int) throws -> PreparedAnswer<SearchResults> {
         try prepared(SearchKey(suggestions: false, text: text, limit: limit)) {
-            try search(text, limit: limit)
+            SearchJSON.bytes(try search(text, limit: limit))
         }
     }
 
     /// `suggestions`, answered like `preparedSearch`.
     func preparedSuggestions(_ text: String, limit: Int) throws -> PreparedAnswer<[SearchSuggestion]> {
         try prepared(SearchKey(suggestions: true, text: text, limit: limit)) {
-            try suggestions(text, limit: limit)
+            var json = JSONWriter(capacity: 64 + limit * 128)
+            json.array(try suggestions(text, limit: limit)) { $0.value($1) }
+            return json.bytes
         }
     }
 
     /// Forgets the kept searches (the library changed).
     func forgetSearches() { searches.invalidateAll() }
 
+    /// A kept answer, or a new one from `json` (the answer's bytes, written by hand: see `SearchJSON`).
     private func prepared<A: Encodable & Sendable>(
-        _ key: SearchKey, _ answer: @escaping @Sendable () throws -> A
+        _ key: SearchKey, _ json: @escaping @Sendable () throws -> [UInt8]
     ) throws -> PreparedAnswer<A> {
         let kept = try searches.value(key) {
-            let built = try PreparedAnswer(try answer(), cacheControl: "")
+            let built = PreparedAnswer<A>(json: Data(try json()), cacheControl: "")
             return (
                 KeptAnswer(json: built.json, etag: built.etag),
                 Date().timeIntervalSince1970 + Self.searchSeconds

@@ -1,3 +1,4 @@
+import AudioMetadata
 import Foundation
 import MusicCore
 import Storage
@@ -56,7 +57,7 @@ final class LibraryStore {
     }
 
     static func key(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        AudioFileReader.trimmed(name).lowercased()
     }
 
     static func folderID(_ db: Connection, path: String) throws -> Int64 {
@@ -101,9 +102,9 @@ final class LibraryStore {
     }
 
     func albumID(_ db: Connection, song: ScannedSong, artistID: Int64?, artistName: String) throws -> Int64 {
-        let folder = (song.file.path as NSString).deletingLastPathComponent
         let owner =
-            song.isCompilation && song.albumArtist == nil ? "compilation:" + folder : Self.key(artistName)
+            song.isCompilation && song.albumArtist == nil
+            ? "compilation:" + ScannedSong.parent(song.file.path) : Self.key(artistName)
         let key = Self.key(song.album) + "\u{1}" + owner
         if let id = albumIDs[key] {
             if let cover = song.file.folderCover {

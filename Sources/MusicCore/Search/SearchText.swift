@@ -26,17 +26,51 @@ public enum SearchText {
 
     /// An FTS5 MATCH expression for what a person typed, or nil when it has nothing searchable.
     ///
-    /// Every word must match: Latin words by prefix, CJK runs as exact substrings.
-    public static func matchQuery(_ typed: String, maxTerms: Int = 8) -> String? {
-        var terms: [String] = []
+    /// Every word must match: Latin words by prefix, CJK runs as exact substrings. With
+    /// `wholeWordsBeforeLast`, only the last word is a prefix (the one a person is still typing); the
+    /// words before it must match whole, which lets the index skip through their rows instead of
+    /// merging every word they start (a long prefix such as "Morning"* merges them all).
+    public static func matchQuery(_ typed: String, maxTerms: Int = 8, wholeWordsBeforeLast: Bool = false)
+        -> String?
+    {
+        let terms = self.terms(typed, maxTerms: maxTerms)
+        guard !terms.isEmpty else { return nil }
+        return terms.enumerated().map { index, term in
+            switch term {
+            case .cjk(let run): "\"" + run + "\""
+            case .word(let word):
+                wholeWordsBeforeLast && index < terms.count - 1 ? "\"\(word)\"" : "\"\(word)\"*"
+            }
+        }.joined(separator: " ")
+    }
+
+    /// Whether `matchQuery` with `wholeWordsBeforeLast` asks for less than without it (a Latin word
+    /// before the last term), so a search that found nothing with whole words may try prefixes.
+    public static func hasWordBeforeLast(_ typed: String, maxTerms: Int = 8) -> Bool {
+        terms(typed, maxTerms: maxTerms).dropLast().contains {
+            if case .word = $0 { return true }
+            return false
+        }
+    }
+
+    private enum Term {
+        /// Letters and digits, as typed.
+        case word(String)
+        /// CJK characters separated by spaces, as `indexText` stores them.
+        case cjk(String)
+    }
+
+    /// What `matchQuery` searches for, in order: Latin words and CJK runs, at most `maxTerms`.
+    private static func terms(_ typed: String, maxTerms: Int) -> [Term] {
+        var terms: [Term] = []
         var word = ""
         var cjkRun: [String] = []
         func flushWord() {
-            if !word.isEmpty { terms.append("\"\(word)\"*") }
+            if !word.isEmpty { terms.append(.word(word)) }
             word = ""
         }
         func flushRun() {
-            if !cjkRun.isEmpty { terms.append("\"" + cjkRun.joined(separator: " ") + "\"") }
+            if !cjkRun.isEmpty { terms.append(.cjk(cjkRun.joined(separator: " "))) }
             cjkRun = []
         }
         for scalar in typed.unicodeScalars {
@@ -53,8 +87,7 @@ public enum SearchText {
         }
         flushWord()
         flushRun()
-        guard !terms.isEmpty else { return nil }
-        return terms.prefix(maxTerms).joined(separator: " ")
+        return Array(terms.prefix(maxTerms))
     }
 
     /// Han, kana, Hangul and their punctuation-free neighbours: scripts written without spaces.
