@@ -97,6 +97,36 @@ import Testing
         #expect(try await found() == ["Quokka Evening"])
     }
 
+    /// getAlbum and an album's directory take the album's plays and genres from its songs: they agree with
+    /// the lists, which read them with queries of their own.
+    @Test func anAlbumsOwnPageAgreesWithTheLists() async throws {
+        let (server, _) = try await SubsonicWorld.shared.server()
+        let rest = Rest(server: server, person: try await SubsonicWorld.shared.newPerson())
+        let albums = try await rest.ok("getAlbumList2", [("type", "alphabeticalByName"), ("size", "500")])
+        let album = try #require(
+            (albums["albumList2"]["album"] as? [[String: Any]] ?? []).first {
+                ($0["songCount"] as? Int ?? 0) >= 2 && ($0["genres"] as? [Any])?.isEmpty == false
+            })
+        let albumID = try #require(album["id"] as? String)
+        let songs = Rest.ids(try await rest.ok("getAlbum", [("id", albumID)])["album"]["song"])
+        let earlier = String(Int64(Date().timeIntervalSince1970 - 7_200) * 1_000)
+        try await rest.ok("scrobble", [("id", songs[0]), ("time", earlier), ("submission", "true")])
+        try await rest.ok("scrobble", [("id", songs[1]), ("submission", "true")])
+
+        let page = try await rest.ok("getAlbum", [("id", albumID)])["album"]
+        let listed = try #require(
+            (try await rest.ok("getAlbumList2", [("type", "recent")])["albumList2"]["album"]
+                as? [[String: Any]])?
+                .first { $0["id"] as? String == albumID })
+        #expect(page["playCount"] as? Int == 2 && listed["playCount"] as? Int == 2)
+        for key in ["played", "genre", "year", "songCount", "duration", "created"] {
+            #expect(page[key] as? NSObject == listed[key] as? NSObject, "\(key)")
+        }
+        #expect((page["genres"] as? [[String: String]]) == (listed["genres"] as? [[String: String]]))
+        let directory = try await rest.ok("getMusicDirectory", [("id", albumID)])["directory"]
+        #expect(directory["playCount"] as? Int == 2 && Rest.ids(directory["child"]) == songs)
+    }
+
     // MARK: Pieces
 
     @Test func theCatalogCacheKeepsOneGenerationAndForgetsOnTime() {

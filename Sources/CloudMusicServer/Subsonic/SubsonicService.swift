@@ -168,7 +168,8 @@ struct SubsonicService: Sendable {
                     many: try store.artistAlbums(db, user.listener, artistID: id.value).map(
                         SubsonicShapes.albumDirectory))
             default:
-                guard let album = try store.album(db, user.listener, id: id.value) else {
+                let songs = try store.albumSongs(db, user.listener, albumID: id.value)
+                guard let album = try store.album(db, user.listener, id: id.value, songs: songs) else {
                     throw SubsonicError.notFound("album")
                 }
                 element.add("id", id.description)
@@ -177,9 +178,7 @@ struct SubsonicService: Sendable {
                 element.addDate("starred", album.starredAt)
                 element.add("userRating", album.rating)
                 element.add("playCount", album.plays)
-                element.add(
-                    "child",
-                    many: try store.albumSongs(db, user.listener, albumID: id.value).map(SubsonicShapes.song))
+                element.add("child", many: songs.map(SubsonicShapes.song))
             }
             return SubsonicDocument("directory", element)
         }
@@ -214,10 +213,10 @@ struct SubsonicService: Sendable {
         let user = try call.signedIn()
         let id = try call.arguments.requiredID("id")
         return try database.read { db in
-            guard let album = try store.album(db, user.listener, id: id.value) else {
+            let songs = try store.albumSongs(db, user.listener, albumID: id.value)
+            guard let album = try store.album(db, user.listener, id: id.value, songs: songs) else {
                 throw SubsonicError.notFound("album")
             }
-            let songs = try store.albumSongs(db, user.listener, albumID: id.value)
             return SubsonicDocument("album", SubsonicShapes.album(album, songs: songs))
         }
     }

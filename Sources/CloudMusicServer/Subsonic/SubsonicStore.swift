@@ -434,6 +434,22 @@ struct SubsonicStore: Sendable {
         try albums(db, listener, "WHERE al.id = ?", [id]).first
     }
 
+    /// An album whose songs (all of them, as `albumSongs` reads them) are at hand: its plays and genres are
+    /// theirs, so the two queries `albums` makes for them are not needed. Genres in SQLite's order (bytes).
+    func album(_ db: Connection, _ listener: Listener, id: Int64, songs: [SongRecord]) throws -> AlbumRecord?
+    {
+        guard
+            var album = try Self.query(
+                db, "\(Self.albumSelect) WHERE al.id = ?", [listener.userID, listener.userID, id],
+                columns: AlbumColumns.init, decode: Self.decodeAlbum
+            ).first
+        else { return nil }
+        album.plays = songs.reduce(0) { $0 + $1.plays }
+        album.lastPlayed = songs.compactMap(\.lastPlayed).max()
+        album.genres = Set(songs.flatMap(\.genres)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return album
+    }
+
     /// The albums with these ids, in this order.
     func albums(_ db: Connection, _ listener: Listener, ids: [Int64]) throws -> [AlbumRecord] {
         guard !ids.isEmpty else { return [] }
