@@ -64,8 +64,8 @@ import Testing
         #expect(try await phone.call("ping", auth: .apiKey).errorCode == 44)
     }
 
-    /// Searches are kept, but a finished scan is a new library: what it added is found at once, what it
-    /// removed is gone. A person's stars are never kept.
+    /// Searches and albums' genres are kept, but a finished scan is a new library: what it added is found at
+    /// once, what it removed is gone. A person's stars are never kept.
     @Test func keptSearchesFollowTheLibraryAndStarsAreFresh() async throws {
         let music = temporaryFolder()
         try await song(in: music, named: "1.mp3", title: "Quokka Morning")
@@ -79,8 +79,17 @@ import Testing
                 $0["title"] as? String
             }
         }
+        func genres() async throws -> [String] {
+            let list = try await admin.ok("getAlbumList2", [("type", "alphabeticalByName"), ("size", "500")])
+            let pouch = (list["albumList2"]["album"] as? [[String: Any]] ?? []).first {
+                $0["name"] as? String == "Pouch"
+            }
+            return (pouch?["genres"] as? [[String: String]] ?? []).compactMap { $0["name"] }
+        }
         #expect(try await found() == ["Quokka Morning"])
         #expect(try await found() == ["Quokka Morning"])
+        #expect(try await genres() == ["Jazz"])
+        #expect(try await genres() == ["Jazz"])
 
         let id = try #require(
             Rest.ids(try await admin.ok("search3", [("query", "Quokka")])["searchResult3"]["song"]).first)
@@ -88,13 +97,15 @@ import Testing
         let starred = try await admin.ok("search3", [("query", "Quokka")])
         #expect((starred["searchResult3"]["song"] as? [[String: Any]])?.first?["starred"] != nil)
 
-        try await song(in: music, named: "2.mp3", title: "Quokka Evening")
+        try await song(in: music, named: "2.mp3", title: "Quokka Evening", genre: "Blues")
         try await rescan(admin)
         #expect(try await found().sorted() == ["Quokka Evening", "Quokka Morning"])
+        #expect(try await genres() == ["Blues", "Jazz"])
 
         try FileManager.default.removeItem(atPath: music + "/1.mp3")
         try await rescan(admin)
         #expect(try await found() == ["Quokka Evening"])
+        #expect(try await genres() == ["Blues"])
     }
 
     /// getAlbum and an album's directory take the album's plays and genres from its songs: they agree with
@@ -119,7 +130,9 @@ import Testing
                 as? [[String: Any]])?
                 .first { $0["id"] as? String == albumID })
         #expect(page["playCount"] as? Int == 2 && listed["playCount"] as? Int == 2)
-        for key in ["played", "genre", "year", "songCount", "duration", "created"] {
+        for key in [
+            "played", "genre", "year", "songCount", "duration", "created", "musicBrainzId", "displayArtist",
+        ] {
             #expect(page[key] as? NSObject == listed[key] as? NSObject, "\(key)")
         }
         #expect((page["genres"] as? [[String: String]]) == (listed["genres"] as? [[String: String]]))
@@ -154,6 +167,20 @@ import Testing
             }
         }
         #expect(cache.searchesKept <= 2)
+
+        var asked: [[Int64]] = []
+        func facts(_ ids: [Int64], _ generation: Int64?) -> [Int64: SubsonicStore.AlbumFacts] {
+            cache.albumFacts(ids, generation: generation) { missing in
+                asked.append(missing)
+                return Dictionary(uniqueKeysWithValues: missing.map { ($0, .init(genres: ["g\($0)"])) })
+            }
+        }
+        #expect(facts([1, 2], 6)[2]?.genres == ["g2"])
+        #expect(facts([2, 3], 6).count == 2 && asked == [[1, 2], [3]], "only what is not kept is read")
+        #expect(facts([1], nil)[1] != nil && asked.last == [1], "a scan runs: read")
+        _ = facts([1], 7)
+        #expect(asked.last == [1] && cache.albumFactsKept == 1, "a new generation reads again")
+        #expect(cache.searchesKept == 0, "and forgets the searches too")
     }
 
     @Test func verifiedCredentialsAreKeptByDigestForAWhile() {
@@ -251,15 +278,18 @@ func shell(_ server: TestServer, _ arguments: [String]) async throws {
     try #require(status == 0, "\(arguments): \(output)")
 }
 
-/// A three-second tone with a title, written by ffmpeg.
-func song(in folder: String, named name: String, title: String) async throws {
+/// A three-second tone with a title (and an album and genre), written by ffmpeg.
+func song(
+    in folder: String, named name: String, title: String, album: String = "Pouch", genre: String = "Jazz"
+) async throws {
     let path = folder + "/" + name
     let status = try await offThread { () -> Int32 in
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = [
             "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
-            "-metadata", "title=\(title)", "-metadata", "artist=Marsupials", "-c:a", "libmp3lame", path,
+            "-metadata", "title=\(title)", "-metadata", "artist=Marsupials", "-metadata", "album=\(album)",
+            "-metadata", "genre=\(genre)", "-c:a", "libmp3lame", path,
         ]
         try process.run()
         process.waitUntilExit()

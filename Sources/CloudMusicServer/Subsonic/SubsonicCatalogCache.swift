@@ -3,8 +3,9 @@ import Storage
 import Synchronization
 
 /// What the Subsonic API keeps of the catalog between requests: the ranked ids of searches (`search2`,
-/// `search3`), for `searchSeconds` as the v1 search keeps its answers. Only catalog facts are kept, never a
-/// person's stars, ratings or plays, which are read at every request.
+/// `search3`), for `searchSeconds` as the v1 search keeps its answers, and albums' genres and MusicBrainz ids
+/// (what album lists would otherwise read from every song of every album listed). Only catalog facts are
+/// kept, never a person's stars, ratings or plays, which are read at every request.
 ///
 /// Everything kept belongs to one state of the library, its *generation*: the id of the last scan, read in the
 /// request's own read transaction. The library changes only in scans (the scanner is the only writer of songs,
@@ -28,6 +29,17 @@ final class SubsonicCatalogCache: Sendable {
     private struct State {
         var generation: Int64 = -1
         var searches: [SearchKey: Kept] = [:]
+        var albumFacts: [Int64: SubsonicStore.AlbumFacts] = [:]
+
+        /// Takes `generation` when it is newer (dropping what was kept); whether it is the kept one now.
+        mutating func enter(_ generation: Int64) -> Bool {
+            if self.generation < generation {
+                self.generation = generation
+                searches.removeAll()
+                albumFacts.removeAll()
+            }
+            return self.generation == generation
+        }
     }
 
     private let state = Mutex(State())
@@ -35,12 +47,16 @@ final class SubsonicCatalogCache: Sendable {
     let capacity: Int
     let clock: @Sendable () -> Double
 
+    /// The most albums whose facts are kept (then all are dropped and kept again as they are asked).
+    let albumCapacity: Int
+
     init(
-        searchSeconds: Double = 30, capacity: Int = 2_000,
+        searchSeconds: Double = 30, capacity: Int = 2_000, albumCapacity: Int = 100_000,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.searchSeconds = searchSeconds
         self.capacity = capacity
+        self.albumCapacity = albumCapacity
         self.clock = clock
     }
 
@@ -60,12 +76,7 @@ final class SubsonicCatalogCache: Sendable {
         let now = clock()
         guard let generation else { return try search() }
         let kept: [Int64]? = state.withLock { state in
-            if state.generation < generation {
-                state.generation = generation
-                state.searches.removeAll()
-                return nil
-            }
-            guard state.generation == generation, let kept = state.searches[key], kept.expires > now else {
+            guard state.enter(generation), let kept = state.searches[key], kept.expires > now else {
                 return nil
             }
             return kept.ids
@@ -82,6 +93,34 @@ final class SubsonicCatalogCache: Sendable {
         }
         return ids
     }
+
+    /// The facts of the albums `ids`: those kept for `generation`, and the others from `find` (which answers
+    /// each id it is given), kept from now on.
+    func albumFacts(
+        _ ids: [Int64], generation: Int64?, find: ([Int64]) throws -> [Int64: SubsonicStore.AlbumFacts]
+    ) rethrows -> [Int64: SubsonicStore.AlbumFacts] {
+        guard let generation else { return try find(ids) }
+        var facts: [Int64: SubsonicStore.AlbumFacts] = [:]
+        let missing: [Int64] = state.withLock { state in
+            guard state.enter(generation) else { return ids }
+            var missing: [Int64] = []
+            for id in ids {
+                if let known = state.albumFacts[id] { facts[id] = known } else { missing.append(id) }
+            }
+            return missing
+        }
+        guard !missing.isEmpty else { return facts }
+        let found = try find(missing)
+        facts.merge(found) { _, new in new }
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            if state.albumFacts.count + found.count > albumCapacity { state.albumFacts.removeAll() }
+            state.albumFacts.merge(found) { _, new in new }
+        }
+        return facts
+    }
+
+    var albumFactsKept: Int { state.withLock { $0.albumFacts.count } }
 
     /// How many searches are kept (tests).
     var searchesKept: Int { state.withLock { $0.searches.count } }

@@ -344,7 +344,10 @@ struct SubsonicService: Sendable {
         default: throw SubsonicError.missing("type")
         }
         let albums = try database.read { db in
-            try store.albumList(db, user.listener, list, offset: offset, count: size)
+            try store.albumList(
+                db, user.listener, list, offset: offset, count: size,
+                kept: SubsonicStore.KeptAlbumFacts(
+                    cache: catalogCache, generation: try SubsonicCatalogCache.generation(db)))
         }
         var element = SubsonicElement()
         element.add(
@@ -466,7 +469,9 @@ struct SubsonicService: Sendable {
             }
             return (
                 try store.artists(db, listener, ids: try ids(.artist, offsets.artists, counts.artists)),
-                try store.albums(db, listener, ids: try ids(.album, offsets.albums, counts.albums)),
+                try store.albums(
+                    db, listener, ids: try ids(.album, offsets.albums, counts.albums),
+                    kept: SubsonicStore.KeptAlbumFacts(cache: catalogCache, generation: generation)),
                 try store.songs(db, listener, ids: try ids(.song, offsets.songs, counts.songs))
             )
         }

@@ -341,17 +341,81 @@ struct SubsonicStore: Sendable {
     }
 
     /// The album columns; the two `?` are the user twice.
-    private static let albumSelect = """
-        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
-            al.duration_ms, al.created_at,
+    private static let albumSelect = albumSelect(
+        musicBrainzID: """
             (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
-                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1) AS musicbrainz_album_id,
+                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1)
+            """)
+    /// The same without looking for the MusicBrainz id (kept facts hold it).
+    private static let albumSelectKept = albumSelect(musicBrainzID: "NULL")
+
+    private static func albumSelect(musicBrainzID: String) -> String {
+        """
+        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
+            al.duration_ms, al.created_at, \(musicBrainzID) AS musicbrainz_album_id,
             fa.created_at AS starred_at, r.rating AS user_rating
         FROM albums al
             LEFT JOIN artists ar ON ar.id = al.artist_id
             LEFT JOIN favourite_albums fa ON fa.user_id = ? AND fa.album_id = al.id
             LEFT JOIN album_ratings r ON r.user_id = ? AND r.album_id = al.id
         """
+    }
+
+    /// Albums' genres and MusicBrainz ids kept for a snapshot's library generation (`SubsonicCatalogCache`),
+    /// where `albums` takes them instead of reading them.
+    struct KeptAlbumFacts: Sendable {
+        var cache: SubsonicCatalogCache
+        var generation: Int64?
+    }
+
+    /// What an album's songs say of it: its genres (in SQLite's order) and a MusicBrainz album id. Catalog
+    /// facts: they change only in scans.
+    struct AlbumFacts: Sendable, Equatable {
+        var genres: [String] = []
+        var musicBrainzID: String?
+    }
+
+    /// The facts of these albums, read (every id gets an entry).
+    func albumFacts(_ db: Connection, ids: [Int64]) throws -> [Int64: AlbumFacts] {
+        var facts: [Int64: AlbumFacts] = [:]
+        guard !ids.isEmpty else { return facts }
+        let list = Self.idList(ids)
+        for (albumID, musicBrainzID) in try Self.query(
+            db,
+            """
+            SELECT al.id, (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
+                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1) AS musicbrainz_album_id
+            FROM albums al WHERE al.id IN (SELECT value FROM json_each(?))
+            """, [list], columns: { (try $0.index("id"), try $0.index("musicbrainz_album_id")) },
+            decode: { row, c in (try row.int64(c.0), try row.optionalString(c.1)) })
+        {
+            facts[albumID] = AlbumFacts(musicBrainzID: musicBrainzID)
+        }
+        for (albumID, genres) in try albumGenres(db, list) {
+            facts[albumID, default: AlbumFacts()].genres = genres
+        }
+        for id in ids where facts[id] == nil { facts[id] = AlbumFacts() }
+        return facts
+    }
+
+    /// The genres of the albums of `list` (ids as `idList` writes them), in SQLite's order of names: the
+    /// distinct genres of each album's songs first, then their names (not a name for every song).
+    private func albumGenres(_ db: Connection, _ list: String) throws -> [Int64: [String]] {
+        var genres: [Int64: [String]] = [:]
+        for (albumID, name) in try Self.query(
+            db,
+            """
+            SELECT w.album_id, g.name FROM (
+                SELECT DISTINCT s.album_id, sg.genre_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
+                WHERE s.album_id IN (SELECT value FROM json_each(?))
+            ) w JOIN genres g ON g.id = w.genre_id ORDER BY w.album_id, g.name
+            """, [list], columns: { (try $0.index("album_id"), try $0.index("name")) },
+            decode: { row, c in (try row.int64(c.0), try row.string(c.1)) })
+        {
+            genres[albumID, default: []].append(name)
+        }
+        return genres
+    }
 
     private struct AlbumColumns {
         let id, title, artistID, artistName, year, isCompilation, songsCount, duration, createdAt: Int
@@ -385,13 +449,16 @@ struct SubsonicStore: Sendable {
             rating: try row.optionalInt(c.rating))
     }
 
-    /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries).
-    func albums(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
-        throws -> [AlbumRecord]
-    {
+    /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries);
+    /// with `kept`, genres and MusicBrainz ids come from the facts kept for the snapshot (read once).
+    func albums(
+        _ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [],
+        kept: KeptAlbumFacts? = nil
+    ) throws -> [AlbumRecord] {
         var albums = try Self.query(
-            db, "\(Self.albumSelect) \(tail)", [listener.userID, listener.userID] + arguments,
-            columns: AlbumColumns.init, decode: Self.decodeAlbum)
+            db, "\(kept == nil ? Self.albumSelect : Self.albumSelectKept) \(tail)",
+            [listener.userID, listener.userID] + arguments, columns: AlbumColumns.init,
+            decode: Self.decodeAlbum)
         guard !albums.isEmpty else { return albums }
         let ids = Self.idList(albums.map(\.id))
         var plays: [Int64: (Int, Int64?)] = [:]
@@ -405,27 +472,23 @@ struct SubsonicStore: Sendable {
         {
             plays[albumID] = (count, last)
         }
-        var genres: [Int64: [String]] = [:]
-        // The distinct genres of each album's songs first, then their names (not a name for every song).
-        for (albumID, name) in try Self.query(
-            db,
-            """
-            SELECT w.album_id, g.name FROM (
-                SELECT DISTINCT s.album_id, sg.genre_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
-                WHERE s.album_id IN (SELECT value FROM json_each(?))
-            ) w JOIN genres g ON g.id = w.genre_id ORDER BY w.album_id, g.name
-            """, [ids], columns: { (try $0.index("album_id"), try $0.index("name")) },
-            decode: { row, c in (try row.int64(c.0), try row.string(c.1)) })
-        {
-            genres[albumID, default: []].append(name)
+        if let kept {
+            let facts = try kept.cache.albumFacts(albums.map(\.id), generation: kept.generation) {
+                try albumFacts(db, ids: $0)
+            }
+            for index in albums.indices {
+                albums[index].genres = facts[albums[index].id]?.genres ?? []
+                albums[index].musicBrainzID = facts[albums[index].id]?.musicBrainzID
+            }
+        } else {
+            let genres = try albumGenres(db, ids)
+            for index in albums.indices { albums[index].genres = genres[albums[index].id] ?? [] }
         }
         for index in albums.indices {
-            let id = albums[index].id
-            if let (count, last) = plays[id] {
+            if let (count, last) = plays[albums[index].id] {
                 albums[index].plays = count
                 albums[index].lastPlayed = last
             }
-            albums[index].genres = genres[id] ?? []
         }
         return albums
     }
@@ -451,11 +514,13 @@ struct SubsonicStore: Sendable {
     }
 
     /// The albums with these ids, in this order.
-    func albums(_ db: Connection, _ listener: Listener, ids: [Int64]) throws -> [AlbumRecord] {
+    func albums(_ db: Connection, _ listener: Listener, ids: [Int64], kept: KeptAlbumFacts? = nil) throws
+        -> [AlbumRecord]
+    {
         guard !ids.isEmpty else { return [] }
         return try albums(
             db, listener, "JOIN json_each(?) wanted ON wanted.value = al.id ORDER BY wanted.key",
-            [Self.idList(ids)])
+            [Self.idList(ids)], kept: kept)
     }
 
     func artistAlbums(_ db: Connection, _ listener: Listener, artistID: Int64) throws -> [AlbumRecord] {
@@ -472,9 +537,10 @@ struct SubsonicStore: Sendable {
     }
 
     /// A page of albums of one list type. Orders are stable (ties broken by id) except `random`.
-    func albumList(_ db: Connection, _ listener: Listener, _ list: AlbumList, offset: Int, count: Int) throws
-        -> [AlbumRecord]
-    {
+    func albumList(
+        _ db: Connection, _ listener: Listener, _ list: AlbumList, offset: Int, count: Int,
+        kept: KeptAlbumFacts? = nil
+    ) throws -> [AlbumRecord] {
         let page: [any SQLBindable] = [count, offset]
         let user = listener.userID
         switch list {
@@ -482,24 +548,27 @@ struct SubsonicStore: Sendable {
             let ids = try db.query("SELECT id FROM albums ORDER BY random() LIMIT ?", count) {
                 try $0.int64("id")
             }
-            return try albums(db, listener, ids: ids)
+            return try albums(db, listener, ids: ids, kept: kept)
         case .newest:
-            return try albums(db, listener, "ORDER BY al.created_at DESC, al.id LIMIT ? OFFSET ?", page)
+            return try albums(
+                db, listener, "ORDER BY al.created_at DESC, al.id LIMIT ? OFFSET ?", page, kept: kept)
         case .alphabeticalByName:
-            return try albums(db, listener, "ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?", page)
+            return try albums(
+                db, listener, "ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?", page, kept: kept)
         case .alphabeticalByArtist:
             return try albums(
                 db, listener,
                 "ORDER BY ar.name_key IS NULL, ar.name_key, al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?",
-                page)
+                page, kept: kept)
         case .highest:
             return try albums(
                 db, listener, "WHERE r.rating IS NOT NULL ORDER BY r.rating DESC, al.id LIMIT ? OFFSET ?",
-                page)
+                page, kept: kept)
         case .starred:
             return try albums(
                 db, listener,
-                "WHERE fa.created_at IS NOT NULL ORDER BY fa.created_at DESC, al.id LIMIT ? OFFSET ?", page)
+                "WHERE fa.created_at IS NOT NULL ORDER BY fa.created_at DESC, al.id LIMIT ? OFFSET ?", page,
+                kept: kept)
         case .frequent, .recent:
             let order = {
                 if case .frequent = list { return "plays DESC, last_played DESC" }
@@ -513,13 +582,13 @@ struct SubsonicStore: Sendable {
                 GROUP BY s.album_id ORDER BY \(order), s.album_id LIMIT ? OFFSET ?
                 """, user, count, offset
             ) { try $0.int64("album_id") }
-            return try albums(db, listener, ids: ids)
+            return try albums(db, listener, ids: ids, kept: kept)
         case .byYear(let from, let to):
             let descending = from > to
             return try albums(
                 db, listener,
                 "WHERE al.year BETWEEN ? AND ? ORDER BY al.year \(descending ? "DESC" : "ASC"), al.id LIMIT ? OFFSET ?",
-                [min(from, to), max(from, to)] + page)
+                [min(from, to), max(from, to)] + page, kept: kept)
         case .byGenre(let genre):
             return try albums(
                 db, listener,
@@ -527,7 +596,7 @@ struct SubsonicStore: Sendable {
                 WHERE al.id IN (SELECT s.album_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
                     JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)
                 ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?
-                """, [LibraryStore.key(genre)] + page)
+                """, [LibraryStore.key(genre)] + page, kept: kept)
         }
     }
 
