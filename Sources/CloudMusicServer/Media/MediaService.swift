@@ -55,13 +55,15 @@ final class MediaService: Sendable {
     /// `clients` names who asks (the address, and the account when signed in): each may run only a few
     /// transcodes at once.
     func stream(file: CatalogStore.SongFile, query: StreamQuery, clients: [String]) throws -> AudioReply {
+        try stream(path: file.path, query: query, clients: clients)
+    }
+
+    /// `stream` of the song file at `path`.
+    func stream(path: String, query: StreamQuery, clients: [String]) throws -> AudioReply {
         let timeOffset = query.timeOffset ?? 0
-        guard let input = files.checkedPath(file.path) else {
-            throw ServiceError.notFound(
-                "This song's file is missing from the music folder; a rescan will remove it.")
-        }
-        if query.format == .raw && query.maxBitRate == 0 && timeOffset == 0 {
-            return .file(path: file.path)
+        guard let input = files.checkedPath(path) else { throw Self.missingSong }
+        if Self.sendsOriginal(query) {
+            return .file(path: path)
         }
         let target = TranscodeFormat(rawValue: query.format.rawValue) ?? .mp3
         let bitRate = query.maxBitRate == 0 ? 192 : min(max(query.maxBitRate, 32), 320)
@@ -91,6 +93,25 @@ final class MediaService: Sendable {
         return .transcode(
             executable: ffmpeg.executable, arguments: arguments, contentType: target.contentType,
             release: { limiter.release(for: clients) })
+    }
+
+    static let missingSong = ServiceError.notFound(
+        "This song's file is missing from the music folder; a rescan will remove it.")
+
+    /// Whether `stream` answers `query` with the original file (no format, bit rate or offset asked).
+    static func sendsOriginal(_ query: StreamQuery) -> Bool {
+        query.format == .raw && query.maxBitRate == 0 && (query.timeOffset ?? 0) == 0
+    }
+
+    /// The song file at `path`, opened under `FileRoots`' rules, for a caller that answers `sendsOriginal`
+    /// queries itself: the checked descriptor is the one sent, so the file is opened once, not twice (checked,
+    /// then opened again to send).
+    func openOriginal(path: String) throws -> OpenedFile {
+        do {
+            return try files.open(path)
+        } catch {
+            throw Self.missingSong
+        }
     }
 
     // MARK: Covers

@@ -34,7 +34,6 @@ final class AppPasswordService: Sendable {
     let database: Database
     let store = AppPasswordStore()
     let subsonic = SubsonicStore()
-    let sheets = SheetStore()
     let clock: @Sendable () -> Int64
     private let sealKey: [UInt8]
     private let lookupKey: [UInt8]
@@ -121,6 +120,8 @@ final class AppPasswordService: Sendable {
                 throw ServiceError.notFound("That app password does not exist.")
             }
         }
+        // Not needed for safety (a remembered match is checked against the database), only to keep it small.
+        verified.forget(passwordID: passwordID)
     }
 
     private func requireSelfOrAdmin(userID: Int64, viewer: Viewer) throws {
@@ -139,12 +140,20 @@ final class AppPasswordService: Sendable {
     /// The person the credentials belong to. Every app password of the username is tried in constant time;
     /// an unknown username costs the same and answers the same (40). Wrong tries back off per username and
     /// per address (error 0 while blocked); an apiKey that is no app password is 44.
+    ///
+    /// One read and one query: the person, their "I like" sheet and their sealed app passwords together.
+    /// Credentials that matched in the last minute (`verified`) skip the unsealing and hashing, but not the
+    /// database: the app password they matched must still exist and the person is read again, so revoking,
+    /// deleting or disabling works at the next request, from whichever process did it.
     func authenticate(_ credentials: SubsonicCredentials, address: String) throws -> SubsonicUser {
         let now = clock()
         let accountKey: String
+        var usernameKey = ""
         switch credentials {
         case .password(let username, _), .token(let username, _, _):
-            accountKey = "u:" + AccountRules.nicknameKey(username)
+            let trimmed = trimmedOfSpaces(username)
+            usernameKey = Self.nicknameKey(trimmed)
+            accountKey = "u:" + (trimmed == username ? usernameKey : Self.nicknameKey(username))
         case .apiKey:
             accountKey = "apiKey"
         }
@@ -156,7 +165,18 @@ final class AppPasswordService: Sendable {
             throw SubsonicError(
                 .generic, "Too many wrong sign-ins. Try again in \(AccountService.duration(wait)).")
         }
-        guard let found = try database.read({ db in try match(db, credentials) }) else {
+        let digest = verified.digest(credentials, usernameKey: usernameKey)
+        let remembered = verified.passwordID(digest, now: now)
+        let (found, rememberable) = try database.read { db in
+            if let remembered {
+                if let match = try rememberedMatch(db, passwordID: remembered, usernameKey: usernameKey) {
+                    return (Optional(match), false)
+                }
+                verified.forget(digest)
+            }
+            return try match(db, credentials, usernameKey: usernameKey)
+        }
+        guard let found else {
             failuresByAccount.record(accountKey, now: now)
             failuresByAddress.record(address, now: now)
             if case .apiKey = credentials {
@@ -171,6 +191,7 @@ final class AppPasswordService: Sendable {
             throw SubsonicError(
                 .wrongCredentials, "This account has been disabled. Contact the server's administrator.")
         }
+        if rememberable { verified.remember(digest, passwordID: found.passwordID, now: now) }
         if found.lastUsed.map({ now - $0 >= 60 }) ?? true {
             try database.write { db in try store.touch(db, id: found.passwordID, now: now) }
         }
@@ -179,21 +200,50 @@ final class AppPasswordService: Sendable {
             email: found.person.email, likesSheetID: found.likes)
     }
 
-    private func match(_ db: Connection, _ credentials: SubsonicCredentials) throws
-        -> (person: SubsonicStore.PersonRecord, likes: Int64, passwordID: Int64, lastUsed: Int64?)?
+    /// Credentials that matched a moment ago verified by what can have changed since.
+    let verified = VerifiedCredentials()
+
+    /// What `AccountRules.nicknameKey` makes, without Unicode normalization for ASCII names (which it leaves
+    /// as they are).
+    static func nicknameKey(_ username: String) -> String {
+        username.utf8.allSatisfy { $0 < 0x80 } ? username.lowercased() : AccountRules.nicknameKey(username)
+    }
+
+    typealias Match = (person: SubsonicStore.PersonRecord, likes: Int64, passwordID: Int64, lastUsed: Int64?)
+
+    /// The app password remembered for these credentials, if it still exists and (for a username) the username
+    /// still names its owner by nickname.
+    private func rememberedMatch(_ db: Connection, passwordID: Int64, usernameKey: String) throws -> Match? {
+        guard let holder = try store.holder(db, .passwordID(passwordID)),
+            let password = holder.passwords.first,
+            usernameKey.isEmpty || holder.nicknameKey == usernameKey
+        else { return nil }
+        return (holder.person, holder.likesSheetID, password.id, password.lastUsedAt)
+    }
+
+    /// Opens and compares every app password the credentials could be; `rememberable` when a match may be
+    /// remembered (an API key, or a username that is a nickname: an email or phone could later become
+    /// someone's nickname, which takes precedence).
+    private func match(_ db: Connection, _ credentials: SubsonicCredentials, usernameKey: String) throws
+        -> (Match?, rememberable: Bool)
     {
-        var candidates: [AppPasswordStore.Sealed] = []
-        var person: SubsonicStore.PersonRecord?
+        var holder: AppPasswordStore.Holder?
+        var rememberable = false
         switch credentials {
         case .apiKey(let key):
-            if let sealed = try store.sealed(db, lookup: lookup(key)) {
-                candidates = [sealed]
-                person = try subsonic.person(db, id: sealed.userID)
-            }
+            holder = try store.holder(db, .lookup(lookup(key)))
+            rememberable = true
         case .password(let username, _), .token(let username, _, _):
-            person = try subsonic.person(db, username: username)
-            if let person { candidates = try store.sealed(db, userID: person.id) }
+            if let byNickname = try store.holder(db, .nicknameKey(usernameKey)) {
+                holder = byNickname
+                rememberable = true
+            } else if username.contains("@"), let email = try? AccountRules.email(username) {
+                holder = try store.holder(db, .email(email))
+            } else if let phone = try? AccountRules.phone(username) {
+                holder = try store.holder(db, .phone(phone))
+            }
         }
+        let candidates = holder?.passwords ?? []
         var matched: AppPasswordStore.Sealed?
         // Every candidate is opened and compared, whichever matches: the time does not say which one did.
         for candidate in candidates.isEmpty ? [nil] : candidates.map(Optional.some) {
@@ -208,8 +258,7 @@ final class AppPasswordService: Sendable {
             }
             if ok, let candidate, matched == nil { matched = candidate }
         }
-        guard let matched, let person else { return nil }
-        let likes = try sheets.likesSheetID(db, userID: person.id) ?? 0
-        return (person, likes, matched.id, matched.lastUsedAt)
+        guard let matched, let holder else { return (nil, false) }
+        return ((holder.person, holder.likesSheetID, matched.id, matched.lastUsedAt), rememberable)
     }
 }

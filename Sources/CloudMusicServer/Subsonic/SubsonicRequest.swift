@@ -27,6 +27,28 @@ struct SubsonicParameters: Sendable {
     func has(_ name: String) -> Bool { first(name) != nil }
 }
 
+/// `text.trimmingCharacters(in: .whitespaces)`, without Foundation when there is nothing to trim: when the
+/// first and last characters are letters, marks, numbers, punctuation or symbols (or ASCII other than the
+/// space and the tab), which that set (the tab and the space separators, by Foundation's Unicode tables, which
+/// also count U+200B) never holds.
+func trimmedOfSpaces(_ text: String) -> String {
+    guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+    func plain(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar != " " && scalar != "\t" }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber,
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol,
+            .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
+    }
+    return plain(first) && plain(last) ? text : text.trimmingCharacters(in: .whitespaces)
+}
+
 /// How the answer is written.
 enum SubsonicFormat: Sendable, Equatable {
     case xml
@@ -147,7 +169,7 @@ struct SubsonicArguments: Sendable {
             }
             return .text(text)
         case .integer(let range):
-            guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            guard let value = Int64(trimmedOfSpaces(text)), range.contains(value) else {
                 throw SubsonicError(
                     .generic,
                     "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")

@@ -203,9 +203,9 @@ struct SubsonicRoutes: Sendable {
     private func stream(_ call: SubsonicCall) throws -> Response {
         let user = try call.signedIn()
         let id = try call.arguments.requiredID("id").value
-        let file = try service.library.songFile(id: id)
-        let facts = try service.database.read { db in try service.store.streamFacts(db, songID: id) }
-        let fileBitRate = facts?.bitRate ?? 0
+        guard let song = try service.database.read({ db in try service.store.streamSong(db, id: id) }) else {
+            throw LibraryService.noSong
+        }
         let maxBitRate = call.arguments.int("maxBitRate") ?? 0
         let offset = call.arguments.int("timeOffset") ?? 0
         let wanted: StreamFormat? =
@@ -218,22 +218,29 @@ struct SubsonicRoutes: Sendable {
             }
         var query = StreamQuery(format: .raw, maxBitRate: 0, timeOffset: offset > 0 ? Double(offset) : nil)
         if let wanted, wanted != .raw {
-            let sameFormat = file.format == wanted.rawValue || (wanted == .aac && file.format == "m4a")
-            if !sameFormat || (maxBitRate > 0 && fileBitRate > maxBitRate) || offset > 0 {
+            let sameFormat = song.format == wanted.rawValue || (wanted == .aac && song.format == "m4a")
+            if !sameFormat || (maxBitRate > 0 && song.bitRate > maxBitRate) || offset > 0 {
                 query.format = wanted
                 query.maxBitRate = maxBitRate
             }
-        } else if wanted == nil, maxBitRate > 0, fileBitRate > maxBitRate {
+        } else if wanted == nil, maxBitRate > 0, song.bitRate > maxBitRate {
             query.format = .mp3
             query.maxBitRate = maxBitRate
         }
+        // The original file: opened and checked once, and that descriptor is sent.
+        if MediaService.sendsOriginal(query) {
+            let file = try media.openOriginal(path: song.path)
+            return try .file(
+                descriptor: file.take(), contentType: mimeType(forPath: song.path),
+                request: Self.asGet(call.request))
+        }
         let clients = ["address:" + call.request.remoteAddress, "user:\(user.id)"]
-        switch try media.stream(file: file, query: query, clients: clients) {
+        switch try media.stream(path: song.path, query: query, clients: clients) {
         case .file(let path):
             return try .storedFile(at: path, in: files, request: Self.asGet(call.request))
         case .transcode(let executable, let arguments, let contentType, let release):
             var headers = HTTPHeaders()
-            headers.add("X-Content-Duration", String(max(0, file.durationMilliseconds / 1_000 - offset)))
+            headers.add("X-Content-Duration", String(max(0, song.durationMilliseconds / 1_000 - offset)))
             guard call.request.method != .HEAD else {
                 release()
                 var response = Response.raw(Data(), contentType: contentType)

@@ -1,6 +1,7 @@
 import Foundation
 import MusicCore
 import Storage
+import Synchronization
 
 /// The use cases of the Subsonic API, each one transaction over the stores it needs: the catalog read with
 /// the caller's plays, stars and ratings; sheets as playlists (by the sheets' rules); "I like", favourites,
@@ -15,6 +16,8 @@ struct SubsonicService: Sendable {
     let scans: ScanService
     let nowPlaying: NowPlaying
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// Searches' ids, kept until the library changes (see `SubsonicCatalogCache`).
+    var catalogCache = SubsonicCatalogCache()
 
     static let ignoredArticles = ["The", "El", "La", "Los", "Las", "Le", "Les"]
     /// The most items a list method returns (`size`, `count`): the spec's 500.
@@ -94,21 +97,56 @@ struct SubsonicService: Sendable {
     /// Artists by index letter: the first letter after an ignored article (A-Z, accents folded), else "#".
     static func grouped(_ artists: [SubsonicStore.ArtistRecord]) -> [(String, [SubsonicStore.ArtistRecord])] {
         var groups: [String: [(key: String, artist: SubsonicStore.ArtistRecord)]] = [:]
-        for artist in artists {
-            var name = artist.name.trimmingCharacters(in: .whitespaces)
-            for article in ignoredArticles where name.lowercased().hasPrefix(article.lowercased() + " ") {
-                name = String(name.dropFirst(article.count + 1)).trimmingCharacters(in: .whitespaces)
-                break
+        var known = indexEntries.withLock { entries in artists.map { entries[$0.name] } }
+        var found: [(String, IndexEntry)] = []
+        for (index, artist) in artists.enumerated() where known[index] == nil {
+            let entry = indexEntry(artist.name)
+            known[index] = entry
+            found.append((artist.name, entry))
+        }
+        if !found.isEmpty {
+            indexEntries.withLock { entries in
+                if entries.count + found.count > 50_000 { entries.removeAll(keepingCapacity: true) }
+                for (name, entry) in found { entries[name] = entry }
             }
-            let folded = name.folding(
-                options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
-            let first = folded.unicodeScalars.first.map { Character($0).uppercased() } ?? "#"
-            let letter = first.count == 1 && first >= "A" && first <= "Z" ? first : "#"
-            groups[letter, default: []].append((folded.lowercased(), artist))
+        }
+        for (index, artist) in artists.enumerated() {
+            let (letter, key) = known[index]!
+            groups[letter, default: []].append((key, artist))
         }
         return groups.keys.sorted { ($0 == "#" ? 1 : 0, $0) < ($1 == "#" ? 1 : 0, $1) }.map { letter in
             (letter, groups[letter]!.sorted { ($0.key, $0.artist.id) < ($1.key, $1.artist.id) }.map(\.artist))
         }
+    }
+
+    private static let articlePrefixes = ignoredArticles.map {
+        (prefix: $0.lowercased() + " ", length: $0.count + 1)
+    }
+
+    typealias IndexEntry = (letter: String, key: String)
+
+    /// Index entries by artist name, found once (a pure function of the name: never stale); at most 50,000.
+    private static let indexEntries = Mutex<[String: IndexEntry]>([:])
+
+    /// An artist's index letter and sort key: the name without an ignored article, accents, letter case and
+    /// width folded. ASCII names skip Foundation's folding, which leaves them lower-cased.
+    static func indexEntry(_ artistName: String) -> IndexEntry {
+        var name = trimmedOfSpaces(artistName)
+        let lowered = name.lowercased()
+        for article in articlePrefixes where lowered.hasPrefix(article.prefix) {
+            name = trimmedOfSpaces(String(name.dropFirst(article.length)))
+            break
+        }
+        let folded: String
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            folded = name.lowercased()
+        } else {
+            folded = name.folding(
+                options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        }
+        let first = folded.unicodeScalars.first.map { Character($0).uppercased() } ?? "#"
+        let letter = first.count == 1 && first >= "A" && first <= "Z" ? first : "#"
+        return (letter, folded.lowercased())
     }
 
     func musicDirectory(_ call: SubsonicCall) throws -> SubsonicDocument {
@@ -130,7 +168,8 @@ struct SubsonicService: Sendable {
                     many: try store.artistAlbums(db, user.listener, artistID: id.value).map(
                         SubsonicShapes.albumDirectory))
             default:
-                guard let album = try store.album(db, user.listener, id: id.value) else {
+                let songs = try store.albumSongs(db, user.listener, albumID: id.value)
+                guard let album = try store.album(db, user.listener, id: id.value, songs: songs) else {
                     throw SubsonicError.notFound("album")
                 }
                 element.add("id", id.description)
@@ -139,9 +178,7 @@ struct SubsonicService: Sendable {
                 element.addDate("starred", album.starredAt)
                 element.add("userRating", album.rating)
                 element.add("playCount", album.plays)
-                element.add(
-                    "child",
-                    many: try store.albumSongs(db, user.listener, albumID: id.value).map(SubsonicShapes.song))
+                element.add("child", many: songs.map(SubsonicShapes.song))
             }
             return SubsonicDocument("directory", element)
         }
@@ -176,10 +213,10 @@ struct SubsonicService: Sendable {
         let user = try call.signedIn()
         let id = try call.arguments.requiredID("id")
         return try database.read { db in
-            guard let album = try store.album(db, user.listener, id: id.value) else {
+            let songs = try store.albumSongs(db, user.listener, albumID: id.value)
+            guard let album = try store.album(db, user.listener, id: id.value, songs: songs) else {
                 throw SubsonicError.notFound("album")
             }
-            let songs = try store.albumSongs(db, user.listener, albumID: id.value)
             return SubsonicDocument("album", SubsonicShapes.album(album, songs: songs))
         }
     }
@@ -307,7 +344,10 @@ struct SubsonicService: Sendable {
         default: throw SubsonicError.missing("type")
         }
         let albums = try database.read { db in
-            try store.albumList(db, user.listener, list, offset: offset, count: size)
+            try store.albumList(
+                db, user.listener, list, offset: offset, count: size,
+                kept: SubsonicStore.KeptAlbumFacts(
+                    cache: catalogCache, generation: try SubsonicCatalogCache.generation(db)))
         }
         var element = SubsonicElement()
         element.add(
@@ -393,7 +433,7 @@ struct SubsonicService: Sendable {
         try Self.checkFolder(call.arguments)
         let user = try call.signedIn()
         let arguments = call.arguments
-        var query = (arguments.text("query") ?? "").trimmingCharacters(in: .whitespaces)
+        var query = trimmedOfSpaces(arguments.text("query") ?? "")
         if query == "\"\"" { query = "" }
         while query.hasSuffix("*") { query.removeLast() }
         let counts = (
@@ -418,12 +458,20 @@ struct SubsonicService: Sendable {
                         ? [] : try store.allSongs(db, listener, offset: offsets.songs, count: counts.songs)
                 )
             }
+            let generation = try SubsonicCatalogCache.generation(db)
             func ids(_ index: LibraryStore.SearchIndex, _ offset: Int, _ count: Int) throws -> [Int64] {
-                count == 0 ? [] : try catalog.searchIDs(db, query, in: index, offset: offset, limit: count)
+                guard count > 0 else { return [] }
+                let key = SubsonicCatalogCache.SearchKey(
+                    index: index, query: query, offset: offset, count: count)
+                return try catalogCache.searchIDs(key, generation: generation) {
+                    try catalog.searchIDs(db, query, in: index, offset: offset, limit: count)
+                }
             }
             return (
                 try store.artists(db, listener, ids: try ids(.artist, offsets.artists, counts.artists)),
-                try store.albums(db, listener, ids: try ids(.album, offsets.albums, counts.albums)),
+                try store.albums(
+                    db, listener, ids: try ids(.album, offsets.albums, counts.albums),
+                    kept: SubsonicStore.KeptAlbumFacts(cache: catalogCache, generation: generation)),
                 try store.songs(db, listener, ids: try ids(.song, offsets.songs, counts.songs))
             )
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import MusicCore
+import Synchronization
 
 /// The Subsonic shapes (Child, AlbumID3, ArtistID3, Artist, Playlist) made from the store's records: every
 /// field our data has, none it has not. OpenSubsonic fields we support but lack a value for go out as ""
@@ -23,7 +24,7 @@ enum SubsonicShapes {
         element.add("genre", song.genres.first)
         element.add("coverArt", song.albumID.map { id(.album, $0) })
         element.add("size", song.size)
-        element.add("contentType", mimeType(forPath: song.path))
+        element.add("contentType", contentType(song.path))
         element.add("suffix", suffix(song.path, format: song.format))
         element.add("duration", (song.durationMilliseconds + 500) / 1_000)
         element.add("bitRate", song.bitRate > 0 ? song.bitRate : nil)
@@ -167,14 +168,51 @@ enum SubsonicShapes {
 
     /// The file's extension (the scanner's format).
     static func suffix(_ path: String, format: String) -> String {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = pathExtension(path).lowercased()
         return ext.isEmpty ? format : ext
     }
 
+    /// What `NSString.pathExtension` answers (the text after the last dot of the last component, none for
+    /// ".hidden"), without bridging to NSString, which costs microseconds for each song of a list. Bytes, not
+    /// characters: "/" and "." are ASCII, which no byte of a longer UTF-8 sequence is.
+    static func pathExtension(_ path: String) -> String {
+        let utf8 = path.utf8
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") {
+            end = utf8.index(before: end)
+        }
+        let component = utf8[..<end]
+        let start =
+            component.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        guard let dot = component[start...].lastIndex(of: UInt8(ascii: ".")), dot != start else { return "" }
+        return String(Substring(utf8[utf8.index(after: dot)..<end]))
+    }
+
+    /// `mimeType(forPath:)` of a song file, found once for each extension (it costs a Foundation search for
+    /// each song of a list otherwise).
+    static func contentType(_ path: String) -> String {
+        let utf8 = path.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")),
+            !utf8[dot...].contains(UInt8(ascii: "/"))
+        else { return mimeType(forPath: path) }
+        let ext = String(Substring(utf8[dot...]))
+        if let known = contentTypes.withLock({ $0[ext] }) { return known }
+        let found = mimeType(forPath: ext)
+        contentTypes.withLock { types in
+            if types.count < 256 { types[ext] = found }
+        }
+        return found
+    }
+
+    private static let contentTypes = Mutex<[String: String]>([:])
+
     /// The path inside its music folder (never where the folder is on the server).
     static func relativePath(_ song: SubsonicStore.SongRecord) -> String {
-        if let folder = song.folderPath, song.path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") {
-            return String(song.path.dropFirst(folder.hasSuffix("/") ? folder.count : folder.count + 1))
+        if let folder = song.folderPath {
+            let prefix = folder.utf8.last == UInt8(ascii: "/") ? folder : folder + "/"
+            if song.path.utf8.starts(with: prefix.utf8) {
+                return String(Substring(song.path.utf8.dropFirst(prefix.utf8.count)))
+            }
         }
         return (song.path as NSString).lastPathComponent
     }

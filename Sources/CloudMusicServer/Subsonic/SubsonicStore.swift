@@ -16,6 +16,18 @@ struct SubsonicStore: Sendable {
         var likesSheetID: Int64
     }
 
+    /// Ids as the JSON array `json_each(?)` reads: what `JSONColumn.text` makes of them, without an encoder
+    /// (a list of ids is bound at almost every request).
+    static func idList(_ ids: [Int64]) -> String {
+        var text = "["
+        text.reserveCapacity(ids.count * 7 + 2)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { text += "," }
+            text += String(id)
+        }
+        return text + "]"
+    }
+
     // MARK: Songs
 
     struct SongRecord: Sendable {
@@ -62,52 +74,99 @@ struct SubsonicStore: Sendable {
             LEFT JOIN song_ratings r ON r.user_id = ? AND r.song_id = s.id
         """
 
-    private static func decodeSong(_ row: Row) throws -> SongRecord {
+    /// Where the song columns are in a result: found by name once per query, not at every row and column.
+    private struct SongColumns {
+        let id, title, albumID, albumTitle, albumArtistID, albumArtistName, track, disc, year, duration: Int
+        let bitRate, sampleRate, channels, format, size, path, folderPath, createdAt, musicBrainzID: Int
+        let plays, lastPlayed, starredAt, rating: Int
+
+        init(_ row: Row) throws {
+            id = try row.index("id")
+            title = try row.index("title")
+            albumID = try row.index("album_id")
+            albumTitle = try row.index("album_title")
+            albumArtistID = try row.index("album_artist_id")
+            albumArtistName = try row.index("album_artist_name")
+            track = try row.index("track_number")
+            disc = try row.index("disc_number")
+            year = try row.index("year")
+            duration = try row.index("duration_ms")
+            bitRate = try row.index("bit_rate")
+            sampleRate = try row.index("sample_rate")
+            channels = try row.index("channels")
+            format = try row.index("format")
+            size = try row.index("size")
+            path = try row.index("path")
+            folderPath = try row.index("folder_path")
+            createdAt = try row.index("created_at")
+            musicBrainzID = try row.index("musicbrainz_track_id")
+            plays = try row.index("user_plays")
+            lastPlayed = try row.index("user_last_played")
+            starredAt = try row.index("starred_at")
+            rating = try row.index("user_rating")
+        }
+    }
+
+    private static func decodeSong(_ row: Row, _ c: SongColumns) throws -> SongRecord {
         SongRecord(
-            id: try row.int64("id"), title: try row.string("title"),
-            albumID: try row.optionalInt64("album_id"),
-            albumTitle: try row.optionalString("album_title"),
-            albumArtistID: try row.optionalInt64("album_artist_id"),
-            albumArtistName: try row.optionalString("album_artist_name"),
-            track: try row.optionalInt("track_number"),
-            disc: try row.optionalInt("disc_number"), year: try row.optionalInt("year"),
-            durationMilliseconds: try row.int("duration_ms"), bitRate: try row.int("bit_rate"),
-            sampleRate: try row.int("sample_rate"), channels: try row.int("channels"),
-            format: try row.string("format"),
-            size: try row.int64("size"), path: try row.string("path"),
-            folderPath: try row.optionalString("folder_path"),
-            createdAt: try row.int64("created_at"),
-            musicBrainzID: try row.optionalString("musicbrainz_track_id"),
-            plays: try row.optionalInt("user_plays") ?? 0,
-            lastPlayed: try row.optionalInt64("user_last_played"),
-            starredAt: try row.optionalInt64("starred_at"), rating: try row.optionalInt("user_rating"))
+            id: try row.int64(c.id), title: try row.string(c.title),
+            albumID: try row.optionalInt64(c.albumID),
+            albumTitle: try row.optionalString(c.albumTitle),
+            albumArtistID: try row.optionalInt64(c.albumArtistID),
+            albumArtistName: try row.optionalString(c.albumArtistName), track: try row.optionalInt(c.track),
+            disc: try row.optionalInt(c.disc), year: try row.optionalInt(c.year),
+            durationMilliseconds: try row.int(c.duration), bitRate: try row.int(c.bitRate),
+            sampleRate: try row.int(c.sampleRate), channels: try row.int(c.channels),
+            format: try row.string(c.format), size: try row.int64(c.size), path: try row.string(c.path),
+            folderPath: try row.optionalString(c.folderPath), createdAt: try row.int64(c.createdAt),
+            musicBrainzID: try row.optionalString(c.musicBrainzID), plays: try row.optionalInt(c.plays) ?? 0,
+            lastPlayed: try row.optionalInt64(c.lastPlayed), starredAt: try row.optionalInt64(c.starredAt),
+            rating: try row.optionalInt(c.rating))
+    }
+
+    /// `db.query`, with the columns `columns` finds by name looked up on the first row only.
+    static func query<Columns, T>(
+        _ db: Connection, _ sql: String, _ arguments: [any SQLBindable], columns: (Row) throws -> Columns,
+        decode: (Row, Columns) throws -> T
+    ) throws -> [T] {
+        var found: Columns?
+        return try db.query(sql, arguments: arguments) { row in
+            let positions = try found ?? columns(row)
+            found = positions
+            return try decode(row, positions)
+        }
     }
 
     /// Songs for a FROM-clause tail (joins, WHERE, ORDER BY, LIMIT), with their artists and genres.
     func songs(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
         throws -> [SongRecord]
     {
-        var songs = try db.query(
-            "\(Self.songSelect) \(tail)",
-            arguments: [listener.likesSheetID, listener.userID, listener.userID] + arguments,
-            decode: Self.decodeSong)
+        var songs = try Self.query(
+            db, "\(Self.songSelect) \(tail)",
+            [listener.likesSheetID, listener.userID, listener.userID] + arguments,
+            columns: SongColumns.init, decode: Self.decodeSong)
         guard !songs.isEmpty else { return songs }
-        let ids = JSONColumn.text(Array(Set(songs.map(\.id))))
+        let ids = Self.idList(Array(Set(songs.map(\.id))))
         var artists: [Int64: [(id: Int64, name: String)]] = [:]
-        for (songID, artistID, name) in try db.query(
+        for (songID, artistID, name) in try Self.query(
+            db,
             """
             SELECT sa.song_id, ar.id AS artist_id, ar.name FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id
             WHERE sa.song_id IN (SELECT value FROM json_each(?)) ORDER BY sa.song_id, sa.position
-            """, ids, decode: { (try $0.int64("song_id"), try $0.int64("artist_id"), try $0.string("name")) })
+            """, [ids],
+            columns: { (try $0.index("song_id"), try $0.index("artist_id"), try $0.index("name")) },
+            decode: { row, c in (try row.int64(c.0), try row.int64(c.1), try row.string(c.2)) })
         {
             artists[songID, default: []].append((artistID, name))
         }
         var genres: [Int64: [String]] = [:]
-        for (songID, name) in try db.query(
+        for (songID, name) in try Self.query(
+            db,
             """
             SELECT sg.song_id, g.name FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
             WHERE sg.song_id IN (SELECT value FROM json_each(?)) ORDER BY g.name
-            """, ids, decode: { (try $0.int64("song_id"), try $0.string("name")) })
+            """, [ids], columns: { (try $0.index("song_id"), try $0.index("name")) },
+            decode: { row, c in (try row.int64(c.0), try row.string(c.1)) })
         {
             genres[songID, default: []].append(name)
         }
@@ -123,7 +182,7 @@ struct SubsonicStore: Sendable {
         guard !ids.isEmpty else { return [] }
         return try songs(
             db, listener, "JOIN json_each(?) wanted ON wanted.value = s.id ORDER BY wanted.key",
-            [JSONColumn.text(ids)])
+            [Self.idList(ids)])
     }
 
     func song(_ db: Connection, _ listener: Listener, id: Int64) throws -> SongRecord? {
@@ -194,7 +253,7 @@ struct SubsonicStore: Sendable {
             """
             SELECT DISTINCT song_id FROM song_artists WHERE artist_id IN (SELECT value FROM json_each(?))
             ORDER BY random() LIMIT ?
-            """, JSONColumn.text(artistIDs), count
+            """, Self.idList(artistIDs), count
         ) { try $0.int64("song_id") }
         return try songs(db, listener, ids: ids)
     }
@@ -223,6 +282,24 @@ struct SubsonicStore: Sendable {
             "SELECT s.id FROM songs s WHERE \(conditions.joined(separator: " AND ")) ORDER BY s.id LIMIT 20",
             arguments: arguments
         ) { try $0.int64("id") }
+    }
+
+    /// What `stream` needs of a song, in one query: its file, format, length, bit rate (kbit/s) and title.
+    struct StreamSong: Sendable {
+        var path: String
+        var format: String
+        var durationMilliseconds: Int
+        var bitRate: Int
+        var title: String
+    }
+
+    func streamSong(_ db: Connection, id: Int64) throws -> StreamSong? {
+        try db.queryOne("SELECT path, format, duration_ms, bit_rate, title FROM songs WHERE id = ?", id) {
+            StreamSong(
+                path: try $0.string("path"), format: try $0.string("format"),
+                durationMilliseconds: try $0.int("duration_ms"), bitRate: try $0.int("bit_rate"),
+                title: try $0.string("title"))
+        }
     }
 
     /// What a stream needs besides the file: the song's bit rate (kbit/s) and title.
@@ -264,38 +341,126 @@ struct SubsonicStore: Sendable {
     }
 
     /// The album columns; the two `?` are the user twice.
-    private static let albumSelect = """
-        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
-            al.duration_ms, al.created_at,
+    private static let albumSelect = albumSelect(
+        musicBrainzID: """
             (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
-                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1) AS musicbrainz_album_id,
+                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1)
+            """)
+    /// The same without looking for the MusicBrainz id (kept facts hold it).
+    private static let albumSelectKept = albumSelect(musicBrainzID: "NULL")
+
+    private static func albumSelect(musicBrainzID: String) -> String {
+        """
+        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
+            al.duration_ms, al.created_at, \(musicBrainzID) AS musicbrainz_album_id,
             fa.created_at AS starred_at, r.rating AS user_rating
         FROM albums al
             LEFT JOIN artists ar ON ar.id = al.artist_id
             LEFT JOIN favourite_albums fa ON fa.user_id = ? AND fa.album_id = al.id
             LEFT JOIN album_ratings r ON r.user_id = ? AND r.album_id = al.id
         """
-
-    private static func decodeAlbum(_ row: Row) throws -> AlbumRecord {
-        AlbumRecord(
-            id: try row.int64("id"), title: try row.string("title"),
-            artistID: try row.optionalInt64("artist_id"),
-            artistName: try row.optionalString("artist_name"), year: try row.optionalInt("year"),
-            isCompilation: try row.bool("is_compilation"), songsCount: try row.int("songs_count"),
-            durationMilliseconds: try row.int("duration_ms"), createdAt: try row.int64("created_at"),
-            musicBrainzID: try row.optionalString("musicbrainz_album_id"),
-            starredAt: try row.optionalInt64("starred_at"), rating: try row.optionalInt("user_rating"))
     }
 
-    /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries).
-    func albums(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
-        throws -> [AlbumRecord]
-    {
-        var albums = try db.query(
-            "\(Self.albumSelect) \(tail)", arguments: [listener.userID, listener.userID] + arguments,
+    /// Albums' genres and MusicBrainz ids kept for a snapshot's library generation (`SubsonicCatalogCache`),
+    /// where `albums` takes them instead of reading them.
+    struct KeptAlbumFacts: Sendable {
+        var cache: SubsonicCatalogCache
+        var generation: Int64?
+    }
+
+    /// What an album's songs say of it: its genres (in SQLite's order) and a MusicBrainz album id. Catalog
+    /// facts: they change only in scans.
+    struct AlbumFacts: Sendable, Equatable {
+        var genres: [String] = []
+        var musicBrainzID: String?
+    }
+
+    /// The facts of these albums, read (every id gets an entry).
+    func albumFacts(_ db: Connection, ids: [Int64]) throws -> [Int64: AlbumFacts] {
+        var facts: [Int64: AlbumFacts] = [:]
+        guard !ids.isEmpty else { return facts }
+        let list = Self.idList(ids)
+        for (albumID, musicBrainzID) in try Self.query(
+            db,
+            """
+            SELECT al.id, (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
+                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1) AS musicbrainz_album_id
+            FROM albums al WHERE al.id IN (SELECT value FROM json_each(?))
+            """, [list], columns: { (try $0.index("id"), try $0.index("musicbrainz_album_id")) },
+            decode: { row, c in (try row.int64(c.0), try row.optionalString(c.1)) })
+        {
+            facts[albumID] = AlbumFacts(musicBrainzID: musicBrainzID)
+        }
+        for (albumID, genres) in try albumGenres(db, list) {
+            facts[albumID, default: AlbumFacts()].genres = genres
+        }
+        for id in ids where facts[id] == nil { facts[id] = AlbumFacts() }
+        return facts
+    }
+
+    /// The genres of the albums of `list` (ids as `idList` writes them), in SQLite's order of names: the
+    /// distinct genres of each album's songs first, then their names (not a name for every song).
+    private func albumGenres(_ db: Connection, _ list: String) throws -> [Int64: [String]] {
+        var genres: [Int64: [String]] = [:]
+        for (albumID, name) in try Self.query(
+            db,
+            """
+            SELECT w.album_id, g.name FROM (
+                SELECT DISTINCT s.album_id, sg.genre_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
+                WHERE s.album_id IN (SELECT value FROM json_each(?))
+            ) w JOIN genres g ON g.id = w.genre_id ORDER BY w.album_id, g.name
+            """, [list], columns: { (try $0.index("album_id"), try $0.index("name")) },
+            decode: { row, c in (try row.int64(c.0), try row.string(c.1)) })
+        {
+            genres[albumID, default: []].append(name)
+        }
+        return genres
+    }
+
+    private struct AlbumColumns {
+        let id, title, artistID, artistName, year, isCompilation, songsCount, duration, createdAt: Int
+        let musicBrainzID, starredAt, rating: Int
+
+        init(_ row: Row) throws {
+            id = try row.index("id")
+            title = try row.index("title")
+            artistID = try row.index("artist_id")
+            artistName = try row.index("artist_name")
+            year = try row.index("year")
+            isCompilation = try row.index("is_compilation")
+            songsCount = try row.index("songs_count")
+            duration = try row.index("duration_ms")
+            createdAt = try row.index("created_at")
+            musicBrainzID = try row.index("musicbrainz_album_id")
+            starredAt = try row.index("starred_at")
+            rating = try row.index("user_rating")
+        }
+    }
+
+    private static func decodeAlbum(_ row: Row, _ c: AlbumColumns) throws -> AlbumRecord {
+        AlbumRecord(
+            id: try row.int64(c.id), title: try row.string(c.title),
+            artistID: try row.optionalInt64(c.artistID),
+            artistName: try row.optionalString(c.artistName), year: try row.optionalInt(c.year),
+            isCompilation: try row.bool(c.isCompilation), songsCount: try row.int(c.songsCount),
+            durationMilliseconds: try row.int(c.duration), createdAt: try row.int64(c.createdAt),
+            musicBrainzID: try row.optionalString(c.musicBrainzID),
+            starredAt: try row.optionalInt64(c.starredAt),
+            rating: try row.optionalInt(c.rating))
+    }
+
+    /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries);
+    /// with `kept`, genres and MusicBrainz ids come from the facts kept for the snapshot (read once).
+    func albums(
+        _ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [],
+        kept: KeptAlbumFacts? = nil
+    ) throws -> [AlbumRecord] {
+        var albums = try Self.query(
+            db, "\(kept == nil ? Self.albumSelect : Self.albumSelectKept) \(tail)",
+            [listener.userID, listener.userID] + arguments, columns: AlbumColumns.init,
             decode: Self.decodeAlbum)
         guard !albums.isEmpty else { return albums }
-        let ids = JSONColumn.text(albums.map(\.id))
+        let ids = Self.idList(albums.map(\.id))
         var plays: [Int64: (Int, Int64?)] = [:]
         for (albumID, count, last) in try db.query(
             """
@@ -307,23 +472,23 @@ struct SubsonicStore: Sendable {
         {
             plays[albumID] = (count, last)
         }
-        var genres: [Int64: [String]] = [:]
-        for (albumID, name) in try db.query(
-            """
-            SELECT DISTINCT s.album_id, g.name FROM songs s JOIN song_genres sg ON sg.song_id = s.id
-                JOIN genres g ON g.id = sg.genre_id
-            WHERE s.album_id IN (SELECT value FROM json_each(?)) ORDER BY s.album_id, g.name
-            """, ids, decode: { (try $0.int64("album_id"), try $0.string("name")) })
-        {
-            genres[albumID, default: []].append(name)
+        if let kept {
+            let facts = try kept.cache.albumFacts(albums.map(\.id), generation: kept.generation) {
+                try albumFacts(db, ids: $0)
+            }
+            for index in albums.indices {
+                albums[index].genres = facts[albums[index].id]?.genres ?? []
+                albums[index].musicBrainzID = facts[albums[index].id]?.musicBrainzID
+            }
+        } else {
+            let genres = try albumGenres(db, ids)
+            for index in albums.indices { albums[index].genres = genres[albums[index].id] ?? [] }
         }
         for index in albums.indices {
-            let id = albums[index].id
-            if let (count, last) = plays[id] {
+            if let (count, last) = plays[albums[index].id] {
                 albums[index].plays = count
                 albums[index].lastPlayed = last
             }
-            albums[index].genres = genres[id] ?? []
         }
         return albums
     }
@@ -332,12 +497,30 @@ struct SubsonicStore: Sendable {
         try albums(db, listener, "WHERE al.id = ?", [id]).first
     }
 
+    /// An album whose songs (all of them, as `albumSongs` reads them) are at hand: its plays and genres are
+    /// theirs, so the two queries `albums` makes for them are not needed. Genres in SQLite's order (bytes).
+    func album(_ db: Connection, _ listener: Listener, id: Int64, songs: [SongRecord]) throws -> AlbumRecord?
+    {
+        guard
+            var album = try Self.query(
+                db, "\(Self.albumSelect) WHERE al.id = ?", [listener.userID, listener.userID, id],
+                columns: AlbumColumns.init, decode: Self.decodeAlbum
+            ).first
+        else { return nil }
+        album.plays = songs.reduce(0) { $0 + $1.plays }
+        album.lastPlayed = songs.compactMap(\.lastPlayed).max()
+        album.genres = Set(songs.flatMap(\.genres)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return album
+    }
+
     /// The albums with these ids, in this order.
-    func albums(_ db: Connection, _ listener: Listener, ids: [Int64]) throws -> [AlbumRecord] {
+    func albums(_ db: Connection, _ listener: Listener, ids: [Int64], kept: KeptAlbumFacts? = nil) throws
+        -> [AlbumRecord]
+    {
         guard !ids.isEmpty else { return [] }
         return try albums(
             db, listener, "JOIN json_each(?) wanted ON wanted.value = al.id ORDER BY wanted.key",
-            [JSONColumn.text(ids)])
+            [Self.idList(ids)], kept: kept)
     }
 
     func artistAlbums(_ db: Connection, _ listener: Listener, artistID: Int64) throws -> [AlbumRecord] {
@@ -354,9 +537,10 @@ struct SubsonicStore: Sendable {
     }
 
     /// A page of albums of one list type. Orders are stable (ties broken by id) except `random`.
-    func albumList(_ db: Connection, _ listener: Listener, _ list: AlbumList, offset: Int, count: Int) throws
-        -> [AlbumRecord]
-    {
+    func albumList(
+        _ db: Connection, _ listener: Listener, _ list: AlbumList, offset: Int, count: Int,
+        kept: KeptAlbumFacts? = nil
+    ) throws -> [AlbumRecord] {
         let page: [any SQLBindable] = [count, offset]
         let user = listener.userID
         switch list {
@@ -364,24 +548,27 @@ struct SubsonicStore: Sendable {
             let ids = try db.query("SELECT id FROM albums ORDER BY random() LIMIT ?", count) {
                 try $0.int64("id")
             }
-            return try albums(db, listener, ids: ids)
+            return try albums(db, listener, ids: ids, kept: kept)
         case .newest:
-            return try albums(db, listener, "ORDER BY al.created_at DESC, al.id LIMIT ? OFFSET ?", page)
+            return try albums(
+                db, listener, "ORDER BY al.created_at DESC, al.id LIMIT ? OFFSET ?", page, kept: kept)
         case .alphabeticalByName:
-            return try albums(db, listener, "ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?", page)
+            return try albums(
+                db, listener, "ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?", page, kept: kept)
         case .alphabeticalByArtist:
             return try albums(
                 db, listener,
                 "ORDER BY ar.name_key IS NULL, ar.name_key, al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?",
-                page)
+                page, kept: kept)
         case .highest:
             return try albums(
                 db, listener, "WHERE r.rating IS NOT NULL ORDER BY r.rating DESC, al.id LIMIT ? OFFSET ?",
-                page)
+                page, kept: kept)
         case .starred:
             return try albums(
                 db, listener,
-                "WHERE fa.created_at IS NOT NULL ORDER BY fa.created_at DESC, al.id LIMIT ? OFFSET ?", page)
+                "WHERE fa.created_at IS NOT NULL ORDER BY fa.created_at DESC, al.id LIMIT ? OFFSET ?", page,
+                kept: kept)
         case .frequent, .recent:
             let order = {
                 if case .frequent = list { return "plays DESC, last_played DESC" }
@@ -395,13 +582,13 @@ struct SubsonicStore: Sendable {
                 GROUP BY s.album_id ORDER BY \(order), s.album_id LIMIT ? OFFSET ?
                 """, user, count, offset
             ) { try $0.int64("album_id") }
-            return try albums(db, listener, ids: ids)
+            return try albums(db, listener, ids: ids, kept: kept)
         case .byYear(let from, let to):
             let descending = from > to
             return try albums(
                 db, listener,
                 "WHERE al.year BETWEEN ? AND ? ORDER BY al.year \(descending ? "DESC" : "ASC"), al.id LIMIT ? OFFSET ?",
-                [min(from, to), max(from, to)] + page)
+                [min(from, to), max(from, to)] + page, kept: kept)
         case .byGenre(let genre):
             return try albums(
                 db, listener,
@@ -409,7 +596,7 @@ struct SubsonicStore: Sendable {
                 WHERE al.id IN (SELECT s.album_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
                     JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)
                 ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?
-                """, [LibraryStore.key(genre)] + page)
+                """, [LibraryStore.key(genre)] + page, kept: kept)
         }
     }
 
@@ -436,19 +623,32 @@ struct SubsonicStore: Sendable {
             LEFT JOIN artist_ratings r ON r.user_id = ? AND r.artist_id = ar.id
         """
 
-    private static func decodeArtist(_ row: Row) throws -> ArtistRecord {
+    private struct ArtistColumns {
+        let id, name, albumsCount, songsCount, starredAt, rating: Int
+
+        init(_ row: Row) throws {
+            id = try row.index("id")
+            name = try row.index("name")
+            albumsCount = try row.index("albums_count")
+            songsCount = try row.index("songs_count")
+            starredAt = try row.index("starred_at")
+            rating = try row.index("user_rating")
+        }
+    }
+
+    private static func decodeArtist(_ row: Row, _ c: ArtistColumns) throws -> ArtistRecord {
         ArtistRecord(
-            id: try row.int64("id"), name: try row.string("name"), albumsCount: try row.int("albums_count"),
-            songsCount: try row.int("songs_count"), starredAt: try row.optionalInt64("starred_at"),
-            rating: try row.optionalInt("user_rating"))
+            id: try row.int64(c.id), name: try row.string(c.name), albumsCount: try row.int(c.albumsCount),
+            songsCount: try row.int(c.songsCount), starredAt: try row.optionalInt64(c.starredAt),
+            rating: try row.optionalInt(c.rating))
     }
 
     func artists(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
         throws -> [ArtistRecord]
     {
-        try db.query(
-            "\(Self.artistSelect) \(tail)", arguments: [listener.userID, listener.userID] + arguments,
-            decode: Self.decodeArtist)
+        try Self.query(
+            db, "\(Self.artistSelect) \(tail)", [listener.userID, listener.userID] + arguments,
+            columns: ArtistColumns.init, decode: Self.decodeArtist)
     }
 
     func artist(_ db: Connection, _ listener: Listener, id: Int64) throws -> ArtistRecord? {
@@ -459,7 +659,7 @@ struct SubsonicStore: Sendable {
         guard !ids.isEmpty else { return [] }
         return try artists(
             db, listener, "JOIN json_each(?) wanted ON wanted.value = ar.id ORDER BY wanted.key",
-            [JSONColumn.text(ids)])
+            [Self.idList(ids)])
     }
 
     /// Album artists (those with albums), by name.
@@ -574,7 +774,7 @@ struct SubsonicStore: Sendable {
             """
             INSERT OR IGNORE INTO favourite_albums(user_id, album_id, created_at)
             SELECT ?, al.id, ? FROM albums al WHERE al.id IN (SELECT value FROM json_each(?))
-            """, userID, now, JSONColumn.text(ids))
+            """, userID, now, Self.idList(ids))
         return try existing(db, table: "albums", ids: ids)
     }
 
@@ -583,7 +783,7 @@ struct SubsonicStore: Sendable {
             """
             INSERT OR IGNORE INTO favourite_artists(user_id, artist_id, created_at)
             SELECT ?, ar.id, ? FROM artists ar WHERE ar.id IN (SELECT value FROM json_each(?))
-            """, userID, now, JSONColumn.text(ids))
+            """, userID, now, Self.idList(ids))
         return try existing(db, table: "artists", ids: ids)
     }
 
@@ -591,7 +791,7 @@ struct SubsonicStore: Sendable {
         try db.execute(
             "DELETE FROM favourite_albums WHERE user_id = ? AND album_id IN (SELECT value FROM json_each(?))",
             userID,
-            JSONColumn.text(ids))
+            Self.idList(ids))
         return try existing(db, table: "albums", ids: ids)
     }
 
@@ -599,7 +799,7 @@ struct SubsonicStore: Sendable {
         try db.execute(
             "DELETE FROM favourite_artists WHERE user_id = ? AND artist_id IN (SELECT value FROM json_each(?))",
             userID,
-            JSONColumn.text(ids))
+            Self.idList(ids))
         return try existing(db, table: "artists", ids: ids)
     }
 
@@ -609,7 +809,7 @@ struct SubsonicStore: Sendable {
         guard !ids.isEmpty else { return 0 }
         return try db.queryOne(
             "SELECT count(*) AS n FROM \(table) WHERE id IN (SELECT value FROM json_each(?))",
-            JSONColumn.text(ids)
+            Self.idList(ids)
         ) { try $0.int("n") } ?? 0
     }
 

@@ -33,7 +33,7 @@ struct SubsonicXML {
                 raw("<\(name)>")
                 switch value {
                 case .string(let text), .soft(let text): escaped(text, inAttribute: false)
-                case .int(let number): raw(String(number))
+                case .int(let number): bytes.appendDecimal(number)
                 case .double(let number): raw(Self.number(number))
                 case .bool(let flag): raw(flag ? "true" : "false")
                 }
@@ -73,7 +73,7 @@ struct SubsonicXML {
             escaped(text, inAttribute: true)
         case .int(let number):
             open(name)
-            raw(String(number))
+            bytes.appendDecimal(number)
         case .double(let number):
             open(name)
             raw(Self.number(number))
@@ -204,7 +204,7 @@ struct SubsonicJSON {
     private mutating func scalar(_ value: SubsonicValue) {
         switch value {
         case .string(let text), .soft(let text): string(text)
-        case .int(let number): raw(String(number))
+        case .int(let number): bytes.appendDecimal(number)
         case .double(let number): raw(SubsonicXML.number(number))
         case .bool(let flag): raw(flag ? "true" : "false")
         }
@@ -256,5 +256,19 @@ struct SubsonicJSON {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension [UInt8] {
+    /// `String(value)`'s bytes, without making the string (lists write a dozen numbers per item).
+    mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = count
+        repeat {
+            append(UInt8(truncatingIfNeeded: 48 + magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        self[start...].reverse()
     }
 }
