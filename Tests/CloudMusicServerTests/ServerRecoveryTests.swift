@@ -115,13 +115,19 @@ final class RawConnection {
 
     @Test func aScanKilledHalfwayLeavesAUsableLibraryAndTheNextScanFinishes() async throws {
         let root = temporaryFolder()
-        let trackCount = 2_000
+        // Large enough that the scan (500 songs a transaction) is still going when its first batch shows.
+        let trackCount = 4_000
         let data = temporaryFolder()
         try LibraryGenerator.makeBenchmarkLibrary(at: root, trackCount: trackCount)
         let scan = try ChildProcess(serverBinary().path, ["scan", "--music", root, "--data", data])
         var seenWhenKilled = 0
+        // Opened once the file is there (opening one per look took longer than a batch on a loaded machine).
+        var watcher: Database?
         while scan.isRunning {
-            if let database = try? Database(path: data + "/cloudmusic.sqlite"),
+            if watcher == nil, FileManager.default.fileExists(atPath: data + "/cloudmusic.sqlite") {
+                watcher = try? Database(path: data + "/cloudmusic.sqlite")
+            }
+            if let database = watcher,
                 let count = try? database.read({
                     try $0.queryOne("SELECT count(*) FROM songs") { try $0.int(0) }
                 }) ?? 0,
