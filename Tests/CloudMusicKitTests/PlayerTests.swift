@@ -114,8 +114,9 @@ import Testing
     }
 
     @Test func pausesResumesSeeksAndStops() async throws {
-        // Long enough that the song cannot end between "playing again" and the stop on a busy machine.
-        let song = try await Songs.make(seconds: 12)
+        // Long enough that the song cannot end before the stop on a busy machine: 12 s ended twice in one
+        // evening (load 20-50), once before the pause and once before the stop, the test's own steps starved.
+        let song = try await Songs.make(seconds: 90)
         let player = try Self.player()
         let log = EventLog(player.events())
 
