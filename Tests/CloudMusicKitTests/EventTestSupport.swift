@@ -146,24 +146,7 @@ final class DroppingProxy: @unchecked Sendable {
 
     init(targetPort: Int) throws {
         self.targetPort = targetPort
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 64) == 0 else {
-            throw FixtureError(message: "the proxy could not listen")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.listen(backlog: 64)
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -188,14 +171,6 @@ final class DroppingProxy: @unchecked Sendable {
         drop()
     }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
@@ -213,16 +188,8 @@ final class DroppingProxy: @unchecked Sendable {
     }
 
     private func relay(_ client: Int32) {
-        let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: UInt16(targetPort))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
+        guard let upstream = LoopbackSocket.connect(port: targetPort) else {
             close(client)
-            close(upstream)
             return
         }
         lock.withLock { open += [client, upstream] }
