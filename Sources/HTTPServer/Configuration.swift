@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     public var maxQueryParameters: Int = 1000
     public var connectionLimit: Int = 16_384
     public var perAddressConnectionLimit: Int = 256
+    /// Push streams (event streams) open at once, and per client address (`perAddressConnectionLimit`):
+    /// they leave the connections above once their head is sent, so they are counted apart.
+    public var pushStreamLimit: Int = 16_384
     /// A connection with no traffic for this long is closed; a kept-alive connection may wait this long
     /// for its next request.
     public var idleTimeoutSeconds: Int = 30

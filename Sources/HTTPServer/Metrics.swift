@@ -52,6 +52,7 @@ public final class Metrics: Sendable {
     }
 
     let openConnections = Atomic<Int>(0)
+    let openPushStreams = Atomic<Int>(0)
     let bytesSent = Atomic<Int>(0)
 
     public init() {}
@@ -117,6 +118,10 @@ public final class Metrics: Sendable {
         out += "# HELP http_open_connections Connections open now.\n"
         out += "# TYPE http_open_connections gauge\n"
         out += "http_open_connections \(openConnections.load(ordering: .relaxed))\n"
+        out +=
+            "# HELP http_open_push_streams Streams (event streams) open now, held outside the connections above.\n"
+        out += "# TYPE http_open_push_streams gauge\n"
+        out += "http_open_push_streams \(openPushStreams.load(ordering: .relaxed))\n"
         out += "# HELP http_bytes_sent_total Response body bytes sent.\n"
         out += "# TYPE http_bytes_sent_total counter\n"
         out += "http_bytes_sent_total \(bytesSent.load(ordering: .relaxed))\n"

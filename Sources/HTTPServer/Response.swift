@@ -10,6 +10,9 @@ public enum ResponseBody: Sendable {
     case file(OpenFile, offset: Int, length: Int)
     /// A chunked body written by `producer`, which runs as a task; the response ends when it returns.
     case stream(@Sendable (StreamWriter) async throws -> Void)
+    /// A body of unknown length pushed to the client by whoever has something to send (see `PushStream`);
+    /// `open` gets the stream once the head is on its way, on the request's thread, and should return soon.
+    case push(@Sendable (PushStream) -> Void)
 }
 
 /// A response a handler returns.
@@ -17,8 +20,8 @@ public struct Response: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: ResponseBody
-    /// The buffer libmicrohttpd gives a streamed body, allocated for every stream whether or not it is used:
-    /// large for media, small for long-lived event streams whose frames are short.
+    /// The buffer libmicrohttpd gives a streamed body, allocated for every stream whether or not it is used
+    /// (HTTP/1.1 bodies go out chunked from the connection's own buffer): large for media.
     public var streamBlockSize = 32 << 10
 
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data) {
@@ -88,6 +91,17 @@ public struct Response: Sendable {
         var response = Response(status: status, headers: h, body: .stream(producer))
         response.streamBlockSize = max(256, blockSize)
         return response
+    }
+
+    /// A long-lived body of unknown length, written with `PushStream.send` from any thread (an event
+    /// stream): the connection leaves the HTTP workers once its head is sent, and holds no task or thread.
+    public static func push(
+        contentType: String, status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
+        open: @escaping @Sendable (PushStream) -> Void
+    ) -> Response {
+        var h = headers
+        if !h.contains("Content-Type") { h.add("Content-Type", contentType) }
+        return Response(status: status, headers: h, body: .push(open))
     }
 
     /// The file at `path`, honouring Range, If-Range, If-None-Match and If-Modified-Since.

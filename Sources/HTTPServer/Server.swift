@@ -43,12 +43,14 @@ public final class HTTPServer: Sendable {
             guard r.daemon == nil, !r.stopped else {
                 throw ServerStartError(message: "The server was already started.")
             }
-            raiseFileLimit(to: config.connectionLimit + 64, logger: config.logger)
+            raiseFileLimit(to: config.connectionLimit + config.pushStreamLimit + 64, logger: config.logger)
             addBuiltInRoutes()
             let fd = try makeListenSocket(host: config.host, port: config.port)
             let core = ServerCore(configuration: config, table: router.table(), metrics: metrics)
             let coreRef = Unmanaged.passRetained(core).toOpaque()
 
+            // TURBO also means MHD closes a connection without shutting its socket down, which push streams
+            // rely on: they keep the socket open through a duplicate descriptor after MHD lets go of it.
             var flags =
                 MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
                 | MHD_USE_TURBO.rawValue
@@ -118,6 +120,7 @@ public final class HTTPServer: Sendable {
         core.closeAllStreams()
         core.stopReaper()
         MHD_stop_daemon(daemon)
+        core.pushStreams.stop()
         Foundation.close(quiesced >= 0 ? quiesced : listenFD)
         running.withLock { r in
             r.daemon = nil
@@ -287,9 +290,9 @@ private func makeListenSocket(host: String, port: Int) throws -> Int32 {
 // MARK: - C callbacks (no captures; `cls` is the retained ServerCore)
 
 let accessHandlerCallback: MHD_AccessHandlerCallback = {
-    cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
     let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-    return core.access(connection!, url!, method!, uploadData, uploadDataSize!, conCls!)
+    return core.access(connection!, url!, method!, version, uploadData, uploadDataSize!, conCls!)
 }
 
 let requestCompletedCallback: MHD_RequestCompletedCallback = { cls, connection, conCls, toe in

@@ -48,6 +48,10 @@ final class RequestState {
     var status = 0
     var bytes = 0
     var writer: StreamWriter?
+    /// The request said HTTP/1.0 (no chunked bodies).
+    var http10 = false
+    /// The push stream this request became.
+    var pushed: PushStream?
 
     init(start: UInt64) { self.start = start }
 }
@@ -206,6 +210,7 @@ final class ServerCore: @unchecked Sendable {
     let reaperWake = DispatchSemaphore(value: 0)
     let logAccess: Bool
     let streamExecutor = StreamExecutor()
+    let pushStreams: PushStreams
 
     init(configuration: ServerConfiguration, table: RouteTable, metrics: Metrics) {
         config = configuration
@@ -215,6 +220,9 @@ final class ServerCore: @unchecked Sendable {
         corsAny = configuration.corsOrigins.contains("*")
         corsOrigins = Set(configuration.corsOrigins)
         logAccess = configuration.logger.isEnabled(.info)
+        pushStreams = PushStreams(
+            limit: configuration.pushStreamLimit, perAddressLimit: configuration.perAddressConnectionLimit,
+            stallTimeoutSeconds: configuration.streamWriteTimeoutSeconds, metrics: metrics)
     }
 
     // MARK: Connections and the header deadline
@@ -334,24 +342,29 @@ final class ServerCore: @unchecked Sendable {
     func closeAllStreams() {
         let all = streams.withLock { Array($0.values) }
         for w in all { w.close() }
+        pushStreams.finishAll()
     }
 
     // MARK: Requests
 
     func access(
         _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-        _ uploadData: UnsafePointer<CChar>?, _ uploadDataSize: UnsafeMutablePointer<Int>,
-        _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+        _ uploadDataSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let p = conCls.pointee else {
             // requestLine always comes first; this keeps a request working should it not.
             let st = RequestState(start: monotonicNanos())
             st.targetBytes = strlen(url)
             conCls.pointee = Unmanaged.passRetained(st).toOpaque()
+            st.http10 = version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
             return firstCall(st, connection, url, method)
         }
         let st = Unmanaged<RequestState>.fromOpaque(p).takeUnretainedValue()
-        if !st.started { return firstCall(st, connection, url, method) }
+        if !st.started {
+            st.http10 = version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
+            return firstCall(st, connection, url, method)
+        }
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
@@ -696,8 +709,65 @@ final class ServerCore: @unchecked Sendable {
         corsAny || corsOrigins.contains(origin)
     }
 
+    /// The response's headers as sent, with the server's defaults where the handler set none; the framing
+    /// headers (length, transfer coding) are the server's alone.
+    func outgoingHeaders(_ response: Response) -> [(String, String)] {
+        var out: [(String, String)] = []
+        out.reserveCapacity(response.headers.count + 3)
+        var own = SecurityHeaders()
+        for (name, value) in response.headers {
+            if asciiCaseInsensitiveEqual(name, "Content-Length")
+                || asciiCaseInsensitiveEqual(name, "Transfer-Encoding")
+            {
+                continue
+            }
+            own.note(name, value)
+            out.append((name, value))
+        }
+        // A handler's own header wins over these defaults.
+        if !own.contentTypeOptions { out.append(("X-Content-Type-Options", "nosniff")) }
+        if !own.referrerPolicy, let policy = config.referrerPolicy { out.append(("Referrer-Policy", policy)) }
+        if own.isJSON && !own.contentSecurityPolicy, let policy = config.apiContentSecurityPolicy {
+            out.append(("Content-Security-Policy", policy))
+        }
+        return out
+    }
+
+    /// Sends the head of a push response itself and hands the connection's socket to `pushStreams`; MHD
+    /// then drops its side of the connection (`MHD_NO`) without shutting the socket down.
+    private func queuePush(
+        _ st: RequestState, _ connection: OpaquePointer, _ response: Response,
+        _ open: @Sendable (PushStream) -> Void
+    ) -> MHD_Result {
+        let stream: PushStream
+        switch pushStreams.open(fd: cm_connection_fd(connection), address: st.address, chunked: !st.http10) {
+        case .failure(let error): return queue(st, connection, error.response)
+        case .success(let s): stream = s
+        }
+        let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
+        var head = "\(st.http10 ? "HTTP/1.0" : "HTTP/1.1") \(response.status) \(reason)\r\n"
+        // MHD refuses a header with a line break in it; so does this.
+        for (name, value) in outgoingHeaders(response)
+        where !name.utf8.contains(where: { $0 == 13 || $0 == 10 })
+            && !value.utf8.contains(where: { $0 == 13 || $0 == 10 })
+        {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Date: \(httpDate(Int(time(nil))))\r\n"
+        if !st.http10 { head += "Transfer-Encoding: chunked\r\n" }
+        head += "Connection: close\r\n\r\n"
+        st.queued = true
+        st.status = response.status
+        st.pushed = stream
+        if stream.sendHead(Array(head.utf8)) { open(stream) }
+        return MHD_Result.NO
+    }
+
     func queue(_ st: RequestState, _ connection: OpaquePointer, _ response: Response) -> MHD_Result {
         var response = response
+        if case .push(let open) = response.body, st.method != .HEAD {
+            return queuePush(st, connection, response, open)
+        }
         var mhd: OpaquePointer?
         var length = 0
         var writer: StreamWriter?
@@ -730,7 +800,7 @@ final class ServerCore: @unchecked Sendable {
                 mhd = MHD_create_response_from_fd_at_offset64(UInt64(len), fd, UInt64(offset))
                 if mhd == nil { Foundation.close(fd) }
             }
-        case .stream where st.method == .HEAD:
+        case .stream where st.method == .HEAD, .push:
             // No producer for HEAD. libmicrohttpd 0.9.75 sends the final "0\r\n\r\n" even for HEAD, which the
             // client would take for the start of its next response, so such a HEAD closes the connection.
             mhd = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
@@ -749,24 +819,7 @@ final class ServerCore: @unchecked Sendable {
             logger.error("event=response_error note=\"libmicrohttpd could not create a response\"")
             return MHD_Result.NO
         }
-        var own = SecurityHeaders()
-        for (name, value) in response.headers {
-            if asciiCaseInsensitiveEqual(name, "Content-Length")
-                || asciiCaseInsensitiveEqual(name, "Transfer-Encoding")
-            {
-                continue
-            }
-            own.note(name, value)
-            MHD_add_response_header(mhd, name, value)
-        }
-        // A handler's own header wins over these defaults.
-        if !own.contentTypeOptions { MHD_add_response_header(mhd, "X-Content-Type-Options", "nosniff") }
-        if !own.referrerPolicy, let policy = config.referrerPolicy {
-            MHD_add_response_header(mhd, "Referrer-Policy", policy)
-        }
-        if own.isJSON && !own.contentSecurityPolicy, let policy = config.apiContentSecurityPolicy {
-            MHD_add_response_header(mhd, "Content-Security-Policy", policy)
-        }
+        for (name, value) in outgoingHeaders(response) { MHD_add_response_header(mhd, name, value) }
         if headOfStream {
             MHD_add_response_header(mhd, "Transfer-Encoding", "chunked")
         }
@@ -823,6 +876,9 @@ final class ServerCore: @unchecked Sendable {
             bytes = w.bytesSent
             w.close()
         }
+        // MHD let go of a push stream's connection on purpose: not an aborted request.
+        let pushed = st.pushed != nil
+        if let stream = st.pushed { bytes = stream.bytesSent }
         if st.started { inFlight.subtract(1, ordering: .relaxed) }
         guard st.status != 0 else { return }
         let seconds = Double(monotonicNanos() - st.start) / 1e9
@@ -831,7 +887,7 @@ final class ServerCore: @unchecked Sendable {
             method: st.unknownMethod == nil ? st.method.rawValue : "OTHER", route: route, status: st.status,
             seconds: seconds, bytes: bytes)
         if logAccess {
-            let ok = toe == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK
+            let ok = pushed || toe == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK
             logger.info(
                 "method=\(st.unknownMethod.map(logSafe) ?? st.method.rawValue) route=\(route) path=\(logSafe(st.rawPath)) status=\(st.status) bytes=\(bytes) us=\(Int(seconds * 1e6)) addr=\(st.address)\(ok ? "" : " aborted=1")"
             )

@@ -12,10 +12,73 @@ import Testing
     final class RecordingHub: EventHub {
         let published = Mutex<[Int64]>([])
         func publish(_ events: [StoredEvent]) { published.withLock { $0 += events.map(\.id) } }
-        func subscribe(userID: Int64, device: Int64) -> EventSubscription {
+        func subscribe(userID: Int64, device: Int64, sink: any EventSink) -> EventSubscription {
             Issue.record("the log never subscribes")
-            return EventSubscription(userID: userID, device: device) { _ in }
+            return EventSubscription(userID: userID, device: device, sink: sink) { _ in }
         }
+    }
+
+    /// A stream's socket as text; `accepting` false plays a client that has gone.
+    final class RecordingSink: EventSink {
+        let text = Mutex("")
+        let finished = Mutex(false)
+        let accepting = Mutex(true)
+        func send(_ data: Data) -> Bool {
+            guard accepting.withLock({ $0 }) else { return false }
+            text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            return true
+        }
+        func finish() { finished.withLock { $0 = true } }
+        var ids: [String] {
+            text.withLock { $0 }.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map {
+                String($0.dropFirst(4))
+            }
+        }
+    }
+
+    static func event(_ id: Int64) -> StoredEvent {
+        StoredEvent(id: id, userID: 1, kind: .message, data: Data("{}".utf8))
+    }
+
+    @Test func aSubscriptionSendsWhatCameWhileItOpenedOnceAndInOrder() {
+        let sink = RecordingSink()
+        let subscription = EventSubscription(userID: 1, device: 1, sink: sink) { _ in }
+        // Committed while the stream read the log: 4 and 5 are in its replay (latest 5), 6 and 7 are not.
+        for id in [4, 5, 6] { subscription.deliver(.event(Self.event(Int64(id)))) }
+        subscription.deliver(.heartbeat)
+        #expect(sink.text.withLock { $0 }.isEmpty)
+        subscription.open(with: Data("id: 5\nevent: ready\n\n".utf8), after: 5)
+        subscription.deliver(.event(Self.event(7)))
+        subscription.deliver(.event(Self.event(6)))
+        subscription.deliver(.heartbeat)
+        #expect(sink.ids == ["5", "6", "7"])
+        #expect(sink.text.withLock { $0 }.hasSuffix(": ping\n\n"))
+
+        subscription.deliver(.replaced)
+        #expect(sink.text.withLock { $0 }.hasSuffix("event: replaced\ndata: {}\n\n"))
+        #expect(sink.finished.withLock { $0 })
+        subscription.deliver(.event(Self.event(8)))
+        #expect(sink.ids == ["5", "6", "7"])
+    }
+
+    @Test func aSubscriptionWhoseClientWentStopsSending() {
+        let sink = RecordingSink()
+        let subscription = EventSubscription(userID: 1, device: 1, sink: sink) { _ in }
+        subscription.open(with: Data("id: 0\nevent: ready\n\n".utf8), after: 0)
+        subscription.deliver(.event(Self.event(1)))
+        sink.accepting.withLock { $0 = false }
+        subscription.deliver(.event(Self.event(2)))
+        sink.accepting.withLock { $0 = true }
+        subscription.deliver(.event(Self.event(3)))
+        #expect(sink.ids == ["0", "1"])
+
+        // Too much waiting while a stream opens ends it (the client resumes from its last event).
+        let slow = RecordingSink()
+        let opening = EventSubscription(userID: 1, device: 2, sink: slow) { _ in }
+        for id in 1...(EventSubscription.backlog + 1) { opening.deliver(.event(Self.event(Int64(id)))) }
+        #expect(slow.finished.withLock { $0 })
+        opening.open(with: Data("id: 0\n\n".utf8), after: 0)
+        #expect(slow.text.withLock { $0 }.isEmpty)
     }
 
     static func database() throws -> (Database, [Int64]) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPServer
 import MusicCore
 import Synchronization
 
@@ -28,11 +29,12 @@ struct StoredEvent: Sendable {
 protocol EventHub: Sendable {
     /// Delivers events already committed, in commit order.
     func publish(_ events: [StoredEvent])
-    /// A subscription for one device of a person; a newer one for the same device replaces it.
-    func subscribe(userID: Int64, device: Int64) -> EventSubscription
+    /// A subscription for one device of a person, written to `sink`; a newer one for the same device
+    /// replaces it.
+    func subscribe(userID: Int64, device: Int64, sink: any EventSink) -> EventSubscription
 }
 
-/// What a stream waits for.
+/// What a subscription is handed.
 enum EventDelivery: Sendable {
     case event(StoredEvent)
     /// Time to send a comment line, so that proxies and clients see the stream is alive.
@@ -41,75 +43,107 @@ enum EventDelivery: Sendable {
     case replaced
 }
 
-/// One open stream's mailbox: deliveries wait here until the stream's task takes them, so a publisher never
-/// waits for a client. A stream that falls far behind is ended; its client resumes from `Last-Event-ID`.
+/// Where a subscription's frames go: an open event stream's socket (`PushStream`).
+protocol EventSink: Sendable {
+    /// Sends without waiting; false once the stream has closed.
+    func send(_ data: Data) -> Bool
+    /// Ends the stream.
+    func finish()
+}
+
+extension PushStream: EventSink {}
+
+/// One open stream: a publisher writes its events straight to the stream's socket, in the publisher's
+/// thread and without waiting for the client (the socket keeps what the client has not taken yet).
+///
+/// Until the stream has sent what it missed (`open`), deliveries wait here, and those the replay already
+/// covered are skipped by id.
 final class EventSubscription: Sendable {
     let userID: Int64
     let device: Int64
     /// Which second of the heartbeat period this stream's heartbeat falls in.
     let heartbeatSlot: Int
-    private let state = Mutex(State())
+    private let sink: any EventSink
+    private let state = Mutex(Phase.opening([]))
     private let onCancel: @Sendable (EventSubscription) -> Void
 
-    /// The most deliveries kept waiting before the stream is ended.
+    /// The most events kept waiting while the stream opens before it is ended.
     static let backlog = 2_000
 
-    private struct State: ~Copyable {
-        var waiting: [EventDelivery] = []
-        var reader: CheckedContinuation<EventDelivery?, Never>?
-        var ended = false
+    private enum Phase {
+        case opening([StoredEvent])
+        /// The id of the last event sent.
+        case live(Int64)
+        case ended
     }
 
     init(
-        userID: Int64, device: Int64, heartbeatSlot: Int = 0,
+        userID: Int64, device: Int64, sink: any EventSink, heartbeatSlot: Int = 0,
         onCancel: @escaping @Sendable (EventSubscription) -> Void
     ) {
         self.userID = userID
         self.device = device
+        self.sink = sink
         self.heartbeatSlot = heartbeatSlot
         self.onCancel = onCancel
     }
 
     func deliver(_ delivery: EventDelivery) {
-        let reader: CheckedContinuation<EventDelivery?, Never>? = state.withLock { s in
-            if s.ended { return nil }
-            if let reader = s.reader {
-                s.reader = nil
-                return reader
+        state.withLock { phase in
+            switch (phase, delivery) {
+            case (.ended, _):
+                return
+            case (.opening(var waiting), .event(let event)):
+                guard waiting.count < Self.backlog else {
+                    phase = .ended
+                    sink.finish()
+                    return
+                }
+                waiting.append(event)
+                phase = .opening(waiting)
+            case (.opening, .heartbeat):
+                return
+            case (.live(let sent), .event(let event)):
+                guard event.id > sent else { return }
+                phase = sink.send(event.frame) ? .live(event.id) : .ended
+            case (.live, .heartbeat):
+                if !sink.send(Self.ping) { phase = .ended }
+            case (_, .replaced):
+                _ = sink.send(Self.replacedFrame)
+                sink.finish()
+                phase = .ended
             }
-            if s.waiting.count >= Self.backlog {
-                s.waiting.removeAll()
-                s.ended = true
-            } else {
-                s.waiting.append(delivery)
-            }
-            return nil
-        }
-        reader?.resume(returning: delivery)
-        if case .replaced = delivery { end() }
-    }
-
-    /// The next delivery; nil once the subscription ended (cancelled, replaced or too far behind).
-    func next() async -> EventDelivery? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<EventDelivery?, Never>) in
-            let ready: EventDelivery?? = state.withLock { s in
-                if !s.waiting.isEmpty { return .some(s.waiting.removeFirst()) }
-                if s.ended { return .some(nil) }
-                s.reader = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
         }
     }
 
-    /// Ends it: a waiting `next` returns what was queued, then nil.
+    /// Sends `opening` (what the stream missed, and `ready`), then what was delivered meanwhile after
+    /// `latest`, the newest event the opening covers; from then on events go out as they are delivered.
+    func open(with opening: Data, after latest: Int64) {
+        state.withLock { phase in
+            guard case .opening(let waiting) = phase else { return }
+            guard sink.send(opening) else {
+                phase = .ended
+                return
+            }
+            var sent = latest
+            for event in waiting where event.id > sent {
+                guard sink.send(event.frame) else {
+                    phase = .ended
+                    return
+                }
+                sent = event.id
+            }
+            phase = .live(sent)
+        }
+    }
+
+    /// Ends the stream.
     func end() {
-        let reader = state.withLock { s in
-            s.ended = true
-            defer { s.reader = nil }
-            return s.reader
+        state.withLock { phase in
+            if case .ended = phase { return }
+            phase = .ended
+            sink.finish()
         }
-        reader?.resume(returning: nil)
     }
 
     /// Ends it and leaves the hub.
@@ -117,6 +151,9 @@ final class EventSubscription: Sendable {
         end()
         onCancel(self)
     }
+
+    private static let ping = Data(": ping\n\n".utf8)
+    private static let replacedFrame = Data("event: \(ServerEventKind.replaced.rawValue)\ndata: {}\n\n".utf8)
 }
 
 /// The hub of one server process: subscriptions by person, and one timer for every stream's heartbeat.
@@ -161,9 +198,10 @@ final class InProcessEventHub: EventHub {
         }
     }
 
-    func subscribe(userID: Int64, device: Int64) -> EventSubscription {
+    func subscribe(userID: Int64, device: Int64, sink: any EventSink) -> EventSubscription {
         let slot = nextSlot.add(1, ordering: .relaxed).newValue % period
-        let subscription = EventSubscription(userID: userID, device: device, heartbeatSlot: slot) {
+        let subscription = EventSubscription(userID: userID, device: device, sink: sink, heartbeatSlot: slot)
+        {
             [weak self] gone in
             self?.remove(gone)
         }

@@ -21,22 +21,29 @@ struct EventRoutes {
             let viewer = call.caller
             let resume = try Self.lastEventID(call.request.headers["Last-Event-ID"] ?? call.query.lastEventId)
             let headers = HTTPHeaders([("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")])
-            // Thousands stay open: a small block (frames are short) instead of media's 32 KiB each.
-            return .stream(contentType: ServerSentEvents.contentType, headers: headers, blockSize: 1 << 10) {
-                [database, log] writer in
-                let subscription = log.hub.subscribe(userID: viewer.userID, device: viewer.sessionID)
-                defer { subscription.cancel() }
-                writer.onClose { subscription.end() }
-                let (latest, missed) = try database.read { db in
-                    let latest = try log.latestID(db)
-                    let missed = try resume.map {
-                        try log.missed(
-                            db, userID: viewer.userID, after: $0, latest: latest, limit: Self.maxReplay)
+            // A push stream: thousands stay open, each a socket and a subscription, no task or thread.
+            return .push(contentType: ServerSentEvents.contentType, headers: headers) {
+                [database, log] stream in
+                let subscription = log.hub.subscribe(
+                    userID: viewer.userID, device: viewer.sessionID, sink: stream)
+                stream.onClose { subscription.cancel() }
+                let opened: (latest: Int64, missed: [StoredEvent]??)
+                do {
+                    opened = try database.read { db in
+                        let latest = try log.latestID(db)
+                        let missed = try resume.map {
+                            try log.missed(
+                                db, userID: viewer.userID, after: $0, latest: latest, limit: Self.maxReplay)
+                        }
+                        return (latest, missed)
                     }
-                    return (latest, missed)
+                } catch {
+                    // The client reconnects after `retry`; the stream ends rather than skip what it missed.
+                    stream.finish()
+                    return
                 }
                 var opening = Data("retry: 2000\n\n".utf8)
-                switch missed {
+                switch opened.missed {
                 case .none:
                     break
                 case .some(let events?) where events.count <= Self.maxReplay:
@@ -44,25 +51,12 @@ struct EventRoutes {
                 case .some:
                     opening.append(Data("event: \(ServerEventKind.reload.rawValue)\ndata: {}\n\n".utf8))
                 }
-                let ready = #"{"lastEventId":"\#(latest)"}"#
+                let ready = #"{"lastEventId":"\#(opened.latest)"}"#
                 opening.append(
-                    Data("id: \(latest)\nevent: \(ServerEventKind.ready.rawValue)\ndata: \(ready)\n\n".utf8))
-                try await writer.write(opening)
-                var sent = latest
-                while let delivery = await subscription.next() {
-                    switch delivery {
-                    case .event(let event):
-                        guard event.id > sent else { continue }
-                        sent = event.id
-                        try await writer.write(event.frame)
-                    case .heartbeat:
-                        try await writer.write(Data(": ping\n\n".utf8))
-                    case .replaced:
-                        try await writer.write(
-                            Data("event: \(ServerEventKind.replaced.rawValue)\ndata: {}\n\n".utf8))
-                        return
-                    }
-                }
+                    Data(
+                        "id: \(opened.latest)\nevent: \(ServerEventKind.ready.rawValue)\ndata: \(ready)\n\n"
+                            .utf8))
+                subscription.open(with: opening, after: opened.latest)
             }
         }
     }
