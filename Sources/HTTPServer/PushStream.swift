@@ -285,21 +285,19 @@ final class PushStreams: Sendable {
             t.streams[stream.id] = stream
             t.perAddress[address, default: 0] += 1
             metrics.openPushStreams.add(1, ordering: .relaxed)
+            // Registered before the table lock is let go, so that no `forget` can come first.
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+            event.data.u64 = stream.id
+            _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, own, &event)
             if !t.threadStarted {
                 t.threadStarted = true
                 startThread()
             }
             return .success(stream)
         }
-        guard case .success(let stream) = admitted else {
-            Foundation.close(own)
-            return admitted
-        }
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-        event.data.u64 = stream.id
-        _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, own, &event)
-        return .success(stream)
+        if case .failure = admitted { Foundation.close(own) }
+        return admitted
     }
 
     /// Ends every stream's body and refuses new ones (the server is stopping).
