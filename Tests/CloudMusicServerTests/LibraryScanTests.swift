@@ -285,6 +285,10 @@ func makeLibraryDatabase() throws -> Database {
             ])
         #expect(suggested.map(\.type) == ["song", "song", "album", "artist", "song", "artist"])
         #expect(try catalog.suggestions("hel", limit: 1).map(\.title) == ["Hello"])
+        // Enough title starts: the answer is made from them alone, every kind still merged in order.
+        let three = try catalog.suggestions("hel", limit: 3)
+        #expect(three.map(\.title) == ["Hello", "Hello Again", "Hello Album"])
+        #expect(three.map(\.type) == ["song", "song", "album"])
         #expect(try catalog.suggestions("other", limit: 10).map(\.title) == ["Other"])
         #expect(try catalog.suggestions("world", limit: 10).map(\.title) == ["Hello World"])
     }

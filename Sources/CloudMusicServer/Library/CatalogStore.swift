@@ -445,8 +445,19 @@ struct CatalogStore: Sendable {
         _ db: Connection, _ query: Query, in index: LibraryStore.SearchIndex, limit: Int,
         titleOnly: Bool = false
     ) throws -> [RankedMatch] {
-        let starting = try titleStarts(db, query.typed, in: index, limit: limit)
-        guard starting.count < limit else { return starting }
+        let starting = try titleStarts(db, query.typed, in: index, limit: limit).map {
+            RankedMatch(id: $0.id, tier: .titleStart)
+        }
+        return starting
+            + (try moreMatches(db, query, in: index, after: starting, limit: limit, titleOnly: titleOnly))
+    }
+
+    /// What `rankedMatches` lists after the title starts `starting`: nothing when they fill `limit`.
+    static func moreMatches(
+        _ db: Connection, _ query: Query, in index: LibraryStore.SearchIndex, after starting: [RankedMatch],
+        limit: Int, titleOnly: Bool
+    ) throws -> [RankedMatch] {
+        guard starting.count < limit else { return [] }
         // Asked for as many more as may repeat a title start.
         let wanted = limit + starting.count
         var found = try fullTextMatches(db, query.wholeWords, in: index, limit: wanted, titleOnly: titleOnly)
@@ -454,7 +465,7 @@ struct CatalogStore: Sendable {
             found = try fullTextMatches(db, prefixes, in: index, limit: wanted, titleOnly: titleOnly)
         }
         let seen = Set(starting.map(\.id))
-        return starting + found.filter { !seen.contains($0.id) }.prefix(limit - starting.count)
+        return Array(found.filter { !seen.contains($0.id) }.prefix(limit - starting.count))
     }
 
     /// What was typed, and as FTS5 expressions, worked out once for every kind searched.
@@ -478,8 +489,7 @@ struct CatalogStore: Sendable {
     /// however common the words are.
     static func titleStarts(
         _ db: Connection, _ typed: String, in index: LibraryStore.SearchIndex, limit: Int
-    ) throws -> [RankedMatch] {
-        let ids: [Int64]
+    ) throws -> [(id: Int64, title: String)] {
         switch index {
         case .song, .album:
             // LIKE's wildcards and its escape character, escaped (one pass: Foundation's replacing took
@@ -491,20 +501,21 @@ struct CatalogStore: Sendable {
                 pattern.unicodeScalars.append(scalar)
             }
             let table = index.catalogTable
-            ids = try db.query(
+            return try db.query(
                 """
-                SELECT id FROM \(table) WHERE title LIKE ? ESCAPE '\\' ORDER BY title COLLATE NOCASE, id LIMIT ?
+                SELECT id, title FROM \(table) WHERE title LIKE ? ESCAPE '\\'
+                ORDER BY title COLLATE NOCASE, id LIMIT ?
                 """, pattern + "%", limit
-            ) { try $0.int64("id") }
+            ) { (try $0.int64("id"), try $0.string("title")) }
         case .artist:
             // Names are kept lower case (`name_key`): a range of that index, any script's case.
             let key = typed.lowercased()
-            ids = try db.query(
-                "SELECT id FROM artists WHERE name_key >= ? AND name_key < ? ORDER BY name_key, id LIMIT ?",
-                key, key + "\u{10FFFF}", limit
-            ) { try $0.int64("id") }
+            return try db.query(
+                """
+                SELECT id, name FROM artists WHERE name_key >= ? AND name_key < ? ORDER BY name_key, id LIMIT ?
+                """, key, key + "\u{10FFFF}", limit
+            ) { (try $0.int64("id"), try $0.string("name")) }
         }
-        return ids.map { RankedMatch(id: $0, tier: .titleStart) }
     }
 
     /// The full-text matches of one index: those with every word in the title, then the others, each in id
@@ -556,9 +567,22 @@ struct CatalogStore: Sendable {
     func suggestions(_ db: Connection, _ typed: String, limit: Int) throws -> [SearchSuggestion] {
         guard let query = Query(typed) else { return [] }
         // Titles repeat (many songs called the same), so each index offers more than `limit`.
+        let perKind = limit * 3
         var offered: [(index: LibraryStore.SearchIndex, match: RankedMatch, title: String)] = []
+        var starts: [LibraryStore.SearchIndex: [RankedMatch]] = [:]
         for index in LibraryStore.SearchIndex.allCases {
-            let matches = try Self.rankedMatches(db, query, in: index, limit: limit * 3, titleOnly: true)
+            let found = try Self.titleStarts(db, query.typed, in: index, limit: perKind)
+            starts[index] = found.map { RankedMatch(id: $0.id, tier: .titleStart) }
+            for row in found {
+                offered.append((index, RankedMatch(id: row.id, tier: .titleStart), row.title))
+            }
+        }
+        // Title starts come first, so once they hold `limit` different titles nothing else can show (the
+        // common case while a person types: three index ranges, no full-text search).
+        let startTitles = Set(offered.lazy.map { $0.title.lowercased() })
+        for index in LibraryStore.SearchIndex.allCases where startTitles.count < limit {
+            let matches = try Self.moreMatches(
+                db, query, in: index, after: starts[index] ?? [], limit: perKind, titleOnly: true)
             guard !matches.isEmpty else { continue }
             let titles = Dictionary(
                 uniqueKeysWithValues: try db.query(
