@@ -289,6 +289,9 @@ func makeLibraryDatabase() throws -> Database {
         let three = try catalog.suggestions("hel", limit: 3)
         #expect(three.map(\.title) == ["Hello", "Hello Again", "Hello Album"])
         #expect(three.map(\.type) == ["song", "song", "album"])
+        // Spaces around it and punctuation after it change nothing, as they change no word searched.
+        #expect(try catalog.suggestions("  hel-._~ ", limit: 3) == three)
+        #expect(try catalog.suggestions("hello world!", limit: 10).map(\.title) == ["Hello World"])
         #expect(try catalog.suggestions("other", limit: 10).map(\.title) == ["Other"])
         #expect(try catalog.suggestions("world", limit: 10).map(\.title) == ["Hello World"])
     }

@@ -445,7 +445,7 @@ struct CatalogStore: Sendable {
         _ db: Connection, _ query: Query, in index: LibraryStore.SearchIndex, limit: Int,
         titleOnly: Bool = false
     ) throws -> [RankedMatch] {
-        let starting = try titleStarts(db, query.typed, in: index, limit: limit).map {
+        let starting = try titleStarts(db, query.titlePrefix, in: index, limit: limit).map {
             RankedMatch(id: $0.id, tier: .titleStart)
         }
         return starting
@@ -471,6 +471,9 @@ struct CatalogStore: Sendable {
     /// What was typed, and as FTS5 expressions, worked out once for every kind searched.
     struct Query: Sendable {
         var typed: String
+        /// What titles must start with: what was typed without surrounding spaces and without the
+        /// punctuation it ends with, which the full-text words ignore too ("love - " finds "Love Me Do").
+        var titlePrefix: String
         /// The words before the last whole, the last a prefix.
         var wholeWords: String
         /// Every word a prefix, when that differs from `wholeWords`: tried when they find nothing.
@@ -480,6 +483,14 @@ struct CatalogStore: Sendable {
         init?(_ typed: String) {
             guard let whole = SearchText.matchQuery(typed, wholeWordsBeforeLast: true) else { return nil }
             self.typed = typed
+            var prefix = Substring(typed)
+            while let last = prefix.unicodeScalars.last,
+                last.properties.isWhitespace
+                    || !(last.properties.isAlphabetic || last.properties.numericType != nil)
+            {
+                prefix = Substring(prefix.unicodeScalars.dropLast())
+            }
+            titlePrefix = String(prefix.drop { $0.isWhitespace })
             wholeWords = whole
             prefixes = SearchText.hasWordBeforeLast(typed) ? SearchText.matchQuery(typed) : nil
         }
@@ -490,6 +501,7 @@ struct CatalogStore: Sendable {
     static func titleStarts(
         _ db: Connection, _ typed: String, in index: LibraryStore.SearchIndex, limit: Int
     ) throws -> [(id: Int64, title: String)] {
+        guard !typed.isEmpty else { return [] }
         switch index {
         case .song, .album:
             // LIKE's wildcards and its escape character, escaped (one pass: Foundation's replacing took
@@ -571,7 +583,7 @@ struct CatalogStore: Sendable {
         var offered: [(index: LibraryStore.SearchIndex, match: RankedMatch, title: String)] = []
         var starts: [LibraryStore.SearchIndex: [RankedMatch]] = [:]
         for index in LibraryStore.SearchIndex.allCases {
-            let found = try Self.titleStarts(db, query.typed, in: index, limit: perKind)
+            let found = try Self.titleStarts(db, query.titlePrefix, in: index, limit: perKind)
             starts[index] = found.map { RankedMatch(id: $0.id, tier: .titleStart) }
             for row in found {
                 offered.append((index, RankedMatch(id: row.id, tier: .titleStart), row.title))
