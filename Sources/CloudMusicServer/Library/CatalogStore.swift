@@ -504,20 +504,15 @@ struct CatalogStore: Sendable {
         guard !typed.isEmpty else { return [] }
         switch index {
         case .song, .album:
-            // LIKE's wildcards and its escape character, escaped (one pass: Foundation's replacing took
-            // longer than the query). LIKE ignores ASCII case, as the index's NOCASE does.
-            var pattern = ""
-            pattern.reserveCapacity(typed.utf8.count + 1)
-            for scalar in typed.unicodeScalars {
-                if scalar == "\\" || scalar == "%" || scalar == "_" { pattern.unicodeScalars.append("\\") }
-                pattern.unicodeScalars.append(scalar)
-            }
+            // A range of the NOCASE index (ASCII case folded, as LIKE would): a LIKE with a bound pattern is
+            // prepared again for every new pattern, which cost more than the query.
             let table = index.catalogTable
             return try db.query(
                 """
-                SELECT id, title FROM \(table) WHERE title LIKE ? ESCAPE '\\'
+                SELECT id, title FROM \(table)
+                WHERE title >= ? COLLATE NOCASE AND title < ? COLLATE NOCASE
                 ORDER BY title COLLATE NOCASE, id LIMIT ?
-                """, pattern + "%", limit
+                """, typed, typed + "\u{10FFFF}", limit
             ) { (try $0.int64("id"), try $0.string("title")) }
         case .artist:
             // Names are kept lower case (`name_key`): a range of that index, any script's case.
