@@ -270,12 +270,15 @@ import Testing
 
     @Test func aSlowStreamReportsBuffering() async throws {
         let song = try await Songs.make(seconds: 4, bitrate: "64k")
-        let server = try await SlowServer.start(serving: song.url.path)
+        let server = try await StallingServer.start(serving: song.url.path)
         defer { server.stop() }
         let item = PlayableItem(id: "slow", url: server.url, title: "Slow")
         let player = try Self.player()
         let log = EventLog(player.events())
         await player.load(item, startAt: 0, autoplay: true)
+        // The server sends about a second of the song and then nothing, however late the player starts.
+        try await log.wait("buffering") { $0.contains(.buffering(true)) }
+        try server.sendTheRest()
         let events = try await log.wait("buffering, then playing on") {
             guard let start = $0.firstIndex(of: .buffering(true)) else { return false }
             return $0[start...].contains(.buffering(false))
@@ -307,13 +310,15 @@ enum Songs {
     }
 }
 
-/// An HTTP server that sends a file at half the speed of a 64 kb/s MP3 after its first second (Python, test only).
-final class SlowServer: Sendable {
+/// An HTTP server that sends the first 8 KiB of a file (a second of a 64 kb/s MP3), then nothing until
+/// `sendTheRest` (Python, test only): the player runs dry whatever the machine's load, rather than only when
+/// it started playing before enough had arrived.
+final class StallingServer: Sendable {
     let child: ChildProcess
     let url: URL
 
     static let script = """
-        import http.server, sys, time
+        import http.server, sys
         data = open(sys.argv[1], "rb").read()
         class Slow(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
@@ -323,8 +328,8 @@ final class SlowServer: Sendable {
                 self.end_headers()
                 try:
                     self.wfile.write(data[:8192]); self.wfile.flush()
-                    for i in range(8192, len(data), 1024):
-                        time.sleep(0.25); self.wfile.write(data[i:i + 1024]); self.wfile.flush()
+                    sys.stdin.readline()
+                    self.wfile.write(data[8192:]); self.wfile.flush()
                 except OSError:
                     pass
             def log_message(self, *args):
@@ -339,16 +344,22 @@ final class SlowServer: Sendable {
         self.url = url
     }
 
-    static func start(serving path: String) async throws -> SlowServer {
+    static func start(serving path: String) async throws -> StallingServer {
         try await offThread {
-            let child = try ChildProcess("/usr/bin/python3", ["-c", script, path], output: .pipe)
+            let child = try ChildProcess(
+                "/usr/bin/python3", ["-c", script, path], input: .pipe, output: .pipe)
             let line = firstLine(of: child.standardOutput!)
             guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 child.signal(SIGKILL)
                 throw FixtureError(message: "the slow server did not start: \(line)")
             }
-            return SlowServer(child: child, url: URL(string: "http://127.0.0.1:\(port)/song.mp3")!)
+            return StallingServer(child: child, url: URL(string: "http://127.0.0.1:\(port)/song.mp3")!)
         }
+    }
+
+    /// Lets the request waiting after its first 8 KiB have the rest of the file.
+    func sendTheRest() throws {
+        try child.standardInput?.write(contentsOf: Data("go\n".utf8))
     }
 
     /// Kills it (its own thread reaps it).
