@@ -210,6 +210,30 @@ def test_older_messages_load_on_scrolling_up(browser, server):
     close(page)
 
 
+def test_enter_pressed_before_the_chat_has_loaded_sends_once_it_has(browser, server):
+    one = server.account("chat-early-1@example.com", "急性子")
+    two = server.account("chat-early-2@example.com", "慢半拍")
+    api("POST", server.url + "/v1/messages", {"userId": two["userId"], "kind": "text", "content": "在吗"}, token=one["session"])
+    page = new_page(browser, server.url, user=one)
+    # The chat's messages are held back, so the person is typing before the chat knows who it is with.
+    held = []
+    page.route(re.compile(r"/v1/conversations/\d+/messages"), lambda route: held.append(route))
+    with page.expect_request(re.compile(r"/v1/conversations/\d+/messages")):
+        page.goto(f"/messages/user/{two['userId']}")
+    page.locator(".chat-input").fill("我先打好了")
+    page.locator(".chat-input").press("Enter")
+    expect(page.locator(".chat-input")).to_have_value("我先打好了")
+    assert held
+    for route in held:
+        route.continue_()
+    expect(page.locator(".msg").last).to_contain_text("我先打好了")
+    expect(page.locator(".chat-input")).to_have_value("")
+    conversation = api("GET", server.url + f"/v1/conversations?userId={two['userId']}", token=one["session"])["data"][0]
+    sent = api("GET", server.url + f"/v1/conversations/{conversation['id']}/messages", token=one["session"])["data"]
+    assert [m["content"] for m in sent] == ["在吗", "我先打好了"]
+    close(page)
+
+
 def test_only_people_i_follow_in_settings_refuses_others_with_the_server_message(browser, server, pair):
     a, b = pair["a"], pair["b"]
     page_b = new_page(browser, server.url, user=b)

@@ -288,6 +288,8 @@ function chatView(pane, { conversationId, userId, wide }) {
   let unread = false;
   let sending = false;
   let stopped = false;
+  // Enter pressed before the chat had loaded (its person unknown yet): sent once it has.
+  let sendWhenLoaded = false;
   pane.innerHTML = `<header class="top-bar chat-bar">
       <button class="icon-btn back-btn chat-back" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
       <a class="chat-who"><span class="chat-name"></span></a>
@@ -443,12 +445,17 @@ function chatView(pane, { conversationId, userId, wide }) {
     sendButton.disabled = sending || !input.value.trim() || !other;
     input.style.height = "auto";
     input.style.height = `${Math.min(120, input.scrollHeight + 2)}px`;
+    if (sendWhenLoaded && other && !sending) {
+      sendWhenLoaded = false;
+      if (input.value.trim()) form.requestSubmit();
+    }
   };
   input.addEventListener("input", update);
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing && event.keyCode !== 229) {
       event.preventDefault();
       if (!sendButton.disabled) form.requestSubmit();
+      else if (!other && input.value.trim()) sendWhenLoaded = true;
     }
   });
   const send = async (draft) => {
