@@ -58,6 +58,54 @@ import Testing
         }
     }
 
+    /// What messages share comes with them on every page, looked up a kind at a time; a sheet made private
+    /// afterwards is shown only to its owner.
+    @Test func sharedSongsSheetsAndPicturesComeWithTheirMessages() async throws {
+        let world = try await World.start(people: 2)
+        let server = world.server
+        defer { _ = server.stop() }
+        let people = try await Self.chatters(world)
+        let (ann, bob) = (people[0], people[1])
+        var sheets: [String] = []
+        for title in ["Road trip", "Rainy days"] {
+            let made = try await server.call("POST", "/v1/sheets", json: ["title": title], token: ann.token)
+            try #require(made.status == 201, "\(made.json)")
+            sheets.append(made.data["id"] as! String)
+        }
+        let uploaded = try await server.upload(
+            "/v1/files/multi", file: TestMedia.png("blue"), fileName: "p.png", token: ann.token)
+        let picture = try #require(uploaded.list.first?["id"] as? String, "\(uploaded.json)")
+        let drafts: [[String: Any]] = [
+            ["kind": "song", "songId": world.songs[0]], ["kind": "sheet", "sheetId": sheets[0]],
+            ["kind": "image", "fileId": picture], ["kind": "song", "songId": world.songs[1]],
+            ["kind": "sheet", "sheetId": sheets[1]], ["kind": "image", "fileId": picture],
+        ]
+        var conversation = ""
+        for draft in drafts {
+            let sent = try await server.call(
+                "POST", "/v1/messages", json: draft.merging(["userId": bob.id]) { a, _ in a },
+                token: ann.token)
+            try #require(sent.status == 201, "\(sent.json)")
+            conversation = sent.data["conversationId"] as! String
+        }
+        let hidden = try await server.call(
+            "PATCH", "/v1/sheets/\(sheets[1])", json: ["isPrivate": true], token: ann.token)
+        #expect(hidden.status == 200, "\(hidden.json)")
+
+        for (reader, seesHidden) in [(bob, false), (ann, true)] {
+            let page = try await server.call(
+                "GET", "/v1/conversations/\(conversation)/messages", token: reader.token
+            ).items
+            try #require(page.count == 6)
+            let songs = page.map { ($0["song"] as? [String: Any])?["id"] as? String }
+            #expect(songs == [world.songs[0], nil, nil, world.songs[1], nil, nil])
+            let shared = page.map { ($0["sheet"] as? [String: Any])?["id"] as? String }
+            #expect(shared == [nil, sheets[0], nil, nil, seesHidden ? sheets[1] : nil, nil])
+            let pictures = page.map { ($0["image"] as? [String: Any])?["id"] as? String }
+            #expect(pictures == [nil, nil, picture, nil, nil, picture])
+        }
+    }
+
     @Test func aMessageReachesTheOtherPersonsOpenStreamAndTheSendersOwn() async throws {
         let world = try await World.start(people: 2, songs: false)
         let server = world.server

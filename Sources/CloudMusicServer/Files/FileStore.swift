@@ -30,6 +30,14 @@ struct FileStore: Sendable {
             "SELECT \(Self.columns) FROM uploaded_files WHERE sha256 = ?", sha256, decode: Self.decode)
     }
 
+    /// The stored files of these digests, in no order (those not stored are left out).
+    func files(_ db: Connection, sha256s: [String]) throws -> [Record] {
+        guard !sha256s.isEmpty else { return [] }
+        return try db.query(
+            "SELECT \(Self.columns) FROM uploaded_files WHERE sha256 IN (SELECT value FROM json_each(?))",
+            JSONColumn.text(sha256s), decode: Self.decode)
+    }
+
     /// Records a stored file for `userID` and returns its row as it now is. A file already recorded keeps
     /// its row (and first uploader); the person is added to its uploaders.
     func save(_ db: Connection, _ r: Record, userID: Int64, now: Int64) throws -> Record {

@@ -231,21 +231,18 @@ struct MessageService: Sendable {
         let songs = Dictionary(
             try catalog.songs(db, ids: songIDs).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var sheetsByID: [Int64: Sheet] = [:]
-        for id in Set(records.compactMap(\.sheetID)) {
-            if let record = try sheets.sheet(db, id: id, viewerID: viewerID),
-                !record.isPrivate || record.userID == viewerID
-            {
-                sheetsByID[id] = record.model(signedIn: true)
-            }
+        for record in try sheets.sheets(
+            db, ids: Array(Set(records.compactMap(\.sheetID))), viewerID: viewerID)
+        where !record.isPrivate || record.userID == viewerID {
+            sheetsByID[record.id] = record.model(signedIn: true)
         }
-        let videoRecords = try Set(records.compactMap(\.videoID)).compactMap {
-            try videos.store.video(db, id: $0, viewerID: viewerID)
-        }
+        let videoRecords = try videos.store.videos(
+            db, ids: Array(Set(records.compactMap(\.videoID))), viewerID: viewerID)
         let videosByID = Dictionary(
             try videos.models(db, videoRecords).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var pictures: [String: StoredFile] = [:]
-        for sha in Set(records.compactMap(\.fileID)) {
-            if let file = try files.file(db, sha256: sha) { pictures[sha] = try UploadService.model(file) }
+        for file in try files.files(db, sha256s: Array(Set(records.compactMap(\.fileID)))) {
+            pictures[file.sha256] = try UploadService.model(file)
         }
         return records.map { r in
             Message(

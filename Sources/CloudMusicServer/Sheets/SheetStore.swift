@@ -73,6 +73,15 @@ struct SheetStore: Sendable {
         try db.queryOne("\(Self.sheetSelect) WHERE sh.id = ?", viewerID ?? 0, id, decode: Self.decodeSheet)
     }
 
+    /// The sheets of these ids, in no order (those that do not exist are left out).
+    func sheets(_ db: Connection, ids: [Int64], viewerID: Int64?) throws -> [SheetRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try db.query(
+            "\(Self.sheetSelect) WHERE sh.id IN (SELECT value FROM json_each(?))", viewerID ?? 0,
+            ids.jsonArray,
+            decode: Self.decodeSheet)
+    }
+
     /// A sheet's owner and privacy, the least needed to decide who may see or change it.
     func access(_ db: Connection, sheetID: Int64) throws -> (ownerID: Int64, isPrivate: Bool, isLikes: Bool)?
     {

@@ -81,6 +81,15 @@ struct VideoStore: Sendable {
         try db.queryOne("\(Self.select) WHERE v.id = ?", viewerID, viewerID, id, decode: Self.decode)
     }
 
+    /// The videos of these ids, in no order (those that do not exist are left out).
+    func videos(_ db: Connection, ids: [Int64], viewerID: Int64?) throws -> [Record] {
+        guard !ids.isEmpty else { return [] }
+        return try db.query(
+            "\(Self.select) WHERE v.id IN (SELECT value FROM json_each(?))", viewerID, viewerID,
+            ids.jsonArray,
+            decode: Self.decode)
+    }
+
     func videos(_ db: Connection, order: VideoOrder, paging: Paging, viewerID: Int64?) throws
         -> (records: [Record], total: Int)
     {
