@@ -1,8 +1,18 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+
+/// Servers not yet stopped. A server kept for a whole suite (in a static) is never released, so it is told to
+/// stop when the test process exits, rather than left running after every test run.
+private let serversRunning = Mutex<Set<pid_t>>([])
+private let stopServersAtExit: Void = {
+    atexit {
+        for pid in serversRunning.withLock({ $0 }) { kill(pid, SIGTERM) }
+    }
+}()
 
 /// The real server on a loopback port serving the demo library, for the SDK's and the terminal player's tests.
 ///
@@ -36,12 +46,15 @@ public final class TestServer: Sendable {
             throw FixtureError(message: "server did not print its address: \(seen)")
         }
         port = Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!
+        _ = stopServersAtExit
+        serversRunning.withLock { _ = $0.insert(child.pid) }
     }
 
     deinit { stop() }
 
     /// Stops the server (SIGTERM) and waits for it to exit.
     public func stop() {
+        serversRunning.withLock { _ = $0.remove(child.pid) }
         guard child.isRunning else { return }
         child.signal(SIGTERM)
         _ = child.waitForExit()
