@@ -357,14 +357,10 @@ final class ServerCore: @unchecked Sendable {
             let st = RequestState(start: monotonicNanos())
             st.targetBytes = strlen(url)
             conCls.pointee = Unmanaged.passRetained(st).toOpaque()
-            st.http10 = version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
-            return firstCall(st, connection, url, method)
+            return firstCall(st, connection, url, method, version)
         }
         let st = Unmanaged<RequestState>.fromOpaque(p).takeUnretainedValue()
-        if !st.started {
-            st.http10 = version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
-            return firstCall(st, connection, url, method)
-        }
+        if !st.started { return firstCall(st, connection, url, method, version) }
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
@@ -418,9 +414,10 @@ final class ServerCore: @unchecked Sendable {
 
     private func firstCall(
         _ st: RequestState, _ connection: OpaquePointer, _ url: UnsafePointer<CChar>,
-        _ method: UnsafePointer<CChar>
+        _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?
     ) -> MHD_Result {
         st.started = true
+        st.http10 = version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
         inFlight.add(1, ordering: .relaxed)
         if let e = entry(connection) {
             e.waitingSince.store(0, ordering: .relaxed)
