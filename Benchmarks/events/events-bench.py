@@ -81,15 +81,7 @@ class Server:
 
     def schedstat(self):
         """(seconds on a CPU, seconds runnable but waiting for one) summed over the live threads."""
-        run = wait = 0
-        for tid in os.listdir(f"/proc/{self.proc.pid}/task"):
-            try:
-                with open(f"/proc/{self.proc.pid}/task/{tid}/schedstat") as f:
-                    r, w, _ = f.read().split()
-                run, wait = run + int(r), wait + int(w)
-            except (OSError, ValueError):
-                pass
-        return run / 1e9, wait / 1e9
+        return schedstat(self.proc.pid)
 
     def cpu(self):
         """user + system CPU seconds so far."""
@@ -122,12 +114,12 @@ def machine_cpu():
     return sum(parts) - idle, sum(parts)
 
 
-def own_schedstat():
-    """This client's (seconds on a CPU, seconds waiting for one), over its threads."""
+def schedstat(pid="self"):
+    """(seconds on a CPU, seconds runnable but waiting for one) of a process, summed over its live threads."""
     run = wait = 0
-    for tid in os.listdir("/proc/self/task"):
+    for tid in os.listdir(f"/proc/{pid}/task"):
         try:
-            with open(f"/proc/self/task/{tid}/schedstat") as f:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
                 r, w, _ = f.read().split()
             run, wait = run + int(r), wait + int(w)
         except (OSError, ValueError):
@@ -536,7 +528,7 @@ async def run_rate(bench, loop, rate, seconds, senders, sessions, label, server)
     lags_before = len(bench.loop_lags)
     cpu_s0, cpu_c0, (busy0, total0) = server.cpu(), client_cpu(), machine_cpu()
     load0 = open("/proc/loadavg").read().split()[0]
-    (_, swait0), (_, cwait0) = server.schedstat(), own_schedstat()
+    (_, swait0), (_, cwait0) = server.schedstat(), schedstat()
     profiler = None
     if args.profile and label == f"{args.rates[-1]}/s":
         profiler = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-o", args.profile,
@@ -560,7 +552,7 @@ async def run_rate(bench, loop, rate, seconds, senders, sessions, label, server)
     await asyncio.gather(*workers)
     elapsed = time.time() - start
     cpu_s1, cpu_c1, (busy1, total1) = server.cpu(), client_cpu(), machine_cpu()
-    (_, swait1), (_, cwait1) = server.schedstat(), own_schedstat()
+    (_, swait1), (_, cwait1) = server.schedstat(), schedstat()
     if profiler:
         profiler.send_signal(signal.SIGINT)
         profiler.wait()
