@@ -29,9 +29,9 @@ struct EndpointRouter: Sendable {
         let status = endpoint.status
         add(endpoint) { request in
             let answer = try handler(try Self.call(endpoint, request))
-            if A.self == Done.self { return .ok() }
-            if let fast = answer as? any JSONWritable { return .json(fast, status: status) }
-            return .json(answer, status: status)
+            if A.self == Done.self { return APIEnvelope.done() }
+            if let fast = answer as? any JSONWritable { return APIEnvelope.answer(fast, status: status) }
+            return APIEnvelope.answer(answer, status: status)
         }
     }
 
@@ -50,12 +50,7 @@ struct EndpointRouter: Sendable {
                 return Response(status: 304, headers: headers, body: .empty)
             }
             headers.add("Content-Type", "application/json; charset=utf-8")
-            var payload = Data()
-            payload.reserveCapacity(answer.json.count + 20)
-            payload.append(contentsOf: #"{"status":0,"data":"#.utf8)
-            payload.append(answer.json)
-            payload.append(contentsOf: "}".utf8)
-            return Response(status: status, headers: headers, body: .data(payload))
+            return Response(status: status, headers: headers, body: .data(APIEnvelope.wrap(answer.json)))
         }
     }
 
