@@ -82,9 +82,7 @@ final class HomeService: Sendable {
             tags += module.etag
         }
         json.append(UInt8(ascii: "]"))
-        return PreparedAnswer(
-            json: json, etag: PreparedAnswer<[HomeModule]>.tag(Data(tags.utf8)),
-            cacheControl: viewer == nil ? "public, no-cache" : "private, no-cache", varyByToken: true)
+        return PreparedAnswer(json: json, etag: PreparedAnswer<[HomeModule]>.tag(Data(tags.utf8)))
     }
 
     /// One module for `viewer`, or nil when it has nothing to show.
@@ -196,8 +194,7 @@ final class HomeService: Sendable {
     /// The module as JSON, or nil when it holds nothing.
     static func render(_ title: String, _ content: HomeContent, more: String?) throws -> Rendered? {
         guard content.count > 0 else { return nil }
-        let answer = try PreparedAnswer(
-            HomeModule(title: title, content: content, more: more), cacheControl: "")
+        let answer = try PreparedAnswer(HomeModule(title: title, content: content, more: more))
         return Rendered(json: answer.json, etag: answer.etag)
     }
 
