@@ -31,8 +31,8 @@ final class HomeService: Sendable {
         case shared(HomeModuleType)
         /// Recommended songs for people who play these genres (none: for everyone else).
         case genres([Int64])
-        /// A person's recently played, as of their last play.
-        case recent(userID: Int64, lastPlayed: Int64)
+        /// A person's recently played, as of their last plays.
+        case recent(userID: Int64, songIDs: [Int64])
     }
 
     /// How the administrator shows a module.
@@ -135,13 +135,13 @@ final class HomeService: Sendable {
             }
         case .recentlyPlayed:
             guard let viewer else { return nil }
-            let lastPlayed = try database.read { db in try store.lastPlayedAt(db, userID: viewer.userID) }
-            guard let lastPlayed else { return nil }
-            return try modules.value(.recent(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
-                let songs = try database.read { db in
-                    try catalog.songs(
-                        db, ids: try store.recentSongIDs(db, userID: viewer.userID, limit: size))
-                }
+            // Keyed by the songs themselves: plays within one second leave the time of the last one unchanged.
+            let recent = try database.read { db in
+                try store.recentSongIDs(db, userID: viewer.userID, limit: size)
+            }
+            guard !recent.isEmpty else { return nil }
+            return try modules.value(.recent(userID: viewer.userID, songIDs: recent)) { [self] in
+                let songs = try database.read { db in try catalog.songs(db, ids: recent) }
                 return (
                     try Self.render(
                         title, .recentlyPlayed(songs),
