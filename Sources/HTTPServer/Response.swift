@@ -158,7 +158,7 @@ public struct Response: Sendable {
                     return .error(
                         HTTPError(
                             status: 416, message: "The requested range is outside the file.",
-                            headers: Array(headers.map { ($0.name, $0.value) })))
+                            headers: headers.map { ($0.name, $0.value) }))
                 case .range(let start, let end):
                     h.add("Content-Range", "bytes \(start)-\(end)/\(size)")
                     return Response(
