@@ -39,7 +39,16 @@ public struct ServerConfiguration: Sendable {
     /// Runs when shutting down begins, before the grace period: where long-lived streams (event streams)
     /// are told to end, since they would otherwise hold the whole grace period.
     public var willShutDown: (@Sendable () -> Void)?
+    /// How the errors the server answers are written; plain text unless the application words them its way.
+    public var errorRenderer = ErrorRenderer()
     public var logger: Logger = Logger()
 
     public init() {}
+}
+
+/// A limit as a person reads it in a refusal: "1 MB", "16 KB", "100 bytes".
+func formatBytes(_ n: Int) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MB" }
+    if n >= 1 << 10 && n % (1 << 10) == 0 { return "\(n >> 10) KB" }
+    return "\(n) bytes"
 }

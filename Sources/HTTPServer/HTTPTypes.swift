@@ -142,48 +142,27 @@ public struct FormFields: Sendable, Encodable {
     }
 }
 
-/// An error that renders itself as an HTTP answer: a status, extra headers and the API envelope
-/// `{"status":code,"message":message}`.
+/// An error answered with its own status, headers and a sentence a person can act on, rather than a 500.
 ///
-/// The server answers any thrown error that conforms with its own response; other errors are a 500.
+/// How the sentence is written (plain text, an API's envelope) is the server's `ErrorRenderer`'s choice.
 public protocol HTTPResponseError: Error {
     var status: Int { get }
-    /// The envelope's `status`; the HTTP status unless the error says otherwise.
-    var code: Int { get }
     var message: String { get }
     var headers: [(String, String)] { get }
 }
 
 extension HTTPResponseError {
-    public var code: Int { status }
     public var headers: [(String, String)] { [] }
-
-    /// The error as a response in the API envelope.
-    public var response: Response {
-        var body = Data()
-        body.reserveCapacity(message.utf8.count + 32)
-        body.append(contentsOf: #"{"status":"#.utf8)
-        body.append(contentsOf: String(code).utf8)
-        body.append(contentsOf: #","message":"#.utf8)
-        appendJSONString(message, to: &body)
-        body.append(contentsOf: "}".utf8)
-        var h = HTTPHeaders()
-        h.add("Content-Type", "application/json; charset=utf-8")
-        for (n, v) in headers { h.add(n, v) }
-        return Response(status: status, headers: h, body: body)
-    }
 }
 
 /// An error the HTTP layer itself throws (bad framing, sizes, unknown addresses).
 public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     public let status: Int
-    public let code: Int
     public let message: String
     public var headers: [(String, String)]
 
-    public init(status: Int, code: Int? = nil, message: String, headers: [(String, String)] = []) {
+    public init(status: Int, message: String, headers: [(String, String)] = []) {
         self.status = status
-        self.code = code ?? status
         self.message = message
         self.headers = headers
     }
@@ -204,23 +183,5 @@ public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
             status: 429, message: message, headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
     }
 
-    public var description: String { "HTTPError(\(status), \(code)): \(message)" }
-}
-
-func appendJSONString(_ s: String, to out: inout Data) {
-    out.append(0x22)
-    for b in s.utf8 {
-        switch b {
-        case 0x22: out.append(contentsOf: [0x5C, 0x22])
-        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-        case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-        case 0x09: out.append(contentsOf: [0x5C, 0x74])
-        case 0..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
-        default: out.append(b)
-        }
-    }
-    out.append(0x22)
+    public var description: String { "HTTPError(\(status)): \(message)" }
 }

@@ -101,13 +101,13 @@ func isJSONContentType(_ ct: String) -> Bool {
     return base == "application/json" || base.hasSuffix("+json")
 }
 
-nonisolated(unsafe) let sharedJSONDecoder: JSONDecoder = {
+let sharedJSONDecoder: JSONDecoder = {
     let d = JSONDecoder()
     d.dateDecodingStrategy = .iso8601
     return d
 }()
 
-nonisolated(unsafe) let sharedJSONEncoder: JSONEncoder = {
+let sharedJSONEncoder: JSONEncoder = {
     let e = JSONEncoder()
     e.dateEncodingStrategy = .iso8601
     // Sorted keys: otherwise the order changes from one run to the next, and so do ETags and caches.

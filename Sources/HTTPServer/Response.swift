@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import Synchronization
 
@@ -13,6 +12,8 @@ public enum ResponseBody: Sendable {
     /// A body of unknown length pushed to the client by whoever has something to send (see `PushStream`);
     /// `open` gets the stream once the head is on its way, on the request's thread, and should return soon.
     case push(@Sendable (PushStream) -> Void)
+    /// An error, written by the server's `ErrorRenderer` when the response is sent (see `Response.error`).
+    case error(any HTTPResponseError)
 }
 
 /// A response a handler returns.
@@ -36,39 +37,30 @@ public struct Response: Sendable {
         self.body = body
     }
 
-    /// `{"status":0,"data":value}` as `application/json; charset=utf-8`; dates as ISO 8601 strings.
+    /// `value` as `application/json; charset=utf-8`, keys sorted; dates as ISO 8601 strings.
     public static func json<T: Encodable>(_ value: T, status: Int = 200) -> Response {
         do {
-            // Written by hand so "status" always comes first: JSONEncoder's key order varies from run to run.
-            let data = try sharedJSONEncoder.encode(value)
-            var payload = Data()
-            payload.reserveCapacity(data.count + 20)
-            payload.append(contentsOf: #"{"status":0,"data":"#.utf8)
-            payload.append(data)
-            payload.append(contentsOf: "}".utf8)
-            return Response(status: status, headers: jsonHeaders, body: .data(payload))
+            return Response(
+                status: status, headers: jsonHeaders, body: .data(try sharedJSONEncoder.encode(value)))
         } catch {
-            return HTTPError(
-                status: 500, message: "The server could not write its answer. Please tell the administrator."
-            ).response
+            return .error(
+                HTTPError(
+                    status: 500,
+                    message: "The server could not write its answer. Please tell the administrator."))
         }
     }
 
     /// The same bytes as `json(_:)`, written by the value itself (see `JSONWritable`).
     public static func json<T: JSONWritable>(_ value: T, status: Int = 200) -> Response {
-        var writer = JSONWriter(capacity: value.jsonSizeHint + 32)
-        writer.object { json in
-            json.key("status")
-            json.int(0)
-            json.key("data")
-            value.writeJSON(to: &json)
-        }
+        var writer = JSONWriter(capacity: value.jsonSizeHint)
+        value.writeJSON(to: &writer)
         return Response(status: status, headers: jsonHeaders, body: .data(Data(writer.bytes)))
     }
 
-    /// `{"status":0}`.
-    public static func ok() -> Response {
-        Response(status: 200, headers: jsonHeaders, body: .data(okBody))
+    /// `error`, answered as the server's `ErrorRenderer` words it for this request; headers added to the response
+    /// come after the error's own.
+    public static func error(_ error: any HTTPResponseError) -> Response {
+        Response(status: error.status, headers: HTTPHeaders(), body: .error(error))
     }
 
     public static func raw(_ data: Data, contentType: String, status: Int = 200) -> Response {
@@ -160,15 +152,13 @@ public struct Response: Sendable {
                 case .none:
                     break
                 case .unsatisfiable:
-                    var eh = h
-                    eh.replace("Content-Range", "bytes */\(size)")
-                    eh.replace("Content-Type", "application/json; charset=utf-8")
-                    var r = HTTPError(status: 416, message: "The requested range is outside the file.")
-                        .response
-                    for (n, v) in eh where !asciiCaseInsensitiveEqual(n, "Content-Type") {
-                        r.headers.add(n, v)
-                    }
-                    return r
+                    var headers = h
+                    headers.remove("Content-Type")
+                    headers.add("Content-Range", "bytes */\(size)")
+                    return .error(
+                        HTTPError(
+                            status: 416, message: "The requested range is outside the file.",
+                            headers: headers.map { ($0.name, $0.value) }))
                 case .range(let start, let end):
                     h.add("Content-Range", "bytes \(start)-\(end)/\(size)")
                     return Response(
@@ -202,7 +192,6 @@ public final class OpenFile: Sendable {
 }
 
 let jsonHeaders = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
-let okBody = Data(#"{"status":0}"#.utf8)
 
 enum ByteRange: Equatable {
     case none  // absent, malformed or multi-range: send everything
@@ -298,182 +287,4 @@ public func mimeType(forPath path: String) -> String {
         return "application/octet-stream"
     }
     return mimeTypes[path[path.index(after: dot)...].lowercased()] ?? "application/octet-stream"
-}
-
-// MARK: - Streaming
-
-/// The error `StreamWriter.write` throws once the client has gone.
-public struct StreamClosedError: Error, Sendable {}
-
-/// Writes the body of a chunked response; `write` waits while the client is slow.
-///
-/// A client that takes none of the waiting data for `ServerConfiguration.streamWriteTimeoutSeconds` is
-/// dropped, and `write` throws `StreamClosedError`.
-public final class StreamWriter: Sendable {
-    struct State: ~Copyable {
-        var buffer: [UInt8] = []
-        var readOffset = 0
-        var suspended = false
-        var finished = false
-        var failed = false
-        var closed = false
-        var connection: UInt = 0  // MHD_Connection*, as bits so the state stays Sendable
-        var waiters: [CheckedContinuation<Void, any Error>] = []
-        var closeHandlers: [@Sendable () -> Void] = []
-        var bytesSent = 0
-        /// Monotonic ns when the client last took data, or when data started waiting for it.
-        var lastProgress: UInt64 = 0
-    }
-
-    let state = Mutex(State())
-    /// The connection, for dropping it when its client stops reading.
-    let connectionEntry: ConnectionEntry?
-    static let highWater = 256 << 10
-    static let lowWater = 64 << 10
-
-    init(connectionEntry: ConnectionEntry?) {
-        self.connectionEntry = connectionEntry
-    }
-
-    /// True once the client has gone or the response has ended.
-    public var isClosed: Bool { state.withLock { $0.closed } }
-
-    /// Runs `action` once the client has gone or the server is stopping (at once when that already
-    /// happened), so a producer waiting for something other than a write can stop waiting.
-    public func onClose(_ action: @escaping @Sendable () -> Void) {
-        let now = state.withLock { s in
-            if s.closed { return true }
-            s.closeHandlers.append(action)
-            return false
-        }
-        if now { action() }
-    }
-
-    /// Queues `data` for the client; waits while much is queued; throws `StreamClosedError` when the client has gone.
-    public func write(_ data: Data) async throws {
-        var resume: UInt = 0
-        let mustWait: Bool = try state.withLock { s in
-            if s.closed || s.finished { throw StreamClosedError() }
-            if s.buffer.count == s.readOffset && !data.isEmpty { s.lastProgress = monotonicNanos() }
-            s.buffer.append(contentsOf: data)
-            if s.suspended {
-                s.suspended = false
-                resume = s.connection
-            }
-            return s.buffer.count - s.readOffset > StreamWriter.highWater
-        }
-        if let c = OpaquePointer(bitPattern: resume) { MHD_resume_connection(c) }
-        if mustWait {
-            try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Void, any Error>) in
-                state.withLock { s in
-                    if s.closed {
-                        cont.resume(throwing: StreamClosedError())
-                    } else if s.buffer.count - s.readOffset <= StreamWriter.lowWater {
-                        cont.resume()
-                    } else {
-                        s.waiters.append(cont)
-                    }
-                }
-            }
-        }
-    }
-
-    func attach(_ connection: OpaquePointer) {
-        let bits = UInt(bitPattern: connection)
-        state.withLock { $0.connection = bits }
-    }
-
-    /// The producer returned (or threw, `failed`): end the body once the buffer drains.
-    func finish(failed: Bool) {
-        var resume: UInt = 0
-        state.withLock { s in
-            s.finished = true
-            s.failed = failed
-            if s.suspended {
-                s.suspended = false
-                resume = s.connection
-            }
-        }
-        if let c = OpaquePointer(bitPattern: resume) { MHD_resume_connection(c) }
-    }
-
-    /// The connection ended or the server is stopping: wake the connection and fail every write.
-    func close() {
-        var resume: UInt = 0
-        let handlers: [@Sendable () -> Void] = state.withLock { s in
-            guard !s.closed else { return [] }
-            s.closed = true
-            if s.suspended {
-                s.suspended = false
-                resume = s.connection
-            }
-            for w in s.waiters { w.resume(throwing: StreamClosedError()) }
-            s.waiters.removeAll()
-            defer { s.closeHandlers.removeAll() }
-            return s.closeHandlers
-        }
-        if let c = OpaquePointer(bitPattern: resume) { MHD_resume_connection(c) }
-        for handler in handlers { handler() }
-    }
-
-    /// Called when MHD has freed the response: the connection may be gone, never touch it again.
-    func detach() {
-        let handlers: [@Sendable () -> Void] = state.withLock { s in
-            s.connection = 0
-            s.suspended = false
-            s.closed = true
-            for w in s.waiters { w.resume(throwing: StreamClosedError()) }
-            s.waiters.removeAll()
-            defer { s.closeHandlers.removeAll() }
-            return s.closeHandlers
-        }
-        for handler in handlers { handler() }
-    }
-
-    var bytesSent: Int { state.withLock { $0.bytesSent } }
-
-    /// True when data has waited more than `timeout` ns and the client has taken none of it meanwhile.
-    func isStalled(now: UInt64, timeout: UInt64) -> Bool {
-        state.withLock { s in
-            let waiting = s.buffer.count > s.readOffset
-            return !s.closed && waiting && now > s.lastProgress && now - s.lastProgress > timeout
-        }
-    }
-
-    /// MHD's content reader: copy what is buffered, or suspend the connection until `write` resumes it.
-    func read(into buf: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        state.withLock { s in
-            let avail = s.buffer.count - s.readOffset
-            if avail > 0 && !s.closed {
-                let n = min(avail, max)
-                s.buffer.withUnsafeBytes { src in
-                    UnsafeMutableRawPointer(buf).copyMemory(
-                        from: src.baseAddress! + s.readOffset, byteCount: n)
-                }
-                s.readOffset += n
-                s.bytesSent += n
-                s.lastProgress = monotonicNanos()
-                if s.readOffset == s.buffer.count {
-                    s.buffer.removeAll(keepingCapacity: s.buffer.capacity <= StreamWriter.highWater * 2)
-                    s.readOffset = 0
-                } else if s.readOffset > StreamWriter.lowWater {
-                    s.buffer.removeFirst(s.readOffset)
-                    s.readOffset = 0
-                }
-                if !s.waiters.isEmpty && s.buffer.count - s.readOffset <= StreamWriter.lowWater {
-                    for w in s.waiters { w.resume() }
-                    s.waiters.removeAll()
-                }
-                return n
-            }
-            if s.closed || s.failed { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
-            if s.finished { return Int(MHD_CONTENT_READER_END_OF_STREAM) }
-            guard let c = OpaquePointer(bitPattern: s.connection) else {
-                return Int(MHD_CONTENT_READER_END_WITH_ERROR)
-            }
-            s.suspended = true
-            MHD_suspend_connection(c)
-            return 0
-        }
-    }
 }

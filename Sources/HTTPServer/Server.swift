@@ -86,7 +86,7 @@ public final class HTTPServer: Sendable {
                         "The HTTP server could not start on \(config.host):\(config.port) (libmicrohttpd refused the settings)."
                 )
             }
-            core.startReaper()
+            core.reaper.start(core)
             r.core = core
             r.daemon = daemon
             r.listenFD = fd
@@ -118,7 +118,7 @@ public final class HTTPServer: Sendable {
         let left = core.inFlight.load(ordering: .relaxed)
         if left > 0 { logger.warning("event=shutdown phase=grace_expired inflight=\(left)") }
         core.closeAllStreams()
-        core.stopReaper()
+        core.reaper.stop()
         MHD_stop_daemon(daemon)
         core.pushStreams.stop()
         Foundation.close(quiesced >= 0 ? quiesced : listenFD)
@@ -169,173 +169,10 @@ public final class HTTPServer: Sendable {
     }
 }
 
-private let healthBody = Data(#"{"status":0,"data":{"status":"ok"}}"#.utf8)
+private let healthBody = Data(#"{"status":"ok"}"#.utf8)
 
 @inline(__always) func monotonicNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
-
-private func raiseFileLimit(to wanted: Int, logger: Logger) {
-    var rl = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &rl) == 0 else { return }
-    if rl.rlim_cur < rl.rlim_max {
-        rl.rlim_cur = rl.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &rl)
-    }
-    if Int(rl.rlim_cur) < wanted {
-        logger.warning(
-            "event=rlimit nofile=\(rl.rlim_cur) wanted=\(wanted) note=\"raise the open-file limit to allow that many connections\""
-        )
-    }
-}
-
-private func boundPort(_ fd: Int32) -> Int {
-    var ss = sockaddr_storage()
-    var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    let ok = withUnsafeMutablePointer(to: &ss) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-    }
-    guard ok == 0 else { return 0 }
-    if ss.ss_family == sa_family_t(AF_INET) {
-        return withUnsafePointer(to: &ss) {
-            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                Int(UInt16(bigEndian: $0.pointee.sin_port))
-            }
-        }
-    }
-    return withUnsafePointer(to: &ss) {
-        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-            Int(UInt16(bigEndian: $0.pointee.sin6_port))
-        }
-    }
-}
-
-private func makeListenSocket(host: String, port: Int) throws -> Int32 {
-    guard (0...65535).contains(port) else {
-        throw ServerStartError(message: "The port \(port) is not a valid port number (0-65535).")
-    }
-    var v4 = sockaddr_in()
-    var v6 = sockaddr_in6()
-    let family: Int32
-    if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
-        family = AF_INET
-        v4.sin_family = sa_family_t(AF_INET)
-        v4.sin_port = UInt16(port).bigEndian
-    } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
-        family = AF_INET6
-        v6.sin6_family = sa_family_t(AF_INET6)
-        v6.sin6_port = UInt16(port).bigEndian
-    } else if host == "localhost" {
-        return try makeListenSocket(host: "127.0.0.1", port: port)
-    } else {
-        throw ServerStartError(
-            message: "The host '\(host)' is not an IP address; use e.g. 127.0.0.1, 0.0.0.0 or ::.")
-    }
-    let fd = socket(
-        family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else {
-        throw ServerStartError(message: "Could not create a socket: \(String(cString: strerror(errno))).")
-    }
-    var one: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    let rc: Int32
-    if family == AF_INET {
-        rc = withUnsafePointer(to: &v4) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-    } else {
-        rc = withUnsafePointer(to: &v6) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-            }
-        }
-    }
-    if rc != 0 {
-        let e = errno
-        Foundation.close(fd)
-        switch e {
-        case EADDRINUSE:
-            throw ServerStartError(
-                message:
-                    "Port \(port) on \(host) is already in use. Stop the other program using it or choose another port."
-            )
-        case EACCES:
-            throw ServerStartError(
-                message:
-                    "Not allowed to listen on port \(port); ports below 1024 need extra privileges. Choose a port above 1024."
-            )
-        case EADDRNOTAVAIL:
-            throw ServerStartError(
-                message:
-                    "The address \(host) does not belong to this machine; choose one of its addresses, or 0.0.0.0."
-            )
-        default:
-            throw ServerStartError(
-                message: "Could not listen on \(host):\(port): \(String(cString: strerror(e))).")
-        }
-    }
-    guard listen(fd, 1024) == 0 else {
-        let e = errno
-        Foundation.close(fd)
-        throw ServerStartError(
-            message: "Could not listen on \(host):\(port): \(String(cString: strerror(e))).")
-    }
-    return fd
-}
-
-// MARK: - C callbacks (no captures; `cls` is the retained ServerCore)
-
-let accessHandlerCallback: MHD_AccessHandlerCallback = {
-    cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
-    let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-    return core.access(connection!, url!, method!, version, uploadData, uploadDataSize!, conCls!)
-}
-
-let requestCompletedCallback: MHD_RequestCompletedCallback = { cls, connection, conCls, toe in
-    let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-    core.completed(connection, conCls, toe)
-}
-
-let connectionNotifyCallback: MHD_NotifyConnectionCallback = { cls, connection, socketContext, toe in
-    let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-    core.connectionNotify(connection!, socketContext!, toe)
-}
-
-let requestLineCallback: cm_uri_log_callback = { cls, uri, _ in
-    let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-    return core.requestLine(uri!)
-}
-
-/// Leaves the URL alone so the path can be decoded strictly (bad escapes answer 400).
-let identityUnescapeCallback: cm_unescape_callback = { _, _, s in
-    strlen(s!)
-}
-
-let streamReaderCallback: MHD_ContentReaderCallback = { cls, _, buf, max in
-    let w = Unmanaged<StreamWriter>.fromOpaque(cls!).takeUnretainedValue()
-    return w.read(into: buf!, max: max)
-}
-
-let streamFreeCallback: MHD_ContentReaderFreeCallback = { cls in
-    let w = Unmanaged<StreamWriter>.fromOpaque(cls!).takeRetainedValue()
-    w.detach()
-}
-
-let headerIterator: MHD_KeyValueIterator = { cls, _, key, value in
-    let box = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
-    if let key {
-        box.pointee.append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
-    }
-    return MHD_Result.YES
-}
-
-let postIterator: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, off, size in
-    let st = Unmanaged<RequestState>.fromOpaque(cls!).takeUnretainedValue()
-    return st.multipart!.part(
-        key: key, filename: filename, contentType: contentType, data: data, offset: off, size: size)
-        ? MHD_Result.YES : MHD_Result.NO
 }

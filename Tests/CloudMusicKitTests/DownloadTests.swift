@@ -145,14 +145,16 @@ import Testing
         options.maxConcurrent = 1
         options.maxBytesPerSecond = 100_000
         let manager = try DownloadManager(store: store, folder: folder, client: client, options: options)
-        let songs = Array(try await MusicRepository(client: client).songs(size: 2).data.prefix(2))
+        let songs = Array(try await MusicRepository(client: client).songs(size: 3).data.prefix(3))
+        try #require(songs.count == 3)
         for song in songs { try await manager.enqueue(song: song) }
         // One at a time: the second waits in the queue; pausing it keeps it from starting.
         #expect(try manager.item(songID: songs[1].id)?.state == .queued)
         try await manager.pause(songID: songs[1].id)
         #expect(try manager.item(songID: songs[1].id)?.state == .paused)
         #expect(await manager.waitUntilSettled(songID: songs[0].id)?.state == .completed)
-        try await Task.sleep(for: .milliseconds(300))
+        // The queue went on past the paused one: the third, queued after it, ran in its turn.
+        #expect(await manager.waitUntilSettled(songID: songs[2].id)?.state == .completed)
         #expect(try manager.item(songID: songs[1].id)?.state == .paused)
         try await manager.resume(songID: songs[1].id)
         #expect(await manager.waitUntilSettled(songID: songs[1].id)?.state == .completed)

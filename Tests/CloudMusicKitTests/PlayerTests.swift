@@ -128,11 +128,19 @@ import Testing
         try await log.wait("playing") { $0.contains(.state(.playing)) }
         await player.pause()
         try await log.wait("paused again") { $0.filter { $0 == .state(.paused) }.count == 2 }
-        let pausedAt = log.events.progress(of: song.id).last?.position ?? 0
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(
-            (log.events.progress(of: song.id).last?.position ?? 0) - pausedAt < 0.05,
-            "no progress while paused")
+        let progressBefore = log.events.progress(of: song.id).count
+        let pausedAt = try #require(player.property("time-pos").flatMap(Double.init))
+        // A second player is the clock: once it has played half a second, the first would have too, unpaused.
+        let clock = try Self.player()
+        let clockLog = EventLog(clock.events())
+        await clock.load(song, startAt: 0, autoplay: true)
+        try await clockLog.wait("the clock to play half a second") {
+            $0.progress(of: song.id).contains { $0.position >= 0.5 }
+        }
+        await clock.stop()
+        let stillAt = try #require(player.property("time-pos").flatMap(Double.init))
+        #expect(abs(stillAt - pausedAt) < 0.05, "no progress while paused: \(pausedAt) then \(stillAt)")
+        #expect(log.events.progress(of: song.id).count == progressBefore, "no progress events while paused")
 
         await player.seek(to: 2)
         try await log.wait("progress after the seek") {

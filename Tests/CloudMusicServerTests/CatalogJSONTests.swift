@@ -68,7 +68,7 @@ import Testing
 
     @Test func theEnvelopeIsTheSameEitherWay() throws {
         let value = song(Self.awkward, full: true)
-        guard case .data(let fast) = Response.json(value).body else {
+        guard case .data(let fast) = APIEnvelope.answer(value).body else {
             Issue.record("no body")
             return
         }

@@ -108,6 +108,10 @@ import Testing
         let (_, _, response) = try await world.server.request(
             "/v1/home", headers: ["Authorization": world.bob])
         #expect(response.value(forHTTPHeaderField: "Cache-Control") == "private, no-cache")
+        #expect(response.value(forHTTPHeaderField: "Vary") == "Authorization")
+        let (_, _, shared) = try await world.server.request("/v1/home")
+        #expect(shared.value(forHTTPHeaderField: "Cache-Control") == "public, no-cache")
+        #expect(shared.value(forHTTPHeaderField: "Vary") == "Authorization")
     }
 
     @Test func eachPersonOrdersAndHidesModulesForThemselves() async throws {

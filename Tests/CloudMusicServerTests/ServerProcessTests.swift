@@ -128,6 +128,35 @@ final class RunningServer: Sendable {
         #expect(FileManager.default.fileExists(atPath: server.dataFolder + "/cloudmusic.sqlite"))
     }
 
+    /// The refusals the HTTP layer makes itself are worded in the v1 envelope, byte for byte as a handler's are.
+    @Test func theHTTPLayersOwnRefusalsAreInTheEnvelope() async throws {
+        let server = try await RunningServer.start(extraArguments: ["--max-body", "1K"])
+        defer { _ = server.stop() }
+        for (method, path, body, status, text) in [
+            (
+                "POST", "/v1/sessions", Data(repeating: 0x20, count: 2_000), 413,
+                #"{"status":413,"message":"The request body is larger than the 1 KB allowed."}"#
+            ),
+            (
+                "DELETE", "/v1/server", Data(), 405,
+                #"{"status":405,"message":"This address does not accept DELETE requests."}"#
+            ),
+            (
+                "GET", "/v1/nothing-here", Data(), 404,
+                #"{"status":404,"message":"There is nothing at this address."}"#
+            ),
+        ] {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+            request.httpMethod = method
+            if !body.isEmpty { request.httpBody = body }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.statusCode == status, "\(method) \(path)")
+            #expect(http.value(forHTTPHeaderField: "Content-Type") == "application/json; charset=utf-8")
+            #expect(String(decoding: data, as: UTF8.self) == text, "\(method) \(path)")
+        }
+    }
+
     @Test func backupWhileServingIsARestorableDatabase() async throws {
         let server = try await RunningServer.start()
         let destination = server.dataFolder + "/backup.sqlite"

@@ -1,5 +1,9 @@
 import Foundation
+import MusicCore
+import Storage
 import Testing
+
+@testable import CloudMusicServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -7,6 +11,44 @@ import Testing
 
 /// `v1/searches/sheets`: public sheets by title and tags, kept in step as sheets change.
 @Suite struct SheetSearchTests {
+    /// The migration that makes the index fills it with the public sheets already there, by its own SQL:
+    /// titles and tags (a JSON list of strings), private, "I like" and badly tagged sheets as the store treats them.
+    @Test func theSearchMigrationIndexesTheSheetsAlreadyThere() throws {
+        let database = try Database(path: temporaryFolder() + "/cloudmusic.sqlite")
+        try Migrator(Schema.migrator.migrations.filter { $0.version < SheetsSchema.searchIndex.version })
+            .migrate(database)
+        try database.write { db in
+            try db.execute(
+                """
+                INSERT INTO users(id, nickname, nickname_key, password_hash, email, created_at, updated_at)
+                VALUES (1, 'ann', 'ann', 'x', 'ann@example.com', 0, 0)
+                """)
+            for (id, title, tags, isPrivate) in [
+                (10, "Night Drive", #"["Synthwave","夜"]"#, 0), (11, "夜空の歌", "[]", 0),
+                (12, "Secret", #"["hidden"]"#, 1), (13, "Odd tags", #"["a",1]"#, 0),
+                (14, "Broken", "not json", 0),
+            ] as [(Int64, String, String, Int)] {
+                try db.execute(
+                    """
+                    INSERT INTO sheets(id, user_id, title, tags, is_private, created_at, updated_at)
+                    VALUES (?, 1, ?, ?, ?, 0, 0)
+                    """, id, title, tags, isPrivate)
+            }
+        }
+        try Migrator(Schema.migrator.migrations.filter { $0.version <= SheetsSchema.searchIndex.version })
+            .migrate(database)
+        let indexed = try database.read { db in
+            try db.query("SELECT rowid, title, tags FROM search_sheets ORDER BY rowid") {
+                "\(try $0.int64("rowid")) \(try $0.string("title"))|\(try $0.string("tags"))"
+            }
+        }
+        #expect(
+            indexed == [
+                "10 Night Drive|Synthwave \(SearchText.indexText("夜"))",
+                "11 \(SearchText.indexText("夜空の歌"))|", "13 Odd tags|", "14 Broken|",
+            ])
+    }
+
     @Test func publicSheetsAreFoundByTitleAndTags() async throws {
         let world = try await CommentAPITests.World.start(people: 2, songs: false)
         let (ann, bob) = (world.ann, world.bob)

@@ -6,12 +6,25 @@ private struct SecretFailure: Error, CustomStringConvertible {
     var description: String { "database password hunter2 at /srv/secret.db\nlevel=info forged=\"1\"" }
 }
 
-private func errorRoutes(_ r: Router) {
-    r.get("/conflict") { _ in
-        throw HTTPError(
-            status: 409, code: 40901, message: "That name is \"taken\".\nPick another.",
-            headers: [("X-Why", "dup")])
+/// An application's own error, with a code of its own the application's renderer reads.
+private struct NameTaken: HTTPResponseError {
+    var status: Int { 409 }
+    var code: Int { 40901 }
+    var message: String { "That name is \"taken\".\nPick another." }
+    var headers: [(String, String)] { [("X-Why", "dup")] }
+}
+
+/// `jsonRefusal`, with an application error's own code.
+private let codedRefusal: ErrorRenderer.Render = { error, context in
+    var response = jsonRefusal(error, context)
+    if let taken = error as? NameTaken {
+        response.body = .data(Data(#"{"status":\#(taken.code),"message":"taken"}"#.utf8))
     }
+    return response
+}
+
+private func errorRoutes(_ r: Router) {
+    r.get("/conflict") { _ in throw NameTaken() }
     r.get("/slow-down") { _ in
         throw HTTPError.tooManyRequests("Too many tries; wait a minute.", retryAfter: 60)
     }
@@ -23,7 +36,8 @@ private func errorRoutes(_ r: Router) {
     }
     r.get("/missing-param") { req in .json(try req.parameter("id")) }
     r.get("/raw") { _ in .raw(Data("plain".utf8), contentType: "text/plain", status: 202) }
-    r.get("/ok") { _ in .ok() }
+    r.get("/returned") { _ in .error(HTTPError(status: 418, message: "Returned.", headers: [("X-Own", "1")]))
+    }
     r.get("/null") { _ in .json(String?.none) }
     r.get("/created") { _ in .json(["id": "1"], status: 201) }
 }
@@ -37,23 +51,101 @@ private struct AnyKey: CodingKey {
 }
 
 @Suite struct ErrorTests {
-    @Test func httpErrorRendersStatusCodeMessageAndHeaders() async throws {
+    @Test func thrownErrorsRenderStatusMessageAndHeadersThroughTheRenderer() async throws {
         try await withServer(routes: errorRoutes) { s in
-            let r = try await fetch(s.port, "/conflict")
-            #expect(r.status == 409)
-            #expect(r.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(r.header("X-Why") == "dup")
-            #expect(r.text == #"{"status":40901,"message":"That name is \"taken\".\nPick another."}"#)
-            #expect(r.json["message"] as? String == "That name is \"taken\".\nPick another.")
-
             let slow = try await fetch(s.port, "/slow-down")
             #expect(slow.status == 429)
+            #expect(slow.header("Content-Type") == "application/json; charset=utf-8")
             #expect(slow.header("Retry-After") == "60")
             #expect(slow.text == #"{"status":429,"message":"Too many tries; wait a minute."}"#)
 
             let forbidden = try await fetch(s.port, "/forbidden")
             #expect(forbidden.status == 403)
             #expect(forbidden.text == #"{"status":403,"message":"Only the owner may do that."}"#)
+
+            let taken = try await fetch(s.port, "/conflict")
+            #expect(taken.status == 409)
+            #expect(taken.header("X-Why") == "dup")
+            #expect(taken.text == #"{"status":409,"message":"That name is \"taken\".\nPick another."}"#)
+
+            // An error a handler returns instead of throwing; headers added to the response come after its own.
+            let returned = try await fetch(s.port, "/returned")
+            #expect(returned.status == 418)
+            #expect(returned.text == #"{"status":418,"message":"Returned."}"#)
+            #expect(returned.header("X-Own") == "1")
+        }
+        // The renderer is the application's: it may read its own errors' fields.
+        try await withServer(config: { $0.errorRenderer = ErrorRenderer(codedRefusal) }, routes: errorRoutes)
+        { s in
+            let r = try await fetch(s.port, "/conflict")
+            #expect(r.status == 409)
+            #expect(r.text == #"{"status":40901,"message":"taken"}"#)
+        }
+    }
+
+    @Test func withoutARendererErrorsArePlainText() async throws {
+        try await withServer(config: { $0.errorRenderer = ErrorRenderer() }, routes: errorRoutes) { s in
+            let slow = try await fetch(s.port, "/slow-down")
+            #expect(slow.status == 429)
+            #expect(slow.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(slow.header("Retry-After") == "60")
+            #expect(slow.text == "Too many tries; wait a minute.\n")
+
+            // The server's own refusals too.
+            let nowhere = try await fetch(s.port, "/nowhere")
+            #expect(nowhere.status == 404)
+            #expect(nowhere.text == "There is nothing at this address.\n")
+            let wrongMethod = try await fetch(s.port, "DELETE", "/forbidden")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.header("Allow") == "GET, HEAD, OPTIONS")
+            #expect(wrongMethod.text == "This address does not accept DELETE requests.\n")
+        }
+    }
+
+    @Test func aPrefixWordsTheErrorsUnderItItsOwnWay() async throws {
+        let seen = Box<[String]>([])
+        let rest: ErrorRenderer.Render = { error, context in
+            let record =
+                "\(error.status) \(context.method) \(context.path) f=\(context.queryValue("f") ?? "-") "
+                + "ua=\(context.headers["User-Agent"] ?? "-") handler=\(context.request != nil)"
+            seen.update { $0.append(record) }
+            return .raw(Data("rest \(error.status)".utf8), contentType: "text/xml", status: 200)
+        }
+        var renderer = ErrorRenderer(jsonRefusal)
+        renderer.render(under: "/rest", with: rest)
+        renderer.render(under: "/rest/open", with: ErrorRenderer.plainText)
+        try await withServer(
+            config: {
+                $0.errorRenderer = renderer
+                $0.maxBodyBytes = 10
+            },
+            routes: { r in
+                r.get("/rest/ping") { _ in throw HTTPError.notFound("No such song.") }
+                r.post("/rest/save") { _ in .json("saved") }
+                r.get("/restore") { _ in throw HTTPError.notFound("Nothing to restore.") }
+            }
+        ) { s in
+            // A handler's error, a route that does not exist, a body too large: all in the prefix's words.
+            let ping = try await fetch(s.port, "/rest/ping?f=json", headers: [("User-Agent", "DSub")])
+            #expect(ping.status == 200)
+            #expect(ping.text == "rest 404")
+            let missing = try await fetch(s.port, "//rest//nothing?f=xml")
+            #expect(missing.text == "rest 404")
+            let large = try await fetch(s.port, "POST", "/rest/save", body: Data(repeating: 0x41, count: 100))
+            #expect(large.text == "rest 413")
+            #expect(
+                seen.value == [
+                    "404 GET /rest/ping f=json ua=DSub handler=true",
+                    "404 GET //rest//nothing f=xml ua=- handler=false",
+                    "413 POST /rest/save f=- ua=- handler=false",
+                ])
+            // The longest prefix wins; a prefix is whole segments.
+            let open = try await fetch(s.port, "/rest/open/x")
+            #expect(open.text == "There is nothing at this address.\n")
+            let restore = try await fetch(s.port, "/restore")
+            #expect(restore.text == #"{"status":404,"message":"Nothing to restore."}"#)
+            let elsewhere = try await fetch(s.port, "/v1/nothing")
+            #expect(elsewhere.text == #"{"status":404,"message":"There is nothing at this address."}"#)
         }
     }
 
@@ -105,16 +197,12 @@ private struct AnyKey: CodingKey {
             #expect(raw.header("Content-Type") == "text/plain")
             #expect(raw.text == "plain")
 
-            let ok = try await fetch(s.port, "/ok")
-            #expect(ok.status == 200)
-            #expect(ok.text == #"{"status":0}"#)
-
             let null = try await fetch(s.port, "/null")
-            #expect(null.text == #"{"status":0,"data":null}"#)
+            #expect(null.text == #"null"#)
 
             let created = try await fetch(s.port, "/created")
             #expect(created.status == 201)
-            #expect(created.text == #"{"status":0,"data":{"id":"1"}}"#)
+            #expect(created.text == #"{"id":"1"}"#)
         }
     }
 }

@@ -32,7 +32,7 @@ private func robustRoutes(_ r: Router) {
                                 try c.send(requestBytes("GET", "/n/\(client)-\(i)", keepAlive: i < 7))
                                 let r = try c.readResponse()
                                 out.append(
-                                    (r.json["data"] as? [String: String])?["n"] ?? "status \(r.status)")
+                                    (r.value as? [String: String])?["n"] ?? "status \(r.status)")
                             }
                             return out
                         }
@@ -54,7 +54,7 @@ private func robustRoutes(_ r: Router) {
             let r = try await fetch(
                 s.port, "/who", headers: [("X-Tag", "a"), ("x-tag", "b"), ("X-TAG", "c, d")])
             #expect(
-                r.json["data"] as? [String: [String]] == [
+                r.value as? [String: [String]] == [
                     "addr": ["127.0.0.1"], "tags": ["a", "b", "c, d"], "host": ["127.0.0.1"],
                 ])
         }
@@ -86,7 +86,7 @@ private func robustRoutes(_ r: Router) {
                 body: body)
             #expect(r.status == 200)
             // Two parts with the same field and file name stay two files.
-            #expect(r.json["data"] as? [String] == ["e:empty.txt:0", "e:empty.txt:1"])
+            #expect(r.value as? [String] == ["e:empty.txt:0", "e:empty.txt:1"])
         }
     }
 

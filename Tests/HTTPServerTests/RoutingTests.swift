@@ -11,7 +11,7 @@ private func routes(_ r: Router) {
         .json(["user": try req.parameter("user"), "sheet": try req.parameter("sheet"), "path": req.path])
     }
     r.get("/files/*rest") { req in .json(["rest": try req.parameter("rest"), "route": req.route]) }
-    r.post("/v1/sessions") { _ in .ok() }
+    r.post("/v1/sessions") { _ in .json("signed in") }
     r.get("/query") { req in
         struct Out: Encodable {
             var items: [[String]]
@@ -27,15 +27,15 @@ private func routes(_ r: Router) {
             let list = try await fetch(s.port, "/v1/songs")
             #expect(list.status == 200)
             #expect(list.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(list.text == #"{"status":0,"data":{"kind":"list"}}"#)
+            #expect(list.text == #"{"kind":"list"}"#)
             #expect(list.header("Content-Length") == String(list.body.count))
 
             let latest = try await fetch(s.port, "/v1/songs/latest")
-            #expect(latest.text == #"{"status":0,"data":{"kind":"latest"}}"#)
+            #expect(latest.text == #"{"kind":"latest"}"#)
 
             let trailing = try await fetch(s.port, "/v1/songs/")
             #expect(trailing.status == 200)
-            #expect(trailing.text == #"{"status":0,"data":{"kind":"list"}}"#)
+            #expect(trailing.text == #"{"kind":"list"}"#)
         }
     }
 
@@ -43,20 +43,20 @@ private func routes(_ r: Router) {
         try await withServer(routes: routes) { s in
             let one = try await fetch(s.port, "/v1/songs/42")
             #expect(one.status == 200)
-            #expect(one.json["data"] as? [String: String] == ["kind": "one", "id": "42"])
+            #expect(one.value as? [String: String] == ["kind": "one", "id": "42"])
 
             let del = try await fetch(s.port, "DELETE", "/v1/songs/7")
-            #expect(del.json["data"] as? [String: String] == ["kind": "deleted", "id": "7"])
+            #expect(del.value as? [String: String] == ["kind": "deleted", "id": "7"])
 
             let two = try await fetch(s.port, "/v1/users/u1/sheets/s2")
             #expect(
-                two.json["data"] as? [String: String] == [
+                two.value as? [String: String] == [
                     "user": "u1", "sheet": "s2", "path": "/v1/users/u1/sheets/s2",
                 ]
             )
 
             let rest = try await fetch(s.port, "/files/a/b/c.mp3")
-            #expect(rest.json["data"] as? [String: String] == ["rest": "a/b/c.mp3", "route": "/files/*rest"])
+            #expect(rest.value as? [String: String] == ["rest": "a/b/c.mp3", "route": "/files/*rest"])
         }
     }
 
@@ -77,15 +77,15 @@ private func routes(_ r: Router) {
             }
         ) { s in
             let a = try await fetch(s.port, "/users/7")
-            #expect(a.json["data"] as? [String: String] == ["id": "7", "route": "/users/:id"])
+            #expect(a.value as? [String: String] == ["id": "7", "route": "/users/:id"])
             let b = try await fetch(s.port, "/users/8/sheets")
-            #expect(b.json["data"] as? [String: String] == ["userId": "8", "route": "/users/:userId/sheets"])
+            #expect(b.value as? [String: String] == ["userId": "8", "route": "/users/:userId/sheets"])
             let c = try await fetch(s.port, "DELETE", "/users/9")
-            #expect(c.json["data"] as? [String: String] == ["uid": "9", "route": "/users/:uid"])
+            #expect(c.value as? [String: String] == ["uid": "9", "route": "/users/:uid"])
             let d = try await fetch(s.port, "/files/a/b")
-            #expect(d.json["data"] as? [String: String] == ["path": "a/b", "route": "/files/*path"])
+            #expect(d.value as? [String: String] == ["path": "a/b", "route": "/files/*path"])
             let e = try await fetch(s.port, "POST", "/files/c/d", body: Data())
-            #expect(e.json["data"] as? [String: String] == ["target": "c/d", "route": "/files/*target"])
+            #expect(e.value as? [String: String] == ["target": "c/d", "route": "/files/*target"])
             #expect(await eventually { s.metrics.requestCount(route: "/users/:uid") == 1 })
             #expect(s.metrics.requestCount(route: "/users/:id") == 1)
         }
@@ -96,16 +96,16 @@ private func routes(_ r: Router) {
             // "周杰伦" in UTF-8, escaped.
             let chinese = try await fetch(s.port, "/v1/songs/%E5%91%A8%E6%9D%B0%E4%BC%A6")
             #expect(chinese.status == 200)
-            #expect(chinese.json["data"] as? [String: String] == ["kind": "one", "id": "周杰伦"])
+            #expect(chinese.value as? [String: String] == ["kind": "one", "id": "周杰伦"])
 
             // An escaped "/" stays inside its segment.
             let slash = try await fetch(s.port, "/v1/songs/a%2Fb")
             #expect(slash.status == 200)
-            #expect(slash.json["data"] as? [String: String] == ["kind": "one", "id": "a/b"])
+            #expect(slash.value as? [String: String] == ["kind": "one", "id": "a/b"])
 
             let space = try await fetch(s.port, "/v1/users/a%20b/sheets/%E6%AD%8C%E5%8D%95")
             #expect(
-                space.json["data"] as? [String: String] == [
+                space.value as? [String: String] == [
                     "user": "a b", "sheet": "歌单", "path": "/v1/users/a b/sheets/歌单",
                 ])
 
@@ -120,7 +120,7 @@ private func routes(_ r: Router) {
         }
     }
 
-    @Test func notFoundEnvelope() async throws {
+    @Test func notFoundIsRendered() async throws {
         try await withServer(routes: routes) { s in
             let r = try await fetch(s.port, "/nothing/here")
             #expect(r.status == 404)
@@ -248,7 +248,7 @@ private func routes(_ r: Router) {
         try await withServer(routes: routes) { s in
             let r = try await fetch(s.port, "/query?a=1&b=x%20y&a=2&c=%E4%B8%AD&d=a+b&e=%2B&flag")
             #expect(r.status == 200)
-            let data = r.json["data"] as? [String: Any]
+            let data = r.value as? [String: Any]
             let items = data?["items"] as? [[String]]
             #expect(
                 items == [
@@ -278,12 +278,12 @@ private func routes(_ r: Router) {
                 var out: [String] = []
                 for i in 0..<4 {
                     let r = try c.readResponse(head: i == 2)
-                    let id = (r.json["data"] as? [String: String])?["id"] ?? "-"
+                    let id = (r.value as? [String: String])?["id"] ?? "-"
                     out.append("\(r.status) \(id) \(r.body.count)")
                 }
                 return out
             }
-            #expect(bodies == ["200 1 43", "200 2 43", "200 - 0", "404 - 60"])
+            #expect(bodies == ["200 1 23", "200 2 23", "200 - 0", "404 - 60"])
         }
     }
 }

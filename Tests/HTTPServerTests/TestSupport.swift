@@ -50,6 +50,9 @@ struct RawResponse: Sendable {
     var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
     }
+
+    /// The body parsed as any JSON value.
+    var value: Any? { try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed) }
 }
 
 struct ResponseHead: Sendable {
@@ -361,6 +364,21 @@ final class LogCapture: Sendable {
     }
 }
 
+/// Errors as `{"status":<status>,"message":"..."}`, an application's words for them (the tests' servers use it
+/// unless a test asks for another).
+let jsonRefusal: ErrorRenderer.Render = { error, _ in
+    var json = JSONWriter()
+    json.object { o in
+        o.key("status")
+        o.int(error.status)
+        o.key("message")
+        o.string(error.message)
+    }
+    var headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
+    for (name, value) in error.headers { headers.add(name, value) }
+    return Response(status: error.status, headers: headers, body: Data(json.bytes))
+}
+
 /// A quiet logger for tests that don't look at the log.
 let quietLogger = Logger(level: .error) { _ in }
 
@@ -379,6 +397,7 @@ func makeServer(
     // A client the test holds unread while it waits for its turn is not a stalled reader.
     c.streamWriteTimeoutSeconds = 600
     c.logger = quietLogger
+    c.errorRenderer = ErrorRenderer(jsonRefusal)
     configure(&c)
     let router = Router()
     routes(router)

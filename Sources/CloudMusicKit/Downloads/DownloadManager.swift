@@ -219,9 +219,9 @@ public actor DownloadManager {
     /// Bytes taken by complete downloads.
     public nonisolated func completedBytes() throws -> Int64 {
         try store.database.read { db in
-            try db.queryOne("SELECT coalesce(sum(bytes_done), 0) FROM downloads WHERE state = 'completed'") {
-                try $0.int64(0)
-            } ?? 0
+            try db.queryOne(
+                "SELECT coalesce(sum(bytes_done), 0) AS bytes FROM downloads WHERE state = 'completed'"
+            ) { try $0.int64("bytes") } ?? 0
         }
     }
 
@@ -266,7 +266,7 @@ public actor DownloadManager {
                 try db.query(
                     "SELECT song_id FROM downloads WHERE state = 'queued' ORDER BY created_at, song_id"
                 ) {
-                    try $0.string(0)
+                    try $0.string("song_id")
                 }
             }) ?? []
         for songID in queued where running[songID] == nil && running.count < options.maxConcurrent {
@@ -467,19 +467,20 @@ public actor DownloadManager {
     private static let columns = "song_id, title, url, state, bytes_done, bytes_total, error, file_name"
 
     private nonisolated func item(from row: Row) throws -> Item {
-        let state = State(rawValue: try row.string(3)) ?? .failed
-        let fileName = try row.string(7)
+        let state = State(rawValue: try row.string("state")) ?? .failed
+        let fileName = try row.string("file_name")
         return Item(
-            songID: try row.string(0), title: try row.optionalString(1),
-            url: URL(string: try row.string(2)) ?? folder, state: state, bytesDone: try row.int64(4),
-            bytesTotal: try row.optionalInt64(5), error: try row.optionalString(6),
+            songID: try row.string("song_id"), title: try row.optionalString("title"),
+            url: URL(string: try row.string("url")) ?? folder, state: state,
+            bytesDone: try row.int64("bytes_done"),
+            bytesTotal: try row.optionalInt64("bytes_total"), error: try row.optionalString("error"),
             fileURL: state == .completed ? folder.appendingPathComponent(fileName) : nil)
     }
 
     private func fileName(of item: Item) -> String {
         (try? store.database.read { db in
             try db.queryOne("SELECT file_name FROM downloads WHERE song_id = ?", item.songID) {
-                try $0.string(0)
+                try $0.string("file_name")
             }
         }) ?? item.songID
     }
@@ -491,8 +492,10 @@ public actor DownloadManager {
                 songID
             ) { row in
                 Validators(
-                    etag: try row.optionalString(0), lastModified: try row.optionalString(1),
-                    total: try row.optionalInt64(2), expected: try row.optionalInt64(3))
+                    etag: try row.optionalString("etag"),
+                    lastModified: try row.optionalString("last_modified"),
+                    total: try row.optionalInt64("bytes_total"),
+                    expected: try row.optionalInt64("expected_size"))
             }
         } ?? Validators()
     }
@@ -527,10 +530,10 @@ public actor DownloadManager {
         try store.database.read { db in
             try db.queryOne(
                 """
-                SELECT coalesce(sum(CASE WHEN state = 'completed' THEN bytes_done ELSE coalesce(bytes_total, expected_size, bytes_done) END), 0)
+                SELECT coalesce(sum(CASE WHEN state = 'completed' THEN bytes_done ELSE coalesce(bytes_total, expected_size, bytes_done) END), 0) AS bytes
                 FROM downloads WHERE song_id <> ? AND state <> 'failed'
                 """, songID
-            ) { try $0.int64(0) } ?? 0
+            ) { try $0.int64("bytes") } ?? 0
         }
     }
 

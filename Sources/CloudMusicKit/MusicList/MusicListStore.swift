@@ -19,7 +19,7 @@ struct MusicListStore: Sendable {
         try database.read { db in
             let state = Dictionary(
                 try db.query("SELECT key, value FROM music_list_state") {
-                    (try $0.string(0), try $0.string(1))
+                    (try $0.string("key"), try $0.string("value"))
                 },
                 uniquingKeysWith: { first, _ in first })
             guard let orderJSON = state["order"] else { return nil }
@@ -29,7 +29,7 @@ struct MusicListStore: Sendable {
             for (id, json) in try db.query(
                 "SELECT entry_id, song FROM music_list_entries",
                 decode: {
-                    (try $0.int64(0), try $0.string(1))
+                    (try $0.int64("entry_id"), try $0.string("song"))
                 })
             {
                 songs[id] = try decoder.decode(Song.self, from: Data(json.utf8))

@@ -58,7 +58,10 @@ public final class OfflineCache: Sendable {
     public func load(_ key: String) throws -> (body: Data, fetchedAt: Date)? {
         try store.database.read { db in
             try db.queryOne("SELECT body, fetched_at FROM cached_responses WHERE key = ?", key) { row in
-                (try row.data(0), Date(timeIntervalSince1970: Double(try row.int64(1)) / 1000))
+                (
+                    try row.data("body"),
+                    Date(timeIntervalSince1970: Double(try row.int64("fetched_at")) / 1000)
+                )
             }
         }
     }
@@ -66,7 +69,7 @@ public final class OfflineCache: Sendable {
     /// How many answers are saved.
     public func count() throws -> Int {
         try store.database.read { db in
-            try db.queryOne("SELECT count(*) FROM cached_responses") { try $0.int(0) } ?? 0
+            try db.queryOne("SELECT count(*) AS n FROM cached_responses") { try $0.int("n") } ?? 0
         }
     }
 

@@ -8,8 +8,9 @@ struct AdRoutes {
     let files: FileRoots
 
     func register(on api: EndpointRouter) {
+        // Splash and banner answers are kept by the apps and checked again with their ETag.
         api.on(
-            AdsAPI.list,
+            AdsAPI.list, caching: .revalidate,
             prepared: { call in
                 try ads.showing(position: call.query.position, paging: call.query.paging)
             })

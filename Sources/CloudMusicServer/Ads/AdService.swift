@@ -22,9 +22,6 @@ final class AdService: Sendable {
         var size: Int
     }
 
-    /// Splash and banner answers are kept by the apps and checked again with their ETag.
-    static let cacheControl = "public, no-cache"
-
     init(
         database: Database, folder: String,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
@@ -54,7 +51,7 @@ final class AdService: Sendable {
                     try store.nextChange(db, position: position, after: now)
                 )
             }
-            let answer = try PreparedAnswer(page, cacheControl: Self.cacheControl)
+            let answer = try PreparedAnswer(page)
             return (answer, expires: Double(min(next ?? now + 60, now + 60)))
         }
     }

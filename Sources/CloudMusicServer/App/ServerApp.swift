@@ -171,6 +171,8 @@ public final class ServerApp: Sendable {
         configuration.maxUploadBytes = options.maxUploadBytes
         configuration.logger = logger
         configuration.willShutDown = { [eventHub] in eventHub.endAll() }
+        // The server's own refusals (no route, a body too large, ...) in the v1 envelope, as a handler's are.
+        configuration.errorRenderer = ErrorRenderer(APIEnvelope.refusal)
         return configuration
     }
 

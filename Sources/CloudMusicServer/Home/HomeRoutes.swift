@@ -5,7 +5,7 @@ struct HomeRoutes {
     let home: HomeService
 
     func register(on api: EndpointRouter) {
-        api.on(HomeAPI.home, prepared: { call in try home.home(viewer: call.caller) })
+        api.on(HomeAPI.home, caching: .perViewer, prepared: { call in try home.home(viewer: call.caller) })
         api.on(HomeAPI.layout) { call in try home.layout(viewer: call.caller) }
         api.on(HomeAPI.saveLayout) { call in try home.saveLayout(call.body, viewer: call.caller) }
         api.on(HomeAPI.resetLayout) { call in try home.resetLayout(viewer: call.caller) }

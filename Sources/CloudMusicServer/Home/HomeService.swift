@@ -31,8 +31,8 @@ final class HomeService: Sendable {
         case shared(HomeModuleType)
         /// Recommended songs for people who play these genres (none: for everyone else).
         case genres([Int64])
-        /// A person's recently played, as of their last play.
-        case recent(userID: Int64, lastPlayed: Int64)
+        /// A person's recently played, as of their last plays.
+        case recent(userID: Int64, songIDs: [Int64])
     }
 
     /// How the administrator shows a module.
@@ -82,9 +82,7 @@ final class HomeService: Sendable {
             tags += module.etag
         }
         json.append(UInt8(ascii: "]"))
-        return PreparedAnswer(
-            json: json, etag: PreparedAnswer<[HomeModule]>.tag(Data(tags.utf8)),
-            cacheControl: viewer == nil ? "public, no-cache" : "private, no-cache", varyByToken: true)
+        return PreparedAnswer(json: json, etag: PreparedAnswer<[HomeModule]>.tag(Data(tags.utf8)))
     }
 
     /// One module for `viewer`, or nil when it has nothing to show.
@@ -137,13 +135,13 @@ final class HomeService: Sendable {
             }
         case .recentlyPlayed:
             guard let viewer else { return nil }
-            let lastPlayed = try database.read { db in try store.lastPlayedAt(db, userID: viewer.userID) }
-            guard let lastPlayed else { return nil }
-            return try modules.value(.recent(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
-                let songs = try database.read { db in
-                    try catalog.songs(
-                        db, ids: try store.recentSongIDs(db, userID: viewer.userID, limit: size))
-                }
+            // Keyed by the songs themselves: plays within one second leave the time of the last one unchanged.
+            let recent = try database.read { db in
+                try store.recentSongIDs(db, userID: viewer.userID, limit: size)
+            }
+            guard !recent.isEmpty else { return nil }
+            return try modules.value(.recent(userID: viewer.userID, songIDs: recent)) { [self] in
+                let songs = try database.read { db in try catalog.songs(db, ids: recent) }
                 return (
                     try Self.render(
                         title, .recentlyPlayed(songs),
@@ -196,8 +194,7 @@ final class HomeService: Sendable {
     /// The module as JSON, or nil when it holds nothing.
     static func render(_ title: String, _ content: HomeContent, more: String?) throws -> Rendered? {
         guard content.count > 0 else { return nil }
-        let answer = try PreparedAnswer(
-            HomeModule(title: title, content: content, more: more), cacheControl: "")
+        let answer = try PreparedAnswer(HomeModule(title: title, content: content, more: more))
         return Rendered(json: answer.json, etag: answer.etag)
     }
 

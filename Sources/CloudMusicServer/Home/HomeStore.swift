@@ -58,14 +58,6 @@ struct HomeStore: Sendable {
 
     // MARK: Songs for the personal modules
 
-    /// When the person last played anything (nil: never), to know whether their recently played changed.
-    func lastPlayedAt(_ db: Connection, userID: Int64) throws -> Int64? {
-        try db.queryOne(
-            "SELECT last_played_at FROM song_plays WHERE user_id = ? ORDER BY last_played_at DESC LIMIT 1",
-            userID
-        ) { try $0.int64("last_played_at") }
-    }
-
     /// The person's most recently played songs.
     func recentSongIDs(_ db: Connection, userID: Int64, limit: Int) throws -> [Int64] {
         try db.query(

@@ -68,11 +68,13 @@ struct LibraryRoutes {
         api.on(CatalogAPI.artists) { call in try library.artists(call.query) }
         api.on(CatalogAPI.artist) { call in try library.artist(id: call.path.id) }
         api.on(CatalogAPI.genres) { call in try library.genres(paging: call.query.paging) }
+        // As long as the server keeps a search: a client asking again within it would get the same answer.
+        let searches = AnswerCaching.fresh(seconds: Int(LibraryService.searchSeconds))
         api.on(
-            CatalogAPI.search,
+            CatalogAPI.search, caching: searches,
             prepared: { call in try library.preparedSearch(call.query.text, limit: call.query.size) })
         api.on(
-            CatalogAPI.suggestions,
+            CatalogAPI.suggestions, caching: searches,
             prepared: { call in try library.preparedSuggestions(call.query.text, limit: call.query.size) })
         api.on(CatalogAPI.scanStatus) { _ in try scans.status() }
         api.on(CatalogAPI.startScan) { _ in try scans.start() }

@@ -142,14 +142,13 @@ struct LibraryService: Sendable {
         _ key: SearchKey, _ json: @escaping @Sendable () throws -> [UInt8]
     ) throws -> PreparedAnswer<A> {
         let kept = try searches.value(key) {
-            let built = PreparedAnswer<A>(json: Data(try json()), cacheControl: "")
+            let built = PreparedAnswer<A>(json: Data(try json()))
             return (
                 KeptAnswer(json: built.json, etag: built.etag),
                 Date().timeIntervalSince1970 + Self.searchSeconds
             )
         }
-        return PreparedAnswer(
-            json: kept.json, etag: kept.etag, cacheControl: "public, max-age=\(Int(Self.searchSeconds))")
+        return PreparedAnswer(json: kept.json, etag: kept.etag)
     }
 
     /// A song's lyric as raw text and as parsed lines, so thin clients need no parser.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,6 +17,12 @@ final class LibraryWatcher: @unchecked Sendable {
     private var watched: [Int32: String] = [:]
     private let mask = UInt32(
         IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF)
+    /// How many events the watcher has read, and whether a rescan is due, so that one can tell an event was
+    /// seen and ignored without waiting out the settle time.
+    private let progress = Mutex((events: 0, rescanDue: false))
+
+    var eventsRead: Int { progress.withLock { $0.events } }
+    var rescanDue: Bool { progress.withLock { $0.rescanDue } }
 
     init?(
         folders: [String], settleSeconds: Double = 5, logger: Logger,
@@ -89,9 +96,14 @@ final class LibraryWatcher: @unchecked Sendable {
                         addTree(parent + "/" + name)
                     }
                     if eventMask & UInt32(IN_IGNORED) != 0 { watched[wd] = nil }
+                    progress.withLock {
+                        $0.events += 1
+                        $0.rescanDue = dirtySince != nil
+                    }
                 }
             } else if let since = dirtySince, Date().timeIntervalSince(since) >= settleSeconds {
                 dirtySince = nil
+                progress.withLock { $0.rescanDue = false }
                 logger.info("music folders changed; starting a rescan")
                 onSettled()
             }

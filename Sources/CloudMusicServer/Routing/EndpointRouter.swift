@@ -29,33 +29,29 @@ struct EndpointRouter: Sendable {
         let status = endpoint.status
         add(endpoint) { request in
             let answer = try handler(try Self.call(endpoint, request))
-            if A.self == Done.self { return .ok() }
-            if let fast = answer as? any JSONWritable { return .json(fast, status: status) }
-            return .json(answer, status: status)
+            if A.self == Done.self { return APIEnvelope.done() }
+            if let fast = answer as? any JSONWritable { return APIEnvelope.answer(fast, status: status) }
+            return APIEnvelope.answer(answer, status: status)
         }
     }
 
     /// A handler whose answer was written as JSON ahead of time (a cached answer), sent with its `ETag` and
-    /// `Cache-Control`; a request whose `If-None-Match` names the tag gets `304 Not Modified` and no body.
+    /// what `caching` tells caches; a request whose `If-None-Match` names the tag gets `304 Not Modified` and
+    /// no body.
     func on<P, Q, B, A: Encodable & Sendable, C: ServerAccess>(
-        _ endpoint: Endpoint<P, Q, B, A, C>,
+        _ endpoint: Endpoint<P, Q, B, A, C>, caching: AnswerCaching,
         prepared handler: @escaping @Sendable (Call<P, Q, B, C.Caller>) throws -> PreparedAnswer<A>
     ) {
         let status = endpoint.status
         add(endpoint) { request in
             let answer = try handler(try Self.call(endpoint, request))
-            var headers = HTTPHeaders([("ETag", answer.etag), ("Cache-Control", answer.cacheControl)])
-            if answer.varyByToken { headers.add("Vary", "Authorization") }
+            var headers = HTTPHeaders([("ETag", answer.etag)])
+            caching.add(to: &headers, signedIn: request.attachments[Viewer.self] != nil)
             if let wanted = request.headers["If-None-Match"], PreparedAnswer<A>.matches(wanted, answer.etag) {
                 return Response(status: 304, headers: headers, body: .empty)
             }
             headers.add("Content-Type", "application/json; charset=utf-8")
-            var payload = Data()
-            payload.reserveCapacity(answer.json.count + 20)
-            payload.append(contentsOf: #"{"status":0,"data":"#.utf8)
-            payload.append(answer.json)
-            payload.append(contentsOf: "}".utf8)
-            return Response(status: status, headers: headers, body: .data(payload))
+            return Response(status: status, headers: headers, body: .data(APIEnvelope.wrap(answer.json)))
         }
     }
 
@@ -152,33 +148,27 @@ struct EndpointRouter: Sendable {
     }
 }
 
-/// An answer already written as JSON (the envelope's `data`), with the validator and caching rule it is sent
-/// with. Services that cache an answer keep it in this form, so a request costs no encoding and a client
-/// that has it costs one `304`.
+/// An answer already written as JSON (the envelope's `data`), with its validator. Services that cache an
+/// answer keep it in this form, so a request costs no encoding and a client that has it costs one `304`;
+/// what caches are told is the route's business (`AnswerCaching`).
 struct PreparedAnswer<A: Encodable & Sendable>: Sendable {
     /// The JSON of an `A`.
     let json: Data
     /// A strong validator, quoted: the same bytes always have the same tag.
     let etag: String
-    /// The `Cache-Control` header, such as `public, no-cache` (keep it, but ask again each time).
-    var cacheControl: String
-    /// Whether the answer depends on who asks (`Vary: Authorization`).
-    var varyByToken = false
 
     /// Encodes `value` the way the router encodes every answer (sorted keys).
-    init(_ value: A, cacheControl: String, varyByToken: Bool = false) throws {
+    init(_ value: A) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        self.init(json: try encoder.encode(value), cacheControl: cacheControl, varyByToken: varyByToken)
+        self.init(json: try encoder.encode(value))
     }
 
     /// Bytes that are the JSON of an `A` (joined from parts encoded separately); the tag is their hash
     /// unless one is given.
-    init(json: Data, etag: String? = nil, cacheControl: String, varyByToken: Bool = false) {
+    init(json: Data, etag: String? = nil) {
         self.json = json
         self.etag = etag ?? Self.tag(json)
-        self.cacheControl = cacheControl
-        self.varyByToken = varyByToken
     }
 
     /// A quoted tag of `bytes`: their 128-bit BLAKE2b.
@@ -195,6 +185,28 @@ struct PreparedAnswer<A: Encodable & Sendable>: Sendable {
             if tag == "*" { return true }
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == etag
+        }
+    }
+}
+
+/// What a prepared answer tells caches, chosen where its endpoint is registered.
+enum AnswerCaching: Sendable {
+    /// Kept, but asked again each time (`public, no-cache`): answered with a 304 while unchanged.
+    case revalidate
+    /// Fresh for `seconds` without asking again.
+    case fresh(seconds: Int)
+    /// Depends on who asks: kept only by the asker's own cache once signed in, asked again each time.
+    case perViewer
+
+    func add(to headers: inout HTTPHeaders, signedIn: Bool) {
+        switch self {
+        case .revalidate:
+            headers.add("Cache-Control", "public, no-cache")
+        case .fresh(let seconds):
+            headers.add("Cache-Control", "public, max-age=\(seconds)")
+        case .perViewer:
+            headers.add("Cache-Control", signedIn ? "private, no-cache" : "public, no-cache")
+            headers.add("Vary", "Authorization")
         }
     }
 }

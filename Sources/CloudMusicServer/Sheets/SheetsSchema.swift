@@ -1,3 +1,4 @@
+import MusicCore
 import Storage
 
 /// Each person's music: sheets and their songs, collections, play history and the play queue.
@@ -100,6 +101,10 @@ enum SheetsSchema {
     /// Public sheets by title and tags, for `v1/searches/sheets`. Index text comes from Swift
     /// (`SearchText.indexText` spaces CJK characters apart), so rows are written by `SheetStore.reindex`;
     /// only a deleted sheet leaves through a trigger, since a cascade deletes sheets too.
+    ///
+    /// The sheets already there are indexed with this migration's own SQL, written for the schema as it is at
+    /// this version: the store's follows the schema as it is later. Their words are spaced as every search's
+    /// are; a change to that spacing comes with a migration that indexes the sheets again.
     static let searchIndex = Migration(version: 11, name: "sheet search") { db in
         try db.executeScript(
             """
@@ -109,9 +114,25 @@ enum SheetsSchema {
                 DELETE FROM search_sheets WHERE rowid = OLD.id;
             END;
             """)
-        let ids = try db.query("SELECT id FROM sheets WHERE kind = 0 AND is_private = 0") {
-            try $0.int64("id")
+        // Tags are a JSON list of strings; anything else counts as no tags.
+        let sheets = try db.query(
+            """
+            SELECT id, title,
+                CASE WHEN json_valid(tags) AND json_type(tags) = 'array'
+                    AND NOT EXISTS (SELECT 1 FROM json_each(sheets.tags) WHERE type <> 'text')
+                THEN (SELECT group_concat(value, ' ') FROM json_each(sheets.tags)) END AS tag_text
+            FROM sheets WHERE kind = 0 AND is_private = 0
+            """
+        ) {
+            (
+                id: try $0.int64("id"), title: try $0.string("title"),
+                tags: try $0.optionalString("tag_text") ?? ""
+            )
         }
-        for id in ids { try SheetStore().reindex(db, sheetID: id) }
+        for sheet in sheets {
+            try db.execute(
+                "INSERT INTO search_sheets(rowid, title, tags) VALUES (?, ?, ?)", sheet.id,
+                SearchText.indexText(sheet.title), SearchText.indexText(sheet.tags))
+        }
     }
 }

@@ -5,10 +5,6 @@ import MusicCore
 import Storage
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Turns videos folders into video rows, incrementally, as the music scan does: an unchanged file (same size
 /// and modification time) costs one stat; new and changed files are probed and given a still on every core and
 /// written in small transactions; files gone are removed only after a complete walk of an available folder.
@@ -161,35 +157,19 @@ struct VideoScanner: Sendable {
                 artistName: artist, probe: probe, thumbnail: still))
     }
 
-    /// Calls `found` for each video file under `root`, with readdir and lstat only. Hidden entries and symbolic
-    /// links are skipped: links could leave the folder or loop.
+    /// Calls `found` for each video file under `root`; `unreadable` for folders it cannot open.
     static func walk(_ root: String, found: (Found) -> Void, unreadable: (String, String) -> Void) {
-        var pending = [root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root]
-        while let directory = pending.popLast() {
-            guard let dir = opendir(directory) else {
-                unreadable(directory, "cannot open folder: \(String(cString: strerror(errno)))")
-                continue
-            }
-            let descriptor = dirfd(dir)
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                    String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-                }
-                if name.hasPrefix(".") { continue }
-                var info = stat()
-                guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                let kind = info.st_mode & S_IFMT
-                if kind == S_IFDIR {
-                    pending.append(directory + "/" + name)
-                    continue
-                }
-                guard kind == S_IFREG, let dot = name.lastIndex(of: "."),
-                    VideoMedia.extensions.contains(name[name.index(after: dot)...].lowercased())
+        FolderWalk.walk(root, unreadable: unreadable) { directory, files in
+            for file in files {
+                guard let dot = file.name.lastIndex(of: "."),
+                    VideoMedia.extensions.contains(file.name[file.name.index(after: dot)...].lowercased())
                 else { continue }
-                let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                found(Found(path: directory + "/" + name, size: Int64(info.st_size), mtimeNanoseconds: mtime))
+                found(
+                    Found(
+                        path: directory + "/" + file.name, size: file.size,
+                        mtimeNanoseconds: file.mtimeNanoseconds
+                    ))
             }
-            closedir(dir)
         }
     }
 }

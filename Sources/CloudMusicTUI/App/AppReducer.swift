@@ -12,6 +12,11 @@ extension AppState {
     /// Applies what happened to the state and returns the work it asks for. Pure: no I/O, no clock.
     public mutating func reduce(_ action: AppAction) -> [AppEffect] {
         if let effects = reduceSocial(action) { return effects }
+        if let effects = reduceSession(action) { return effects }
+        if let effects = reduceLoaded(action) { return effects }
+        if let effects = reducePlayback(action) { return effects }
+        if let effects = reduceComments(action) { return effects }
+        if let effects = reduceMine(action) { return effects }
         switch action {
         case .key(let key): return handle(key)
         case .tick:
@@ -20,6 +25,18 @@ extension AppState {
                 self.toast = toast.ticksLeft > 0 ? toast : nil
             }
             return []
+        case .notice(let message, let isError):
+            show(message, isError: isError)
+            return []
+        default:
+            // Messages, notifications and sheets: `reduceSocial`.
+            return []
+        }
+    }
+
+    /// Signing in and out; nil for any other action.
+    private mutating func reduceSession(_ action: AppAction) -> [AppEffect]? {
+        switch action {
         case .signedIn(let userID, let nickname):
             self.userID = userID
             self.nickname = nickname
@@ -52,6 +69,14 @@ extension AppState {
             screen = .login
             backStack = []
             return []
+        default:
+            return nil
+        }
+    }
+
+    /// Pages that arrived, or failed to; nil for any other action.
+    private mutating func reduceLoaded(_ action: AppAction) -> [AppEffect]? {
+        switch action {
         case .homeLoaded(let sheets, let newSongs, let recent):
             home.sheets = sheets
             home.newSongs = newSongs
@@ -119,6 +144,15 @@ extension AppState {
         case .myMusicFailed(let message):
             myMusic.status = .failed(message)
             return []
+        default:
+            return nil
+        }
+    }
+
+    /// The player (its queue, state, position, sound output and lyrics) and the desktop's remote control; nil
+    /// for any other action.
+    private mutating func reducePlayback(_ action: AppAction) -> [AppEffect]? {
+        switch action {
         case .queueChanged(let songs, let current, let mode):
             queue = songs
             queueIndex = current
@@ -150,6 +184,22 @@ extension AppState {
             playing.lyricSongID = songID
             playing.lyricStatus = message
             return []
+        case .remote(let command):
+            return run(command)
+        case .remoteVolume(let volume):
+            playing.volume = min(100, max(0, volume))
+            return [.setVolume(playing.volume)]
+        case .remoteLoopMode(let mode):
+            playing.mode = mode
+            return [.setLoopMode(mode)]
+        default:
+            return nil
+        }
+    }
+
+    /// The comments of the song open on the comments screen; nil for any other action.
+    private mutating func reduceComments(_ action: AppAction) -> [AppEffect]? {
+        switch action {
         case .commentsLoaded(let songID, let page, let nextCursor, let more):
             guard songID == comments.songID else { return [] }
             // Keep the selection on the same comment: a later page can bring the parents of replies already shown.
@@ -188,6 +238,15 @@ extension AppState {
                 comments.comments[index] = comment
             }
             return []
+        default:
+            return nil
+        }
+    }
+
+    /// What the person changed in their own music (downloads, likes, collections, sheets); nil for any other
+    /// action.
+    private mutating func reduceMine(_ action: AppAction) -> [AppEffect]? {
+        switch action {
         case .downloadsChanged(let entries):
             downloads = entries
             downloadsList.clamp(count: entries.count)
@@ -219,20 +278,8 @@ extension AppState {
             }
             show(created ? "Made the sheet \(sheet.title) with the song in it." : "Added to \(sheet.title).")
             return []
-        case .notice(let message, let isError):
-            show(message, isError: isError)
-            return []
-        case .remote(let command):
-            return run(command)
-        case .remoteVolume(let volume):
-            playing.volume = min(100, max(0, volume))
-            return [.setVolume(playing.volume)]
-        case .remoteLoopMode(let mode):
-            playing.mode = mode
-            return [.setLoopMode(mode)]
         default:
-            // Messages, notifications and sheets: `reduceSocial`.
-            return []
+            return nil
         }
     }
 
