@@ -80,14 +80,8 @@ final class AnswerLog: @unchecked Sendable {
 
     static let supportFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Support"
 
-    /// The Python of the test tools' virtual environment (scripts/install-deps makes it).
-    static var python: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let venv = environment["CLOUDMUSIC_WEB_VENV"], !venv.isEmpty { return venv + "/bin/python" }
-        let cache =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
-        return cache + "/cloudmusic/webtests-venv/bin/python"
-    }
+    /// The Python of the test tools' virtual environment (scripts/test-venv says where).
+    static var python: String { testVenvPython }
 
     /// Runs the validator over every saved answer and records each problem as an issue.
     func validate(sourceLocation: SourceLocation = #_sourceLocation) async throws {
