@@ -40,6 +40,10 @@ public struct ServerConfiguration: Sendable {
     /// are told to end, since they would otherwise hold the whole grace period.
     public var willShutDown: (@Sendable () -> Void)?
     public var logger: Logger = Logger()
+    /// Renders the HTTP layer's own refusals (an address, headers or a body too large, a malformed request)
+    /// for addresses whose application answers in an envelope of its own: given the refusal, the raw path and
+    /// the raw query (nil when there is none); nil keeps the default `{status, message}` JSON.
+    public var refusal: (@Sendable (_ error: HTTPError, _ path: String, _ query: String?) -> Response?)?
 
     public init() {}
 }

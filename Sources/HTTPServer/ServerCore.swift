@@ -397,6 +397,8 @@ final class ServerCore: @unchecked Sendable {
                 st.targetError = HTTPError(
                     status: 414,
                     message: "The address has \(count) query parameters; at most \(most) are allowed.")
+                // Kept for the refusal's renderer only (an answer's format may be asked in the query).
+                st.query = String(decoding: bytes, as: UTF8.self)
             } else {
                 st.query = String(decoding: bytes, as: UTF8.self)
             }
@@ -429,7 +431,7 @@ final class ServerCore: @unchecked Sendable {
             return queue(st, connection, unknownMethodResponse(st))
         }
         st.method = m
-        if let e = st.targetError { return queue(st, connection, e.response) }
+        if let e = st.targetError { return refuse(st, connection, e) }
 
         // libmicrohttpd's own limit is its memory pool, which is larger than maxHeaderBytes; measure exactly.
         var scan = HeaderScan()
@@ -439,21 +441,20 @@ final class ServerCore: @unchecked Sendable {
         }
         if scan.mhdParsedQuery {
             let error = HTTPError.badRequest("The address contains a NUL byte; send it as %00.")
-            return queue(st, connection, error.response)
+            return refuse(st, connection, error)
         }
         let headerBytes = strlen(method) + st.targetBytes + 12 + scan.bytes + 2
         if headerBytes > config.maxHeaderBytes {
-            return queue(
+            return refuse(
                 st, connection,
                 HTTPError(
                     status: 431,
                     message:
                         "The request's headers are larger than the \(formatBytes(config.maxHeaderBytes)) allowed."
-                ).response)
+                ))
         }
         if scan.badName {
-            return queue(
-                st, connection, HTTPError.badRequest("The request has a malformed header name.").response)
+            return refuse(st, connection, HTTPError.badRequest("The request has a malformed header name."))
         }
 
         let cl = lookup(connection, "Content-Length")
@@ -461,9 +462,8 @@ final class ServerCore: @unchecked Sendable {
         var length: Int?
         if let cl {
             guard let n = Int(cl), n >= 0 else {
-                return queue(
-                    st, connection,
-                    HTTPError.badRequest("The Content-Length header is not a number.").response)
+                return refuse(
+                    st, connection, HTTPError.badRequest("The Content-Length header is not a number."))
             }
             length = n
         }
@@ -488,7 +488,7 @@ final class ServerCore: @unchecked Sendable {
             st.limit = config.maxBodyBytes
         }
         if let n = length, n > st.limit {
-            return queue(st, connection, tooLargeError(st).response)
+            return refuse(st, connection, tooLargeError(st))
         }
         if st.kind == .multipart {
             let mp = MultipartState(limit: st.limit)
@@ -497,9 +497,9 @@ final class ServerCore: @unchecked Sendable {
                 let pp = MHD_create_post_processor(
                     connection, 64 << 10, postIterator, Unmanaged.passUnretained(st).toOpaque())
             else {
-                return queue(
+                return refuse(
                     st, connection,
-                    HTTPError.badRequest("The multipart body has no boundary in its Content-Type.").response)
+                    HTTPError.badRequest("The multipart body has no boundary in its Content-Type."))
             }
             mp.processor = pp
         } else if let n = length {
@@ -540,7 +540,7 @@ final class ServerCore: @unchecked Sendable {
     }
 
     private func finishBody(_ st: RequestState, _ connection: OpaquePointer) -> MHD_Result {
-        if let e = st.rejected { return queue(st, connection, e.response) }
+        if let e = st.rejected { return refuse(st, connection, e) }
         switch st.kind {
         case .none:
             return dispatch(st, connection, .empty)
@@ -550,8 +550,7 @@ final class ServerCore: @unchecked Sendable {
         case .urlencoded:
             let s = String(decoding: st.buffer, as: UTF8.self)
             guard let items = parseURLEncoded(s[...]) else {
-                return queue(
-                    st, connection, HTTPError.badRequest("The form has a malformed %-escape.").response)
+                return refuse(st, connection, HTTPError.badRequest("The form has a malformed %-escape."))
             }
             return dispatch(st, connection, .form(FormFields(items)))
         case .multipart:
@@ -561,13 +560,12 @@ final class ServerCore: @unchecked Sendable {
                 let complete = MHD_destroy_post_processor(pp)
                 if complete == MHD_Result.NO && mp.failure == nil {
                     mp.cleanup()
-                    return queue(
+                    return refuse(
                         st, connection,
-                        HTTPError.badRequest("The multipart body ended before its closing boundary.").response
-                    )
+                        HTTPError.badRequest("The multipart body ended before its closing boundary."))
                 }
             }
-            if let f = mp.failure { return queue(st, connection, f.response) }
+            if let f = mp.failure { return refuse(st, connection, f) }
             return dispatch(st, connection, .multipart(mp.form()))
         }
     }
@@ -620,7 +618,7 @@ final class ServerCore: @unchecked Sendable {
         switch self.segments(of: raw) {
         case .failure(let error):
             st.route = "unmatched"
-            return queue(st, connection, error.response)
+            return refuse(st, connection, error)
         case .success(let parsed):
             (segments, hasEscape) = parsed
         }
@@ -659,9 +657,8 @@ final class ServerCore: @unchecked Sendable {
             var queryItems: [(name: String, value: String)] = []
             if let query = st.query, !query.isEmpty {
                 guard let items = parseURLEncoded(query[...]) else {
-                    return queue(
-                        st, connection,
-                        HTTPError.badRequest("The query string has a malformed %-escape.").response)
+                    return refuse(
+                        st, connection, HTTPError.badRequest("The query string has a malformed %-escape."))
                 }
                 queryItems = items
             }
@@ -738,7 +735,7 @@ final class ServerCore: @unchecked Sendable {
     ) -> MHD_Result {
         let stream: PushStream
         switch pushStreams.open(fd: cm_connection_fd(connection), address: st.address, chunked: !st.http10) {
-        case .failure(let error): return queue(st, connection, error.response)
+        case .failure(let error): return refuse(st, connection, error)
         case .success(let s): stream = s
         }
         let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
@@ -758,6 +755,12 @@ final class ServerCore: @unchecked Sendable {
         st.pushed = stream
         if stream.sendHead(Array(head.utf8)) { open(stream) }
         return MHD_Result.NO
+    }
+
+    /// Answers with one of the HTTP layer's own refusals, in the envelope the application renders for that
+    /// address (`ServerConfiguration.refusal`), else in the default one.
+    func refuse(_ st: RequestState, _ connection: OpaquePointer, _ error: HTTPError) -> MHD_Result {
+        queue(st, connection, config.refusal?(error, st.rawPath, st.query) ?? error.response)
     }
 
     func queue(_ st: RequestState, _ connection: OpaquePointer, _ response: Response) -> MHD_Result {
@@ -797,6 +800,10 @@ final class ServerCore: @unchecked Sendable {
                 mhd = MHD_create_response_from_fd_at_offset64(UInt64(len), fd, UInt64(offset))
                 if mhd == nil { Foundation.close(fd) }
             }
+        case .stream where st.method == .HEAD && response.streamLength != nil:
+            // The length a GET would send, and no body: libmicrohttpd never reads a HEAD's content.
+            mhd = MHD_create_response_from_callback(
+                UInt64(response.streamLength!), 1, headReaderCallback, nil, nil)
         case .stream where st.method == .HEAD, .push:
             // No producer for HEAD. libmicrohttpd 0.9.75 sends the final "0\r\n\r\n" even for HEAD, which the
             // client would take for the start of its next response, so such a HEAD closes the connection.
@@ -808,7 +815,8 @@ final class ServerCore: @unchecked Sendable {
             writer = w
             producer = p
             mhd = MHD_create_response_from_callback(
-                UInt64.max, response.streamBlockSize, streamReaderCallback,
+                response.streamLength.map { UInt64($0) } ?? UInt64.max, response.streamBlockSize,
+                streamReaderCallback,
                 Unmanaged.passRetained(w).toOpaque(),
                 streamFreeCallback)
         }
