@@ -26,6 +26,9 @@ enum Schema {
         LibrarySchema.longerPrefixes,
         EventsSchema.migration,
         MessagesSchema.migration,
+        SubsonicSchema.internetRadio,
+        SubsonicSchema.privacy,
+        LibrarySchema.tagDetails,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -24,7 +24,8 @@ struct SheetService: Sendable {
     static let maxSheetsPerUser = 1_000
     static let maxSongsPerSheet = 10_000
     static let maxSongsPerRequest = 1_000
-    static let maxQueueSongs = 5_000
+    /// A queue is ids: as many as a large library holds ("play all" on 100,000 songs).
+    static let maxQueueSongs = 100_000
     static let maxTags = 10
     /// A second play of one song by one person within this many seconds is not counted again.
     static let minimumSecondsBetweenPlays: Int64 = 30
