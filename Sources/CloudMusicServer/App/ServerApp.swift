@@ -171,6 +171,10 @@ public final class ServerApp: Sendable {
         configuration.maxUploadBytes = options.maxUploadBytes
         configuration.logger = logger
         configuration.willShutDown = { [eventHub] in eventHub.endAll() }
+        let subsonicEnvelope = SubsonicEnvelope(serverVersion: CloudMusicVersion.current)
+        configuration.refusal = { error, path, query in
+            SubsonicRoutes.refusal(error, path: path, query: query, envelope: subsonicEnvelope)
+        }
         return configuration
     }
 

@@ -1,3 +1,4 @@
+import AudioMetadata
 import Foundation
 import MusicCore
 import Storage
@@ -56,6 +57,11 @@ struct SubsonicStore: Sendable {
         var rating: Int?
         var artists: [(id: Int64, name: String)] = []
         var genres: [String] = []
+        var replayGain = ReplayGain()
+        var bpm: Int?
+        var bitDepth = 0
+        var sortTitle: String?
+        var comment: String?
     }
 
     /// The song columns; the three `?` are the likes sheet, then the user twice.
@@ -63,7 +69,8 @@ struct SubsonicStore: Sendable {
         SELECT s.id, s.title, s.album_id, al.title AS album_title, al.artist_id AS album_artist_id,
             aa.name AS album_artist_name, s.track_number, s.disc_number, s.year, s.duration_ms, s.bit_rate,
             s.sample_rate, s.channels, s.format, s.size, s.path, mf.path AS folder_path, s.created_at,
-            s.musicbrainz_track_id,
+            s.musicbrainz_track_id, s.replaygain_track_gain, s.replaygain_track_peak, s.replaygain_album_gain,
+            s.replaygain_album_peak, s.bpm, s.bit_depth, s.sort_title, s.comment,
             (SELECT ss.added_at FROM sheet_songs ss WHERE ss.sheet_id = ? AND ss.song_id = s.id) AS starred_at,
             p.plays_count AS user_plays, p.last_played_at AS user_last_played, r.rating AS user_rating
         FROM songs s
@@ -79,8 +86,17 @@ struct SubsonicStore: Sendable {
         let id, title, albumID, albumTitle, albumArtistID, albumArtistName, track, disc, year, duration: Int
         let bitRate, sampleRate, channels, format, size, path, folderPath, createdAt, musicBrainzID: Int
         let plays, lastPlayed, starredAt, rating: Int
+        let trackGain, trackPeak, albumGain, albumPeak, bpm, bitDepth, sortTitle, comment: Int
 
         init(_ row: Row) throws {
+            trackGain = try row.index("replaygain_track_gain")
+            trackPeak = try row.index("replaygain_track_peak")
+            albumGain = try row.index("replaygain_album_gain")
+            albumPeak = try row.index("replaygain_album_peak")
+            bpm = try row.index("bpm")
+            bitDepth = try row.index("bit_depth")
+            sortTitle = try row.index("sort_title")
+            comment = try row.index("comment")
             id = try row.index("id")
             title = try row.index("title")
             albumID = try row.index("album_id")
@@ -121,7 +137,14 @@ struct SubsonicStore: Sendable {
             folderPath: try row.optionalString(c.folderPath), createdAt: try row.int64(c.createdAt),
             musicBrainzID: try row.optionalString(c.musicBrainzID), plays: try row.optionalInt(c.plays) ?? 0,
             lastPlayed: try row.optionalInt64(c.lastPlayed), starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating))
+            rating: try row.optionalInt(c.rating),
+            replayGain: ReplayGain(
+                trackGain: try row.optionalDouble(c.trackGain),
+                trackPeak: try row.optionalDouble(c.trackPeak),
+                albumGain: try row.optionalDouble(c.albumGain), albumPeak: try row.optionalDouble(c.albumPeak)
+            ),
+            bpm: try row.optionalInt(c.bpm), bitDepth: try row.int(c.bitDepth),
+            sortTitle: try row.optionalString(c.sortTitle), comment: try row.optionalString(c.comment))
     }
 
     /// `db.query`, with the columns `columns` finds by name looked up on the first row only.
@@ -309,11 +332,28 @@ struct SubsonicStore: Sendable {
         }
     }
 
-    /// An artist's albums, newest first (for the artist's picture).
+    /// An artist's albums, newest first, then albums they appear on (for the artist's picture).
     func albumIDs(_ db: Connection, artistID: Int64) throws -> [Int64] {
-        try db.query("SELECT id FROM albums WHERE artist_id = ? ORDER BY year DESC, id LIMIT 5", artistID) {
+        let own = try db.query(
+            "SELECT id FROM albums WHERE artist_id = ? ORDER BY year DESC, id LIMIT 5", artistID
+        ) {
             try $0.int64("id")
         }
+        guard own.isEmpty else { return own }
+        return try db.query(
+            """
+            SELECT DISTINCT s.album_id FROM song_artists sa JOIN songs s ON s.id = sa.song_id
+            WHERE sa.artist_id = ? AND s.album_id IS NOT NULL LIMIT 5
+            """, artistID
+        ) { try $0.int64("album_id") }
+    }
+
+    /// What an album's songs say of it in their comments: the one comment they share, nil when they differ.
+    func albumNotes(_ db: Connection, albumID: Int64) throws -> String? {
+        let comments = try db.query(
+            "SELECT DISTINCT comment FROM songs WHERE album_id = ? AND comment IS NOT NULL LIMIT 2", albumID
+        ) { try $0.string("comment") }
+        return comments.count == 1 ? comments[0] : nil
     }
 
     func songExists(_ db: Connection, id: Int64) throws -> Bool {
@@ -338,6 +378,7 @@ struct SubsonicStore: Sendable {
         var plays = 0
         var lastPlayed: Int64?
         var genres: [String] = []
+        var sortName: String?
     }
 
     /// The album columns; the two `?` are the user twice.
@@ -353,7 +394,7 @@ struct SubsonicStore: Sendable {
         """
         SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
             al.duration_ms, al.created_at, \(musicBrainzID) AS musicbrainz_album_id,
-            fa.created_at AS starred_at, r.rating AS user_rating
+            fa.created_at AS starred_at, r.rating AS user_rating, al.sort_name
         FROM albums al
             LEFT JOIN artists ar ON ar.id = al.artist_id
             LEFT JOIN favourite_albums fa ON fa.user_id = ? AND fa.album_id = al.id
@@ -419,9 +460,10 @@ struct SubsonicStore: Sendable {
 
     private struct AlbumColumns {
         let id, title, artistID, artistName, year, isCompilation, songsCount, duration, createdAt: Int
-        let musicBrainzID, starredAt, rating: Int
+        let musicBrainzID, starredAt, rating, sortName: Int
 
         init(_ row: Row) throws {
+            sortName = try row.index("sort_name")
             id = try row.index("id")
             title = try row.index("title")
             artistID = try row.index("artist_id")
@@ -446,7 +488,7 @@ struct SubsonicStore: Sendable {
             durationMilliseconds: try row.int(c.duration), createdAt: try row.int64(c.createdAt),
             musicBrainzID: try row.optionalString(c.musicBrainzID),
             starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating))
+            rating: try row.optionalInt(c.rating), sortName: try row.optionalString(c.sortName))
     }
 
     /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries);
@@ -523,10 +565,19 @@ struct SubsonicStore: Sendable {
             [Self.idList(ids)], kept: kept)
     }
 
+    /// An artist's albums; for an artist who appears only on tracks, the albums they appear on.
     func artistAlbums(_ db: Connection, _ listener: Listener, artistID: Int64) throws -> [AlbumRecord] {
-        try albums(
+        let own = try albums(
             db, listener, "WHERE al.artist_id = ? ORDER BY al.year, al.title COLLATE NOCASE, al.id",
             [artistID])
+        guard own.isEmpty else { return own }
+        return try albums(
+            db, listener,
+            """
+            WHERE al.id IN (SELECT s.album_id FROM song_artists sa JOIN songs s ON s.id = sa.song_id
+                WHERE sa.artist_id = ?)
+            ORDER BY al.year, al.title COLLATE NOCASE, al.id
+            """, [artistID])
     }
 
     /// What `getAlbumList` and `getAlbumList2` list.
@@ -613,20 +664,23 @@ struct SubsonicStore: Sendable {
         var songsCount: Int
         var starredAt: Int64?
         var rating: Int?
+        var sortName: String?
     }
 
     /// The artist columns; the two `?` are the user twice.
     private static let artistSelect = """
-        SELECT ar.id, ar.name, ar.albums_count, ar.songs_count, fa.created_at AS starred_at, r.rating AS user_rating
+        SELECT ar.id, ar.name, ar.albums_count, ar.songs_count, fa.created_at AS starred_at, r.rating AS user_rating,
+            ar.sort_name
         FROM artists ar
             LEFT JOIN favourite_artists fa ON fa.user_id = ? AND fa.artist_id = ar.id
             LEFT JOIN artist_ratings r ON r.user_id = ? AND r.artist_id = ar.id
         """
 
     private struct ArtistColumns {
-        let id, name, albumsCount, songsCount, starredAt, rating: Int
+        let id, name, albumsCount, songsCount, starredAt, rating, sortName: Int
 
         init(_ row: Row) throws {
+            sortName = try row.index("sort_name")
             id = try row.index("id")
             name = try row.index("name")
             albumsCount = try row.index("albums_count")
@@ -640,7 +694,7 @@ struct SubsonicStore: Sendable {
         ArtistRecord(
             id: try row.int64(c.id), name: try row.string(c.name), albumsCount: try row.int(c.albumsCount),
             songsCount: try row.int(c.songsCount), starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating))
+            rating: try row.optionalInt(c.rating), sortName: try row.optionalString(c.sortName))
     }
 
     func artists(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
@@ -662,9 +716,10 @@ struct SubsonicStore: Sendable {
             [Self.idList(ids)])
     }
 
-    /// Album artists (those with albums), by name.
+    /// Every artist of the library: album artists and those who appear only on tracks (feat., compilations).
     func albumArtists(_ db: Connection, _ listener: Listener) throws -> [ArtistRecord] {
-        try artists(db, listener, "WHERE ar.albums_count > 0 ORDER BY ar.name_key, ar.id")
+        try artists(
+            db, listener, "WHERE ar.albums_count > 0 OR ar.songs_count > 0 ORDER BY ar.name_key, ar.id")
     }
 
     func allArtists(_ db: Connection, _ listener: Listener, offset: Int, count: Int) throws -> [ArtistRecord]
@@ -708,7 +763,7 @@ struct SubsonicStore: Sendable {
             return try db.queryOne(
                 "SELECT artist_id FROM song_artists WHERE song_id = ? ORDER BY position LIMIT 1", id.value
             ) { try $0.int64("artist_id") }
-        case .playlist:
+        case .playlist, .radio:
             return nil
         }
     }
@@ -823,7 +878,7 @@ struct SubsonicStore: Sendable {
         case .song: (table, column, owner) = ("song_ratings", "song_id", "songs")
         case .album: (table, column, owner) = ("album_ratings", "album_id", "albums")
         case .artist: (table, column, owner) = ("artist_ratings", "artist_id", "artists")
-        case .playlist: return false
+        case .playlist, .radio: return false
         }
         guard try existing(db, table: owner, ids: [item.value]) == 1 else { return false }
         if let rating {
@@ -934,6 +989,19 @@ struct SubsonicStore: Sendable {
         return nil
     }
 
+    /// Everyone, by nickname (getUsers for administrators).
+    func people(_ db: Connection) throws -> [PersonRecord] {
+        try db.query(
+            "SELECT id, nickname, email, role, disabled, avatar_version FROM users ORDER BY nickname_key, id"
+        ) {
+            PersonRecord(
+                id: try $0.int64("id"), nickname: try $0.string("nickname"),
+                email: try $0.optionalString("email"),
+                isAdmin: try $0.string("role") == "admin", disabled: try $0.bool("disabled"),
+                hasAvatar: try $0.optionalInt64("avatar_version") != nil)
+        }
+    }
+
     func person(_ db: Connection, id: Int64) throws -> PersonRecord? {
         try db.queryOne(
             "SELECT id, nickname, email, role, disabled, avatar_version FROM users WHERE id = ?", id
@@ -985,6 +1053,62 @@ struct SubsonicStore: Sendable {
 
     func deleteBookmark(_ db: Connection, userID: Int64, songID: Int64) throws {
         try db.execute("DELETE FROM bookmarks WHERE user_id = ? AND song_id = ?", userID, songID)
+    }
+
+    /// Which of `people` let `viewerID` see what they are playing: those whose setting is 'everyone', and
+    /// those set to 'followers' (the default) whom the viewer follows.
+    func nowPlayingVisible(_ db: Connection, to viewerID: Int64, of people: [Int64]) throws -> Set<Int64> {
+        guard !people.isEmpty else { return [] }
+        return Set(
+            try db.query(
+                """
+                SELECT u.id FROM users u WHERE u.id IN (SELECT value FROM json_each(?))
+                    AND (u.now_playing_visibility = 'everyone' OR (u.now_playing_visibility = 'followers'
+                        AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ? AND f.followee_id = u.id)))
+                """, Self.idList(people), viewerID
+            ) { try $0.int64("id") })
+    }
+
+    // MARK: Internet radio
+
+    struct RadioStation: Sendable, Equatable {
+        var id: Int64
+        var name: String
+        var streamURL: String
+        var homepageURL: String?
+    }
+
+    func radioStations(_ db: Connection) throws -> [RadioStation] {
+        try db.query(
+            "SELECT id, name, stream_url, homepage_url FROM internet_radio_stations ORDER BY name COLLATE NOCASE, id"
+        ) {
+            RadioStation(
+                id: try $0.int64("id"), name: try $0.string("name"), streamURL: try $0.string("stream_url"),
+                homepageURL: try $0.optionalString("homepage_url"))
+        }
+    }
+
+    func radioStationsCount(_ db: Connection) throws -> Int {
+        try db.queryOne("SELECT count(*) AS n FROM internet_radio_stations") { try $0.int("n") } ?? 0
+    }
+
+    func insertRadioStation(_ db: Connection, _ station: RadioStation, now: Int64) throws {
+        try db.execute(
+            """
+            INSERT INTO internet_radio_stations(name, stream_url, homepage_url, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?)
+            """, station.name, station.streamURL, station.homepageURL, now, now)
+    }
+
+    /// False when there is no such station.
+    func updateRadioStation(_ db: Connection, _ station: RadioStation, now: Int64) throws -> Bool {
+        try db.execute(
+            "UPDATE internet_radio_stations SET name = ?, stream_url = ?, homepage_url = ?, updated_at = ? WHERE id = ?",
+            station.name, station.streamURL, station.homepageURL, now, station.id) > 0
+    }
+
+    func deleteRadioStation(_ db: Connection, id: Int64) throws -> Bool {
+        try db.execute("DELETE FROM internet_radio_stations WHERE id = ?", id) > 0
     }
 
     // MARK: Who saved the play queue
