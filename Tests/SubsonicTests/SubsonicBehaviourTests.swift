@@ -407,7 +407,13 @@ import Testing
         let (rest, _) = try await Self.rest(log: log)
         let indexes = try await rest.ok("getIndexes")
         let groups = indexes["indexes"]["index"] as? [[String: Any]] ?? []
-        #expect(groups.compactMap { $0["name"] as? String }.last == "#", "CJK names are under #")
+        let letters = groups.compactMap { $0["name"] as? String }
+        #expect(
+            letters == letters.sorted { ($0 == "#" ? 1 : 0, $0) < ($1 == "#" ? 1 : 0, $1) }, "A-Z, then #")
+        let lin = groups.first {
+            ($0["artist"] as? [[String: Any]])?.contains { $0["name"] as? String == "林小雨" } == true
+        }
+        #expect(lin?["name"] as? String == "L", "Chinese names by their pinyin (lin xiao yu)")
         let quiet = groups.first { $0["name"] as? String == "Q" }
         #expect(
             (quiet?["artist"] as? [[String: Any]])?.first?["name"] as? String == "The Quiet Hours",
