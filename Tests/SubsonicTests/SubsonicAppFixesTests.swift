@@ -413,4 +413,38 @@ import Testing
         let cover = try await admin.call("getCoverArt", [("id", bo["id"] as! String)], json: false)
         #expect(cover.status == 200 || cover.errorCode == 70, "a cover when the album has one")
     }
+
+    /// A Subsonic playlist keeps a song twice, and an app removing by index removes that entry only (the
+    /// index of the entries as the app saw them).
+    @Test func aDuplicateIsKeptInAPlaylistAndRemovedByIndex() async throws {
+        let log = AnswerLog()
+        let (rest, _, server) = try await Self.world(log: log)
+        let songs = Rest.ids(
+            try await rest.ok("search3", [("query", ""), ("songCount", "3")])["searchResult3"]["song"])
+        let (a, b, c) = (songs[0], songs[1], songs[2])
+        let made = try await rest.ok(
+            "createPlaylist", [("name", "Twice")] + [a, b, a, c].map { ("songId", $0) })
+        let id = try #require(made["playlist"]["id"] as? String)
+        #expect(Rest.ids(made["playlist"]["entry"]) == [a, b, a, c])
+        #expect(made["playlist"]["songCount"] as? Int == 4)
+        // Index 2 is the second `a`: the first stays.
+        try await rest.ok(
+            "updatePlaylist", [("playlistId", id), ("songIndexToRemove", "2"), ("songIdToAdd", b)])
+        #expect(
+            Rest.ids(try await rest.ok("getPlaylist", [("id", id)])["playlist"]["entry"]) == [a, b, c, b])
+        try await rest.ok(
+            "updatePlaylist", [("playlistId", id), ("songIndexToRemove", "3"), ("songIndexToRemove", "0")])
+        #expect(Rest.ids(try await rest.ok("getPlaylist", [("id", id)])["playlist"]["entry"]) == [b, c])
+        // The v1 sheet lists every entry in order; removing a song there removes each of its entries.
+        try await rest.ok("updatePlaylist", [("playlistId", id), ("songIdToAdd", b)])
+        let sheet = String(id.dropFirst(3))
+        let (_, detail) = try await SubsonicWorld.v1(
+            server, "GET", "/v1/sheets/\(sheet)", token: rest.person.session)
+        #expect(
+            ((detail["data"] as? [String: Any])?["songs"] as? [[String: Any]])?.compactMap {
+                $0["id"] as? String
+            }
+                == [b, c, b].map { String($0.dropFirst(3)) })
+        try await log.validate()
+    }
 }

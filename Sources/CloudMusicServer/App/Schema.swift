@@ -29,6 +29,7 @@ enum Schema {
         SubsonicSchema.internetRadio,
         SubsonicSchema.privacy,
         LibrarySchema.tagDetails,
+        SheetsSchema.repeats,
         Migration(
             version: 1, name: "server metadata",
             sql: """

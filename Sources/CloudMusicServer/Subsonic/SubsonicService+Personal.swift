@@ -67,12 +67,16 @@ extension SubsonicService {
                     db, sheetID: existing.value, offset: 0, limit: SheetService.maxSongsPerSheet)
                 _ = try sheetStore.removeSongs(db, sheetID: existing.value, songIDs: current, now: now)
                 if !songIDs.isEmpty {
-                    try sheets.add(db, songIDs, to: existing.value, atTop: false, now: now)
+                    // A playlist may hold a song twice; "I like" holds each once.
+                    try sheets.add(
+                        db, songIDs, to: existing.value, atTop: false, now: now,
+                        keepingRepeats: !access.isLikes)
                 }
                 id = existing.value
             } else {
                 id = try sheets.create(
-                    db, SheetDraft(title: name, isPrivate: true), songIDs: songIDs, viewer: user.viewer)
+                    db, SheetDraft(title: name, isPrivate: true), songIDs: songIDs, viewer: user.viewer,
+                    keepingRepeats: true)
             }
             return try playlistDocument(db, id: id, user: user)
         }
@@ -111,12 +115,13 @@ extension SubsonicService {
                         "songIndexToRemove \(outside) is outside the playlist (it has \(current.count) songs)."
                     )
                 }
-                _ = try sheetStore.removeSongs(
-                    db, sheetID: id, songIDs: removing.map { current[Int($0)] }, now: now)
+                // By index: with a song twice, only the entry the app named goes.
+                _ = try sheetStore.removeEntries(db, sheetID: id, at: Array(removing), now: now)
             }
             if !adding.isEmpty {
                 try requireSongs(db, adding)
-                try sheets.add(db, adding, to: id, atTop: access.isLikes, now: now)
+                try sheets.add(
+                    db, adding, to: id, atTop: access.isLikes, now: now, keepingRepeats: !access.isLikes)
             }
         }
         return .empty
