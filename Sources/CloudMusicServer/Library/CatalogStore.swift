@@ -76,72 +76,9 @@ struct CatalogStore: Sendable {
         }
     }
 
-    /// Songs for a WHERE/ORDER/LIMIT tail, with their artists and genres in two more queries.
+    /// Songs for a WHERE/ORDER/LIMIT tail, as the v1 API answers them (`songRows` without annotations).
     func selectSongs(_ db: Connection, _ tail: String, _ arguments: [any SQLBindable]) throws -> [Song] {
-        var songs = try db.query(
-            """
-            SELECT s.id, s.title, s.album_id, a.title AS album_title, s.lyric_style, s.track_number,
-                s.disc_number, s.year, s.duration_ms, s.format, s.bit_rate, s.sample_rate, s.channels,
-                s.clicks_count, s.comments_count, s.plays_count, s.created_at, s.updated_at
-            FROM songs s LEFT JOIN albums a ON a.id = s.album_id \(tail)
-            """, arguments: arguments
-        ) { row -> Song in
-            let id = try row.int64("id")
-            let albumID = try row.optionalInt64("album_id")
-            return Song(
-                id: String(id), title: try row.string("title"),
-                icon: albumID.map { "v1/albums/\($0)/cover" },
-                uri: "v1/songs/\(id)/stream", style: try row.int("lyric_style"), lyric: nil, singer: nil,
-                artists: [],
-                album: try albumID.map {
-                    AlbumSummary(
-                        id: String($0), title: try row.string("album_title"), icon: "v1/albums/\($0)/cover")
-                },
-                genres: [], trackNumber: try row.optionalInt("track_number"),
-                discNumber: try row.optionalInt("disc_number"), year: try row.optionalInt("year"),
-                duration: try row.int("duration_ms"), format: try row.string("format"),
-                bitRate: try row.int("bit_rate"), sampleRate: try row.int("sample_rate"),
-                channels: try row.int("channels"), clicksCount: try row.int("clicks_count"),
-                commentsCount: try row.int("comments_count"), playsCount: try row.int("plays_count"),
-                createdAt: APIDate.string(try row.int64("created_at")),
-                updatedAt: APIDate.string(try row.int64("updated_at")))
-        }
-        guard !songs.isEmpty else { return songs }
-        let ids = "[" + songs.map(\.id).joined(separator: ",") + "]"
-        var artists: [String: [ArtistSummary]] = [:]
-        for (songID, artist) in try db.query(
-            """
-            SELECT sa.song_id, ar.id, ar.name FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id
-            WHERE sa.song_id IN (SELECT value FROM json_each(?)) ORDER BY sa.song_id, sa.position
-            """, ids,
-            decode: {
-                (
-                    String(try $0.int64("song_id")),
-                    ArtistSummary(id: String(try $0.int64("id")), name: try $0.string("name"))
-                )
-            })
-        {
-            artists[songID, default: []].append(artist)
-        }
-        var genres: [String: [String]] = [:]
-        for (songID, name) in try db.query(
-            """
-            SELECT sg.song_id, g.name FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
-            WHERE sg.song_id IN (SELECT value FROM json_each(?)) ORDER BY g.name
-            """, ids, decode: { (String(try $0.int64("song_id")), try $0.string("name")) })
-        {
-            genres[songID, default: []].append(name)
-        }
-        for index in songs.indices {
-            let songArtists = artists[songs[index].id] ?? []
-            songs[index].artists = songArtists
-            songs[index].genres = genres[songs[index].id] ?? []
-            if let first = songArtists.first {
-                songs[index].singer = Singer(
-                    id: first.id, name: songArtists.map(\.name).joined(separator: " / "))
-            }
-        }
-        return songs
+        try songRows(db, tail, arguments).map(\.model)
     }
 
     // MARK: Albums, artists, genres

@@ -10,12 +10,11 @@ import Storage
 /// person's "I like" sheet, written by `SheetService`'s rules; only reads of it are here. SQLite-only:
 /// `json_each` for lists of ids, `random()`.
 struct SubsonicStore: Sendable {
-    /// Whose annotations to read.
-    struct Listener: Sendable {
-        var userID: Int64
-        /// The person's "I like" sheet (0 when they have none, which matches no row).
-        var likesSheetID: Int64
-    }
+    /// Whose annotations to read: the catalog's own (see `CatalogStore.songRows`).
+    typealias Listener = CatalogStore.Annotations
+    /// A song with one person's annotations, as the catalog reads it.
+    typealias SongRecord = CatalogStore.SongRow
+    let catalog = CatalogStore()
 
     /// Ids as the JSON array `json_each(?)` reads: what `JSONColumn.text` makes of them, without an encoder
     /// (a list of ids is bound at almost every request).
@@ -31,173 +30,20 @@ struct SubsonicStore: Sendable {
 
     // MARK: Songs
 
-    struct SongRecord: Sendable {
-        var id: Int64
-        var title: String
-        var albumID: Int64?
-        var albumTitle: String?
-        var albumArtistID: Int64?
-        var albumArtistName: String?
-        var track: Int?
-        var disc: Int?
-        var year: Int?
-        var durationMilliseconds: Int
-        var bitRate: Int
-        var sampleRate: Int
-        var channels: Int
-        var format: String
-        var size: Int64
-        var path: String
-        var folderPath: String?
-        var createdAt: Int64
-        var musicBrainzID: String?
-        var plays: Int
-        var lastPlayed: Int64?
-        var starredAt: Int64?
-        var rating: Int?
-        var artists: [(id: Int64, name: String)] = []
-        var genres: [String] = []
-        var replayGain = ReplayGain()
-        var bpm: Int?
-        var bitDepth = 0
-        var sortTitle: String?
-        var comment: String?
+    /// Songs for a FROM-clause tail (joins, WHERE, ORDER BY, LIMIT), with their artists and genres and the
+    /// listener's annotations: the catalog's query.
+    func songs(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
+        throws -> [SongRecord]
+    {
+        try catalog.songRows(db, tail, arguments, annotations: listener)
     }
 
-    /// The song columns; the three `?` are the likes sheet, then the user twice.
-    private static let songSelect = """
-        SELECT s.id, s.title, s.album_id, al.title AS album_title, al.artist_id AS album_artist_id,
-            aa.name AS album_artist_name, s.track_number, s.disc_number, s.year, s.duration_ms, s.bit_rate,
-            s.sample_rate, s.channels, s.format, s.size, s.path, mf.path AS folder_path, s.created_at,
-            s.musicbrainz_track_id, s.replaygain_track_gain, s.replaygain_track_peak, s.replaygain_album_gain,
-            s.replaygain_album_peak, s.bpm, s.bit_depth, s.sort_title, s.comment,
-            (SELECT ss.added_at FROM sheet_songs ss WHERE ss.sheet_id = ? AND ss.song_id = s.id) AS starred_at,
-            p.plays_count AS user_plays, p.last_played_at AS user_last_played, r.rating AS user_rating
-        FROM songs s
-            LEFT JOIN albums al ON al.id = s.album_id
-            LEFT JOIN artists aa ON aa.id = al.artist_id
-            LEFT JOIN music_folders mf ON mf.id = s.folder_id
-            LEFT JOIN song_plays p ON p.user_id = ? AND p.song_id = s.id
-            LEFT JOIN song_ratings r ON r.user_id = ? AND r.song_id = s.id
-        """
-
-    /// Where the song columns are in a result: found by name once per query, not at every row and column.
-    private struct SongColumns {
-        let id, title, albumID, albumTitle, albumArtistID, albumArtistName, track, disc, year, duration: Int
-        let bitRate, sampleRate, channels, format, size, path, folderPath, createdAt, musicBrainzID: Int
-        let plays, lastPlayed, starredAt, rating: Int
-        let trackGain, trackPeak, albumGain, albumPeak, bpm, bitDepth, sortTitle, comment: Int
-
-        init(_ row: Row) throws {
-            trackGain = try row.index("replaygain_track_gain")
-            trackPeak = try row.index("replaygain_track_peak")
-            albumGain = try row.index("replaygain_album_gain")
-            albumPeak = try row.index("replaygain_album_peak")
-            bpm = try row.index("bpm")
-            bitDepth = try row.index("bit_depth")
-            sortTitle = try row.index("sort_title")
-            comment = try row.index("comment")
-            id = try row.index("id")
-            title = try row.index("title")
-            albumID = try row.index("album_id")
-            albumTitle = try row.index("album_title")
-            albumArtistID = try row.index("album_artist_id")
-            albumArtistName = try row.index("album_artist_name")
-            track = try row.index("track_number")
-            disc = try row.index("disc_number")
-            year = try row.index("year")
-            duration = try row.index("duration_ms")
-            bitRate = try row.index("bit_rate")
-            sampleRate = try row.index("sample_rate")
-            channels = try row.index("channels")
-            format = try row.index("format")
-            size = try row.index("size")
-            path = try row.index("path")
-            folderPath = try row.index("folder_path")
-            createdAt = try row.index("created_at")
-            musicBrainzID = try row.index("musicbrainz_track_id")
-            plays = try row.index("user_plays")
-            lastPlayed = try row.index("user_last_played")
-            starredAt = try row.index("starred_at")
-            rating = try row.index("user_rating")
-        }
-    }
-
-    private static func decodeSong(_ row: Row, _ c: SongColumns) throws -> SongRecord {
-        SongRecord(
-            id: try row.int64(c.id), title: try row.string(c.title),
-            albumID: try row.optionalInt64(c.albumID),
-            albumTitle: try row.optionalString(c.albumTitle),
-            albumArtistID: try row.optionalInt64(c.albumArtistID),
-            albumArtistName: try row.optionalString(c.albumArtistName), track: try row.optionalInt(c.track),
-            disc: try row.optionalInt(c.disc), year: try row.optionalInt(c.year),
-            durationMilliseconds: try row.int(c.duration), bitRate: try row.int(c.bitRate),
-            sampleRate: try row.int(c.sampleRate), channels: try row.int(c.channels),
-            format: try row.string(c.format), size: try row.int64(c.size), path: try row.string(c.path),
-            folderPath: try row.optionalString(c.folderPath), createdAt: try row.int64(c.createdAt),
-            musicBrainzID: try row.optionalString(c.musicBrainzID), plays: try row.optionalInt(c.plays) ?? 0,
-            lastPlayed: try row.optionalInt64(c.lastPlayed), starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating),
-            replayGain: ReplayGain(
-                trackGain: try row.optionalDouble(c.trackGain),
-                trackPeak: try row.optionalDouble(c.trackPeak),
-                albumGain: try row.optionalDouble(c.albumGain), albumPeak: try row.optionalDouble(c.albumPeak)
-            ),
-            bpm: try row.optionalInt(c.bpm), bitDepth: try row.int(c.bitDepth),
-            sortTitle: try row.optionalString(c.sortTitle), comment: try row.optionalString(c.comment))
-    }
-
-    /// `db.query`, with the columns `columns` finds by name looked up on the first row only.
+    /// `CatalogStore.query`: the columns found by name on the first row only.
     static func query<Columns, T>(
         _ db: Connection, _ sql: String, _ arguments: [any SQLBindable], columns: (Row) throws -> Columns,
         decode: (Row, Columns) throws -> T
     ) throws -> [T] {
-        var found: Columns?
-        return try db.query(sql, arguments: arguments) { row in
-            let positions = try found ?? columns(row)
-            found = positions
-            return try decode(row, positions)
-        }
-    }
-
-    /// Songs for a FROM-clause tail (joins, WHERE, ORDER BY, LIMIT), with their artists and genres.
-    func songs(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
-        throws -> [SongRecord]
-    {
-        var songs = try Self.query(
-            db, "\(Self.songSelect) \(tail)",
-            [listener.likesSheetID, listener.userID, listener.userID] + arguments,
-            columns: SongColumns.init, decode: Self.decodeSong)
-        guard !songs.isEmpty else { return songs }
-        let ids = Self.idList(Array(Set(songs.map(\.id))))
-        var artists: [Int64: [(id: Int64, name: String)]] = [:]
-        for (songID, artistID, name) in try Self.query(
-            db,
-            """
-            SELECT sa.song_id, ar.id AS artist_id, ar.name FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id
-            WHERE sa.song_id IN (SELECT value FROM json_each(?)) ORDER BY sa.song_id, sa.position
-            """, [ids],
-            columns: { (try $0.index("song_id"), try $0.index("artist_id"), try $0.index("name")) },
-            decode: { row, c in (try row.int64(c.0), try row.int64(c.1), try row.string(c.2)) })
-        {
-            artists[songID, default: []].append((artistID, name))
-        }
-        var genres: [Int64: [String]] = [:]
-        for (songID, name) in try Self.query(
-            db,
-            """
-            SELECT sg.song_id, g.name FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
-            WHERE sg.song_id IN (SELECT value FROM json_each(?)) ORDER BY g.name
-            """, [ids], columns: { (try $0.index("song_id"), try $0.index("name")) },
-            decode: { row, c in (try row.int64(c.0), try row.string(c.1)) })
-        {
-            genres[songID, default: []].append(name)
-        }
-        for index in songs.indices {
-            songs[index].artists = artists[songs[index].id] ?? []
-            songs[index].genres = genres[songs[index].id] ?? []
-        }
-        return songs
+        try CatalogStore.query(db, sql, arguments, columns: columns, decode: decode)
     }
 
     /// The songs with these ids, in this order (repeats kept); ids not in the library are left out.
