@@ -238,3 +238,175 @@ extension CatalogStore {
         return songs
     }
 }
+
+extension CatalogStore {
+    /// An album as the catalog stores it; `starredAt` and `rating` are the annotated person's, and the plays
+    /// and genres are filled by whoever reads them (SubsonicStore keeps genres per library generation).
+    struct AlbumRow: Sendable {
+        var id: Int64
+        var title: String
+        var artistID: Int64?
+        var artistName: String?
+        var year: Int?
+        var isCompilation: Bool
+        var songsCount: Int
+        var durationMilliseconds: Int
+        var createdAt: Int64
+        var updatedAt: Int64
+        var sortName: String?
+        var musicBrainzID: String?
+        var starredAt: Int64?
+        var rating: Int?
+        var plays = 0
+        var lastPlayed: Int64?
+        var genres: [String] = []
+
+        /// The album as the v1 API answers it.
+        var model: Album {
+            Album(
+                id: String(id), title: title, icon: "v1/albums/\(id)/cover",
+                artist: artistID.map { ArtistSummary(id: String($0), name: artistName ?? "") }, year: year,
+                isCompilation: isCompilation, songsCount: songsCount, duration: durationMilliseconds,
+                createdAt: APIDate.string(createdAt), updatedAt: APIDate.string(updatedAt))
+        }
+    }
+
+    /// The album columns; with annotations, two `?`: the user twice. `musicBrainzID` looks the album's up in
+    /// its songs (a subquery per album; SubsonicStore keeps it per library generation instead).
+    private static func albumSelect(annotated: Bool, musicBrainzID: Bool) -> String {
+        let mbid =
+            musicBrainzID
+            ? """
+            (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
+                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1)
+            """ : "NULL"
+        return """
+            SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
+                al.duration_ms, al.created_at, al.updated_at, al.sort_name, \(mbid) AS musicbrainz_album_id,
+                \(annotated ? "fa.created_at" : "NULL") AS starred_at, \(annotated ? "r.rating" : "NULL") AS user_rating
+            FROM albums al
+                LEFT JOIN artists ar ON ar.id = al.artist_id
+            \(annotated ? """
+                LEFT JOIN favourite_albums fa ON fa.user_id = ? AND fa.album_id = al.id
+                LEFT JOIN album_ratings r ON r.user_id = ? AND r.album_id = al.id
+            """ : "")
+            """
+    }
+
+    private static let albumSelects = [false, true].flatMap { annotated in
+        [false, true].map { mbid in albumSelect(annotated: annotated, musicBrainzID: mbid) }
+    }
+
+    private struct AlbumColumns {
+        let id, title, artistID, artistName, year, isCompilation, songsCount, duration, createdAt: Int
+        let updatedAt, sortName, musicBrainzID, starredAt, rating: Int
+
+        init(_ row: Row) throws {
+            id = try row.index("id")
+            title = try row.index("title")
+            artistID = try row.index("artist_id")
+            artistName = try row.index("artist_name")
+            year = try row.index("year")
+            isCompilation = try row.index("is_compilation")
+            songsCount = try row.index("songs_count")
+            duration = try row.index("duration_ms")
+            createdAt = try row.index("created_at")
+            updatedAt = try row.index("updated_at")
+            sortName = try row.index("sort_name")
+            musicBrainzID = try row.index("musicbrainz_album_id")
+            starredAt = try row.index("starred_at")
+            rating = try row.index("user_rating")
+        }
+    }
+
+    /// Albums for a FROM-clause tail (albums are `al`, their artist `ar`; with annotations, the person's
+    /// favourite `fa` and rating `r`).
+    func albumRows(
+        _ db: Connection, _ tail: String, _ arguments: [any SQLBindable], annotations: Annotations? = nil,
+        musicBrainzID: Bool = false
+    ) throws -> [AlbumRow] {
+        let select = Self.albumSelects[(annotations == nil ? 0 : 2) + (musicBrainzID ? 1 : 0)]
+        let leading: [any SQLBindable] = annotations.map { [$0.userID, $0.userID] } ?? []
+        return try Self.query(
+            db, "\(select) \(tail)", leading + arguments, columns: AlbumColumns.init,
+            decode: { row, c in
+                AlbumRow(
+                    id: try row.int64(c.id), title: try row.string(c.title),
+                    artistID: try row.optionalInt64(c.artistID),
+                    artistName: try row.optionalString(c.artistName),
+                    year: try row.optionalInt(c.year), isCompilation: try row.bool(c.isCompilation),
+                    songsCount: try row.int(c.songsCount), durationMilliseconds: try row.int(c.duration),
+                    createdAt: try row.int64(c.createdAt), updatedAt: try row.int64(c.updatedAt),
+                    sortName: try row.optionalString(c.sortName),
+                    musicBrainzID: try row.optionalString(c.musicBrainzID),
+                    starredAt: try row.optionalInt64(c.starredAt), rating: try row.optionalInt(c.rating))
+            })
+    }
+
+    /// An artist as the catalog stores it; `starredAt` and `rating` are the annotated person's.
+    struct ArtistRow: Sendable {
+        var id: Int64
+        var name: String
+        var albumsCount: Int
+        var songsCount: Int
+        var createdAt: Int64
+        var updatedAt: Int64
+        var sortName: String?
+        var starredAt: Int64?
+        var rating: Int?
+
+        /// The artist as the v1 API answers it.
+        var model: Artist {
+            Artist(
+                id: String(id), name: name, icon: nil, songsCount: songsCount, albumsCount: albumsCount,
+                createdAt: APIDate.string(createdAt), updatedAt: APIDate.string(updatedAt))
+        }
+    }
+
+    private static let artistSelects = [false, true].map { annotated in
+        """
+        SELECT ar.id, ar.name, ar.albums_count, ar.songs_count, ar.created_at, ar.updated_at, ar.sort_name,
+            \(annotated ? "fa.created_at" : "NULL") AS starred_at, \(annotated ? "r.rating" : "NULL") AS user_rating
+        FROM artists ar
+        \(annotated ? """
+            LEFT JOIN favourite_artists fa ON fa.user_id = ? AND fa.artist_id = ar.id
+            LEFT JOIN artist_ratings r ON r.user_id = ? AND r.artist_id = ar.id
+        """ : "")
+        """
+    }
+
+    private struct ArtistColumns {
+        let id, name, albumsCount, songsCount, createdAt, updatedAt, sortName, starredAt, rating: Int
+
+        init(_ row: Row) throws {
+            id = try row.index("id")
+            name = try row.index("name")
+            albumsCount = try row.index("albums_count")
+            songsCount = try row.index("songs_count")
+            createdAt = try row.index("created_at")
+            updatedAt = try row.index("updated_at")
+            sortName = try row.index("sort_name")
+            starredAt = try row.index("starred_at")
+            rating = try row.index("user_rating")
+        }
+    }
+
+    /// Artists for a FROM-clause tail (artists are `ar`; with annotations, the person's favourite `fa` and
+    /// rating `r`).
+    func artistRows(
+        _ db: Connection, _ tail: String, _ arguments: [any SQLBindable], annotations: Annotations? = nil
+    ) throws -> [ArtistRow] {
+        let leading: [any SQLBindable] = annotations.map { [$0.userID, $0.userID] } ?? []
+        return try Self.query(
+            db, "\(Self.artistSelects[annotations == nil ? 0 : 1]) \(tail)", leading + arguments,
+            columns: ArtistColumns.init,
+            decode: { row, c in
+                ArtistRow(
+                    id: try row.int64(c.id), name: try row.string(c.name),
+                    albumsCount: try row.int(c.albumsCount),
+                    songsCount: try row.int(c.songsCount), createdAt: try row.int64(c.createdAt),
+                    updatedAt: try row.int64(c.updatedAt), sortName: try row.optionalString(c.sortName),
+                    starredAt: try row.optionalInt64(c.starredAt), rating: try row.optionalInt(c.rating))
+            })
+    }
+}

@@ -1,4 +1,3 @@
-import AudioMetadata
 import Foundation
 import MusicCore
 import Storage
@@ -208,45 +207,8 @@ struct SubsonicStore: Sendable {
 
     // MARK: Albums
 
-    struct AlbumRecord: Sendable {
-        var id: Int64
-        var title: String
-        var artistID: Int64?
-        var artistName: String?
-        var year: Int?
-        var isCompilation: Bool
-        var songsCount: Int
-        var durationMilliseconds: Int
-        var createdAt: Int64
-        var musicBrainzID: String?
-        var starredAt: Int64?
-        var rating: Int?
-        var plays = 0
-        var lastPlayed: Int64?
-        var genres: [String] = []
-        var sortName: String?
-    }
-
-    /// The album columns; the two `?` are the user twice.
-    private static let albumSelect = albumSelect(
-        musicBrainzID: """
-            (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
-                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1)
-            """)
-    /// The same without looking for the MusicBrainz id (kept facts hold it).
-    private static let albumSelectKept = albumSelect(musicBrainzID: "NULL")
-
-    private static func albumSelect(musicBrainzID: String) -> String {
-        """
-        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
-            al.duration_ms, al.created_at, \(musicBrainzID) AS musicbrainz_album_id,
-            fa.created_at AS starred_at, r.rating AS user_rating, al.sort_name
-        FROM albums al
-            LEFT JOIN artists ar ON ar.id = al.artist_id
-            LEFT JOIN favourite_albums fa ON fa.user_id = ? AND fa.album_id = al.id
-            LEFT JOIN album_ratings r ON r.user_id = ? AND r.album_id = al.id
-        """
-    }
+    /// An album with one person's favourite and rating, as the catalog reads it.
+    typealias AlbumRecord = CatalogStore.AlbumRow
 
     /// Albums' genres and MusicBrainz ids kept for a snapshot's library generation (`SubsonicCatalogCache`),
     /// where `albums` takes them instead of reading them.
@@ -304,49 +266,14 @@ struct SubsonicStore: Sendable {
         return genres
     }
 
-    private struct AlbumColumns {
-        let id, title, artistID, artistName, year, isCompilation, songsCount, duration, createdAt: Int
-        let musicBrainzID, starredAt, rating, sortName: Int
-
-        init(_ row: Row) throws {
-            sortName = try row.index("sort_name")
-            id = try row.index("id")
-            title = try row.index("title")
-            artistID = try row.index("artist_id")
-            artistName = try row.index("artist_name")
-            year = try row.index("year")
-            isCompilation = try row.index("is_compilation")
-            songsCount = try row.index("songs_count")
-            duration = try row.index("duration_ms")
-            createdAt = try row.index("created_at")
-            musicBrainzID = try row.index("musicbrainz_album_id")
-            starredAt = try row.index("starred_at")
-            rating = try row.index("user_rating")
-        }
-    }
-
-    private static func decodeAlbum(_ row: Row, _ c: AlbumColumns) throws -> AlbumRecord {
-        AlbumRecord(
-            id: try row.int64(c.id), title: try row.string(c.title),
-            artistID: try row.optionalInt64(c.artistID),
-            artistName: try row.optionalString(c.artistName), year: try row.optionalInt(c.year),
-            isCompilation: try row.bool(c.isCompilation), songsCount: try row.int(c.songsCount),
-            durationMilliseconds: try row.int(c.duration), createdAt: try row.int64(c.createdAt),
-            musicBrainzID: try row.optionalString(c.musicBrainzID),
-            starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating), sortName: try row.optionalString(c.sortName))
-    }
-
     /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries);
     /// with `kept`, genres and MusicBrainz ids come from the facts kept for the snapshot (read once).
     func albums(
         _ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [],
         kept: KeptAlbumFacts? = nil
     ) throws -> [AlbumRecord] {
-        var albums = try Self.query(
-            db, "\(kept == nil ? Self.albumSelect : Self.albumSelectKept) \(tail)",
-            [listener.userID, listener.userID] + arguments, columns: AlbumColumns.init,
-            decode: Self.decodeAlbum)
+        var albums = try catalog.albumRows(
+            db, tail, arguments, annotations: listener, musicBrainzID: kept == nil)
         guard !albums.isEmpty else { return albums }
         let ids = Self.idList(albums.map(\.id))
         var plays: [Int64: (Int, Int64?)] = [:]
@@ -390,9 +317,8 @@ struct SubsonicStore: Sendable {
     func album(_ db: Connection, _ listener: Listener, id: Int64, songs: [SongRecord]) throws -> AlbumRecord?
     {
         guard
-            var album = try Self.query(
-                db, "\(Self.albumSelect) WHERE al.id = ?", [listener.userID, listener.userID, id],
-                columns: AlbumColumns.init, decode: Self.decodeAlbum
+            var album = try catalog.albumRows(
+                db, "WHERE al.id = ?", [id], annotations: listener, musicBrainzID: true
             ).first
         else { return nil }
         album.plays = songs.reduce(0) { $0 + $1.plays }
@@ -503,52 +429,13 @@ struct SubsonicStore: Sendable {
 
     // MARK: Artists
 
-    struct ArtistRecord: Sendable {
-        var id: Int64
-        var name: String
-        var albumsCount: Int
-        var songsCount: Int
-        var starredAt: Int64?
-        var rating: Int?
-        var sortName: String?
-    }
-
-    /// The artist columns; the two `?` are the user twice.
-    private static let artistSelect = """
-        SELECT ar.id, ar.name, ar.albums_count, ar.songs_count, fa.created_at AS starred_at, r.rating AS user_rating,
-            ar.sort_name
-        FROM artists ar
-            LEFT JOIN favourite_artists fa ON fa.user_id = ? AND fa.artist_id = ar.id
-            LEFT JOIN artist_ratings r ON r.user_id = ? AND r.artist_id = ar.id
-        """
-
-    private struct ArtistColumns {
-        let id, name, albumsCount, songsCount, starredAt, rating, sortName: Int
-
-        init(_ row: Row) throws {
-            sortName = try row.index("sort_name")
-            id = try row.index("id")
-            name = try row.index("name")
-            albumsCount = try row.index("albums_count")
-            songsCount = try row.index("songs_count")
-            starredAt = try row.index("starred_at")
-            rating = try row.index("user_rating")
-        }
-    }
-
-    private static func decodeArtist(_ row: Row, _ c: ArtistColumns) throws -> ArtistRecord {
-        ArtistRecord(
-            id: try row.int64(c.id), name: try row.string(c.name), albumsCount: try row.int(c.albumsCount),
-            songsCount: try row.int(c.songsCount), starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating), sortName: try row.optionalString(c.sortName))
-    }
+    /// An artist with one person's favourite and rating, as the catalog reads it.
+    typealias ArtistRecord = CatalogStore.ArtistRow
 
     func artists(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
         throws -> [ArtistRecord]
     {
-        try Self.query(
-            db, "\(Self.artistSelect) \(tail)", [listener.userID, listener.userID] + arguments,
-            columns: ArtistColumns.init, decode: Self.decodeArtist)
+        try catalog.artistRows(db, tail, arguments, annotations: listener)
     }
 
     func artist(_ db: Connection, _ listener: Listener, id: Int64) throws -> ArtistRecord? {
