@@ -229,6 +229,30 @@ import Testing
             server, "POST", "/v1/friends", ["userId": rest.person.id], token: other.person.session)
         #expect(followed == 201)
         #expect(try await playing(other).contains(rest.person.nickname))
+        // The setting: nobody hides it even from followers; everyone shows it to anyone.
+        let path = "/v1/users/\(rest.person.id)/now_playing"
+        #expect(
+            (try await SubsonicWorld.v1(server, "GET", path, token: rest.person.session).1["data"]
+                as? [String: Any])?[
+                    "visibility"] as? String == "followers")
+        #expect(
+            try await SubsonicWorld.v1(
+                server, "PUT", path, ["visibility": "nobody"], token: rest.person.session
+            ).0 == 200)
+        #expect(try await !playing(other).contains(rest.person.nickname))
+        #expect(try await playing(rest).contains(rest.person.nickname), "one's own, always")
+        #expect(
+            try await SubsonicWorld.v1(
+                server, "PUT", path, ["visibility": "nobody"], token: other.person.session
+            ).0 == 403)
+        #expect(
+            try await SubsonicWorld.v1(
+                server, "PUT", path, ["visibility": "sometimes"], token: rest.person.session
+            ).0 == 400)
+        #expect(
+            try await SubsonicWorld.v1(
+                server, "PUT", path, ["visibility": "followers"], token: rest.person.session
+            ).0 == 200)
     }
 
     @Test func coversAreKeptByCachesWithTheirETag() async throws {

@@ -148,13 +148,14 @@ public final class ServerApp: Sendable {
         TermsRoutes(terms: terms).register(on: api)
         VideoRoutes(videos: videos, scans: videoScans, files: files).register(on: api)
         RecommendationRoutes(recommendations: recommendations).register(on: api)
-        AppPasswordRoutes(passwords: passwords).register(on: api)
+        let subsonic = SubsonicService(
+            database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying)
+        AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         SubsonicRoutes(
-            service: SubsonicService(
-                database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying),
-            passwords: passwords, media: media, files: files, accounts: accounts, logger: logger,
+            service: subsonic, passwords: passwords, media: media, files: files, accounts: accounts,
+            logger: logger,
             envelope: SubsonicEnvelope(serverVersion: CloudMusicVersion.current)
         ).register(on: router)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)

@@ -425,6 +425,29 @@ extension SubsonicService {
         return element
     }
 
+    // MARK: Now playing
+
+    /// Who may see what `userID`'s apps play: theirs to read (and administrators'), theirs alone to change.
+    func nowPlayingSetting(userID: Int64, by viewer: Viewer) throws -> NowPlayingSetting {
+        guard viewer.userID == userID || viewer.isAdmin else {
+            throw ServiceError.forbidden(
+                "Only the account's owner (or an administrator) can see this setting.")
+        }
+        guard let visibility = try database.read({ db in try store.nowPlayingVisibility(db, userID: userID) })
+        else { throw AccountService.noUser }
+        return NowPlayingSetting(visibility: visibility)
+    }
+
+    func setNowPlaying(userID: Int64, _ visibility: NowPlayingVisibility, by viewer: Viewer) throws
+        -> NowPlayingSetting
+    {
+        guard viewer.userID == userID else {
+            throw ServiceError.forbidden("Only the account's owner can choose who sees what they play.")
+        }
+        try database.write { db in try store.setNowPlayingVisibility(db, userID: userID, visibility) }
+        return NowPlayingSetting(visibility: visibility)
+    }
+
     // MARK: Internet radio
 
     /// The stations administrators added, by name. Apps play `streamUrl` themselves.

@@ -802,6 +802,17 @@ struct SubsonicStore: Sendable {
             ) { try $0.int64("id") })
     }
 
+    func nowPlayingVisibility(_ db: Connection, userID: Int64) throws -> NowPlayingVisibility? {
+        try db.queryOne("SELECT now_playing_visibility FROM users WHERE id = ?", userID) {
+            NowPlayingVisibility(rawValue: try $0.string("now_playing_visibility")) ?? .followers
+        }
+    }
+
+    func setNowPlayingVisibility(_ db: Connection, userID: Int64, _ visibility: NowPlayingVisibility) throws {
+        try db.execute(
+            "UPDATE users SET now_playing_visibility = ? WHERE id = ?", visibility.rawValue, userID)
+    }
+
     // MARK: Internet radio
 
     struct RadioStation: Sendable, Equatable {
