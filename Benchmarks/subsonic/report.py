@@ -15,7 +15,9 @@ median and range.
 
 Targets (issue 18): CloudMusic at least 100 times supysonic's requests/s on each method, and a p99 under
 20 ms. PASS: the median ratio and the median p99 meet them; "every round" is added when each round did.
-search3-distinct (a different query at every request) is shown for information and has no target.
+search3-distinct (a different query at every request, so no answer can be kept) has its own target from
+issue 26: a ratio of at least 50, with the same p99; its CPU per request is the steadier figure on a shared
+machine.
 Exit status 3 when a target is missed or a figure is missing, else 0.
 """
 import json
@@ -25,9 +27,9 @@ import statistics
 import sys
 
 METHODS = ["getAlbumList2", "search3", "search3-distinct", "getArtists", "getAlbum", "stream"]
-# Measured to show what a search costs when no answer is kept (every request a different query), with no
-# target of its own: issue 18's search3 is the repeated query.
-INFORMATION = {"search3-distinct"}
+# The least ratio each method must reach (issue 18: 100; issue 26 gave search3 with a new query at every
+# request, which no kept answer can serve, 50).
+TARGET_RATIO = {"search3-distinct": 50}
 SERVERS = ["cloudmusic", "supysonic"]
 FIELDS = ["round", "method", "server", "requests", "rps", "p50_ms", "p99_ms", "errors", "cpu_ms_per_request"]
 
@@ -102,12 +104,12 @@ def summarize(rows):
             entry["ratios"] = ratios
             entry["ratio_median"] = statistics.median(ratios)
         cloudmusic = entry.get("cloudmusic")
-        passed = bool(ratios) and cloudmusic is not None and entry["ratio_median"] >= 100 \
+        target = TARGET_RATIO.get(method, 100)
+        entry["target_ratio"] = target
+        passed = bool(ratios) and cloudmusic is not None and entry["ratio_median"] >= target \
             and cloudmusic["p99_ms_median"] < 20 and cloudmusic["errors"] == 0
-        every = passed and min(ratios) >= 100 and cloudmusic["p99_ms_max"] < 20
+        every = passed and min(ratios) >= target and cloudmusic["p99_ms_max"] < 20
         entry["verdict"] = ("PASS (every round)" if every else "PASS") if passed else "MISS"
-        if method in INFORMATION:
-            entry["verdict"] = "information (no target)"
         summary[method] = entry
     return summary
 
@@ -160,6 +162,11 @@ Transfer/sec:      1.23MB
     entry = summarize(rows)["getAlbum"]
     assert entry["ratios"] == [200, 75, 125] and entry["ratio_median"] == 125, entry
     assert entry["verdict"] == "PASS" and entry["cloudmusic"]["p99_ms_max"] == 13, entry
+    # search3-distinct's target is 50: a 60x median passes there, and would miss on another method.
+    for row in rows:
+        row["method"] = "search3-distinct"
+        row["rps"] = 60 * 10 if row["server"] == "cloudmusic" else 10
+    assert summarize(rows)["search3-distinct"]["verdict"] == "PASS (every round)"
     print("selftest ok")
 
 

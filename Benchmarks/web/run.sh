@@ -36,6 +36,6 @@ done
 
 mkdir -p "$out"
 (cd "$root" && bash scripts/install-deps >&2 && swift build -c release --product cloudmusic-server >&2)
-venv="${CLOUDMUSIC_WEB_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cloudmusic/webtests-venv}"
+venv="$("$root/scripts/test-venv")"
 exec "$venv/bin/python" "$here/web-bench.py" --server "$root/.build/release/cloudmusic-server" --web "$root/Web" \
   --runs "$runs" --seconds "$seconds" --out "$out"

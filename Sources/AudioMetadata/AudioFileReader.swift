@@ -137,7 +137,31 @@ public enum AudioFileReader {
         tags.musicBrainzTrackID = first("MUSICBRAINZ_TRACKID")
         tags.musicBrainzAlbumID = first("MUSICBRAINZ_ALBUMID")
         tags.musicBrainzArtistID = first("MUSICBRAINZ_ARTISTID")
+        tags.replayGain = ReplayGain(
+            trackGain: decibels(first("REPLAYGAIN_TRACK_GAIN")),
+            trackPeak: decibels(first("REPLAYGAIN_TRACK_PEAK")),
+            albumGain: decibels(first("REPLAYGAIN_ALBUM_GAIN")),
+            albumPeak: decibels(first("REPLAYGAIN_ALBUM_PEAK")))
+        tags.bpm = decibels(first("BPM")).flatMap { $0 > 0 && $0 < 1_000 ? Int($0.rounded()) : nil }
+        tags.titleSort = first("TITLESORT")
+        tags.artistSort = first("ARTISTSORT")
+        tags.albumSort = first("ALBUMSORT")
+        tags.albumArtistSort = first("ALBUMARTISTSORT")
+        // Vorbis comments (FLAC, Ogg) call it DESCRIPTION, as ffmpeg writes it.
+        tags.comment = first("COMMENT", "DESCRIPTION")
         return tags
+    }
+
+    /// A number as tags write gains, peaks and tempos: "-6.54 dB", "0.988547", "120" (a comma decimal too).
+    static func decibels(_ text: String?) -> Double? {
+        guard var text = text?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if text.lowercased().hasSuffix("db") {
+            text = String(text.dropLast(2)).trimmingCharacters(in: .whitespaces)
+        }
+        guard let value = Double(text.replacingOccurrences(of: ",", with: ".")), value.isFinite,
+            abs(value) < 1_000_000
+        else { return nil }
+        return value
     }
 
     /// Trims, drops NULs and empty values, and caps the UTF-8 length on a character boundary.

@@ -17,6 +17,16 @@ public struct AudioTags: Sendable, Equatable, Codable {
     public var musicBrainzTrackID: String?
     public var musicBrainzAlbumID: String?
     public var musicBrainzArtistID: String?
+    /// ReplayGain in dB and peaks as fractions of full scale (REPLAYGAIN_TRACK_GAIN ...).
+    public var replayGain = ReplayGain()
+    /// Beats per minute, rounded.
+    public var bpm: Int?
+    /// How the title, the artist, the album and the album artist sort (TITLESORT, ARTISTSORT, ...).
+    public var titleSort: String?
+    public var artistSort: String?
+    public var albumSort: String?
+    public var albumArtistSort: String?
+    public var comment: String?
 
     public init(
         title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
@@ -43,6 +53,25 @@ public struct AudioTags: Sendable, Equatable, Codable {
     }
 }
 
+/// ReplayGain values of a file: gains in dB, peaks as fractions of full scale; nil when not tagged.
+public struct ReplayGain: Sendable, Equatable, Codable {
+    public var trackGain: Double?
+    public var trackPeak: Double?
+    public var albumGain: Double?
+    public var albumPeak: Double?
+
+    public init(
+        trackGain: Double? = nil, trackPeak: Double? = nil, albumGain: Double? = nil, albumPeak: Double? = nil
+    ) {
+        self.trackGain = trackGain
+        self.trackPeak = trackPeak
+        self.albumGain = albumGain
+        self.albumPeak = albumPeak
+    }
+
+    public var isEmpty: Bool { trackGain == nil && trackPeak == nil && albumGain == nil && albumPeak == nil }
+}
+
 /// The audio stream of a file.
 public struct AudioProperties: Sendable, Equatable, Codable {
     public var durationMilliseconds: Int
@@ -51,12 +80,15 @@ public struct AudioProperties: Sendable, Equatable, Codable {
     /// Samples per second, e.g. 44100.
     public var sampleRate: Int
     public var channels: Int
+    /// Bits per sample of a lossless stream; 0 for lossy formats, which have none.
+    public var bitDepth: Int
 
-    public init(durationMilliseconds: Int, bitRate: Int, sampleRate: Int, channels: Int) {
+    public init(durationMilliseconds: Int, bitRate: Int, sampleRate: Int, channels: Int, bitDepth: Int = 0) {
         self.durationMilliseconds = durationMilliseconds
         self.bitRate = bitRate
         self.sampleRate = sampleRate
         self.channels = channels
+        self.bitDepth = bitDepth
     }
 }
 

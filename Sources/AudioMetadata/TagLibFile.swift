@@ -120,7 +120,8 @@ final class TagLibFile {
             durationMilliseconds: max(0, milliseconds),
             bitRate: Int(taglib_audioproperties_bitrate(p)),
             sampleRate: Int(taglib_audioproperties_samplerate(p)),
-            channels: Int(taglib_audioproperties_channels(p)))
+            channels: Int(taglib_audioproperties_channels(p)),
+            bitDepth: Int(cm_taglib_bits_per_sample(handle)))
     }
 
     private static func strings(_ list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {

@@ -3,6 +3,10 @@
 #include "CTagLibProperties.h"
 
 #include <taglib/aifffile.h>
+#include <taglib/apefile.h>
+#include <taglib/flacfile.h>
+#include <taglib/mp4file.h>
+#include <taglib/wavpackfile.h>
 #include <taglib/asffile.h>
 #include <taglib/mpegfile.h>
 #include <taglib/textidentificationframe.h>
@@ -207,7 +211,22 @@ extern "C" int cm_taglib_property_replace(void *file, const char *const *keys,
   }
 }
 
-extern "C" int cm_taglib_length_milliseconds(const void *file) {
+extern "C" extern "C" int cm_taglib_bits_per_sample(const void *file) {
+  const TagLib::AudioProperties *p = asFile(file)->audioProperties();
+  if (p == nullptr) return 0;
+  if (auto *x = dynamic_cast<const TagLib::FLAC::Properties *>(p)) return x->bitsPerSample();
+  if (auto *x = dynamic_cast<const TagLib::RIFF::WAV::Properties *>(p)) return x->bitsPerSample();
+  if (auto *x = dynamic_cast<const TagLib::RIFF::AIFF::Properties *>(p)) return x->bitsPerSample();
+  if (auto *x = dynamic_cast<const TagLib::WavPack::Properties *>(p)) return x->bitsPerSample();
+  if (auto *x = dynamic_cast<const TagLib::APE::Properties *>(p)) return x->bitsPerSample();
+  if (auto *x = dynamic_cast<const TagLib::TrueAudio::Properties *>(p)) return x->bitsPerSample();
+  if (auto *x = dynamic_cast<const TagLib::MP4::Properties *>(p)) {
+    return x->codec() == TagLib::MP4::Properties::ALAC ? x->bitsPerSample() : 0;
+  }
+  return 0;
+}
+
+int cm_taglib_length_milliseconds(const void *file) {
   if (file == nullptr) return -1;
   try {
     const TagLib::AudioProperties *p = asFile(file)->audioProperties();

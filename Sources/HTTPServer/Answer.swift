@@ -118,6 +118,10 @@ extension ServerCore {
             length = len
             mhd = MHD_create_response_from_fd_at_offset64(UInt64(len), fd, UInt64(offset))
             if mhd == nil { Foundation.close(fd) }
+        case .stream where st.method == .HEAD && response.streamLength != nil:
+            // The length a GET would send, and no body: libmicrohttpd never reads a HEAD's content.
+            mhd = MHD_create_response_from_callback(
+                UInt64(response.streamLength!), 1, headReaderCallback, nil, nil)
         case .stream where st.method == .HEAD, .push:
             // No producer for HEAD. libmicrohttpd 0.9.75 sends the final "0\r\n\r\n" even for HEAD, which the
             // client would take for the start of its next response, so such a HEAD closes the connection.
@@ -129,7 +133,8 @@ extension ServerCore {
             writer = w
             producer = p
             mhd = MHD_create_response_from_callback(
-                UInt64.max, response.streamBlockSize, streamReaderCallback,
+                response.streamLength.map { UInt64($0) } ?? UInt64.max, response.streamBlockSize,
+                streamReaderCallback,
                 Unmanaged.passRetained(w).toOpaque(),
                 streamFreeCallback)
         }

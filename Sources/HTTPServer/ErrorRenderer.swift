@@ -6,8 +6,8 @@ public struct ErrorContext: Sendable {
     public let method: String
     /// The path without the query, percent-decoded when it decodes.
     public let path: String
-    /// The raw query string (after "?"); nil when there is none, and when the address was refused for its length or
-    /// its number of parameters.
+    /// The raw query string (after "?"); nil when there is none, and when the address was refused for its length
+    /// (one refused for its number of parameters keeps it, so `f` can still say the answer's format).
     public let query: String?
     /// The request's headers (the language it asks for, say).
     public let headers: HTTPHeaders

@@ -25,12 +25,14 @@ extension ServerCore {
             let count = countQueryParameters(bytes)
             if length > config.maxHeaderBytes {
                 st.targetError = addressTooLong()
-            } else if count > config.maxQueryParameters {
-                let most = config.maxQueryParameters
-                st.targetError = HTTPError(
-                    status: 414,
-                    message: "The address has \(count) query parameters; at most \(most) are allowed.")
             } else {
+                if count > config.maxQueryParameters {
+                    let most = config.maxQueryParameters
+                    st.targetError = HTTPError(
+                        status: 414,
+                        message: "The address has \(count) query parameters; at most \(most) are allowed.")
+                }
+                // A refused query is kept for the error's renderer (an API may read its answer's format there).
                 st.query = String(decoding: bytes, as: UTF8.self)
             }
             query.storeBytes(of: 0, as: UInt8.self)

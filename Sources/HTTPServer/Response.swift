@@ -24,6 +24,10 @@ public struct Response: Sendable {
     /// The buffer libmicrohttpd gives a streamed body, allocated for every stream whether or not it is used
     /// (HTTP/1.1 bodies go out chunked from the connection's own buffer): large for media.
     public var streamBlockSize = 32 << 10
+    /// The exact length of a streamed body, when it is known before it is written (a transcode sized from
+    /// its duration and bit rate): sent as `Content-Length` instead of chunked, HEAD included. The producer
+    /// must write exactly this many bytes.
+    public var streamLength: Int?
 
     public init(status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Data) {
         self.status = status

@@ -185,6 +185,9 @@ let streamReaderCallback: MHD_ContentReaderCallback = { cls, _, buf, max in
     return w.read(into: buf!, max: max)
 }
 
+/// The content of a HEAD answer of known length: never read, and nothing if it were.
+let headReaderCallback: MHD_ContentReaderCallback = { _, _, _, _ in -1 }
+
 let streamFreeCallback: MHD_ContentReaderFreeCallback = { cls in
     let w = Unmanaged<StreamWriter>.fromOpaque(cls!).takeRetainedValue()
     w.detach()

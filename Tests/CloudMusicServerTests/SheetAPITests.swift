@@ -378,7 +378,8 @@ import Testing
                 ("DELETE", "/v1/sheets/\(sheet)/cover", nil),
             ]
         }
-        for (sheet, expected) in [(open, 403), (annLikes, 403), (hidden, 404)] {
+        // "I like" is private unless its owner makes it public (issue 26): to others, as if it did not exist.
+        for (sheet, expected) in [(open, 403), (annLikes, 404), (hidden, 404)] {
             for (method, path, body) in attempts(sheet) {
                 let reply = try await server.call(method, path, json: body, token: world.bob)
                 #expect(reply.status == expected, "Bob \(method) \(path): \(reply.json)")
@@ -416,8 +417,8 @@ import Testing
                 #expect(reply.status == 404, "GET \(hidden)\(path) as \(token == nil ? "nobody" : "Bob")")
             }
             let created = try await server.call("GET", "/v1/users/\(world.annID)/create", token: token)
-            #expect(Set(Self.ids(created)) == [open, annLikes])
-            #expect(created.data["total"] as? Int == 2)
+            #expect(Set(Self.ids(created)) == [open])
+            #expect(created.data["total"] as? Int == 1)
             let list = try await server.call("GET", "/v1/sheets?size=100", token: token)
             #expect(Self.ids(list) == [open])
             #expect(list.data["total"] as? Int == 1)
@@ -545,6 +546,15 @@ import Testing
             "PATCH", "/v1/sheets/\(annLikes)/relations/\(ids[0])", json: ["position": 0], token: world.ann)
         #expect(moved.status == 200)
         #expect(try await world.songIDs(ofSheet: annLikes, token: world.ann).first == ids[0])
+        // Private until Ann shows it; shown, it still cannot be collected.
+        let hiddenLikes = try await server.call(
+            "POST", "/v1/collections", json: ["sheetId": annLikes], token: world.bob)
+        #expect(hiddenLikes.status == 404, "\(hiddenLikes.json)")
+        #expect(
+            try await server.call(
+                "PATCH", "/v1/sheets/\(annLikes)", json: ["isPrivate": false], token: world.ann
+            )
+            .status == 200)
         let collect = try await server.call(
             "POST", "/v1/collections", json: ["sheetId": annLikes], token: world.bob)
         #expect(collect.status == 400, "\(collect.json)")
@@ -995,7 +1005,7 @@ import Testing
             ("negative position", ["songIds": [ids[0]], "currentIndex": 0, "position": -1]),
             ("position of days", ["songIds": [ids[0]], "currentIndex": 0, "position": 86_400_001]),
             ("unknown loop mode", ["songIds": [ids[0]], "loopMode": "repeat"]),
-            ("5001 songs", ["songIds": Array(repeating: ids[0], count: 5_001)]),
+            ("100001 songs", ["songIds": Array(repeating: ids[0], count: 100_001)]),
             ("base version not a number", ["songIds": [ids[0]], "baseVersion": "2"]),
         ]
         for (name, body) in bad {

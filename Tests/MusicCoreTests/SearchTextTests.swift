@@ -3,8 +3,8 @@ import Testing
 
 @Suite struct SearchTextTests {
     @Test func cjkCharactersBecomeTokens() {
-        #expect(SearchText.indexText("一时失志") == " 一 时 失 志")
-        #expect(SearchText.indexText("Jay周杰伦 Live") == "Jay 周 杰 伦 Live")
+        #expect(SearchText.indexText("一时失志") == " 一 时 失 志 yishishizhi yssz")
+        #expect(SearchText.indexText("Jay周杰伦 Live") == "Jay 周 杰 伦 Live zhoujielun zjl")
         #expect(SearchText.indexText("plain words") == "plain words")
     }
 
@@ -48,5 +48,19 @@ import Testing
     @Test func termsAreCapped() {
         let query = SearchText.matchQuery((1...20).map { "w\($0)" }.joined(separator: " "))!
         #expect(query.split(separator: " ").count == 8)
+    }
+
+    /// Pinyin from the generated Unihan table: one toneless reading per character, ü as v.
+    @Test func pinyin() {
+        #expect(
+            Pinyin.syllable("周") == "zhou" && Pinyin.syllable("杰") == "jie" && Pinyin.syllable("伦") == "lun")
+        #expect(Pinyin.syllable("绿") == "lv" && Pinyin.syllable("女") == "nv")
+        #expect(Pinyin.syllable("a") == nil && Pinyin.syllable("あ") == nil && Pinyin.syllable("한") == nil)
+        #expect(Pinyin.romanized("周杰伦") == "zhou jie lun")
+        #expect(Pinyin.romanized("Jay 周杰伦 Live!") == "jay zhou jie lun live!")
+        #expect(Pinyin.romanized("Abba") == nil)
+        #expect(Pinyin.searchWords("周杰伦 - 晴天") == ["zhoujielun", "zjl", "qingtian", "qt"])
+        #expect(Pinyin.searchWords("雨") == ["yu"], "one character: no initials of its own")
+        #expect(Pinyin.searchWords("no chinese") == [])
     }
 }

@@ -185,3 +185,20 @@ public final class OwnQueueExecutor: TaskExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: executor) }
     }
 }
+
+/// The Python of the test tools' virtual environment (scripts/install-deps makes it), where
+/// `scripts/test-venv` says it is: the one place that rule is written, for the scripts and the tests alike.
+public let testVenvPython: String = {
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../scripts/test-venv").standardizedFileURL.path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [script]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return "(\(script) did not run)/bin/python" }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let folder = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return folder + "/bin/python"
+}()

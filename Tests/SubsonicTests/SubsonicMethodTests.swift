@@ -52,6 +52,19 @@ import Testing
                     as? String),
         ]
 
+        // Two stations to change and remove, one per format.
+        for name in ["Radio XML", "Radio JSON"] {
+            try await root.ok(
+                "createInternetRadioStation",
+                [("name", name), ("streamUrl", "https://radio.example.com/live")])
+        }
+        let listed =
+            try await rest.ok("getInternetRadioStations")["internetRadioStations"]["internetRadioStation"]
+            as? [[String: Any]] ?? []
+        let stations = try ["Radio XML", "Radio JSON"].map { name in
+            try #require(listed.first { $0["name"] as? String == name }?["id"] as? String)
+        }
+
         // The calls of each method: one per format, with what it needs.
         var calls: [(method: String, parameters: [(String, String)], admin: Bool)] = [
             ("ping", [], false), ("getLicense", [], false), ("getOpenSubsonicExtensions", [], false),
@@ -96,7 +109,12 @@ import Testing
             ("getPlayQueue", [], false),
             ("savePlayQueueByIndex", [("id", songs[0]), ("id", songs[0]), ("currentIndex", "1")], false),
             ("getPlayQueueByIndex", [], false), ("getUser", [("username", rest.person.nickname)], false),
-            ("getScanStatus", [], true), ("startScan", [], true), ("getShares", [], false),
+            ("getScanStatus", [], false), ("startScan", [], true), ("getShares", [], false),
+            ("getUsers", [], false), ("getUsers", [], true), ("getInternetRadioStations", [], false),
+            (
+                "createInternetRadioStation",
+                [("name", "Lo-fi"), ("streamUrl", "http://stream.example.org:8000/lofi.mp3")], true
+            ),
             ("unstar", [("id", songs[0])], false),
         ]
         for type in [
@@ -133,11 +151,27 @@ import Testing
                     }
                 }
             }
+            let station = stations[json ? 1 : 0]
+            for (method, parameters) in [
+                (
+                    "updateInternetRadioStation",
+                    [
+                        ("id", station), ("name", "Renamed"), ("streamUrl", "https://radio.example.com/new"),
+                        ("homepageUrl", "https://radio.example.com"),
+                    ]
+                ), ("deleteInternetRadioStation", [("id", station)]),
+            ] {
+                let reply = try await root.call(method, parameters, json: json)
+                #expect(json ? reply.isOK : reply.text.contains(#"status="ok""#), "\(method): \(reply.text)")
+            }
             let deleted = try await rest.call("deletePlaylist", [("id", extra[json ? 1 : 0])], json: json)
             #expect(json ? deleted.isOK : deleted.text.contains(#"status="ok""#))
         }
         // Every method that answers a document was called (media methods have tests of their own).
-        let called = Set(calls.map(\.method) + ["deletePlaylist"])
+        let called = Set(
+            calls.map(\.method) + [
+                "deletePlaylist", "updateInternetRadioStation", "deleteInternetRadioStation",
+            ])
         let documents = SubsonicAPI.methods.filter { $0.unsupported == nil && $0.answer != .media }.map(
             \.name)
         #expect(Set(documents).subtracting(called).sorted() == [], "methods without a test call")
@@ -151,7 +185,6 @@ import Testing
         let unsupported = SubsonicAPI.methods.filter { $0.unsupported != nil }
         #expect(unsupported.map(\.name).contains("jukeboxControl"))
         #expect(unsupported.map(\.name).contains("getPodcasts"))
-        #expect(unsupported.map(\.name).contains("getInternetRadioStations"))
         #expect(unsupported.map(\.name).contains("getChatMessages"))
         #expect(unsupported.map(\.name).contains("createUser"))
         for method in unsupported {

@@ -215,7 +215,7 @@ import Testing
     @Test func theIndexLettersOfASCIINamesAreFoundationsFolding() {
         for name in [
             "The Beatles", "  the  Who ", "Los Lobos", "El", "ABBA", "a-ha", "10cc", "!!!", "The", "Leß",
-            "Élodie", "Ｚｅｄｄ", "Ñu", "歌手3", "", " ", "Thé Band", "Les Rita Mitsouko", "tHE tHE",
+            "Élodie", "Ｚｅｄｄ", "Ñu", "", " ", "Thé Band", "Les Rita Mitsouko", "tHE tHE", "3歌手",
         ] {
             var reference = name.trimmingCharacters(in: .whitespaces)
             for article in SubsonicService.ignoredArticles
@@ -231,6 +231,11 @@ import Testing
             let entry = SubsonicService.indexEntry(name)
             #expect(entry.letter == letter && entry.key == folded.lowercased(), "\(name)")
         }
+        // Chinese names by their pinyin: the initial's letter, the syllables as the key.
+        let singer = SubsonicService.indexEntry("歌手3")
+        #expect(singer.letter == "G" && singer.key == "ge shou 3")
+        let jay = SubsonicService.indexEntry("The 周杰伦")
+        #expect(jay.letter == "Z" && jay.key == "zhou jie lun")
         for text in [
             "", " ", "a", " a", "a ", "\ta\t", "\u{3000}a\u{00A0}", "ab c", "é", " é ", "歌手3", "\u{180E}a",
             "a\u{200B}", "\u{FEFF}a", "a\u{2028}", "\na\r", "\u{2009}x\u{202F}", "\u{1680}",
@@ -280,7 +285,8 @@ func shell(_ server: TestServer, _ arguments: [String]) async throws {
 
 /// A three-second tone with a title (and an album and genre), written by ffmpeg.
 func song(
-    in folder: String, named name: String, title: String, album: String = "Pouch", genre: String = "Jazz"
+    in folder: String, named name: String, title: String, album: String = "Pouch", genre: String = "Jazz",
+    artist: String = "Marsupials"
 ) async throws {
     let path = folder + "/" + name
     let status = try await offThread { () -> Int32 in
@@ -288,7 +294,7 @@ func song(
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = [
             "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
-            "-metadata", "title=\(title)", "-metadata", "artist=Marsupials", "-metadata", "album=\(album)",
+            "-metadata", "title=\(title)", "-metadata", "artist=\(artist)", "-metadata", "album=\(album)",
             "-metadata", "genre=\(genre)", "-c:a", "libmp3lame", path,
         ]
         try process.run()

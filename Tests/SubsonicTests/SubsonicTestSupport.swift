@@ -80,14 +80,8 @@ final class AnswerLog: @unchecked Sendable {
 
     static let supportFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Support"
 
-    /// The Python of the test tools' virtual environment (scripts/install-deps makes it).
-    static var python: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let venv = environment["CLOUDMUSIC_WEB_VENV"], !venv.isEmpty { return venv + "/bin/python" }
-        let cache =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
-        return cache + "/cloudmusic/webtests-venv/bin/python"
-    }
+    /// The Python of the test tools' virtual environment (scripts/test-venv says where).
+    static var python: String { testVenvPython }
 
     /// Runs the validator over every saved answer and records each problem as an issue.
     func validate(sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -140,6 +134,14 @@ actor SubsonicWorld {
             }
         }
         return try await starting!.value
+    }
+
+    private var sharing: Task<Person, any Error>?
+
+    /// One person the tests that change nothing of their own share (the server allows 20 sign-ups per address).
+    func sharedPerson() async throws -> Person {
+        if sharing == nil { sharing = Task { try await newPerson() } }
+        return try await sharing!.value
     }
 
     /// A new person with an app password (not an administrator).

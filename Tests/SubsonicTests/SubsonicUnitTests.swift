@@ -110,6 +110,10 @@ import Testing
         #expect(SubsonicAPI.method(named: "getopensubsonicextensions") == nil, "names are case-sensitive")
         #expect(SubsonicAPI.method(named: "getOpenSubsonicExtensions")?.access == .anyone)
         #expect(
-            SubsonicAPI.methods.filter { $0.access == .admin }.map(\.name) == ["getScanStatus", "startScan"])
+            SubsonicAPI.methods.filter { $0.access == .admin }.map(\.name) == [
+                "createInternetRadioStation", "updateInternetRadioStation", "deleteInternetRadioStation",
+                "startScan",
+            ])
+        #expect(SubsonicAPI.method(named: "getScanStatus")?.access == .user, "every app shows the scan")
     }
 }

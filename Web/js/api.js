@@ -336,6 +336,10 @@ export const appPasswords = {
   list: (params, body) => call(e("GET", "/v1/users/{id}/app_passwords", [], "signedIn", false), params, body),
   /** DELETE /v1/users/{id}/app_passwords/{passwordId}: Revoke one of one's app passwords: the app using it is signed out at once. */
   revoke: (params, body) => call(e("DELETE", "/v1/users/{id}/app_passwords/{passwordId}", [], "signedIn", false), params, body),
+  /** GET /v1/users/{id}/now_playing: Who may see what one's Subsonic apps are playing (getNowPlaying); followers unless one chose. */
+  nowPlaying: (params, body) => call(e("GET", "/v1/users/{id}/now_playing", [], "signedIn", false), params, body),
+  /** PUT /v1/users/{id}/now_playing: Choose who may see what one's Subsonic apps are playing: followers, everyone or nobody. */
+  setNowPlaying: (params, body) => call(e("PUT", "/v1/users/{id}/now_playing", [], "signedIn", false), params, body),
 };
 
 export const messages = {

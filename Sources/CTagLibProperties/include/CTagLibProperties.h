@@ -28,6 +28,10 @@ void cm_taglib_property_free(char **list);
 int cm_taglib_property_replace(void *file, const char *const *keys, const char *const *values,
                                int count);
 
+/// Bits per sample of a lossless stream (FLAC, WAV, AIFF, ALAC, WavPack, APE, TrueAudio), or 0 when the
+/// format has none (MP3, AAC, Vorbis, Opus) or the file has no audio properties.
+int cm_taglib_bits_per_sample(const void *file);
+
 /// Duration in milliseconds, or -1 if the file has no audio properties.
 int cm_taglib_length_milliseconds(const void *file);
 

@@ -26,6 +26,10 @@ enum Schema {
         LibrarySchema.longerPrefixes,
         EventsSchema.migration,
         MessagesSchema.migration,
+        SubsonicSchema.internetRadio,
+        SubsonicSchema.privacy,
+        LibrarySchema.tagDetails,
+        SheetsSchema.repeats,
         Migration(
             version: 1, name: "server metadata",
             sql: """

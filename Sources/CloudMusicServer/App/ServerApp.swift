@@ -148,14 +148,14 @@ public final class ServerApp: Sendable {
         TermsRoutes(terms: terms).register(on: api)
         VideoRoutes(videos: videos, scans: videoScans, files: files).register(on: api)
         RecommendationRoutes(recommendations: recommendations).register(on: api)
-        AppPasswordRoutes(passwords: passwords).register(on: api)
+        let subsonic = SubsonicService(
+            database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying)
+        AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         SubsonicRoutes(
-            service: SubsonicService(
-                database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying),
-            passwords: passwords, media: media, files: files, accounts: accounts, logger: logger,
-            envelope: SubsonicEnvelope(serverVersion: CloudMusicVersion.current)
+            service: subsonic, passwords: passwords, media: media, files: files, accounts: accounts,
+            logger: logger, envelope: .current
         ).register(on: router)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
@@ -171,8 +171,11 @@ public final class ServerApp: Sendable {
         configuration.maxUploadBytes = options.maxUploadBytes
         configuration.logger = logger
         configuration.willShutDown = { [eventHub] in eventHub.endAll() }
-        // The server's own refusals (no route, a body too large, ...) in the v1 envelope, as a handler's are.
-        configuration.errorRenderer = ErrorRenderer(APIEnvelope.refusal)
+        // The server's own refusals (no route, a body too large, ...) in the v1 envelope, as a handler's are, and
+        // in the Subsonic envelope under /rest, where apps read every error from a subsonic-response.
+        var errors = ErrorRenderer(APIEnvelope.refusal)
+        errors.render(under: "/rest", with: SubsonicRoutes.refusals(envelope: .current))
+        configuration.errorRenderer = errors
         return configuration
     }
 

@@ -76,93 +76,12 @@ struct CatalogStore: Sendable {
         }
     }
 
-    /// Songs for a WHERE/ORDER/LIMIT tail, with their artists and genres in two more queries.
+    /// Songs for a WHERE/ORDER/LIMIT tail, as the v1 API answers them (`songRows` without annotations).
     func selectSongs(_ db: Connection, _ tail: String, _ arguments: [any SQLBindable]) throws -> [Song] {
-        var songs = try db.query(
-            """
-            SELECT s.id, s.title, s.album_id, a.title AS album_title, s.lyric_style, s.track_number,
-                s.disc_number, s.year, s.duration_ms, s.format, s.bit_rate, s.sample_rate, s.channels,
-                s.clicks_count, s.comments_count, s.plays_count, s.created_at, s.updated_at
-            FROM songs s LEFT JOIN albums a ON a.id = s.album_id \(tail)
-            """, arguments: arguments
-        ) { row -> Song in
-            let id = try row.int64("id")
-            let albumID = try row.optionalInt64("album_id")
-            return Song(
-                id: String(id), title: try row.string("title"),
-                icon: albumID.map { "v1/albums/\($0)/cover" },
-                uri: "v1/songs/\(id)/stream", style: try row.int("lyric_style"), lyric: nil, singer: nil,
-                artists: [],
-                album: try albumID.map {
-                    AlbumSummary(
-                        id: String($0), title: try row.string("album_title"), icon: "v1/albums/\($0)/cover")
-                },
-                genres: [], trackNumber: try row.optionalInt("track_number"),
-                discNumber: try row.optionalInt("disc_number"), year: try row.optionalInt("year"),
-                duration: try row.int("duration_ms"), format: try row.string("format"),
-                bitRate: try row.int("bit_rate"), sampleRate: try row.int("sample_rate"),
-                channels: try row.int("channels"), clicksCount: try row.int("clicks_count"),
-                commentsCount: try row.int("comments_count"), playsCount: try row.int("plays_count"),
-                createdAt: APIDate.string(try row.int64("created_at")),
-                updatedAt: APIDate.string(try row.int64("updated_at")))
-        }
-        guard !songs.isEmpty else { return songs }
-        let ids = "[" + songs.map(\.id).joined(separator: ",") + "]"
-        var artists: [String: [ArtistSummary]] = [:]
-        for (songID, artist) in try db.query(
-            """
-            SELECT sa.song_id, ar.id, ar.name FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id
-            WHERE sa.song_id IN (SELECT value FROM json_each(?)) ORDER BY sa.song_id, sa.position
-            """, ids,
-            decode: {
-                (
-                    String(try $0.int64("song_id")),
-                    ArtistSummary(id: String(try $0.int64("id")), name: try $0.string("name"))
-                )
-            })
-        {
-            artists[songID, default: []].append(artist)
-        }
-        var genres: [String: [String]] = [:]
-        for (songID, name) in try db.query(
-            """
-            SELECT sg.song_id, g.name FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
-            WHERE sg.song_id IN (SELECT value FROM json_each(?)) ORDER BY g.name
-            """, ids, decode: { (String(try $0.int64("song_id")), try $0.string("name")) })
-        {
-            genres[songID, default: []].append(name)
-        }
-        for index in songs.indices {
-            let songArtists = artists[songs[index].id] ?? []
-            songs[index].artists = songArtists
-            songs[index].genres = genres[songs[index].id] ?? []
-            if let first = songArtists.first {
-                songs[index].singer = Singer(
-                    id: first.id, name: songArtists.map(\.name).joined(separator: " / "))
-            }
-        }
-        return songs
+        try songRows(db, tail, arguments).map(\.model)
     }
 
     // MARK: Albums, artists, genres
-
-    private static let albumSelect = """
-        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation,
-            al.songs_count, al.duration_ms, al.created_at, al.updated_at
-        FROM albums al LEFT JOIN artists ar ON ar.id = al.artist_id
-        """
-
-    private static func decodeAlbum(_ row: Row) throws -> Album {
-        let id = try row.int64("id")
-        let artistID = try row.optionalInt64("artist_id")
-        return Album(
-            id: String(id), title: try row.string("title"), icon: "v1/albums/\(id)/cover",
-            artist: try artistID.map { ArtistSummary(id: String($0), name: try row.string("artist_name")) },
-            year: try row.optionalInt("year"), isCompilation: try row.bool("is_compilation"),
-            songsCount: try row.int("songs_count"), duration: try row.int("duration_ms"),
-            createdAt: APIDate.string(try row.int64("created_at")),
-            updatedAt: APIDate.string(try row.int64("updated_at")))
-    }
 
     /// The ORDER BY of a song or album listing (both tables have these columns), ties broken by id.
     static func order(_ sort: CatalogSort, table: String) -> String {
@@ -183,15 +102,14 @@ struct CatalogStore: Sendable {
             try db.queryOne("SELECT count(*) AS n FROM albums al \(filter)", arguments: arguments) {
                 try $0.int("n")
             } ?? 0
-        let rows = try db.query(
-            "\(Self.albumSelect) \(filter) ORDER BY \(order) LIMIT ? OFFSET ?",
-            arguments: arguments + [paging.size, paging.offset], decode: Self.decodeAlbum)
+        let rows = try albumRows(
+            db, "\(filter) ORDER BY \(order) LIMIT ? OFFSET ?", arguments + [paging.size, paging.offset]
+        ).map(\.model)
         return Page(items: rows, total: total, page: paging.page, size: paging.size)
     }
 
     func album(_ db: Connection, id: Int64) throws -> Album? {
-        guard var album = try db.queryOne("\(Self.albumSelect) WHERE al.id = ?", id, decode: Self.decodeAlbum)
-        else { return nil }
+        guard var album = try albumRows(db, "WHERE al.id = ?", [id]).first?.model else { return nil }
         album.songs = try selectSongs(
             db, "WHERE s.album_id = ? ORDER BY s.disc_number, s.track_number, s.title, s.id", [id])
         return album
@@ -211,37 +129,23 @@ struct CatalogStore: Sendable {
         return (folderCover[0], paths)
     }
 
-    private static let artistSelect =
-        "SELECT id, name, songs_count, albums_count, created_at, updated_at FROM artists"
-
-    private static func decodeArtist(_ row: Row) throws -> Artist {
-        Artist(
-            id: String(try row.int64("id")), name: try row.string("name"), icon: nil,
-            songsCount: try row.int("songs_count"), albumsCount: try row.int("albums_count"),
-            createdAt: APIDate.string(try row.int64("created_at")),
-            updatedAt: APIDate.string(try row.int64("updated_at")))
-    }
-
     func artists(_ db: Connection, sort: CatalogSort, paging: Paging) throws -> Page<Artist> {
         let order: String
         switch sort {
-        case .name, .year: order = "name_key, id"
-        case .recent: order = "created_at DESC, id"
-        case .plays, .played: order = "songs_count DESC, id"
+        case .name, .year: order = "ar.name_key, ar.id"
+        case .recent: order = "ar.created_at DESC, ar.id"
+        case .plays, .played: order = "ar.songs_count DESC, ar.id"
         }
         let total = try db.queryOne("SELECT count(*) AS n FROM artists") { try $0.int("n") } ?? 0
-        let rows = try db.query(
-            "\(Self.artistSelect) ORDER BY \(order) LIMIT ? OFFSET ?", paging.size, paging.offset,
-            decode: Self.decodeArtist)
+        let rows = try artistRows(db, "ORDER BY \(order) LIMIT ? OFFSET ?", [paging.size, paging.offset]).map(
+            \.model)
         return Page(items: rows, total: total, page: paging.page, size: paging.size)
     }
 
     func artist(_ db: Connection, id: Int64, songLimit: Int = 100) throws -> Artist? {
-        guard var artist = try db.queryOne("\(Self.artistSelect) WHERE id = ?", id, decode: Self.decodeArtist)
-        else { return nil }
-        artist.albums = try db.query(
-            "\(Self.albumSelect) WHERE al.artist_id = ? ORDER BY al.year DESC, al.title", id,
-            decode: Self.decodeAlbum)
+        guard var artist = try artistRows(db, "WHERE ar.id = ?", [id]).first?.model else { return nil }
+        artist.albums = try albumRows(db, "WHERE al.artist_id = ? ORDER BY al.year DESC, al.title", [id]).map(
+            \.model)
         artist.songs = try selectSongs(
             db,
             """
@@ -386,15 +290,14 @@ struct CatalogStore: Sendable {
         let albums =
             albumIDs.isEmpty
             ? []
-            : try db.query(
-                "\(Self.albumSelect) WHERE al.id IN (SELECT value FROM json_each(?))", albumIDs.jsonArray,
-                decode: Self.decodeAlbum)
+            : try albumRows(db, "WHERE al.id IN (SELECT value FROM json_each(?))", [albumIDs.jsonArray]).map(
+                \.model)
         let artists =
             artistIDs.isEmpty
             ? []
-            : try db.query(
-                "\(Self.artistSelect) WHERE id IN (SELECT value FROM json_each(?))", artistIDs.jsonArray,
-                decode: Self.decodeArtist)
+            : try artistRows(db, "WHERE ar.id IN (SELECT value FROM json_each(?))", [artistIDs.jsonArray])
+                .map(
+                    \.model)
         return SearchResults(
             songs: ordered(songs, songIDs), albums: ordered(albums, albumIDs),
             artists: ordered(artists, artistIDs))

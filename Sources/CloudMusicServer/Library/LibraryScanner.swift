@@ -27,6 +27,7 @@ final class LibraryScanner: Sendable {
     func scan(progress: @Sendable (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
         let startedAt = Int64(Date().timeIntervalSince1970)
         let scanID = try database.write { db in try LibraryStore.beginScan(db, at: startedAt) }
+        try rewriteOldSearchRows()
         var counts = (seen: 0, added: 0, updated: 0, moved: 0, removed: 0, unchanged: 0, failed: 0)
         var issues: [ScanReport.Issue] = []
         func note(_ path: String, _ reason: String) {
@@ -63,7 +64,9 @@ final class LibraryScanner: Sendable {
                     seen.insert(file.path)
                     if let cover = file.folderCover { covers.insert(cover) }
                     if let old = existing[file.path] {
-                        if old.size == file.size && old.mtimeNanoseconds == file.mtimeNanoseconds {
+                        if old.size == file.size && old.mtimeNanoseconds == file.mtimeNanoseconds
+                            && old.tagsVersion >= LibraryStore.tagsVersion
+                        {
                             counts.unchanged += 1
                             if old.lyricPath != file.lyricPath {
                                 lyricChanges.append((old.id, file.lyricPath))
@@ -177,6 +180,22 @@ final class LibraryScanner: Sendable {
             "scan finished: seen=\(counts.seen) added=\(counts.added) updated=\(counts.updated) moved=\(counts.moved) "
                 + "removed=\(counts.removed) unchanged=\(counts.unchanged) failed=\(counts.failed)")
         return report
+    }
+
+    /// Search rows written before `SearchText` last changed (pinyin words) are written again, a batch per
+    /// transaction, so that a library scanned by an older version finds 周杰伦 by "zjl" too.
+    private func rewriteOldSearchRows() throws {
+        guard try database.read({ try LibraryStore.searchTextIsOld($0) }) else { return }
+        for index in LibraryStore.SearchIndex.allCases {
+            var after: Int64 = 0
+            while let last = try database.write({
+                try LibraryStore.rewriteSearchRows($0, index, after: after, limit: batchSize)
+            }) {
+                after = last
+            }
+        }
+        try database.write { try LibraryStore.markSearchTextCurrent($0) }
+        logger?.info("search index written again for SearchText version \(SearchText.version)")
     }
 
     enum ReadResult: Sendable {

@@ -165,4 +165,23 @@ enum LibrarySchema {
             INSERT INTO \(table)(\(table)) VALUES ('optimize');
             """
         }.joined(separator: "\n"))
+
+    /// What the Subsonic apps show from the tags (issue 26): ReplayGain, tempo, bit depth, sort names and
+    /// comments. `tags_version` says which scanner read a song's tags: songs read before this one are read
+    /// again by the next scan (`LibraryStore.tagsVersion`), so a rescan fills the new columns.
+    static let tagDetails = Migration(
+        version: 32, name: "library: ReplayGain, tempo, bit depth, sort names, comments",
+        sql: """
+            ALTER TABLE songs ADD COLUMN replaygain_track_gain REAL;
+            ALTER TABLE songs ADD COLUMN replaygain_track_peak REAL;
+            ALTER TABLE songs ADD COLUMN replaygain_album_gain REAL;
+            ALTER TABLE songs ADD COLUMN replaygain_album_peak REAL;
+            ALTER TABLE songs ADD COLUMN bpm INTEGER;
+            ALTER TABLE songs ADD COLUMN bit_depth INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE songs ADD COLUMN sort_title TEXT;
+            ALTER TABLE songs ADD COLUMN comment TEXT;
+            ALTER TABLE songs ADD COLUMN tags_version INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE artists ADD COLUMN sort_name TEXT;
+            ALTER TABLE albums ADD COLUMN sort_name TEXT;
+            """)
 }

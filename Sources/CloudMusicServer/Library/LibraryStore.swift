@@ -31,7 +31,13 @@ final class LibraryStore {
         var mtimeNanoseconds: Int64
         var lyricPath: String?
         var fingerprint: String
+        /// The `tagsVersion` of the scanner that read it.
+        var tagsVersion: Int
     }
+
+    /// What the scanner reads from tags changed (1: ReplayGain, tempo, bit depth, sort names, comments):
+    /// songs read by an older one are read again, unchanged or not.
+    static let tagsVersion = 1
 
     private var artistIDs: [String: Int64] = [:]
     private var albumIDs: [String: Int64] = [:]
@@ -69,7 +75,7 @@ final class LibraryStore {
         var result: [String: ExistingSong] = [:]
         for folder in folderIDs {
             let rows = try db.query(
-                "SELECT path, id, size, mtime_ns, lyric_path, fingerprint FROM songs WHERE folder_id = ?",
+                "SELECT path, id, size, mtime_ns, lyric_path, fingerprint, tags_version FROM songs WHERE folder_id = ?",
                 folder
             ) {
                 (
@@ -78,7 +84,7 @@ final class LibraryStore {
                         id: try $0.int64("id"), size: try $0.int64("size"),
                         mtimeNanoseconds: try $0.int64("mtime_ns"),
                         lyricPath: try $0.optionalString("lyric_path"),
-                        fingerprint: try $0.string("fingerprint"))
+                        fingerprint: try $0.string("fingerprint"), tagsVersion: try $0.int("tags_version"))
                 )
             }
             result.reserveCapacity(result.count + rows.count)
@@ -151,7 +157,12 @@ final class LibraryStore {
             song.year,
             song.durationMilliseconds, song.bitRate, song.sampleRate, song.channels, song.format,
             song.isCompilation, song.file.lyricPath, lyricStyle, song.embeddedLyric, song.musicBrainzTrackID,
-            song.musicBrainzAlbumID, song.musicBrainzArtistID, now,
+            song.musicBrainzAlbumID, song.musicBrainzArtistID, song.details.replayGain.trackGain,
+            song.details.replayGain.trackPeak, song.details.replayGain.albumGain,
+            song.details.replayGain.albumPeak,
+            song.details.bpm, song.details.bitDepth, song.details.titleSort, song.details.comment,
+            Self.tagsVersion,
+            now,
         ]
         let id: Int64
         if let existingID {
@@ -161,7 +172,9 @@ final class LibraryStore {
                     album_id = ?, track_number = ?, track_total = ?, disc_number = ?, disc_total = ?, year = ?,
                     duration_ms = ?, bit_rate = ?, sample_rate = ?, channels = ?, format = ?, is_compilation = ?,
                     lyric_path = ?, lyric_style = ?, embedded_lyric = ?, musicbrainz_track_id = ?,
-                    musicbrainz_album_id = ?, musicbrainz_artist_id = ?, updated_at = ?
+                    musicbrainz_album_id = ?, musicbrainz_artist_id = ?, replaygain_track_gain = ?,
+                    replaygain_track_peak = ?, replaygain_album_gain = ?, replaygain_album_peak = ?, bpm = ?,
+                    bit_depth = ?, sort_title = ?, comment = ?, tags_version = ?, updated_at = ?
                 WHERE id = ?
                 """, arguments: values + [existingID])
             try db.execute("DELETE FROM song_artists WHERE song_id = ?", existingID)
@@ -174,10 +187,23 @@ final class LibraryStore {
                 INSERT INTO songs(folder_id, path, size, mtime_ns, fingerprint, title, album_id, track_number,
                     track_total, disc_number, disc_total, year, duration_ms, bit_rate, sample_rate, channels,
                     format, is_compilation, lyric_path, lyric_style, embedded_lyric, musicbrainz_track_id,
-                    musicbrainz_album_id, musicbrainz_artist_id, updated_at, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    musicbrainz_album_id, musicbrainz_artist_id, replaygain_track_gain, replaygain_track_peak,
+                    replaygain_album_gain, replaygain_album_peak, bpm, bit_depth, sort_title, comment, tags_version,
+                    updated_at, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    ?, ?, ?)
                 """, arguments: values + [now])
             id = db.lastInsertRowID
+        }
+        // Sort names, from the tags that carry them (the first artist's, the album artist's, the album's).
+        for (sort, table, rowID) in [
+            (song.details.artistSort, "artists", artistIDs.first),
+            (song.details.albumArtistSort, "artists", albumArtistID),
+            (song.details.albumSort, "albums", albumID),
+        ] {
+            guard let sort, let rowID else { continue }
+            try db.execute(
+                "UPDATE \(table) SET sort_name = ? WHERE id = ? AND sort_name IS NOT ?", sort, rowID, sort)
         }
         for (position, artistID) in artistIDs.enumerated() {
             try db.execute(
@@ -252,6 +278,63 @@ final class LibraryStore {
     }
 
     // MARK: Scan reports
+
+    // MARK: Writing the search index again
+
+    /// Whether the search rows were written by an older `SearchText` (before pinyin words, say).
+    static func searchTextIsOld(_ db: Connection) throws -> Bool {
+        let written = try ServerMetaStore().value(db, key: "search_text_version").flatMap { Int($0) } ?? 1
+        return written < SearchText.version
+    }
+
+    static func markSearchTextCurrent(_ db: Connection) throws {
+        try ServerMetaStore().set(db, key: "search_text_version", value: String(SearchText.version))
+    }
+
+    /// Writes the search rows of up to `limit` items after `after` again, from the catalog as stored; the last
+    /// id written, nil when there were none.
+    static func rewriteSearchRows(_ db: Connection, _ index: SearchIndex, after: Int64, limit: Int) throws
+        -> Int64?
+    {
+        let rows: [(id: Int64, title: String, extra: String)]
+        switch index {
+        case .song:
+            rows = try db.query(
+                """
+                SELECT s.id, s.title, coalesce(al.title, '') AS album,
+                    coalesce((SELECT group_concat(name, ' ') FROM (SELECT ar.name FROM song_artists sa
+                        JOIN artists ar ON ar.id = sa.artist_id WHERE sa.song_id = s.id ORDER BY sa.position)), '')
+                        AS artists
+                FROM songs s LEFT JOIN albums al ON al.id = s.album_id WHERE s.id > ? ORDER BY s.id LIMIT ?
+                """, after, limit
+            ) {
+                (
+                    try $0.int64("id"), try $0.string("title"),
+                    [try $0.string("artists"), try $0.string("album")].joined(separator: " ")
+                )
+            }
+        case .album:
+            rows = try db.query(
+                """
+                SELECT al.id, al.title, coalesce(ar.name, '') AS artist FROM albums al
+                    LEFT JOIN artists ar ON ar.id = al.artist_id WHERE al.id > ? ORDER BY al.id LIMIT ?
+                """, after, limit
+            ) { (try $0.int64("id"), try $0.string("title"), try $0.string("artist")) }
+        case .artist:
+            rows = try db.query("SELECT id, name FROM artists WHERE id > ? ORDER BY id LIMIT ?", after, limit)
+            {
+                (try $0.int64("id"), try $0.string("name"), "")
+            }
+        }
+        for row in rows {
+            try db.execute("DELETE FROM \(index.table) WHERE rowid = ?", row.id)
+            try db.execute(
+                "INSERT INTO \(index.table)(rowid, title, extra, display) VALUES (?, ?, ?, ?)", row.id,
+                SearchText.indexText(row.title), row.extra.isEmpty ? "" : SearchText.indexText(row.extra),
+                row.title)
+        }
+        return rows.last?.id
+    }
 
     /// Marks an interrupted scan as such and opens a report for a new one; returns its id.
     static func beginScan(_ db: Connection, at startedAt: Int64) throws -> Int64 {

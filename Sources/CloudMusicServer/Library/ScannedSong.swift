@@ -30,6 +30,20 @@ struct ScannedSong: Sendable {
     var musicBrainzTrackID: String?
     var musicBrainzAlbumID: String?
     var musicBrainzArtistID: String?
+    var details = Details()
+
+    /// What the tags say besides the catalog's fields, for the apps that show it (Subsonic's Child).
+    struct Details: Sendable, Equatable {
+        var replayGain = ReplayGain()
+        var bpm: Int?
+        /// Bits per sample of a lossless file, else 0.
+        var bitDepth = 0
+        var titleSort: String?
+        var artistSort: String?
+        var albumSort: String?
+        var albumArtistSort: String?
+        var comment: String?
+    }
 
     static let unknownArtist = "Unknown Artist"
 
@@ -78,7 +92,12 @@ struct ScannedSong: Sendable {
             embeddedLyric: nonEmpty(tags.lyrics),
             musicBrainzTrackID: tags.musicBrainzTrackID,
             musicBrainzAlbumID: tags.musicBrainzAlbumID,
-            musicBrainzArtistID: tags.musicBrainzArtistID)
+            musicBrainzArtistID: tags.musicBrainzArtistID,
+            details: Details(
+                replayGain: tags.replayGain, bpm: tags.bpm, bitDepth: info.properties.bitDepth,
+                titleSort: nonEmpty(tags.titleSort), artistSort: nonEmpty(tags.artistSort),
+                albumSort: nonEmpty(tags.albumSort), albumArtistSort: nonEmpty(tags.albumArtistSort),
+                comment: nonEmpty(tags.comment)))
     }
 
     /// The folder of an absolute path ("/" for a file at the root).

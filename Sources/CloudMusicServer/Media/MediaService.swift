@@ -66,33 +66,26 @@ final class MediaService: Sendable {
             return .file(path: path)
         }
         let target = TranscodeFormat(rawValue: query.format.rawValue) ?? .mp3
-        let bitRate = query.maxBitRate == 0 ? 192 : min(max(query.maxBitRate, 32), 320)
+        let bitRate = Self.transcodeBitRate(query)
         guard let ffmpeg = FFmpeg.installed else {
             throw ServiceError.unavailable(
                 "Transcoding is unavailable: ffmpeg is not installed on the server.")
         }
-        switch transcodes.acquire(for: clients) {
-        case .acquired:
-            break
-        case .serverBusy:
-            throw ServiceError.rateLimited(
-                "The server is busy converting other songs. Try again in a moment, or play the original.",
-                retryAfter: 5)
-        case .clientBusy:
-            throw ServiceError.rateLimited(
-                "You are already converting \(transcodes.perClient) songs at once. Stop one, or play the original.",
-                retryAfter: 5)
-        }
+        let release = try transcodes.slot(for: clients)
         let arguments =
             [
                 "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(format: "%.3f", timeOffset),
                 "-i", input, "-map", "0:a:0", "-vn", "-b:a", "\(bitRate)k",
             ]
             + target.ffmpegArguments + ["pipe:1"]
-        let limiter = transcodes
         return .transcode(
             executable: ffmpeg.executable, arguments: arguments, contentType: target.contentType,
-            release: { limiter.release(for: clients) })
+            release: release)
+    }
+
+    /// The bit rate (kbit/s) a transcode runs at: the one asked, within 32-320, else 192.
+    static func transcodeBitRate(_ query: StreamQuery) -> Int {
+        query.maxBitRate == 0 ? 192 : min(max(query.maxBitRate, 32), 320)
     }
 
     static let missingSong = ServiceError.notFound(
@@ -229,6 +222,23 @@ final class TranscodeLimiter: Sendable {
             state.running += 1
             for client in clients { state.byClient[client, default: 0] += 1 }
             return .acquired
+        }
+    }
+
+    /// A slot for one transcode (a song's or a video's), or the refusal a person reads; call the returned
+    /// function once when the transcode ends.
+    func slot(for clients: [String]) throws -> @Sendable () -> Void {
+        switch acquire(for: clients) {
+        case .acquired:
+            return { self.release(for: clients) }
+        case .serverBusy:
+            throw ServiceError.rateLimited(
+                "The server is busy converting other songs and videos. Try again in a moment, or play the original.",
+                retryAfter: 5)
+        case .clientBusy:
+            throw ServiceError.rateLimited(
+                "You are already converting \(perClient) songs or videos at once. Stop one, or play the original.",
+                retryAfter: 5)
         }
     }
 

@@ -3,7 +3,12 @@ import HTTPServer
 
 /// Feeds a child process's standard output into a streamed response.
 enum Transcode {
-    static func pump(executable: String, arguments: [String], into writer: StreamWriter) async throws {
+    /// With `exactly`, the body is that many bytes whatever ffmpeg writes: cut, or padded with zero bytes
+    /// (which MP3, AAC and Ogg decoders skip while they look for the next frame), so that a length announced
+    /// ahead of time holds.
+    static func pump(
+        executable: String, arguments: [String], into writer: StreamWriter, exactly length: Int? = nil
+    ) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -18,14 +23,24 @@ enum Transcode {
             process.waitUntilExit()
             try? reader.close()
         }
-        while true {
+        var left = length ?? Int.max
+        while left > 0 {
             let chunk: Data = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     continuation.resume(returning: (try? reader.read(upToCount: 64 << 10)) ?? Data())
                 }
             }
             if chunk.isEmpty { break }
-            try await writer.write(chunk)
+            let sent = chunk.count <= left ? chunk : chunk.prefix(left)
+            try await writer.write(sent)
+            left -= sent.count
+        }
+        if length != nil {
+            while left > 0 {
+                let zeros = Data(count: min(left, 64 << 10))
+                try await writer.write(zeros)
+                left -= zeros.count
+            }
         }
     }
 }

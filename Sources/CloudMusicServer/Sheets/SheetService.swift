@@ -24,7 +24,8 @@ struct SheetService: Sendable {
     static let maxSheetsPerUser = 1_000
     static let maxSongsPerSheet = 10_000
     static let maxSongsPerRequest = 1_000
-    static let maxQueueSongs = 5_000
+    /// A queue is ids: as many as a large library holds ("play all" on 100,000 songs).
+    static let maxQueueSongs = 100_000
     static let maxTags = 10
     /// A second play of one song by one person within this many seconds is not counted again.
     static let minimumSecondsBetweenPlays: Int64 = 30
@@ -71,8 +72,11 @@ struct SheetService: Sendable {
         }
     }
 
-    /// A new sheet with `songIDs` in it (which must exist), in the caller's transaction; returns its id.
-    func create(_ db: Connection, _ draft: SheetDraft, songIDs: [Int64], viewer: Viewer) throws -> Int64 {
+    /// A new sheet with `songIDs` in it (which must exist; repeats kept with `keepingRepeats`), in the
+    /// caller's transaction; returns its id.
+    func create(
+        _ db: Connection, _ draft: SheetDraft, songIDs: [Int64], viewer: Viewer, keepingRepeats: Bool = false
+    ) throws -> Int64 {
         guard let title = try Self.title(draft.title) else {
             throw ServiceError.invalid("Give the sheet a title.")
         }
@@ -88,7 +92,7 @@ struct SheetService: Sendable {
             isPrivate: draft.isPrivate ?? false,
             now: now)
         if !songIDs.isEmpty {
-            try add(db, songIDs, to: id, atTop: false, now: now)
+            try add(db, songIDs, to: id, atTop: false, now: now, keepingRepeats: keepingRepeats)
         }
         return id
     }
@@ -177,7 +181,10 @@ struct SheetService: Sendable {
     // MARK: Songs in a sheet
 
     /// Adds songs that exist, in the caller's transaction; refuses unknown ones and a sheet over its limit.
-    func add(_ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64) throws {
+    func add(
+        _ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64,
+        keepingRepeats: Bool = false
+    ) throws {
         let unknown = try catalog.unknownSongs(db, ids: ids)
         guard unknown.isEmpty else {
             throw ServiceError.invalid(
@@ -186,7 +193,8 @@ struct SheetService: Sendable {
         }
         try RecommendationStore().songsAddedToSheet(db, sheetID: sheetID, songIDs: ids)
         if case .tooMany(let limit) = try store.addSongs(
-            db, sheetID: sheetID, songIDs: ids, atTop: atTop, maxSongs: Self.maxSongsPerSheet, now: now)
+            db, sheetID: sheetID, songIDs: ids, atTop: atTop, maxSongs: Self.maxSongsPerSheet, now: now,
+            keepingRepeats: keepingRepeats)
         {
             throw ServiceError.conflict("A sheet can hold at most \(limit) songs.")
         }

@@ -293,19 +293,24 @@ struct SheetStore: Sendable {
         case tooMany(limit: Int)
     }
 
-    /// Appends the songs not already in the sheet (or puts them first, for "I like"). The songs must exist.
-    func addSongs(_ db: Connection, sheetID: Int64, songIDs: [Int64], atTop: Bool, maxSongs: Int, now: Int64)
-        throws -> AddOutcome
-    {
-        var seen = Set<Int64>()
-        let present = Set(
-            try db.query(
-                """
-                SELECT song_id FROM sheet_songs
-                WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
-                """, sheetID, JSONColumn.text(songIDs)
-            ) { try $0.int64("song_id") })
-        let new = songIDs.filter { !present.contains($0) && seen.insert($0).inserted }
+    /// Appends the songs not already in the sheet (or puts them first, for "I like"); with `keepingRepeats`
+    /// (a Subsonic playlist), every one of them as given, repeats included. The songs must exist.
+    func addSongs(
+        _ db: Connection, sheetID: Int64, songIDs: [Int64], atTop: Bool, maxSongs: Int, now: Int64,
+        keepingRepeats: Bool = false
+    ) throws -> AddOutcome {
+        var new = songIDs
+        if !keepingRepeats {
+            var seen = Set<Int64>()
+            let present = Set(
+                try db.query(
+                    """
+                    SELECT song_id FROM sheet_songs
+                    WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
+                    """, sheetID, JSONColumn.text(songIDs)
+                ) { try $0.int64("song_id") })
+            new = songIDs.filter { !present.contains($0) && seen.insert($0).inserted }
+        }
         if new.isEmpty { return .added(0) }
         let count =
             try db.queryOne("SELECT songs_count FROM sheets WHERE id = ?", sheetID) {
@@ -334,7 +339,20 @@ struct SheetStore: Sendable {
         return .added(new.count)
     }
 
-    /// Removes songs and closes the gaps they leave. Returns how many were in the sheet.
+    /// Removes the entries at these indexes (0-based, in the sheet as it is) and closes the gaps; returns how
+    /// many there were. An index past the end removes nothing.
+    func removeEntries(_ db: Connection, sheetID: Int64, at indexes: [Int64], now: Int64) throws -> Int {
+        try compact(db, sheetID: sheetID)
+        let removed = try db.execute(
+            "DELETE FROM sheet_songs WHERE sheet_id = ? AND position IN (SELECT value FROM json_each(?))",
+            sheetID, JSONColumn.text(indexes))
+        guard removed > 0 else { return 0 }
+        try compact(db, sheetID: sheetID)
+        try touch(db, sheetID: sheetID, now: now)
+        return removed
+    }
+
+    /// Removes songs (every entry of each) and closes the gaps they leave. Returns how many were in the sheet.
     func removeSongs(_ db: Connection, sheetID: Int64, songIDs: [Int64], now: Int64) throws -> Int {
         let removed = try db.query(
             """
@@ -363,16 +381,16 @@ struct SheetStore: Sendable {
         try db.execute(
             """
             UPDATE sheet_songs SET position = -1 - ranked.rank
-            FROM (SELECT song_id, row_number() OVER (ORDER BY position) - 1 AS rank
+            FROM (SELECT position AS old, row_number() OVER (ORDER BY position) - 1 AS rank
                   FROM sheet_songs WHERE sheet_id = ?) AS ranked
-            WHERE sheet_songs.sheet_id = ? AND sheet_songs.song_id = ranked.song_id
+            WHERE sheet_songs.sheet_id = ? AND sheet_songs.position = ranked.old
             """, sheetID, sheetID)
         try db.execute("UPDATE sheet_songs SET position = -position - 1 WHERE sheet_id = ?", sheetID)
     }
 
     enum MoveOutcome { case moved, notInSheet }
 
-    /// Moves one song to `position` (clamped to the sheet), shifting the songs between.
+    /// Moves one song (its first entry) to `position` (clamped to the sheet), shifting the songs between.
     func moveSong(_ db: Connection, sheetID: Int64, songID: Int64, to position: Int, now: Int64) throws
         -> MoveOutcome
     {
@@ -380,7 +398,8 @@ struct SheetStore: Sendable {
         try compact(db, sheetID: sheetID)
         guard
             let from = try db.queryOne(
-                "SELECT position FROM sheet_songs WHERE sheet_id = ? AND song_id = ?", sheetID, songID,
+                "SELECT min(position) AS position FROM sheet_songs WHERE sheet_id = ? AND song_id = ? HAVING count(*) > 0",
+                sheetID, songID,
                 decode: { try $0.int("position") })
         else { return .notInSheet }
         let count =
@@ -390,7 +409,7 @@ struct SheetStore: Sendable {
         let to = min(max(position, 0), count - 1)
         if to == from { return .moved }
         try db.execute(
-            "UPDATE sheet_songs SET position = -1 WHERE sheet_id = ? AND song_id = ?", sheetID, songID)
+            "UPDATE sheet_songs SET position = -1 WHERE sheet_id = ? AND position = ?", sheetID, from)
         // Shift through negative positions so the unique index never sees two songs at one place.
         if to < from {
             try db.execute(
@@ -412,7 +431,7 @@ struct SheetStore: Sendable {
                 sheetID)
         }
         try db.execute(
-            "UPDATE sheet_songs SET position = ? WHERE sheet_id = ? AND song_id = ?", to, sheetID, songID)
+            "UPDATE sheet_songs SET position = ? WHERE sheet_id = ? AND position = -1", to, sheetID)
         try touch(db, sheetID: sheetID, now: now)
         return .moved
     }

@@ -135,4 +135,30 @@ enum SheetsSchema {
                 SearchText.indexText(sheet.title), SearchText.indexText(sheet.tags))
         }
     }
+
+    /// A sheet's entries are keyed by their place, so a song may come twice (Subsonic playlists hold
+    /// repeats, and apps remove by index). The counts' triggers come back with the table.
+    static let repeats = Migration(
+        version: 33, name: "sheets: a song may come twice", rebuildsTables: true,
+        sql: """
+            CREATE TABLE sheet_songs_new (
+                sheet_id INTEGER NOT NULL REFERENCES sheets(id) ON DELETE CASCADE,
+                song_id INTEGER NOT NULL REFERENCES songs(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                added_at INTEGER NOT NULL,
+                PRIMARY KEY (sheet_id, position)
+            ) WITHOUT ROWID;
+            INSERT INTO sheet_songs_new(sheet_id, song_id, position, added_at)
+                SELECT sheet_id, song_id, position, added_at FROM sheet_songs;
+            DROP TABLE sheet_songs;
+            ALTER TABLE sheet_songs_new RENAME TO sheet_songs;
+            CREATE INDEX sheet_songs_by_sheet_song ON sheet_songs(sheet_id, song_id);
+            CREATE INDEX sheet_songs_by_song ON sheet_songs(song_id);
+            CREATE TRIGGER sheet_song_added AFTER INSERT ON sheet_songs BEGIN
+                UPDATE sheets SET songs_count = songs_count + 1 WHERE id = NEW.sheet_id;
+            END;
+            CREATE TRIGGER sheet_song_removed AFTER DELETE ON sheet_songs BEGIN
+                UPDATE sheets SET songs_count = songs_count - 1 WHERE id = OLD.sheet_id;
+            END;
+            """)
 }

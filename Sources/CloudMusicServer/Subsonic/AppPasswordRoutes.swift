@@ -2,9 +2,11 @@ import Foundation
 import HTTPServer
 import MusicCore
 
-/// The handlers of `AppPasswordsAPI`: making, listing and revoking app passwords.
+/// The handlers of `AppPasswordsAPI`: making, listing and revoking app passwords, and who sees what one's
+/// Subsonic apps play.
 struct AppPasswordRoutes {
     let passwords: AppPasswordService
+    let subsonic: SubsonicService
 
     func register(on api: EndpointRouter) {
         api.on(AppPasswordsAPI.create) { call in
@@ -14,6 +16,12 @@ struct AppPasswordRoutes {
         api.on(AppPasswordsAPI.revoke) { call in
             try passwords.revoke(userID: call.path.id, passwordID: call.path.passwordId, by: call.caller)
             return Done()
+        }
+        api.on(AppPasswordsAPI.nowPlaying) { call in
+            try subsonic.nowPlayingSetting(userID: call.path.id, by: call.caller)
+        }
+        api.on(AppPasswordsAPI.setNowPlaying) { call in
+            try subsonic.setNowPlaying(userID: call.path.id, call.body.visibility, by: call.caller)
         }
     }
 }

@@ -253,8 +253,11 @@ final class AppPasswordService: Sendable {
             case .apiKey(let key): ok = Crypto.constantTimeEqual(secret, Array(key.utf8))
             case .password(_, let password): ok = Crypto.constantTimeEqual(secret, password)
             case .token(_, let token, let salt):
-                ok = Crypto.constantTimeEqual(
-                    MD5.hex(secret + Array(salt.utf8)), Array(token.lowercased().utf8))
+                // The client hashed what the person typed: any form of the app password (issue 26).
+                let wanted = Array(token.lowercased().utf8)
+                ok = AppPasswordForms.typedForms(of: secret).reduce(false) { found, form in
+                    Crypto.constantTimeEqual(MD5.hex(form + Array(salt.utf8)), wanted) || found
+                }
             }
             if ok, let candidate, matched == nil { matched = candidate }
         }

@@ -1,3 +1,4 @@
+import HTTPServer
 import MusicCore
 
 /// A Subsonic error: a code from the spec and a sentence a person can act on. Answered with HTTP 200 and
@@ -46,6 +47,15 @@ struct SubsonicError: Error, Sendable, Equatable {
 
     static func notFound(_ noun: String) -> SubsonicError {
         SubsonicError(.notFound, "That \(noun) does not exist.")
+    }
+
+    /// The Subsonic form of an HTTP refusal: a miss is 70, another method is told to use GET or POST.
+    init(_ error: any HTTPResponseError) {
+        switch error.status {
+        case 404: self.init(.notFound, error.message)
+        case 405: self.init(.generic, "Subsonic methods are called with GET or POST.")
+        default: self.init(.generic, error.message)
+        }
     }
 
     /// The Subsonic form of a refusal from the rest of the server.

@@ -111,6 +111,9 @@ struct SubsonicDocument: Sendable {
 struct SubsonicEnvelope: Sendable {
     var serverVersion: String
 
+    /// This server's.
+    static let current = SubsonicEnvelope(serverVersion: CloudMusicVersion.current)
+
     func rootAttributes(failed: Bool) -> [(name: String, value: SubsonicValue)] {
         [
             ("status", .string(failed ? "failed" : "ok")), ("version", .string(SubsonicAPI.version)),

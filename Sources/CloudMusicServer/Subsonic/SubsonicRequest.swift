@@ -88,7 +88,9 @@ extension SubsonicCredentials {
                     .conflictingAuthentication,
                     "Send either apiKey alone, or u with p (or with t and s), not both.")
             }
-            return .apiKey(key)
+            return .apiKey(
+                AppPasswordForms.canonical(Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? key
+            )
         }
         guard let username = parameters.first("u") else { throw SubsonicError.missing("u") }
         let password = parameters.first("p")
@@ -98,12 +100,13 @@ extension SubsonicCredentials {
             throw SubsonicError(.conflictingAuthentication, "Send either p, or t with s, not both.")
         }
         if let password {
-            guard password.hasPrefix("enc:") else {
-                return .password(username: username, password: Array(password.utf8))
+            var bytes = Array(password.utf8)
+            if password.hasPrefix("enc:") {
+                // Hex of the password's UTF-8 bytes, in either letter case; bad hex is simply a wrong password.
+                bytes = Crypto.unhex(String(password.dropFirst(4))) ?? bytes
             }
-            // Hex of the password's UTF-8 bytes, in either letter case; bad hex is simply a wrong password.
-            let hex = String(password.dropFirst(4))
-            return .password(username: username, password: Crypto.unhex(hex) ?? Array(password.utf8))
+            // Typed without its dashes, or in capitals: the app password all the same.
+            return .password(username: username, password: AppPasswordForms.canonical(bytes) ?? bytes)
         }
         guard let token else { throw SubsonicError.missing(salt == nil ? "p" : "t") }
         guard let salt else { throw SubsonicError.missing("s") }
@@ -133,118 +136,48 @@ func checkClientVersion(_ parameters: SubsonicParameters) throws {
     }
 }
 
-/// A parameter's value after its declaration checked it.
-enum SubsonicArgument: Sendable {
-    case text(String)
-    case integer(Int64)
-    case flag(Bool)
-    case id(SubsonicID)
-}
-
-/// A method's parameters, read and checked against its declaration before the handler runs.
-struct SubsonicArguments: Sendable {
-    private var values: [String: [SubsonicArgument]] = [:]
-
-    /// Checks every declared parameter: a required one missing is 10, a value of the wrong type or out of
-    /// range is 0, an id that does not parse (or is of another kind) is 70.
-    init(_ method: SubsonicMethod, _ parameters: SubsonicParameters) throws {
-        for parameter in method.parameters {
-            let texts =
-                parameter.isRepeated
-                ? parameters.all(parameter.name) : parameters.first(parameter.name).map { [$0] } ?? []
-            if texts.isEmpty {
-                if parameter.isRequired { throw SubsonicError.missing(parameter.name) }
-                continue
-            }
-            values[parameter.name] = try texts.map { try Self.read($0, as: parameter) }
-        }
-    }
-
-    private static func read(_ text: String, as parameter: SubsonicParameter) throws -> SubsonicArgument {
-        let name = parameter.name
-        switch parameter.kind {
-        case .text(let maxLength):
-            guard text.count <= maxLength else {
-                throw SubsonicError(.generic, "'\(name)' can be at most \(maxLength) characters.")
-            }
-            return .text(text)
-        case .integer(let range):
-            guard let value = Int64(trimmedOfSpaces(text)), range.contains(value) else {
-                throw SubsonicError(
-                    .generic,
-                    "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
-            }
-            return .integer(value)
-        case .flag:
-            switch text.lowercased() {
-            case "true", "1", "on", "yes": return .flag(true)
-            case "false", "0", "off", "no": return .flag(false)
-            default: throw SubsonicError(.generic, "'\(name)' must be true or false.")
-            }
-        case .id(let kinds):
-            guard let id = SubsonicID(text), kinds.contains(id.kind) else {
-                throw SubsonicError.notFound(kinds.count == 1 ? kinds[0].noun : "item")
-            }
-            return .id(id)
-        case .choice(let words):
-            guard words.contains(text) else {
-                throw SubsonicError(.generic, "'\(name)' must be one of: \(words.joined(separator: ", ")).")
-            }
-            return .text(text)
-        }
-    }
-
-    func text(_ name: String) -> String? {
-        if case .text(let value)? = values[name]?.first { return value }
-        return nil
-    }
-
-    func integer(_ name: String) -> Int64? {
-        if case .integer(let value)? = values[name]?.first { return value }
-        return nil
-    }
-
-    func int(_ name: String) -> Int? { integer(name).map { Int(clamping: $0) } }
-
-    func integers(_ name: String) -> [Int64] {
-        (values[name] ?? []).compactMap { if case .integer(let value) = $0 { value } else { nil } }
-    }
-
-    func flag(_ name: String) -> Bool? {
-        if case .flag(let value)? = values[name]?.first { return value }
-        return nil
-    }
-
-    func id(_ name: String) -> SubsonicID? {
-        if case .id(let value)? = values[name]?.first { return value }
-        return nil
-    }
-
-    func ids(_ name: String) -> [SubsonicID] {
-        (values[name] ?? []).compactMap { if case .id(let value) = $0 { value } else { nil } }
-    }
-
-    /// A required id (the declaration makes sure it is there).
-    func requiredID(_ name: String) throws -> SubsonicID {
-        guard let id = id(name) else { throw SubsonicError.missing(name) }
-        return id
-    }
-}
-
-/// One call of a method as its handler sees it.
-struct SubsonicCall: Sendable {
-    let method: SubsonicMethod
-    let arguments: SubsonicArguments
-    /// Nil only for the methods anyone may call.
-    let user: SubsonicUser?
+/// One call of a method as its handler sees it: the parameters its declaration reads, already checked, and the
+/// caller the declaration promises (a `SubsonicUser` for `SignedIn` and `Admin` methods).
+struct SubsonicCall<Parameters: Sendable, Person: Sendable>: Sendable {
+    let parameters: Parameters
+    let user: Person
     /// `c`: the client's name.
     let client: String
-    let format: SubsonicFormat
     let request: Request
+}
 
-    /// The signed-in person (every method but getOpenSubsonicExtensions has one).
-    func signedIn() throws -> SubsonicUser {
+/// What the server makes of a Subsonic method's access level: the caller its handlers receive.
+protocol SubsonicCaller: AccessLevel {
+    associatedtype Person: Sendable
+    static func person(_ user: SubsonicUser?) throws -> Person
+}
+
+extension Anyone: SubsonicCaller {
+    static func person(_ user: SubsonicUser?) throws {}
+}
+
+extension SignedIn: SubsonicCaller {
+    static func person(_ user: SubsonicUser?) throws -> SubsonicUser {
         guard let user else { throw SubsonicError(.wrongCredentials, "Sign in first.") }
         return user
+    }
+}
+
+extension Admin: SubsonicCaller {
+    static func person(_ user: SubsonicUser?) throws -> SubsonicUser {
+        guard let user else { throw SubsonicError(.wrongCredentials, "Sign in first.") }
+        guard user.isAdmin else { throw SubsonicError(.notAuthorized, "Only an administrator can do this.") }
+        return user
+    }
+}
+
+extension SubsonicError {
+    /// The Subsonic form of a parameter its declaration refused.
+    init(_ error: SubsonicParameterError) {
+        switch error {
+        case .missing(let name): self = .missing(name)
+        case .invalid(let message): self.init(.generic, message)
+        case .notFound(let noun): self = .notFound(noun)
+        }
     }
 }

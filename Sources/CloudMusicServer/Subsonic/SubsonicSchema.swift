@@ -79,4 +79,34 @@ enum SubsonicSchema {
                 client TEXT NOT NULL
             );
             """)
+
+    /// Internet radio stations (issue 26): administrators add them, everyone's apps list and play them.
+    static let internetRadio = Migration(
+        version: 30, name: "subsonic: internet radio stations",
+        sql: """
+            CREATE TABLE internet_radio_stations (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                name TEXT NOT NULL,
+                stream_url TEXT NOT NULL,
+                homepage_url TEXT,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL
+            );
+            """)
+
+    /// "I like" is private unless its owner makes it public (every existing one too: nobody chose to show
+    /// it), and who may see what one is playing (Subsonic's getNowPlaying): 'followers' (the default),
+    /// 'everyone' or 'nobody'.
+    static let privacy = Migration(
+        version: 31, name: "subsonic: private \"I like\", now playing visibility",
+        sql: """
+            UPDATE sheets SET is_private = 1 WHERE kind = 1;
+            DROP TRIGGER user_gets_likes_sheet;
+            CREATE TRIGGER user_gets_likes_sheet AFTER INSERT ON users BEGIN
+                INSERT INTO sheets(user_id, title, kind, is_private, created_at, updated_at)
+                VALUES (NEW.id, 'I like', 1, 1, NEW.created_at, NEW.created_at);
+            END;
+            ALTER TABLE users ADD COLUMN now_playing_visibility TEXT NOT NULL DEFAULT 'followers'
+                CHECK (now_playing_visibility IN ('followers', 'everyone', 'nobody'));
+            """)
 }

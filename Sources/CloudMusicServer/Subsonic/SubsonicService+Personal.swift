@@ -8,10 +8,9 @@ import Storage
 extension SubsonicService {
     // MARK: Playlists
 
-    func playlists(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
+    func playlists(_ user: SubsonicUser, username: String?) throws -> SubsonicDocument {
         let rows = try database.read { db -> [SubsonicStore.PlaylistRecord] in
-            if let name = call.arguments.text("username") {
+            if let name = username {
                 let person = try store.person(db, username: name)
                 if person?.id != user.id {
                     guard user.isAdmin else {
@@ -31,10 +30,8 @@ extension SubsonicService {
         return SubsonicDocument("playlists", element)
     }
 
-    func playlist(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
-        return try database.read { db in try playlistDocument(db, id: id.value, user: user) }
+    func playlist(_ user: SubsonicUser, id: Int64) throws -> SubsonicDocument {
+        try database.read { db in try playlistDocument(db, id: id, user: user) }
     }
 
     private func playlistDocument(_ db: Connection, id: Int64, user: SubsonicUser) throws -> SubsonicDocument
@@ -48,11 +45,12 @@ extension SubsonicService {
     }
 
     /// A new private sheet, or (with `playlistId`) one's sheet with its songs replaced; unknown songs are 70.
-    func createPlaylist(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let songIDs = call.arguments.ids("songId").map(\.value)
-        let existing = call.arguments.id("playlistId")
-        let name = call.arguments.text("name")
+    func createPlaylist(_ user: SubsonicUser, _ parameters: CreatePlaylistParameters) throws
+        -> SubsonicDocument
+    {
+        let songIDs = parameters.songId.map(\.value)
+        let existing = parameters.playlistId
+        let name = parameters.name
         guard existing != nil || name != nil else { throw SubsonicError.missing("name") }
         return try database.write { db in
             try requireSongs(db, songIDs)
@@ -69,38 +67,42 @@ extension SubsonicService {
                     db, sheetID: existing.value, offset: 0, limit: SheetService.maxSongsPerSheet)
                 _ = try sheetStore.removeSongs(db, sheetID: existing.value, songIDs: current, now: now)
                 if !songIDs.isEmpty {
-                    try sheets.add(db, songIDs, to: existing.value, atTop: false, now: now)
+                    // A playlist may hold a song twice; "I like" holds each once.
+                    try sheets.add(
+                        db, songIDs, to: existing.value, atTop: false, now: now,
+                        keepingRepeats: !access.isLikes)
                 }
                 id = existing.value
             } else {
                 id = try sheets.create(
-                    db, SheetDraft(title: name, isPrivate: true), songIDs: songIDs, viewer: user.viewer)
+                    db, SheetDraft(title: name, isPrivate: true), songIDs: songIDs, viewer: user.viewer,
+                    keepingRepeats: true)
             }
             return try playlistDocument(db, id: id, user: user)
         }
     }
 
     /// Changes one's sheet: removals by index (in the list as it was), then additions at the end.
-    func updatePlaylist(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let arguments = call.arguments
-        let id = try arguments.requiredID("playlistId").value
-        let adding = arguments.ids("songIdToAdd").map(\.value)
-        let removing = Set(arguments.integers("songIndexToRemove"))
+    func updatePlaylist(_ user: SubsonicUser, _ parameters: UpdatePlaylistParameters) throws
+        -> SubsonicDocument
+    {
+        let id = parameters.playlistId.value
+        let adding = parameters.songIdToAdd.map(\.value)
+        let removing = Set(parameters.songIndexToRemove)
         try database.write { db in
             let access = try sheets.ownedSheet(db, id: id, viewer: user.viewer)
             let now = clock()
             var changes = SheetStore.SheetChanges()
-            if let name = arguments.text("name") {
+            if let name = parameters.name {
                 guard !access.isLikes else {
                     throw SubsonicError(.generic, "The \"I like\" playlist keeps its name.")
                 }
                 changes.title = try SheetService.title(name)
             }
-            if let comment = arguments.text("comment") {
+            if let comment = parameters.comment {
                 changes.detail = .some(try SheetService.detail(comment))
             }
-            if let isPublic = arguments.flag("public") { changes.isPrivate = !isPublic }
+            if let isPublic = parameters.isPublic { changes.isPrivate = !isPublic }
             if changes.title != nil || changes.detail != nil || changes.isPrivate != nil {
                 try sheetStore.updateSheet(db, id: id, changes: changes, now: now)
             }
@@ -113,20 +115,20 @@ extension SubsonicService {
                         "songIndexToRemove \(outside) is outside the playlist (it has \(current.count) songs)."
                     )
                 }
-                _ = try sheetStore.removeSongs(
-                    db, sheetID: id, songIDs: removing.map { current[Int($0)] }, now: now)
+                // By index: with a song twice, only the entry the app named goes.
+                _ = try sheetStore.removeEntries(db, sheetID: id, at: Array(removing), now: now)
             }
             if !adding.isEmpty {
                 try requireSongs(db, adding)
-                try sheets.add(db, adding, to: id, atTop: access.isLikes, now: now)
+                try sheets.add(
+                    db, adding, to: id, atTop: access.isLikes, now: now, keepingRepeats: !access.isLikes)
             }
         }
         return .empty
     }
 
-    func deletePlaylist(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        try sheets.delete(id: try call.arguments.requiredID("id").value, viewer: user.viewer)
+    func deletePlaylist(_ user: SubsonicUser, id: Int64) throws -> SubsonicDocument {
+        try sheets.delete(id: id, viewer: user.viewer)
         return .empty
     }
 
@@ -140,9 +142,8 @@ extension SubsonicService {
 
     /// Songs into (or out of) "I like", albums and artists into (or out of) favourites. Ids that no longer
     /// exist are skipped, so an app's offline batch is not lost for one deleted song; none existing is 70.
-    func star(_ call: SubsonicCall, on: Bool) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let ids = call.arguments.ids("id") + call.arguments.ids("albumId") + call.arguments.ids("artistId")
+    func star(_ user: SubsonicUser, _ parameters: StarParameters, on: Bool) throws -> SubsonicDocument {
+        let ids = parameters.id + parameters.albumId + parameters.artistId
         guard !ids.isEmpty else { throw SubsonicError.missing("id") }
         let songs = ids.filter { $0.kind == .song }.map(\.value)
         let albums = ids.filter { $0.kind == .album }.map(\.value)
@@ -191,10 +192,9 @@ extension SubsonicService {
         return .empty
     }
 
-    func setRating(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
-        let rating = call.arguments.int("rating") ?? 0
+    func setRating(_ user: SubsonicUser, _ parameters: RatingParameters) throws -> SubsonicDocument {
+        let id = parameters.id
+        let rating = parameters.rating
         try database.write { db in
             guard
                 try store.setRating(
@@ -206,20 +206,21 @@ extension SubsonicService {
 
     /// `submission=true` (the default): a play in the history for each song at its `time` (a repeat of the
     /// same song within 30 seconds counts once, as everywhere); false: the first song is now playing.
-    func scrobble(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let ids = call.arguments.ids("id").map(\.value)
-        let times = call.arguments.integers("time")
+    func scrobble(_ user: SubsonicUser, _ parameters: ScrobbleParameters, client: String) throws
+        -> SubsonicDocument
+    {
+        let ids = parameters.id.map(\.value)
+        let times = parameters.time
         guard times.isEmpty || times.count == ids.count else {
             throw SubsonicError(.generic, "Send one time per id, or none.")
         }
         let now = clock()
-        guard call.arguments.flag("submission") ?? true else {
+        guard parameters.submission ?? true else {
             guard let first = ids.first,
                 let song = try database.read({ db in try store.song(db, user.listener, id: first) })
             else { throw SubsonicError.notFound("song") }
             nowPlaying.start(
-                userID: user.id, username: user.username, client: call.client, songID: first,
+                userID: user.id, username: user.username, client: client, songID: first,
                 durationSeconds: Int64(song.durationMilliseconds / 1_000), now: now)
             return .empty
         }
@@ -244,9 +245,8 @@ extension SubsonicService {
 
     // MARK: Bookmarks
 
-    func bookmarks(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        return try database.read { db in
+    func bookmarks(_ user: SubsonicUser) throws -> SubsonicDocument {
+        try database.read { db in
             let marks = try store.bookmarks(db, userID: user.id)
             let songs = try store.songs(db, user.listener, ids: marks.map(\.songID))
             let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -268,32 +268,28 @@ extension SubsonicService {
         }
     }
 
-    func createBookmark(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id").value
-        let position = call.arguments.integer("position") ?? 0
+    func createBookmark(_ user: SubsonicUser, _ parameters: BookmarkParameters) throws -> SubsonicDocument {
+        let id = parameters.id.value
+        let position = parameters.position ?? 0
         try database.write { db in
             guard try store.songExists(db, id: id) else { throw SubsonicError.notFound("song") }
             try store.saveBookmark(
-                db, userID: user.id, songID: id, position: position, comment: call.arguments.text("comment"),
+                db, userID: user.id, songID: id, position: position, comment: parameters.comment,
                 now: clock())
         }
         return .empty
     }
 
-    func deleteBookmark(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id").value
-        try database.write { db in try store.deleteBookmark(db, userID: user.id, songID: id) }
+    func deleteBookmark(_ user: SubsonicUser, songID: Int64) throws -> SubsonicDocument {
+        try database.write { db in try store.deleteBookmark(db, userID: user.id, songID: songID) }
         return .empty
     }
 
     // MARK: The play queue
 
     /// The shared play queue: `current` as an id, or (`byIndex`) `currentIndex`.
-    func playQueue(_ call: SubsonicCall, byIndex: Bool) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        return try database.read { db in
+    func playQueue(_ user: SubsonicUser, byIndex: Bool) throws -> SubsonicDocument {
+        try database.read { db in
             let queue = try sheetStore.queue(db, userID: user.id)
             let ids = (queue?.songIds ?? []).compactMap { Int64($0) }
             let songs = try store.songs(db, user.listener, ids: ids)
@@ -319,12 +315,13 @@ extension SubsonicService {
 
     /// Saves the queue (no id clears it). `current` not in the list means its first song; songs that left the
     /// library are dropped.
-    func savePlayQueue(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let requested = call.arguments.ids("id").map(\.value)
-        let current = call.arguments.id("current")?.value
+    func savePlayQueue(_ user: SubsonicUser, _ parameters: SavePlayQueueParameters, client: String) throws
+        -> SubsonicDocument
+    {
+        let requested = parameters.id.map(\.value)
+        let current = parameters.current?.value
         if !requested.isEmpty && current == nil { throw SubsonicError.missing("current") }
-        return try saveQueue(call, user: user) { db in
+        return try saveQueue(user, position: parameters.position, client: client) { db in
             let unknown = Set(try catalog.unknownSongs(db, ids: requested))
             let ids = requested.filter { !unknown.contains($0) }
             return (ids, ids.isEmpty ? nil : ids.firstIndex { $0 == current } ?? 0)
@@ -333,10 +330,13 @@ extension SubsonicService {
 
     /// indexBasedQueue: the same song may come twice, and `currentIndex` says which. Without ids the queue is
     /// cleared (and `currentIndex` must not be sent); out of range is 10, as the extension says.
-    func savePlayQueueByIndex(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let ids = call.arguments.ids("id").map(\.value)
-        let index = call.arguments.integer("currentIndex")
+    func savePlayQueueByIndex(
+        _ user: SubsonicUser, _ parameters: SavePlayQueueByIndexParameters, client: String
+    )
+        throws -> SubsonicDocument
+    {
+        let ids = parameters.id.map(\.value)
+        let index = parameters.currentIndex
         if ids.isEmpty {
             guard index == nil else {
                 throw SubsonicError(.generic, "Leave out currentIndex when clearing the play queue (no id).")
@@ -348,17 +348,17 @@ extension SubsonicService {
                     "currentIndex must be given, from 0 to \(ids.count - 1) (the ids sent).")
             }
         }
-        return try saveQueue(call, user: user) { db in
+        return try saveQueue(user, position: parameters.position, client: client) { db in
             try requireSongs(db, ids)
             return (ids, index.map { Int($0) })
         }
     }
 
     private func saveQueue(
-        _ call: SubsonicCall, user: SubsonicUser,
+        _ user: SubsonicUser, position: Int64?, client: String,
         _ resolve: (Connection) throws -> (ids: [Int64], current: Int?)
     ) throws -> SubsonicDocument {
-        let position = call.arguments.integer("position") ?? 0
+        let position = position ?? 0
         guard position <= 86_400_000 else {
             throw SubsonicError(.generic, "'position' is milliseconds into the song, at most 86400000.")
         }
@@ -375,7 +375,7 @@ extension SubsonicService {
                 positionMs: current == nil ? 0 : Int(position),
                 loopMode: loopMode, version: version, now: clock())
             try store.setQueueClient(
-                db, userID: user.id, version: version, client: String(call.client.prefix(256)))
+                db, userID: user.id, version: version, client: String(client.prefix(256)))
             if let saved = try sheetStore.queue(db, userID: user.id) {
                 try sheets.events.append(db, to: user.id, .queue, QueueEvent(queue: saved), at: clock())
             }
@@ -385,15 +385,28 @@ extension SubsonicService {
 
     // MARK: People and the library
 
-    func user(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let name = call.arguments.text("username") ?? ""
-        let person = try database.read { db in try store.person(db, username: name) }
+    func user(_ user: SubsonicUser, username: String) throws -> SubsonicDocument {
+        let person = try database.read { db in try store.person(db, username: username) }
         guard person?.id == user.id || user.isAdmin else {
             throw SubsonicError(
                 .notAuthorized, "You can only see your own user (administrators see anyone's).")
         }
         guard let person else { throw SubsonicError.notFound("user") }
+        return SubsonicDocument("user", Self.userElement(person))
+    }
+
+    /// Everyone for administrators; the caller alone for others (as Navidrome answers).
+    func users(_ user: SubsonicUser) throws -> SubsonicDocument {
+        let people = try database.read { db in
+            user.isAdmin ? try store.people(db) : try store.person(db, id: user.id).map { [$0] } ?? []
+        }
+        var element = SubsonicElement()
+        element.add("user", many: people.map(Self.userElement))
+        return SubsonicDocument("users", element)
+    }
+
+    /// A person as Subsonic's `User`: what they may do through this server's Subsonic API.
+    static func userElement(_ person: SubsonicStore.PersonRecord) -> SubsonicElement {
         var element = SubsonicElement()
         element.add("username", person.nickname)
         element.add("email", person.email)
@@ -409,10 +422,118 @@ extension SubsonicService {
             element.add(role, allowed)
         }
         element.add("folder", .values([.int(1)]))
-        return SubsonicDocument("user", element)
+        return element
     }
 
-    func scanStatus(_ call: SubsonicCall, start: Bool) throws -> SubsonicDocument {
+    // MARK: Now playing
+
+    /// Who may see what `userID`'s apps play: theirs to read (and administrators'), theirs alone to change.
+    func nowPlayingSetting(userID: Int64, by viewer: Viewer) throws -> NowPlayingSetting {
+        guard viewer.userID == userID || viewer.isAdmin else {
+            throw ServiceError.forbidden(
+                "Only the account's owner (or an administrator) can see this setting.")
+        }
+        guard let visibility = try database.read({ db in try store.nowPlayingVisibility(db, userID: userID) })
+        else { throw AccountService.noUser }
+        return NowPlayingSetting(visibility: visibility)
+    }
+
+    func setNowPlaying(userID: Int64, _ visibility: NowPlayingVisibility, by viewer: Viewer) throws
+        -> NowPlayingSetting
+    {
+        guard viewer.userID == userID else {
+            throw ServiceError.forbidden("Only the account's owner can choose who sees what they play.")
+        }
+        try database.write { db in try store.setNowPlayingVisibility(db, userID: userID, visibility) }
+        return NowPlayingSetting(visibility: visibility)
+    }
+
+    // MARK: Internet radio
+
+    /// The stations administrators added, by name. Apps play `streamUrl` themselves.
+    func radioStations() throws -> SubsonicDocument {
+        let stations = try database.read { db in try store.radioStations(db) }
+        var element = SubsonicElement()
+        element.add(
+            "internetRadioStation",
+            many: stations.map { station in
+                var item = SubsonicElement()
+                item.add("id", SubsonicShapes.id(.radio, station.id))
+                item.add("name", station.name)
+                item.add("streamUrl", station.streamURL)
+                item.add("homePageUrl", station.homepageURL)
+                return item
+            })
+        return SubsonicDocument("internetRadioStations", element)
+    }
+
+    func createRadioStation(_ parameters: NewRadioStationParameters) throws -> SubsonicDocument {
+        let station = try Self.radioStation(
+            name: parameters.name, stream: parameters.streamUrl, homepage: parameters.homepageUrl)
+        try database.write { db in
+            guard try store.radioStationsCount(db) < Self.maxRadioStations else {
+                throw SubsonicError(
+                    .generic, "There can be at most \(Self.maxRadioStations) stations. Delete one first.")
+            }
+            try store.insertRadioStation(db, station, now: clock())
+        }
+        return .empty
+    }
+
+    func updateRadioStation(_ parameters: RadioStationChangeParameters) throws -> SubsonicDocument {
+        var station = try Self.radioStation(
+            name: parameters.name, stream: parameters.streamUrl, homepage: parameters.homepageUrl)
+        station.id = parameters.id.value
+        try database.write { db in
+            guard try store.updateRadioStation(db, station, now: clock()) else {
+                throw SubsonicError.notFound("internet radio station")
+            }
+        }
+        return .empty
+    }
+
+    func deleteRadioStation(id: Int64) throws -> SubsonicDocument {
+        try database.write { db in
+            guard try store.deleteRadioStation(db, id: id) else {
+                throw SubsonicError.notFound("internet radio station")
+            }
+        }
+        return .empty
+    }
+
+    static let maxRadioStations = 1_000
+
+    /// A station with checked addresses: http or https, a host, no user name or password in it, and not a
+    /// loopback, private or link-local address (every person's app fetches it; the server does not).
+    static func radioStation(name: String, stream: String, homepage: String?) throws
+        -> SubsonicStore.RadioStation
+    {
+        let name = trimmedOfSpaces(name)
+        guard !name.isEmpty else { throw SubsonicError.missing("name") }
+        return SubsonicStore.RadioStation(
+            id: 0, name: name, streamURL: try publicWebAddress(stream, field: "streamUrl"),
+            homepageURL: try homepage.map { try publicWebAddress($0, field: "homepageUrl") })
+    }
+
+    static func publicWebAddress(_ text: String, field: String) throws -> String {
+        let text = trimmedOfSpaces(text)
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
+            url.user == nil, url.password == nil
+        else {
+            throw SubsonicError(
+                .generic,
+                "'\(field)' must be an http or https address, such as https://radio.example.com/live.")
+        }
+        guard !PublicAddress.isPrivateHost(host) else {
+            throw SubsonicError(
+                .generic, "'\(field)' names a loopback or private address; give the station's public address."
+            )
+        }
+        return text
+    }
+
+    func scanStatus(start: Bool) throws -> SubsonicDocument {
         let status = start ? try scans.start() : try scans.status()
         let count = try database.read { db in try store.songsCount(db) }
         var element = SubsonicElement()

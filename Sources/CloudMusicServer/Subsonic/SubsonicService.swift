@@ -20,8 +20,6 @@ struct SubsonicService: Sendable {
     var catalogCache = SubsonicCatalogCache()
 
     static let ignoredArticles = ["The", "El", "La", "Los", "Las", "Le", "Les"]
-    /// The most items a list method returns (`size`, `count`): the spec's 500.
-    static let maxListSize = 500
 
     // MARK: System
 
@@ -44,17 +42,16 @@ struct SubsonicService: Sendable {
     }
 
     /// `musicFolderId` may only name the one folder.
-    static func checkFolder(_ arguments: SubsonicArguments) throws {
-        if let folder = arguments.integer("musicFolderId"), folder != 1 {
+    static func checkFolder(_ folder: Int?) throws {
+        if let folder, folder != 1 {
             throw SubsonicError(.notFound, "That music folder does not exist (this server has one: 1).")
         }
     }
 
     // MARK: Browsing
 
-    func indexes(_ call: SubsonicCall) throws -> SubsonicDocument {
-        try Self.checkFolder(call.arguments)
-        let user = try call.signedIn()
+    func indexes(_ user: SubsonicUser, _ parameters: IndexesParameters) throws -> SubsonicDocument {
+        try Self.checkFolder(parameters.musicFolderId)
         let (artists, changed) = try database.read { db in
             (try store.albumArtists(db, user.listener), try store.libraryChangedAt(db))
         }
@@ -63,7 +60,7 @@ struct SubsonicService: Sendable {
         element.add("lastModified", lastModified)
         element.add("ignoredArticles", Self.ignoredArticles.joined(separator: " "))
         element.add("shortcut", many: [])
-        if let since = call.arguments.integer("ifModifiedSince"), since >= lastModified {
+        if let since = parameters.ifModifiedSince, since >= lastModified {
             element.add("index", many: [])
         } else {
             element.add(
@@ -78,9 +75,8 @@ struct SubsonicService: Sendable {
         return SubsonicDocument("indexes", element)
     }
 
-    func artists(_ call: SubsonicCall) throws -> SubsonicDocument {
-        try Self.checkFolder(call.arguments)
-        let user = try call.signedIn()
+    func artists(_ user: SubsonicUser, _ parameters: FolderParameters) throws -> SubsonicDocument {
+        try Self.checkFolder(parameters.musicFolderId)
         let artists = try database.read { db in try store.albumArtists(db, user.listener) }
         var element = SubsonicElement()
         element.add("ignoredArticles", Self.ignoredArticles.joined(separator: " "))
@@ -129,7 +125,8 @@ struct SubsonicService: Sendable {
     private static let indexEntries = Mutex<[String: IndexEntry]>([:])
 
     /// An artist's index letter and sort key: the name without an ignored article, accents, letter case and
-    /// width folded. ASCII names skip Foundation's folding, which leaves them lower-cased.
+    /// width folded; a Chinese name by its pinyin. ASCII names skip Foundation's folding, which leaves them
+    /// lower-cased.
     static func indexEntry(_ artistName: String) -> IndexEntry {
         var name = trimmedOfSpaces(artistName)
         let lowered = name.lowercased()
@@ -144,14 +141,18 @@ struct SubsonicService: Sendable {
             folded = name.folding(
                 options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
         }
+        // Chinese names by pinyin: 周杰伦 under "Z", ordered as "zhou jie lun" among the Latin names.
+        if let first = folded.unicodeScalars.first, Pinyin.syllable(first) != nil,
+            let romanized = Pinyin.romanized(folded)
+        {
+            return (String(romanized.prefix(1)).uppercased(), romanized)
+        }
         let first = folded.unicodeScalars.first.map { Character($0).uppercased() } ?? "#"
         let letter = first.count == 1 && first >= "A" && first <= "Z" ? first : "#"
         return (letter, folded.lowercased())
     }
 
-    func musicDirectory(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
+    func musicDirectory(_ user: SubsonicUser, id: SubsonicID) throws -> SubsonicDocument {
         return try database.read { db in
             var element = SubsonicElement()
             switch id.kind {
@@ -184,7 +185,7 @@ struct SubsonicService: Sendable {
         }
     }
 
-    func genres(_ call: SubsonicCall) throws -> SubsonicDocument {
+    func genres() throws -> SubsonicDocument {
         let genres = try database.read { db in try store.genres(db) }
         var element = SubsonicElement()
         element.add(
@@ -197,35 +198,29 @@ struct SubsonicService: Sendable {
         return SubsonicDocument("genres", element)
     }
 
-    func artist(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
-        return try database.read { db in
-            guard let artist = try store.artist(db, user.listener, id: id.value) else {
+    func artist(_ user: SubsonicUser, id: Int64) throws -> SubsonicDocument {
+        try database.read { db in
+            guard let artist = try store.artist(db, user.listener, id: id) else {
                 throw SubsonicError.notFound("artist")
             }
-            let albums = try store.artistAlbums(db, user.listener, artistID: id.value)
+            let albums = try store.artistAlbums(db, user.listener, artistID: id)
             return SubsonicDocument("artist", SubsonicShapes.artist(artist, albums: albums))
         }
     }
 
-    func album(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
-        return try database.read { db in
-            let songs = try store.albumSongs(db, user.listener, albumID: id.value)
-            guard let album = try store.album(db, user.listener, id: id.value, songs: songs) else {
+    func album(_ user: SubsonicUser, id: Int64) throws -> SubsonicDocument {
+        try database.read { db in
+            let songs = try store.albumSongs(db, user.listener, albumID: id)
+            guard let album = try store.album(db, user.listener, id: id, songs: songs) else {
                 throw SubsonicError.notFound("album")
             }
             return SubsonicDocument("album", SubsonicShapes.album(album, songs: songs))
         }
     }
 
-    func song(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
-        return try database.read { db in
-            guard let song = try store.song(db, user.listener, id: id.value) else {
+    func song(_ user: SubsonicUser, id: Int64) throws -> SubsonicDocument {
+        try database.read { db in
+            guard let song = try store.song(db, user.listener, id: id) else {
                 throw SubsonicError.notFound("song")
             }
             return SubsonicDocument("song", SubsonicShapes.song(song))
@@ -233,10 +228,11 @@ struct SubsonicService: Sendable {
     }
 
     /// Similar artists by shared genres (no biography or pictures are kept; none are made up).
-    func artistInfo(_ call: SubsonicCall, id3: Bool) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
-        let count = call.arguments.int("count") ?? 20
+    func artistInfo(_ user: SubsonicUser, _ parameters: ArtistInfoParameters, id3: Bool, base: String) throws
+        -> SubsonicDocument
+    {
+        let id = parameters.id
+        let count = parameters.count
         return try database.read { db in
             guard let artistID = try store.artistID(db, of: id) else {
                 throw SubsonicError.notFound(id.kind.noun)
@@ -244,6 +240,9 @@ struct SubsonicService: Sendable {
             let similar = try store.artists(
                 db, user.listener, ids: try store.similarArtistIDs(db, artistID: artistID, count: count))
             var element = SubsonicElement()
+            // No biography is kept (nothing is fetched from the internet); the pictures are an album's cover.
+            Self.addImages(
+                to: &element, albumID: try store.albumIDs(db, artistID: artistID).first, base: base)
             element.add(
                 "similarArtist",
                 many: similar.map { id3 ? SubsonicShapes.artist($0) : SubsonicShapes.artistFolder($0) })
@@ -251,9 +250,7 @@ struct SubsonicService: Sendable {
         }
     }
 
-    func albumInfo(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
+    func albumInfo(_ user: SubsonicUser, id: SubsonicID, base: String) throws -> SubsonicDocument {
         return try database.read { db in
             let albumID: Int64
             if id.kind == .song {
@@ -269,16 +266,28 @@ struct SubsonicService: Sendable {
                 throw SubsonicError.notFound("album")
             }
             var element = SubsonicElement()
+            if let notes = try store.albumNotes(db, albumID: albumID) { element.add("notes", .text(notes)) }
             if let mbid = album.musicBrainzID { element.add("musicBrainzId", .text(mbid)) }
+            Self.addImages(to: &element, albumID: albumID, base: base)
             return SubsonicDocument("albumInfo", element)
         }
     }
 
+    /// The cover of an album at three sizes: the v1 address, which needs no credentials (apps load these
+    /// addresses as they are).
+    static func addImages(to element: inout SubsonicElement, albumID: Int64?, base: String) {
+        guard let albumID else { return }
+        for (name, size) in [("smallImageUrl", 64), ("mediumImageUrl", 256), ("largeImageUrl", 1024)] {
+            element.add(name, .text("\(base)/v1/albums/\(albumID)/cover?size=\(size)"))
+        }
+    }
+
     /// Songs of the artist and of up to ten artists sharing a genre, shuffled.
-    func similarSongs(_ call: SubsonicCall, id3: Bool) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
-        let count = call.arguments.int("count") ?? 50
+    func similarSongs(_ user: SubsonicUser, _ parameters: SimilarSongsParameters, id3: Bool) throws
+        -> SubsonicDocument
+    {
+        let id = parameters.id
+        let count = parameters.count
         return try database.read { db in
             guard let artistID = try store.artistID(db, of: id) else {
                 throw SubsonicError.notFound(id.kind.noun)
@@ -293,17 +302,16 @@ struct SubsonicService: Sendable {
         }
     }
 
-    func topSongs(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let count = call.arguments.int("count") ?? 50
+    func topSongs(_ user: SubsonicUser, _ parameters: TopSongsParameters) throws -> SubsonicDocument {
+        let count = parameters.count
         return try database.read { db in
             let artistID: Int64?
-            if let id = call.arguments.id("id") {
+            if let id = parameters.id {
                 guard try store.artist(db, user.listener, id: id.value) != nil else {
                     throw SubsonicError.notFound("artist")
                 }
                 artistID = id.value
-            } else if let name = call.arguments.text("artist") {
+            } else if let name = parameters.artist {
                 artistID = try store.artistID(db, named: name)
             } else {
                 throw SubsonicError.missing("artist")
@@ -318,30 +326,29 @@ struct SubsonicService: Sendable {
 
     // MARK: Lists
 
-    func albumList(_ call: SubsonicCall, id3: Bool) throws -> SubsonicDocument {
-        try Self.checkFolder(call.arguments)
-        let user = try call.signedIn()
-        let arguments = call.arguments
-        let size = min(arguments.int("size") ?? 10, Self.maxListSize)
-        let offset = arguments.int("offset") ?? 0
+    func albumList(_ user: SubsonicUser, _ parameters: AlbumListParameters, id3: Bool) throws
+        -> SubsonicDocument
+    {
+        try Self.checkFolder(parameters.musicFolderId)
+        let size = parameters.size
+        let offset = parameters.offset
         let list: SubsonicStore.AlbumList
-        switch arguments.text("type") ?? "" {
-        case "random": list = .random
-        case "newest": list = .newest
-        case "highest": list = .highest
-        case "frequent": list = .frequent
-        case "recent": list = .recent
-        case "alphabeticalByName": list = .alphabeticalByName
-        case "alphabeticalByArtist": list = .alphabeticalByArtist
-        case "starred": list = .starred
-        case "byYear":
-            guard let from = arguments.int("fromYear") else { throw SubsonicError.missing("fromYear") }
-            guard let to = arguments.int("toYear") else { throw SubsonicError.missing("toYear") }
+        switch parameters.type {
+        case .random: list = .random
+        case .newest: list = .newest
+        case .highest: list = .highest
+        case .frequent: list = .frequent
+        case .recent: list = .recent
+        case .alphabeticalByName: list = .alphabeticalByName
+        case .alphabeticalByArtist: list = .alphabeticalByArtist
+        case .starred: list = .starred
+        case .byYear:
+            guard let from = parameters.fromYear else { throw SubsonicError.missing("fromYear") }
+            guard let to = parameters.toYear else { throw SubsonicError.missing("toYear") }
             list = .byYear(from: from, to: to)
-        case "byGenre":
-            guard let genre = arguments.text("genre") else { throw SubsonicError.missing("genre") }
+        case .byGenre:
+            guard let genre = parameters.genre else { throw SubsonicError.missing("genre") }
             list = .byGenre(genre)
-        default: throw SubsonicError.missing("type")
         }
         let albums = try database.read { db in
             try store.albumList(
@@ -355,40 +362,39 @@ struct SubsonicService: Sendable {
         return SubsonicDocument(id3 ? "albumList2" : "albumList", element)
     }
 
-    func randomSongs(_ call: SubsonicCall) throws -> SubsonicDocument {
-        try Self.checkFolder(call.arguments)
-        let user = try call.signedIn()
-        let arguments = call.arguments
+    func randomSongs(_ user: SubsonicUser, _ parameters: RandomSongsParameters) throws -> SubsonicDocument {
+        try Self.checkFolder(parameters.musicFolderId)
         let songs = try database.read { db in
             try store.randomSongs(
-                db, user.listener, genre: arguments.text("genre"), fromYear: arguments.int("fromYear"),
-                toYear: arguments.int("toYear"), count: min(arguments.int("size") ?? 10, Self.maxListSize))
+                db, user.listener, genre: parameters.genre, fromYear: parameters.fromYear,
+                toYear: parameters.toYear, count: parameters.size)
         }
         var element = SubsonicElement()
         element.add("song", many: songs.map(SubsonicShapes.song))
         return SubsonicDocument("randomSongs", element)
     }
 
-    func songsByGenre(_ call: SubsonicCall) throws -> SubsonicDocument {
-        try Self.checkFolder(call.arguments)
-        let user = try call.signedIn()
-        let arguments = call.arguments
+    func songsByGenre(_ user: SubsonicUser, _ parameters: SongsByGenreParameters) throws -> SubsonicDocument {
+        try Self.checkFolder(parameters.musicFolderId)
         let songs = try database.read { db in
             try store.songsByGenre(
-                db, user.listener, genre: arguments.text("genre") ?? "", offset: arguments.int("offset") ?? 0,
-                count: min(arguments.int("count") ?? 10, Self.maxListSize))
+                db, user.listener, genre: parameters.genre, offset: parameters.offset, count: parameters.count
+            )
         }
         var element = SubsonicElement()
         element.add("song", many: songs.map(SubsonicShapes.song))
         return SubsonicDocument("songsByGenre", element)
     }
 
-    func nowPlaying(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
+    func nowPlaying(_ user: SubsonicUser) throws -> SubsonicDocument {
         let now = clock()
-        let entries = nowPlaying.entries(userID: user.id, everyone: user.isAdmin, now: now)
-        let songs = try database.read { db in
-            try store.songs(db, user.listener, ids: Array(Set(entries.map(\.songID))))
+        let live = nowPlaying.entries(userID: user.id, everyone: true, now: now)
+        let (entries, songs) = try database.read { db in
+            // Others' songs only where they allow the caller: their followers by default (their setting).
+            let allowed = try store.nowPlayingVisible(
+                db, to: user.id, of: Array(Set(live.map(\.userID)).subtracting([user.id])))
+            let entries = live.filter { $0.userID == user.id || allowed.contains($0.userID) }
+            return (entries, try store.songs(db, user.listener, ids: Array(Set(entries.map(\.songID)))))
         }
         let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var element = SubsonicElement()
@@ -406,9 +412,8 @@ struct SubsonicService: Sendable {
         return SubsonicDocument("nowPlaying", element)
     }
 
-    func starred(_ call: SubsonicCall, id3: Bool) throws -> SubsonicDocument {
-        try Self.checkFolder(call.arguments)
-        let user = try call.signedIn()
+    func starred(_ user: SubsonicUser, _ parameters: FolderParameters, id3: Bool) throws -> SubsonicDocument {
+        try Self.checkFolder(parameters.musicFolderId)
         return try database.read { db in
             var element = SubsonicElement()
             let artists = try store.starredArtists(db, user.listener)
@@ -429,20 +434,16 @@ struct SubsonicService: Sendable {
 
     /// Artists, albums and songs matching `query`, each list paged on its own. An empty query (also `""`)
     /// lists everything in id order, which is how apps sync a whole library page by page.
-    func search(_ call: SubsonicCall, id3: Bool) throws -> SubsonicDocument {
-        try Self.checkFolder(call.arguments)
-        let user = try call.signedIn()
-        let arguments = call.arguments
-        var query = trimmedOfSpaces(arguments.text("query") ?? "")
+    func search(_ user: SubsonicUser, _ parameters: SearchParameters, id3: Bool) throws -> SubsonicDocument {
+        try Self.checkFolder(parameters.musicFolderId)
+        var query = trimmedOfSpaces(parameters.query ?? "")
         if query == "\"\"" { query = "" }
         while query.hasSuffix("*") { query.removeLast() }
         let counts = (
-            artists: arguments.int("artistCount") ?? 20, albums: arguments.int("albumCount") ?? 20,
-            songs: arguments.int("songCount") ?? 20
+            artists: parameters.artistCount, albums: parameters.albumCount, songs: parameters.songCount
         )
         let offsets = (
-            artists: arguments.int("artistOffset") ?? 0, albums: arguments.int("albumOffset") ?? 0,
-            songs: arguments.int("songOffset") ?? 0
+            artists: parameters.artistOffset, albums: parameters.albumOffset, songs: parameters.songOffset
         )
         let listener = user.listener
         let (artists, albums, songs) = try database.read { db in
@@ -487,10 +488,9 @@ struct SubsonicService: Sendable {
     // MARK: Lyrics
 
     /// The old lyrics method: plain text of the first song matching the artist and title; empty when none.
-    func lyrics(_ call: SubsonicCall) throws -> SubsonicDocument {
-        _ = try call.signedIn()
-        let artist = call.arguments.text("artist")
-        let title = call.arguments.text("title")
+    func lyrics(_ parameters: LyricsParameters) throws -> SubsonicDocument {
+        let artist = parameters.artist
+        let title = parameters.title
         let ids = try database.read { db in try store.songIDs(db, title: title, artist: artist) }
         var element = SubsonicElement()
         for id in ids {
@@ -506,9 +506,8 @@ struct SubsonicService: Sendable {
 
     /// songLyrics: the song's lyric as structured lyrics (v2 cues with `enhanced=true`); no lyric is an empty
     /// list, an unknown song 70.
-    func lyricsBySongID(_ call: SubsonicCall) throws -> SubsonicDocument {
-        let user = try call.signedIn()
-        let id = try call.arguments.requiredID("id")
+    func lyricsBySongID(_ user: SubsonicUser, _ parameters: SongLyricsParameters) throws -> SubsonicDocument {
+        let id = parameters.id
         guard let song = try database.read({ db in try store.song(db, user.listener, id: id.value) }) else {
             throw SubsonicError.notFound("song")
         }
@@ -523,7 +522,7 @@ struct SubsonicService: Sendable {
         let structured = lyric.flatMap {
             SubsonicLyrics.structured(
                 $0, songTitle: song.title, songArtist: artist,
-                enhanced: call.arguments.flag("enhanced") ?? false)
+                enhanced: parameters.enhanced ?? false)
         }
         element.add("structuredLyrics", many: structured.map { [$0] } ?? [])
         return SubsonicDocument("lyricsList", element)

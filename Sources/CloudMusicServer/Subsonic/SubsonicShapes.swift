@@ -38,8 +38,12 @@ enum SubsonicShapes {
         element.add("artistId", song.artists.first.map { id(.artist, $0.id) })
         element.add("type", "music")
         element.add("isVideo", false)
+        element.add("bitDepth", song.bitDepth > 0 ? song.bitDepth : nil)
         element.add("samplingRate", song.sampleRate)
         element.add("channelCount", song.channels)
+        element.add("bpm", song.bpm)
+        element.add("comment", song.comment)
+        element.addSoft("sortName", song.sortTitle)
         element.add("mediaType", "song")
         element.addDate("played", song.lastPlayed)
         element.addSoft("musicBrainzId", song.musicBrainzID)
@@ -50,6 +54,14 @@ enum SubsonicShapes {
         element.add(
             "albumArtists",
             many: song.albumArtistID.map { [reference(.artist, $0, song.albumArtistName ?? "")] } ?? [])
+        if !song.replayGain.isEmpty {
+            var gain = SubsonicElement()
+            gain.add("trackGain", song.replayGain.trackGain)
+            gain.add("trackPeak", song.replayGain.trackPeak)
+            gain.add("albumGain", song.replayGain.albumGain)
+            gain.add("albumPeak", song.replayGain.albumPeak)
+            element.add("replayGain", one: gain)
+        }
         return element
     }
 
@@ -101,6 +113,7 @@ enum SubsonicShapes {
         element.add("userRating", album.rating)
         element.addSoft("musicBrainzId", album.musicBrainzID)
         element.addSoft("displayArtist", album.artistName)
+        element.addSoft("sortName", album.sortName)
         element.add("isCompilation", album.isCompilation)
         element.add("genres", many: album.genres.map { SubsonicElement([("name", .string($0))]) })
         element.add(
@@ -119,11 +132,13 @@ enum SubsonicShapes {
         var element = SubsonicElement()
         element.add("id", id(.artist, artist.id))
         element.add("name", artist.name)
-        // An artist's picture is the cover of one of their albums.
-        element.add("coverArt", artist.albumsCount > 0 ? id(.artist, artist.id) : nil)
+        // An artist's picture is the cover of one of their albums (or of one they appear on).
+        element.add(
+            "coverArt", artist.albumsCount > 0 || artist.songsCount > 0 ? id(.artist, artist.id) : nil)
         element.add("albumCount", artist.albumsCount)
         element.addDate("starred", artist.starredAt)
         element.addSoft("musicBrainzId", nil)
+        element.addSoft("sortName", artist.sortName)
         var roles: [SubsonicValue] = []
         if artist.albumsCount > 0 { roles.append(.string("albumartist")) }
         if artist.songsCount > 0 { roles.append(.string("artist")) }

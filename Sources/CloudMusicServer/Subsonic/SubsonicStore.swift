@@ -9,12 +9,11 @@ import Storage
 /// person's "I like" sheet, written by `SheetService`'s rules; only reads of it are here. SQLite-only:
 /// `json_each` for lists of ids, `random()`.
 struct SubsonicStore: Sendable {
-    /// Whose annotations to read.
-    struct Listener: Sendable {
-        var userID: Int64
-        /// The person's "I like" sheet (0 when they have none, which matches no row).
-        var likesSheetID: Int64
-    }
+    /// Whose annotations to read: the catalog's own (see `CatalogStore.songRows`).
+    typealias Listener = CatalogStore.Annotations
+    /// A song with one person's annotations, as the catalog reads it.
+    typealias SongRecord = CatalogStore.SongRow
+    let catalog = CatalogStore()
 
     /// Ids as the JSON array `json_each(?)` reads: what `JSONColumn.text` makes of them, without an encoder
     /// (a list of ids is bound at almost every request).
@@ -30,151 +29,20 @@ struct SubsonicStore: Sendable {
 
     // MARK: Songs
 
-    struct SongRecord: Sendable {
-        var id: Int64
-        var title: String
-        var albumID: Int64?
-        var albumTitle: String?
-        var albumArtistID: Int64?
-        var albumArtistName: String?
-        var track: Int?
-        var disc: Int?
-        var year: Int?
-        var durationMilliseconds: Int
-        var bitRate: Int
-        var sampleRate: Int
-        var channels: Int
-        var format: String
-        var size: Int64
-        var path: String
-        var folderPath: String?
-        var createdAt: Int64
-        var musicBrainzID: String?
-        var plays: Int
-        var lastPlayed: Int64?
-        var starredAt: Int64?
-        var rating: Int?
-        var artists: [(id: Int64, name: String)] = []
-        var genres: [String] = []
+    /// Songs for a FROM-clause tail (joins, WHERE, ORDER BY, LIMIT), with their artists and genres and the
+    /// listener's annotations: the catalog's query.
+    func songs(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
+        throws -> [SongRecord]
+    {
+        try catalog.songRows(db, tail, arguments, annotations: listener)
     }
 
-    /// The song columns; the three `?` are the likes sheet, then the user twice.
-    private static let songSelect = """
-        SELECT s.id, s.title, s.album_id, al.title AS album_title, al.artist_id AS album_artist_id,
-            aa.name AS album_artist_name, s.track_number, s.disc_number, s.year, s.duration_ms, s.bit_rate,
-            s.sample_rate, s.channels, s.format, s.size, s.path, mf.path AS folder_path, s.created_at,
-            s.musicbrainz_track_id,
-            (SELECT ss.added_at FROM sheet_songs ss WHERE ss.sheet_id = ? AND ss.song_id = s.id) AS starred_at,
-            p.plays_count AS user_plays, p.last_played_at AS user_last_played, r.rating AS user_rating
-        FROM songs s
-            LEFT JOIN albums al ON al.id = s.album_id
-            LEFT JOIN artists aa ON aa.id = al.artist_id
-            LEFT JOIN music_folders mf ON mf.id = s.folder_id
-            LEFT JOIN song_plays p ON p.user_id = ? AND p.song_id = s.id
-            LEFT JOIN song_ratings r ON r.user_id = ? AND r.song_id = s.id
-        """
-
-    /// Where the song columns are in a result: found by name once per query, not at every row and column.
-    private struct SongColumns {
-        let id, title, albumID, albumTitle, albumArtistID, albumArtistName, track, disc, year, duration: Int
-        let bitRate, sampleRate, channels, format, size, path, folderPath, createdAt, musicBrainzID: Int
-        let plays, lastPlayed, starredAt, rating: Int
-
-        init(_ row: Row) throws {
-            id = try row.index("id")
-            title = try row.index("title")
-            albumID = try row.index("album_id")
-            albumTitle = try row.index("album_title")
-            albumArtistID = try row.index("album_artist_id")
-            albumArtistName = try row.index("album_artist_name")
-            track = try row.index("track_number")
-            disc = try row.index("disc_number")
-            year = try row.index("year")
-            duration = try row.index("duration_ms")
-            bitRate = try row.index("bit_rate")
-            sampleRate = try row.index("sample_rate")
-            channels = try row.index("channels")
-            format = try row.index("format")
-            size = try row.index("size")
-            path = try row.index("path")
-            folderPath = try row.index("folder_path")
-            createdAt = try row.index("created_at")
-            musicBrainzID = try row.index("musicbrainz_track_id")
-            plays = try row.index("user_plays")
-            lastPlayed = try row.index("user_last_played")
-            starredAt = try row.index("starred_at")
-            rating = try row.index("user_rating")
-        }
-    }
-
-    private static func decodeSong(_ row: Row, _ c: SongColumns) throws -> SongRecord {
-        SongRecord(
-            id: try row.int64(c.id), title: try row.string(c.title),
-            albumID: try row.optionalInt64(c.albumID),
-            albumTitle: try row.optionalString(c.albumTitle),
-            albumArtistID: try row.optionalInt64(c.albumArtistID),
-            albumArtistName: try row.optionalString(c.albumArtistName), track: try row.optionalInt(c.track),
-            disc: try row.optionalInt(c.disc), year: try row.optionalInt(c.year),
-            durationMilliseconds: try row.int(c.duration), bitRate: try row.int(c.bitRate),
-            sampleRate: try row.int(c.sampleRate), channels: try row.int(c.channels),
-            format: try row.string(c.format), size: try row.int64(c.size), path: try row.string(c.path),
-            folderPath: try row.optionalString(c.folderPath), createdAt: try row.int64(c.createdAt),
-            musicBrainzID: try row.optionalString(c.musicBrainzID), plays: try row.optionalInt(c.plays) ?? 0,
-            lastPlayed: try row.optionalInt64(c.lastPlayed), starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating))
-    }
-
-    /// `db.query`, with the columns `columns` finds by name looked up on the first row only.
+    /// `CatalogStore.query`: the columns found by name on the first row only.
     static func query<Columns, T>(
         _ db: Connection, _ sql: String, _ arguments: [any SQLBindable], columns: (Row) throws -> Columns,
         decode: (Row, Columns) throws -> T
     ) throws -> [T] {
-        var found: Columns?
-        return try db.query(sql, arguments: arguments) { row in
-            let positions = try found ?? columns(row)
-            found = positions
-            return try decode(row, positions)
-        }
-    }
-
-    /// Songs for a FROM-clause tail (joins, WHERE, ORDER BY, LIMIT), with their artists and genres.
-    func songs(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
-        throws -> [SongRecord]
-    {
-        var songs = try Self.query(
-            db, "\(Self.songSelect) \(tail)",
-            [listener.likesSheetID, listener.userID, listener.userID] + arguments,
-            columns: SongColumns.init, decode: Self.decodeSong)
-        guard !songs.isEmpty else { return songs }
-        let ids = Self.idList(Array(Set(songs.map(\.id))))
-        var artists: [Int64: [(id: Int64, name: String)]] = [:]
-        for (songID, artistID, name) in try Self.query(
-            db,
-            """
-            SELECT sa.song_id, ar.id AS artist_id, ar.name FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id
-            WHERE sa.song_id IN (SELECT value FROM json_each(?)) ORDER BY sa.song_id, sa.position
-            """, [ids],
-            columns: { (try $0.index("song_id"), try $0.index("artist_id"), try $0.index("name")) },
-            decode: { row, c in (try row.int64(c.0), try row.int64(c.1), try row.string(c.2)) })
-        {
-            artists[songID, default: []].append((artistID, name))
-        }
-        var genres: [Int64: [String]] = [:]
-        for (songID, name) in try Self.query(
-            db,
-            """
-            SELECT sg.song_id, g.name FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
-            WHERE sg.song_id IN (SELECT value FROM json_each(?)) ORDER BY g.name
-            """, [ids], columns: { (try $0.index("song_id"), try $0.index("name")) },
-            decode: { row, c in (try row.int64(c.0), try row.string(c.1)) })
-        {
-            genres[songID, default: []].append(name)
-        }
-        for index in songs.indices {
-            songs[index].artists = artists[songs[index].id] ?? []
-            songs[index].genres = genres[songs[index].id] ?? []
-        }
-        return songs
+        try CatalogStore.query(db, sql, arguments, columns: columns, decode: decode)
     }
 
     /// The songs with these ids, in this order (repeats kept); ids not in the library are left out.
@@ -309,11 +177,28 @@ struct SubsonicStore: Sendable {
         }
     }
 
-    /// An artist's albums, newest first (for the artist's picture).
+    /// An artist's albums, newest first, then albums they appear on (for the artist's picture).
     func albumIDs(_ db: Connection, artistID: Int64) throws -> [Int64] {
-        try db.query("SELECT id FROM albums WHERE artist_id = ? ORDER BY year DESC, id LIMIT 5", artistID) {
+        let own = try db.query(
+            "SELECT id FROM albums WHERE artist_id = ? ORDER BY year DESC, id LIMIT 5", artistID
+        ) {
             try $0.int64("id")
         }
+        guard own.isEmpty else { return own }
+        return try db.query(
+            """
+            SELECT DISTINCT s.album_id FROM song_artists sa JOIN songs s ON s.id = sa.song_id
+            WHERE sa.artist_id = ? AND s.album_id IS NOT NULL LIMIT 5
+            """, artistID
+        ) { try $0.int64("album_id") }
+    }
+
+    /// What an album's songs say of it in their comments: the one comment they share, nil when they differ.
+    func albumNotes(_ db: Connection, albumID: Int64) throws -> String? {
+        let comments = try db.query(
+            "SELECT DISTINCT comment FROM songs WHERE album_id = ? AND comment IS NOT NULL LIMIT 2", albumID
+        ) { try $0.string("comment") }
+        return comments.count == 1 ? comments[0] : nil
     }
 
     func songExists(_ db: Connection, id: Int64) throws -> Bool {
@@ -322,44 +207,8 @@ struct SubsonicStore: Sendable {
 
     // MARK: Albums
 
-    struct AlbumRecord: Sendable {
-        var id: Int64
-        var title: String
-        var artistID: Int64?
-        var artistName: String?
-        var year: Int?
-        var isCompilation: Bool
-        var songsCount: Int
-        var durationMilliseconds: Int
-        var createdAt: Int64
-        var musicBrainzID: String?
-        var starredAt: Int64?
-        var rating: Int?
-        var plays = 0
-        var lastPlayed: Int64?
-        var genres: [String] = []
-    }
-
-    /// The album columns; the two `?` are the user twice.
-    private static let albumSelect = albumSelect(
-        musicBrainzID: """
-            (SELECT s.musicbrainz_album_id FROM songs s WHERE s.album_id = al.id
-                AND s.musicbrainz_album_id IS NOT NULL LIMIT 1)
-            """)
-    /// The same without looking for the MusicBrainz id (kept facts hold it).
-    private static let albumSelectKept = albumSelect(musicBrainzID: "NULL")
-
-    private static func albumSelect(musicBrainzID: String) -> String {
-        """
-        SELECT al.id, al.title, al.artist_id, ar.name AS artist_name, al.year, al.is_compilation, al.songs_count,
-            al.duration_ms, al.created_at, \(musicBrainzID) AS musicbrainz_album_id,
-            fa.created_at AS starred_at, r.rating AS user_rating
-        FROM albums al
-            LEFT JOIN artists ar ON ar.id = al.artist_id
-            LEFT JOIN favourite_albums fa ON fa.user_id = ? AND fa.album_id = al.id
-            LEFT JOIN album_ratings r ON r.user_id = ? AND r.album_id = al.id
-        """
-    }
+    /// An album with one person's favourite and rating, as the catalog reads it.
+    typealias AlbumRecord = CatalogStore.AlbumRow
 
     /// Albums' genres and MusicBrainz ids kept for a snapshot's library generation (`SubsonicCatalogCache`),
     /// where `albums` takes them instead of reading them.
@@ -417,48 +266,14 @@ struct SubsonicStore: Sendable {
         return genres
     }
 
-    private struct AlbumColumns {
-        let id, title, artistID, artistName, year, isCompilation, songsCount, duration, createdAt: Int
-        let musicBrainzID, starredAt, rating: Int
-
-        init(_ row: Row) throws {
-            id = try row.index("id")
-            title = try row.index("title")
-            artistID = try row.index("artist_id")
-            artistName = try row.index("artist_name")
-            year = try row.index("year")
-            isCompilation = try row.index("is_compilation")
-            songsCount = try row.index("songs_count")
-            duration = try row.index("duration_ms")
-            createdAt = try row.index("created_at")
-            musicBrainzID = try row.index("musicbrainz_album_id")
-            starredAt = try row.index("starred_at")
-            rating = try row.index("user_rating")
-        }
-    }
-
-    private static func decodeAlbum(_ row: Row, _ c: AlbumColumns) throws -> AlbumRecord {
-        AlbumRecord(
-            id: try row.int64(c.id), title: try row.string(c.title),
-            artistID: try row.optionalInt64(c.artistID),
-            artistName: try row.optionalString(c.artistName), year: try row.optionalInt(c.year),
-            isCompilation: try row.bool(c.isCompilation), songsCount: try row.int(c.songsCount),
-            durationMilliseconds: try row.int(c.duration), createdAt: try row.int64(c.createdAt),
-            musicBrainzID: try row.optionalString(c.musicBrainzID),
-            starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating))
-    }
-
     /// Albums for a FROM-clause tail, with the person's plays of each and their genres (two more queries);
     /// with `kept`, genres and MusicBrainz ids come from the facts kept for the snapshot (read once).
     func albums(
         _ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [],
         kept: KeptAlbumFacts? = nil
     ) throws -> [AlbumRecord] {
-        var albums = try Self.query(
-            db, "\(kept == nil ? Self.albumSelect : Self.albumSelectKept) \(tail)",
-            [listener.userID, listener.userID] + arguments, columns: AlbumColumns.init,
-            decode: Self.decodeAlbum)
+        var albums = try catalog.albumRows(
+            db, tail, arguments, annotations: listener, musicBrainzID: kept == nil)
         guard !albums.isEmpty else { return albums }
         let ids = Self.idList(albums.map(\.id))
         var plays: [Int64: (Int, Int64?)] = [:]
@@ -502,9 +317,8 @@ struct SubsonicStore: Sendable {
     func album(_ db: Connection, _ listener: Listener, id: Int64, songs: [SongRecord]) throws -> AlbumRecord?
     {
         guard
-            var album = try Self.query(
-                db, "\(Self.albumSelect) WHERE al.id = ?", [listener.userID, listener.userID, id],
-                columns: AlbumColumns.init, decode: Self.decodeAlbum
+            var album = try catalog.albumRows(
+                db, "WHERE al.id = ?", [id], annotations: listener, musicBrainzID: true
             ).first
         else { return nil }
         album.plays = songs.reduce(0) { $0 + $1.plays }
@@ -523,10 +337,19 @@ struct SubsonicStore: Sendable {
             [Self.idList(ids)], kept: kept)
     }
 
+    /// An artist's albums; for an artist who appears only on tracks, the albums they appear on.
     func artistAlbums(_ db: Connection, _ listener: Listener, artistID: Int64) throws -> [AlbumRecord] {
-        try albums(
+        let own = try albums(
             db, listener, "WHERE al.artist_id = ? ORDER BY al.year, al.title COLLATE NOCASE, al.id",
             [artistID])
+        guard own.isEmpty else { return own }
+        return try albums(
+            db, listener,
+            """
+            WHERE al.id IN (SELECT s.album_id FROM song_artists sa JOIN songs s ON s.id = sa.song_id
+                WHERE sa.artist_id = ?)
+            ORDER BY al.year, al.title COLLATE NOCASE, al.id
+            """, [artistID])
     }
 
     /// What `getAlbumList` and `getAlbumList2` list.
@@ -606,49 +429,13 @@ struct SubsonicStore: Sendable {
 
     // MARK: Artists
 
-    struct ArtistRecord: Sendable {
-        var id: Int64
-        var name: String
-        var albumsCount: Int
-        var songsCount: Int
-        var starredAt: Int64?
-        var rating: Int?
-    }
-
-    /// The artist columns; the two `?` are the user twice.
-    private static let artistSelect = """
-        SELECT ar.id, ar.name, ar.albums_count, ar.songs_count, fa.created_at AS starred_at, r.rating AS user_rating
-        FROM artists ar
-            LEFT JOIN favourite_artists fa ON fa.user_id = ? AND fa.artist_id = ar.id
-            LEFT JOIN artist_ratings r ON r.user_id = ? AND r.artist_id = ar.id
-        """
-
-    private struct ArtistColumns {
-        let id, name, albumsCount, songsCount, starredAt, rating: Int
-
-        init(_ row: Row) throws {
-            id = try row.index("id")
-            name = try row.index("name")
-            albumsCount = try row.index("albums_count")
-            songsCount = try row.index("songs_count")
-            starredAt = try row.index("starred_at")
-            rating = try row.index("user_rating")
-        }
-    }
-
-    private static func decodeArtist(_ row: Row, _ c: ArtistColumns) throws -> ArtistRecord {
-        ArtistRecord(
-            id: try row.int64(c.id), name: try row.string(c.name), albumsCount: try row.int(c.albumsCount),
-            songsCount: try row.int(c.songsCount), starredAt: try row.optionalInt64(c.starredAt),
-            rating: try row.optionalInt(c.rating))
-    }
+    /// An artist with one person's favourite and rating, as the catalog reads it.
+    typealias ArtistRecord = CatalogStore.ArtistRow
 
     func artists(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
         throws -> [ArtistRecord]
     {
-        try Self.query(
-            db, "\(Self.artistSelect) \(tail)", [listener.userID, listener.userID] + arguments,
-            columns: ArtistColumns.init, decode: Self.decodeArtist)
+        try catalog.artistRows(db, tail, arguments, annotations: listener)
     }
 
     func artist(_ db: Connection, _ listener: Listener, id: Int64) throws -> ArtistRecord? {
@@ -662,9 +449,10 @@ struct SubsonicStore: Sendable {
             [Self.idList(ids)])
     }
 
-    /// Album artists (those with albums), by name.
+    /// Every artist of the library: album artists and those who appear only on tracks (feat., compilations).
     func albumArtists(_ db: Connection, _ listener: Listener) throws -> [ArtistRecord] {
-        try artists(db, listener, "WHERE ar.albums_count > 0 ORDER BY ar.name_key, ar.id")
+        try artists(
+            db, listener, "WHERE ar.albums_count > 0 OR ar.songs_count > 0 ORDER BY ar.name_key, ar.id")
     }
 
     func allArtists(_ db: Connection, _ listener: Listener, offset: Int, count: Int) throws -> [ArtistRecord]
@@ -708,7 +496,7 @@ struct SubsonicStore: Sendable {
             return try db.queryOne(
                 "SELECT artist_id FROM song_artists WHERE song_id = ? ORDER BY position LIMIT 1", id.value
             ) { try $0.int64("artist_id") }
-        case .playlist:
+        case .playlist, .radio:
             return nil
         }
     }
@@ -823,7 +611,7 @@ struct SubsonicStore: Sendable {
         case .song: (table, column, owner) = ("song_ratings", "song_id", "songs")
         case .album: (table, column, owner) = ("album_ratings", "album_id", "albums")
         case .artist: (table, column, owner) = ("artist_ratings", "artist_id", "artists")
-        case .playlist: return false
+        case .playlist, .radio: return false
         }
         guard try existing(db, table: owner, ids: [item.value]) == 1 else { return false }
         if let rating {
@@ -934,6 +722,19 @@ struct SubsonicStore: Sendable {
         return nil
     }
 
+    /// Everyone, by nickname (getUsers for administrators).
+    func people(_ db: Connection) throws -> [PersonRecord] {
+        try db.query(
+            "SELECT id, nickname, email, role, disabled, avatar_version FROM users ORDER BY nickname_key, id"
+        ) {
+            PersonRecord(
+                id: try $0.int64("id"), nickname: try $0.string("nickname"),
+                email: try $0.optionalString("email"),
+                isAdmin: try $0.string("role") == "admin", disabled: try $0.bool("disabled"),
+                hasAvatar: try $0.optionalInt64("avatar_version") != nil)
+        }
+    }
+
     func person(_ db: Connection, id: Int64) throws -> PersonRecord? {
         try db.queryOne(
             "SELECT id, nickname, email, role, disabled, avatar_version FROM users WHERE id = ?", id
@@ -985,6 +786,73 @@ struct SubsonicStore: Sendable {
 
     func deleteBookmark(_ db: Connection, userID: Int64, songID: Int64) throws {
         try db.execute("DELETE FROM bookmarks WHERE user_id = ? AND song_id = ?", userID, songID)
+    }
+
+    /// Which of `people` let `viewerID` see what they are playing: those whose setting is 'everyone', and
+    /// those set to 'followers' (the default) whom the viewer follows.
+    func nowPlayingVisible(_ db: Connection, to viewerID: Int64, of people: [Int64]) throws -> Set<Int64> {
+        guard !people.isEmpty else { return [] }
+        return Set(
+            try db.query(
+                """
+                SELECT u.id FROM users u WHERE u.id IN (SELECT value FROM json_each(?))
+                    AND (u.now_playing_visibility = 'everyone' OR (u.now_playing_visibility = 'followers'
+                        AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ? AND f.followee_id = u.id)))
+                """, Self.idList(people), viewerID
+            ) { try $0.int64("id") })
+    }
+
+    func nowPlayingVisibility(_ db: Connection, userID: Int64) throws -> NowPlayingVisibility? {
+        try db.queryOne("SELECT now_playing_visibility FROM users WHERE id = ?", userID) {
+            NowPlayingVisibility(rawValue: try $0.string("now_playing_visibility")) ?? .followers
+        }
+    }
+
+    func setNowPlayingVisibility(_ db: Connection, userID: Int64, _ visibility: NowPlayingVisibility) throws {
+        try db.execute(
+            "UPDATE users SET now_playing_visibility = ? WHERE id = ?", visibility.rawValue, userID)
+    }
+
+    // MARK: Internet radio
+
+    struct RadioStation: Sendable, Equatable {
+        var id: Int64
+        var name: String
+        var streamURL: String
+        var homepageURL: String?
+    }
+
+    func radioStations(_ db: Connection) throws -> [RadioStation] {
+        try db.query(
+            "SELECT id, name, stream_url, homepage_url FROM internet_radio_stations ORDER BY name COLLATE NOCASE, id"
+        ) {
+            RadioStation(
+                id: try $0.int64("id"), name: try $0.string("name"), streamURL: try $0.string("stream_url"),
+                homepageURL: try $0.optionalString("homepage_url"))
+        }
+    }
+
+    func radioStationsCount(_ db: Connection) throws -> Int {
+        try db.queryOne("SELECT count(*) AS n FROM internet_radio_stations") { try $0.int("n") } ?? 0
+    }
+
+    func insertRadioStation(_ db: Connection, _ station: RadioStation, now: Int64) throws {
+        try db.execute(
+            """
+            INSERT INTO internet_radio_stations(name, stream_url, homepage_url, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?)
+            """, station.name, station.streamURL, station.homepageURL, now, now)
+    }
+
+    /// False when there is no such station.
+    func updateRadioStation(_ db: Connection, _ station: RadioStation, now: Int64) throws -> Bool {
+        try db.execute(
+            "UPDATE internet_radio_stations SET name = ?, stream_url = ?, homepage_url = ?, updated_at = ? WHERE id = ?",
+            station.name, station.streamURL, station.homepageURL, now, station.id) > 0
+    }
+
+    func deleteRadioStation(_ db: Connection, id: Int64) throws -> Bool {
+        try db.execute("DELETE FROM internet_radio_stations WHERE id = ?", id) > 0
     }
 
     // MARK: Who saved the play queue

@@ -115,25 +115,13 @@ struct VideoService: Sendable {
             throw ServiceError.notFound(
                 "This video's file is missing; a scan of the videos folders will remove it.")
         }
-        switch transcodes.acquire(for: clients) {
-        case .acquired:
-            break
-        case .serverBusy:
-            throw ServiceError.rateLimited(
-                "The server is busy converting other songs and videos. Try again in a moment, or play the original.",
-                retryAfter: 5)
-        case .clientBusy:
-            throw ServiceError.rateLimited(
-                "You are already converting \(transcodes.perClient) songs or videos at once. Stop one, or play the original.",
-                retryAfter: 5)
-        }
-        let limiter = transcodes
+        let release = try transcodes.slot(for: clients)
         return .transcode(
             executable: ffmpeg.executable,
             arguments: VideoMedia.mp4Arguments(
                 path: input, videoCodec: record.videoCodec, audioCodec: record.audioCodec,
                 timeOffset: query.timeOffset ?? 0),
-            release: { limiter.release(for: clients) })
+            release: release)
     }
 
     /// The video's still, taken again when the cache lost it.

@@ -15,8 +15,20 @@ public enum AppPasswordsAPI {
         "Revoke one of one's app passwords: the app using it is signed out at once", resource: "user",
         refusals: [.forbidden])
 
+    public static let nowPlaying = Endpoint<IDPath, NoQuery, NoBody, NowPlayingSetting, SignedIn>(
+        "nowPlaying", .GET, "/v1/users/{id}/now_playing",
+        "Who may see what one's Subsonic apps are playing (getNowPlaying); followers unless one chose",
+        resource: "user", refusals: [.forbidden])
+    public static let setNowPlaying = Endpoint<
+        IDPath, NoQuery, NowPlayingSetting, NowPlayingSetting, SignedIn
+    >(
+        "setNowPlaying", .PUT, "/v1/users/{id}/now_playing",
+        "Choose who may see what one's Subsonic apps are playing: followers, everyone or nobody",
+        resource: "user", idempotent: true, refusals: [.forbidden])
+
     public static let group = APIGroup(
-        "appPasswords", "App passwords for Subsonic apps (the /rest API)", [create, list, revoke])
+        "appPasswords", "App passwords for Subsonic apps (the /rest API), and what those apps show of one",
+        [create, list, revoke, nowPlaying, setNowPlaying])
 }
 
 /// `/v1/users/{id}/app_passwords/{passwordId}`.
@@ -31,6 +43,20 @@ public struct AppPasswordPath: APIParameters, Equatable {
     public static let fields: [ParameterField<Self>] = [
         .id("id", \.id), .id("passwordId", \.passwordId, thing: "app password"),
     ]
+}
+
+/// Who sees what one's Subsonic apps are playing, besides oneself.
+public enum NowPlayingVisibility: String, Codable, Sendable, SchemaEnum {
+    /// The people who follow one (the default).
+    case followers
+    case everyone
+    case nobody
+}
+
+/// One's now-playing setting.
+public struct NowPlayingSetting: Codable, Sendable, Equatable {
+    public var visibility: NowPlayingVisibility
+    public init(visibility: NowPlayingVisibility) { self.visibility = visibility }
 }
 
 /// What to call a new app password: the device or app it is for (1-64 characters).

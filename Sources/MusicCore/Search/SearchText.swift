@@ -5,21 +5,32 @@
 /// characters, which finds any substring of any length (one character included, which a trigram
 /// index cannot). Latin words match by prefix.
 public enum SearchText {
-    /// Index text: CJK characters separated by spaces, everything else as written.
+    /// What `indexText` writes changed (2: the pinyin words of Chinese text): rows written by an older one
+    /// are written again by the next library scan.
+    public static let version = 2
+
+    /// Index text: CJK characters separated by spaces, everything else as written, then the pinyin of each
+    /// run of Chinese characters, whole and as initials ("周杰伦" also as "zhoujielun zjl").
     public static func indexText(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         var previousWasCJK = false
+        var sawCJK = false
         for scalar in text.unicodeScalars {
             if isCJK(scalar) {
                 result.append(" ")
                 result.unicodeScalars.append(scalar)
                 previousWasCJK = true
+                sawCJK = true
             } else {
                 if previousWasCJK && !scalar.properties.isWhitespace { result.append(" ") }
                 result.unicodeScalars.append(scalar)
                 previousWasCJK = false
             }
+        }
+        if sawCJK {
+            let words = Pinyin.searchWords(text)
+            if !words.isEmpty { result += " " + words.joined(separator: " ") }
         }
         return result
     }

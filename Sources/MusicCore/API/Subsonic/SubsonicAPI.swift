@@ -1,7 +1,8 @@
-/// Every method of CloudMusic's Subsonic API (`/rest`), declared once: the server registers
-/// `/rest/<name>` and `/rest/<name>.view` (GET and POST forms) from this table, checks each declared
-/// parameter before a handler runs (a required one missing is error 10, a bad value error 0, an id that does
-/// not parse error 70), and answers `getOpenSubsonicExtensions` from `extensions`.
+/// Every method of CloudMusic's Subsonic API (`/rest`), declared once with its typed parameters: the server
+/// registers `/rest/<name>` and `/rest/<name>.view` (GET and POST forms) through each declaration, reads and
+/// checks the parameters before a handler runs (a required one missing is error 10, a bad value error 0, an id
+/// that does not parse error 70, counts and offsets brought into range), and answers
+/// `getOpenSubsonicExtensions` from `extensions`.
 public enum SubsonicAPI {
     /// The Subsonic API version the server implements.
     public static let version = "1.16.1"
@@ -44,315 +45,240 @@ public enum SubsonicAPI {
         SubsonicExtension("topSongsByArtistId", versions: [1], "getTopSongs takes an artist id as id."),
     ]
 
-    private static let folder = SubsonicParameter.integer(
-        "musicFolderId", 0...Int64(Int32.max), "Only this music folder (the library is folder 1).")
     private static let anyItem: [SubsonicIDKind] = [.song, .album, .artist]
-    private static let listTypes = [
-        "random", "newest", "highest", "frequent", "recent", "alphabeticalByName", "alphabeticalByArtist",
-        "starred", "byYear", "byGenre",
-    ]
-    private static let albumList: [SubsonicParameter] = [
-        .choice("type", listTypes, required: true, "Which albums: newest, random, byYear, byGenre..."),
-        .integer("size", 0...Int64(Int32.max), "How many (10 by default, at most 500)."),
-        .integer("offset", 0...Int64(Int32.max), "How many to skip."),
-        .integer("fromYear", -9_999...9_999, "First year (byYear; later than toYear lists newest first)."),
-        .integer("toYear", -9_999...9_999, "Last year (byYear)."),
-        .text("genre", maxLength: 200, "The genre (byGenre)."),
-        folder,
-    ]
-    private static let search: [SubsonicParameter] = [
-        .text("query", maxLength: 200, "What to look for; empty (or \"\") lists everything, page by page."),
-        .integer("artistCount", 0...50_000, "How many artists (20 by default)."),
-        .integer("artistOffset", 0...Int64(Int32.max)),
-        .integer("albumCount", 0...50_000, "How many albums (20 by default)."),
-        .integer("albumOffset", 0...Int64(Int32.max)),
-        .integer("songCount", 0...50_000, "How many songs (20 by default)."),
-        .integer("songOffset", 0...Int64(Int32.max)),
-        folder,
-    ]
-    private static let stars: [SubsonicParameter] = [
-        .id("id", anyItem, repeated: true, "Songs (\"I like\"), albums or artists (favourites)."),
-        .id("albumId", [.album], repeated: true), .id("artistId", [.artist], repeated: true),
-    ]
-    private static let similar: [SubsonicParameter] = [
-        .id("id", anyItem, required: true, "An artist, album or song."),
-        .integer("count", 0...500, "How many (50 by default)."),
-    ]
-    private static let artistInfo: [SubsonicParameter] = [
-        .id("id", anyItem, required: true, "An artist (or an album or song of it)."),
-        .integer("count", 0...500, "How many similar artists (20 by default)."),
-        .flag("includeNotPresent", "Accepted; only artists of the library are known."),
+
+    // MARK: System
+
+    public static let ping = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "ping", "Checks the credentials; an empty ok answer.", answer: .document(nil))
+    public static let getLicense = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getLicense", "Always valid.", answer: .document("license"))
+    public static let getOpenSubsonicExtensions = SubsonicEndpoint<NoSubsonicParameters, Anyone>(
+        "getOpenSubsonicExtensions", "The OpenSubsonic extensions; needs no credentials.",
+        answer: .document("openSubsonicExtensions"))
+    public static let tokenInfo = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "tokenInfo", "Whose credentials these are.", answer: .document("tokenInfo"),
+        extensionName: "apiKeyAuthentication")
+
+    // MARK: Browsing
+
+    public static let getMusicFolders = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getMusicFolders", "The one music folder (id 1).", answer: .document("musicFolders"))
+    public static let getIndexes = SubsonicEndpoint<IndexesParameters, SignedIn>(
+        "getIndexes", "Album artists by first letter, as folders.", answer: .document("indexes"))
+    public static let getMusicDirectory = SubsonicEndpoint<DirectoryParameters, SignedIn>(
+        "getMusicDirectory", "An artist's albums (ar-) or an album's songs (al-), as folders.",
+        answer: .document("directory"))
+    public static let getGenres = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getGenres", "Genres with their song and album counts.", answer: .document("genres"))
+    public static let getArtists = SubsonicEndpoint<FolderParameters, SignedIn>(
+        "getArtists", "Artists by first letter (pinyin for Chinese names).", answer: .document("artists"))
+    public static let getArtist = SubsonicEndpoint<ItemParameters<ArtistItem>, SignedIn>(
+        "getArtist", "An artist with their albums.", answer: .document("artist"))
+    public static let getAlbum = SubsonicEndpoint<ItemParameters<AlbumItem>, SignedIn>(
+        "getAlbum", "An album with its songs in disc and track order.", answer: .document("album"))
+    public static let getSong = SubsonicEndpoint<ItemParameters<SongItem>, SignedIn>(
+        "getSong", "One song.", answer: .document("song"))
+    public static let getArtistInfo = SubsonicEndpoint<ArtistInfoParameters, SignedIn>(
+        "getArtistInfo", "Similar artists (by shared genres) and a cover; no biography is kept.",
+        answer: .document("artistInfo"))
+    public static let getArtistInfo2 = SubsonicEndpoint<ArtistInfoParameters, SignedIn>(
+        "getArtistInfo2", "getArtistInfo with ID3 artists.", answer: .document("artistInfo2"))
+    public static let getAlbumInfo = SubsonicEndpoint<AlbumInfoParameters, SignedIn>(
+        "getAlbumInfo", "What the tags say of an album (notes, MusicBrainz id) and its cover's addresses.",
+        answer: .document("albumInfo"))
+    public static let getAlbumInfo2 = SubsonicEndpoint<AlbumInfoParameters, SignedIn>(
+        "getAlbumInfo2", "getAlbumInfo for ID3 albums.", answer: .document("albumInfo"))
+    public static let getSimilarSongs = SubsonicEndpoint<SimilarSongsParameters, SignedIn>(
+        "getSimilarSongs", "Songs of the artist and of artists sharing a genre, shuffled.",
+        answer: .document("similarSongs"))
+    public static let getSimilarSongs2 = SubsonicEndpoint<SimilarSongsParameters, SignedIn>(
+        "getSimilarSongs2", "getSimilarSongs for ID3 clients.", answer: .document("similarSongs2"))
+    public static let getTopSongs = SubsonicEndpoint<TopSongsParameters, SignedIn>(
+        "getTopSongs", "An artist's most played songs.", answer: .document("topSongs"))
+
+    // MARK: Lists
+
+    public static let getAlbumList = SubsonicEndpoint<AlbumListParameters, SignedIn>(
+        "getAlbumList", "Albums as folders, by type.", answer: .document("albumList"))
+    public static let getAlbumList2 = SubsonicEndpoint<AlbumListParameters, SignedIn>(
+        "getAlbumList2", "Albums by type.", answer: .document("albumList2"))
+    public static let getRandomSongs = SubsonicEndpoint<RandomSongsParameters, SignedIn>(
+        "getRandomSongs", "Random songs, optionally of a genre or years.", answer: .document("randomSongs"))
+    public static let getSongsByGenre = SubsonicEndpoint<SongsByGenreParameters, SignedIn>(
+        "getSongsByGenre", "Songs of a genre, by title.", answer: .document("songsByGenre"))
+    public static let getNowPlaying = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getNowPlaying",
+        "What one's players are playing, and others' where they allow it (by default their followers).",
+        answer: .document("nowPlaying"))
+    public static let getStarred = SubsonicEndpoint<FolderParameters, SignedIn>(
+        "getStarred", "Starred artists, albums and songs (\"I like\").", answer: .document("starred"))
+    public static let getStarred2 = SubsonicEndpoint<FolderParameters, SignedIn>(
+        "getStarred2", "getStarred with ID3 artists and albums.", answer: .document("starred2"))
+
+    // MARK: Searching
+
+    public static let search2 = SubsonicEndpoint<SearchParameters, SignedIn>(
+        "search2", "Artists, albums (as folders) and songs; Chinese names by pinyin too.",
+        answer: .document("searchResult2"))
+    public static let search3 = SubsonicEndpoint<SearchParameters, SignedIn>(
+        "search3", "Artists, albums and songs; Chinese names by pinyin too (zjl, zhoujielun).",
+        answer: .document("searchResult3"))
+
+    // MARK: Playlists: sheets
+
+    public static let getPlaylists = SubsonicEndpoint<PlaylistsParameters, SignedIn>(
+        "getPlaylists", "One's sheets and those one collected (read-only).", answer: .document("playlists"))
+    public static let getPlaylist = SubsonicEndpoint<ItemParameters<PlaylistItem>, SignedIn>(
+        "getPlaylist", "A sheet with its songs.", answer: .document("playlist"))
+    public static let createPlaylist = SubsonicEndpoint<CreatePlaylistParameters, SignedIn>(
+        "createPlaylist", "Makes a private sheet, or replaces the songs of one's sheet (playlistId).",
+        answer: .document("playlist"))
+    public static let updatePlaylist = SubsonicEndpoint<UpdatePlaylistParameters, SignedIn>(
+        "updatePlaylist", "Changes one's sheet: title, description, public, songs.", answer: .document(nil))
+    public static let deletePlaylist = SubsonicEndpoint<ItemParameters<PlaylistItem>, SignedIn>(
+        "deletePlaylist", "Deletes one's sheet.", answer: .document(nil))
+
+    // MARK: Media
+
+    public static let stream = SubsonicEndpoint<StreamParameters, SignedIn>(
+        "stream",
+        "The song's file (Range works), or a live transcode (Range and estimateContentLength work too); never counts a play.",
+        answer: .media, extensionName: "transcodeOffset")
+    public static let download = SubsonicEndpoint<ItemParameters<SongItem>, SignedIn>(
+        "download", "The song's original file as an attachment.", answer: .media)
+    public static let getCoverArt = SubsonicEndpoint<CoverArtParameters, SignedIn>(
+        "getCoverArt", "A cover: al-, ar- (an album of the artist), pl- (the sheet's) or tr-.", answer: .media
+    )
+    public static let getLyrics = SubsonicEndpoint<LyricsParameters, SignedIn>(
+        "getLyrics", "A song's lyrics as plain text, found by artist and title.", answer: .document("lyrics"))
+    public static let getLyricsBySongId = SubsonicEndpoint<SongLyricsParameters, SignedIn>(
+        "getLyricsBySongId", "A song's lyrics, synced; enhanced=true adds word cues (songLyrics 2).",
+        answer: .document("lyricsList"), extensionName: "songLyrics")
+    public static let getAvatar = SubsonicEndpoint<UsernameParameters, SignedIn>(
+        "getAvatar", "A person's avatar.", answer: .media)
+
+    // MARK: Annotation
+
+    public static let star = SubsonicEndpoint<StarParameters, SignedIn>(
+        "star", "Songs go into \"I like\"; albums and artists into favourites.", answer: .document(nil))
+    public static let unstar = SubsonicEndpoint<StarParameters, SignedIn>(
+        "unstar", "The reverse of star.", answer: .document(nil))
+    public static let setRating = SubsonicEndpoint<RatingParameters, SignedIn>(
+        "setRating", "Rates a song, album or artist 1-5; 0 removes the rating.", answer: .document(nil))
+    public static let scrobble = SubsonicEndpoint<ScrobbleParameters, SignedIn>(
+        "scrobble", "submission=true (the default) counts plays in one's history; false is now playing.",
+        answer: .document(nil))
+
+    // MARK: Bookmarks and the play queue
+
+    public static let getBookmarks = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getBookmarks", "One's bookmarks.", answer: .document("bookmarks"))
+    public static let createBookmark = SubsonicEndpoint<BookmarkParameters, SignedIn>(
+        "createBookmark", "Remembers a position in a song (replacing one's bookmark of it).",
+        answer: .document(nil))
+    public static let deleteBookmark = SubsonicEndpoint<ItemParameters<SongItem>, SignedIn>(
+        "deleteBookmark", "Forgets one's bookmark of a song.", answer: .document(nil))
+    public static let getPlayQueue = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getPlayQueue", "One's play queue, shared with the web player and the apps.",
+        answer: .document("playQueue"))
+    public static let savePlayQueue = SubsonicEndpoint<SavePlayQueueParameters, SignedIn>(
+        "savePlayQueue", "Saves one's play queue; no id clears it.", answer: .document(nil))
+    public static let getPlayQueueByIndex = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getPlayQueueByIndex", "One's play queue with the current song by index.",
+        answer: .document("playQueueByIndex"), extensionName: "indexBasedQueue")
+    public static let savePlayQueueByIndex = SubsonicEndpoint<SavePlayQueueByIndexParameters, SignedIn>(
+        "savePlayQueueByIndex", "Saves one's play queue; the same song may come twice.",
+        answer: .document(nil),
+        extensionName: "indexBasedQueue")
+
+    // MARK: Internet radio
+
+    public static let getInternetRadioStations = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getInternetRadioStations", "The internet radio stations administrators added.",
+        answer: .document("internetRadioStations"))
+    public static let createInternetRadioStation = SubsonicEndpoint<NewRadioStationParameters, Admin>(
+        "createInternetRadioStation", "Adds a station (its stream must be a public http or https address).",
+        answer: .document(nil))
+    public static let updateInternetRadioStation = SubsonicEndpoint<RadioStationChangeParameters, Admin>(
+        "updateInternetRadioStation", "Changes a station.", answer: .document(nil))
+    public static let deleteInternetRadioStation = SubsonicEndpoint<ItemParameters<RadioItem>, Admin>(
+        "deleteInternetRadioStation", "Removes a station.", answer: .document(nil))
+
+    // MARK: People and the library
+
+    public static let getUser = SubsonicEndpoint<UsernameParameters, SignedIn>(
+        "getUser", "A person's roles (one's own; administrators anyone's).", answer: .document("user"))
+    public static let getUsers = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getUsers", "Everyone's roles for administrators; oneself alone for others.",
+        answer: .document("users"))
+    public static let getScanStatus = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getScanStatus", "Whether a library scan runs, and the songs counted (read-only, for everyone).",
+        answer: .document("scanStatus"))
+    public static let startScan = SubsonicEndpoint<ScanParameters, Admin>(
+        "startScan", "Starts a library scan.", answer: .document("scanStatus"))
+    public static let getShares = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
+        "getShares", "Shares (sharing is not offered, so none).", answer: .document("shares"))
+
+    /// Every working method, in the order of the documentation.
+    public static let supported: [SubsonicMethod] = [
+        ping.description, getLicense.description, getOpenSubsonicExtensions.description,
+        tokenInfo.description,
+        getMusicFolders.description, getIndexes.description, getMusicDirectory.description,
+        getGenres.description, getArtists.description, getArtist.description, getAlbum.description,
+        getSong.description, getArtistInfo.description, getArtistInfo2.description, getAlbumInfo.description,
+        getAlbumInfo2.description, getSimilarSongs.description, getSimilarSongs2.description,
+        getTopSongs.description, getAlbumList.description, getAlbumList2.description,
+        getRandomSongs.description, getSongsByGenre.description, getNowPlaying.description,
+        getStarred.description, getStarred2.description, search2.description, search3.description,
+        getPlaylists.description, getPlaylist.description, createPlaylist.description,
+        updatePlaylist.description, deletePlaylist.description, stream.description, download.description,
+        getCoverArt.description, getLyrics.description, getLyricsBySongId.description, getAvatar.description,
+        star.description, unstar.description, setRating.description, scrobble.description,
+        getBookmarks.description, createBookmark.description, deleteBookmark.description,
+        getPlayQueue.description, savePlayQueue.description, getPlayQueueByIndex.description,
+        savePlayQueueByIndex.description, getInternetRadioStations.description,
+        createInternetRadioStation.description, updateInternetRadioStation.description,
+        deleteInternetRadioStation.description, getUser.description, getUsers.description,
+        getScanStatus.description, startScan.description, getShares.description,
     ]
 
+    /// Methods clients may call that this server does not offer: each answers error 0 with its reason.
+    public static let unsupported: [SubsonicMethod] = [
+        ("createShare", "Sharing is not offered by this server yet."),
+        ("updateShare", "Sharing is not offered by this server yet."),
+        ("deleteShare", "Sharing is not offered by this server yet."),
+        ("jukeboxControl", "This server has no jukebox: it plays music on your device only."),
+        ("getPodcasts", "Podcasts are not supported by this server yet."),
+        ("getNewestPodcasts", "Podcasts are not supported by this server yet."),
+        ("getPodcastEpisode", "Podcasts are not supported by this server yet."),
+        ("refreshPodcasts", "Podcasts are not supported by this server yet."),
+        ("createPodcastChannel", "Podcasts are not supported by this server yet."),
+        ("deletePodcastChannel", "Podcasts are not supported by this server yet."),
+        ("deletePodcastEpisode", "Podcasts are not supported by this server yet."),
+        ("downloadPodcastEpisode", "Podcasts are not supported by this server yet."),
+        ("getChatMessages", "Chat is not supported by this server's Subsonic API yet."),
+        ("addChatMessage", "Chat is not supported by this server's Subsonic API yet."),
+        ("createUser", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),
+        ("updateUser", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),
+        ("deleteUser", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),
+        (
+            "changePassword",
+            "Change passwords in CloudMusic itself; Subsonic apps sign in with app passwords."
+        ),
+        ("search", "The old search method is not supported: use search3 (or search2)."),
+        ("getVideos", "Videos are not supported by this server's Subsonic API."),
+        ("getVideoInfo", "Videos are not supported by this server's Subsonic API."),
+        ("getCaptions", "Videos are not supported by this server's Subsonic API."),
+        ("hls", "HLS streaming is not supported: use stream."),
+    ].map { SubsonicMethod.notSupported($0.0, $0.1) }
+
     /// Every method: the ones that work, then those answered with error 0 "not supported".
-    public static let methods: [SubsonicMethod] =
-        [
-            // System
-            SubsonicMethod("ping", "Checks the credentials; an empty ok answer.", answer: .document(nil)),
-            SubsonicMethod("getLicense", "Always valid.", answer: .document("license")),
-            SubsonicMethod(
-                "getOpenSubsonicExtensions", "The OpenSubsonic extensions; needs no credentials.",
-                access: .anyone,
-                answer: .document("openSubsonicExtensions")),
-            SubsonicMethod(
-                "tokenInfo", "Whose credentials these are.", answer: .document("tokenInfo"),
-                extensionName: "apiKeyAuthentication"),
-            // Browsing
-            SubsonicMethod(
-                "getMusicFolders", "The one music folder (id 1).", answer: .document("musicFolders")),
-            SubsonicMethod(
-                "getIndexes", "Album artists by first letter, as folders.",
-                [
-                    folder,
-                    .integer(
-                        "ifModifiedSince", 0...Int64.max, "Milliseconds; nothing listed when unchanged since."
-                    ),
-                ],
-                answer: .document("indexes")),
-            SubsonicMethod(
-                "getMusicDirectory", "An artist's albums (ar-) or an album's songs (al-), as folders.",
-                [.id("id", [.artist, .album], required: true)], answer: .document("directory")),
-            SubsonicMethod(
-                "getGenres", "Genres with their song and album counts.", answer: .document("genres")),
-            SubsonicMethod(
-                "getArtists", "Album artists by first letter.", [folder], answer: .document("artists")),
-            SubsonicMethod(
-                "getArtist", "An artist with their albums.", [.id("id", [.artist], required: true)],
-                answer: .document("artist")),
-            SubsonicMethod(
-                "getAlbum", "An album with its songs in disc and track order.",
-                [.id("id", [.album], required: true)],
-                answer: .document("album")),
-            SubsonicMethod(
-                "getSong", "One song.", [.id("id", [.song], required: true)], answer: .document("song")),
-            SubsonicMethod(
-                "getArtistInfo", "Similar artists (by shared genres); no biography is kept.", artistInfo,
-                answer: .document("artistInfo")),
-            SubsonicMethod(
-                "getArtistInfo2", "getArtistInfo with ID3 artists.", artistInfo,
-                answer: .document("artistInfo2")),
-            SubsonicMethod(
-                "getAlbumInfo", "What is known of an album (its MusicBrainz id).",
-                [.id("id", [.album, .song], required: true)], answer: .document("albumInfo")),
-            SubsonicMethod(
-                "getAlbumInfo2", "getAlbumInfo for ID3 albums.",
-                [.id("id", [.album, .song], required: true)],
-                answer: .document("albumInfo")),
-            SubsonicMethod(
-                "getSimilarSongs", "Songs of the artist and of artists sharing a genre, shuffled.", similar,
-                answer: .document("similarSongs")),
-            SubsonicMethod(
-                "getSimilarSongs2", "getSimilarSongs for ID3 clients.", similar,
-                answer: .document("similarSongs2")),
-            SubsonicMethod(
-                "getTopSongs", "An artist's most played songs.",
-                [
-                    .text("artist", maxLength: 200, "The artist's name (or give id)."),
-                    .id("id", [.artist], "The artist (topSongsByArtistId); wins over artist."),
-                    .integer("count", 0...500, "How many (50 by default)."),
-                ], answer: .document("topSongs")),
-            // Lists
-            SubsonicMethod(
-                "getAlbumList", "Albums as folders, by type.", albumList, answer: .document("albumList")),
-            SubsonicMethod("getAlbumList2", "Albums by type.", albumList, answer: .document("albumList2")),
-            SubsonicMethod(
-                "getRandomSongs", "Random songs, optionally of a genre or years.",
-                [
-                    .integer("size", 0...Int64(Int32.max), "How many (10 by default, at most 500)."),
-                    .text("genre", maxLength: 200), .integer("fromYear", -9_999...9_999),
-                    .integer("toYear", -9_999...9_999), folder,
-                ], answer: .document("randomSongs")),
-            SubsonicMethod(
-                "getSongsByGenre", "Songs of a genre, by title.",
-                [
-                    .text("genre", maxLength: 200, required: true),
-                    .integer("count", 0...Int64(Int32.max), "How many (10 by default, at most 500)."),
-                    .integer("offset", 0...Int64(Int32.max)), folder,
-                ], answer: .document("songsByGenre")),
-            SubsonicMethod(
-                "getNowPlaying", "What one's players are playing (administrators: everyone's).",
-                answer: .document("nowPlaying")),
-            SubsonicMethod(
-                "getStarred", "Starred artists, albums and songs (\"I like\").", [folder],
-                answer: .document("starred")),
-            SubsonicMethod(
-                "getStarred2", "getStarred with ID3 artists and albums.", [folder],
-                answer: .document("starred2")),
-            // Searching
-            SubsonicMethod(
-                "search2", "Artists, albums (as folders) and songs.", search,
-                answer: .document("searchResult2")),
-            SubsonicMethod(
-                "search3", "Artists, albums and songs.", search, answer: .document("searchResult3")),
-            // Playlists: sheets
-            SubsonicMethod(
-                "getPlaylists", "One's sheets and those one collected (read-only).",
-                [.text("username", maxLength: 256, "Another person's public sheets (administrators).")],
-                answer: .document("playlists")),
-            SubsonicMethod(
-                "getPlaylist", "A sheet with its songs.", [.id("id", [.playlist], required: true)],
-                answer: .document("playlist")),
-            SubsonicMethod(
-                "createPlaylist", "Makes a private sheet, or replaces the songs of one's sheet (playlistId).",
-                [
-                    .id("playlistId", [.playlist], "The sheet whose songs to replace."),
-                    .text("name", maxLength: 100, "The new sheet's title."),
-                    .id(
-                        "songId", [.song], repeated: true,
-                        "Its songs in order (a song already in it is skipped)."),
-                ], answer: .document("playlist")),
-            SubsonicMethod(
-                "updatePlaylist", "Changes one's sheet: title, description, public, songs.",
-                [
-                    .id("playlistId", [.playlist], required: true), .text("name", maxLength: 100),
-                    .text("comment", maxLength: 2_000), .flag("public"),
-                    .id("songIdToAdd", [.song], repeated: true),
-                    .integer(
-                        "songIndexToRemove", 0...Int64(Int32.max), repeated: true, "0-based, before adding."),
-                ], answer: .document(nil)),
-            SubsonicMethod(
-                "deletePlaylist", "Deletes one's sheet.", [.id("id", [.playlist], required: true)],
-                answer: .document(nil)),
-            // Media
-            SubsonicMethod(
-                "stream", "The song's file (Range works), or a live transcode; never counts a play.",
-                [
-                    .id("id", [.song], required: true),
-                    .integer(
-                        "maxBitRate", 0...Int64(Int32.max), "kbit/s; a file above it is converted (32-320)."),
-                    .text("format", maxLength: 16, "raw, mp3, opus or aac (also ogg, m4a)."),
-                    .integer("timeOffset", 0...86_400, "Start this many seconds in (transcodeOffset)."),
-                    .text("size", maxLength: 32, "Video only; ignored."),
-                    .flag("estimateContentLength", "Accepted; a transcode is sent chunked."),
-                    .flag("converted", "Video only; ignored."),
-                ], answer: .media, extensionName: "transcodeOffset"),
-            SubsonicMethod(
-                "download", "The song's original file as an attachment.",
-                [.id("id", [.song], required: true)],
-                answer: .media),
-            SubsonicMethod(
-                "getCoverArt", "A cover: al-, ar- (an album of the artist), pl- (the sheet's) or tr-.",
-                [
-                    .text(
-                        "id", maxLength: 64, required: true,
-                        "A coverArt value; entity ids and pl-pl-5 work too."),
-                    .integer("size", 0...100_000, "About this many pixels square (snapped to 64-1024)."),
-                ], answer: .media),
-            SubsonicMethod(
-                "getLyrics", "A song's lyrics as plain text, found by artist and title.",
-                [.text("artist", maxLength: 200), .text("title", maxLength: 200)], answer: .document("lyrics")
-            ),
-            SubsonicMethod(
-                "getLyricsBySongId", "A song's lyrics, synced; enhanced=true adds word cues (songLyrics 2).",
-                [
-                    .id("id", [.song], required: true),
-                    .flag("enhanced", "songLyrics version 2: kind and cueLine."),
-                ],
-                answer: .document("lyricsList"), extensionName: "songLyrics"),
-            SubsonicMethod(
-                "getAvatar", "A person's avatar.", [.text("username", maxLength: 256, required: true)],
-                answer: .media),
-            // Annotation
-            SubsonicMethod(
-                "star", "Songs go into \"I like\"; albums and artists into favourites.", stars,
-                answer: .document(nil)),
-            SubsonicMethod("unstar", "The reverse of star.", stars, answer: .document(nil)),
-            SubsonicMethod(
-                "setRating", "Rates a song, album or artist 1-5; 0 removes the rating.",
-                [.id("id", anyItem, required: true), .integer("rating", 0...5, required: true)],
-                answer: .document(nil)),
-            SubsonicMethod(
-                "scrobble",
-                "submission=true (the default) counts plays in one's history; false is now playing.",
-                [
-                    .id("id", [.song], required: true, repeated: true),
-                    .integer("time", 0...Int64.max, repeated: true, "Milliseconds since 1970, one per id."),
-                    .flag("submission"),
-                ], answer: .document(nil)),
-            // Bookmarks and the play queue
-            SubsonicMethod("getBookmarks", "One's bookmarks.", answer: .document("bookmarks")),
-            SubsonicMethod(
-                "createBookmark", "Remembers a position in a song (replacing one's bookmark of it).",
-                [
-                    .id("id", [.song], required: true),
-                    .integer("position", 0...Int64.max, required: true, "Milliseconds."),
-                    .text("comment", maxLength: 500),
-                ], answer: .document(nil)),
-            SubsonicMethod(
-                "deleteBookmark", "Forgets one's bookmark of a song.", [.id("id", [.song], required: true)],
-                answer: .document(nil)),
-            SubsonicMethod(
-                "getPlayQueue", "One's play queue, shared with the web player and the apps.",
-                answer: .document("playQueue")),
-            SubsonicMethod(
-                "savePlayQueue", "Saves one's play queue; no id clears it.",
-                [
-                    .id("id", [.song], repeated: true),
-                    .id("current", [.song], "The playing song (one of id)."),
-                    .integer("position", 0...Int64.max, "Milliseconds into the current song."),
-                ], answer: .document(nil)),
-            SubsonicMethod(
-                "getPlayQueueByIndex", "One's play queue with the current song by index.",
-                answer: .document("playQueueByIndex"), extensionName: "indexBasedQueue"),
-            SubsonicMethod(
-                "savePlayQueueByIndex", "Saves one's play queue; the same song may come twice.",
-                [
-                    .id("id", [.song], repeated: true),
-                    .integer(
-                        "currentIndex", Int64(Int32.min)...Int64(Int32.max), "0-based; required with id."),
-                    .integer("position", 0...Int64.max, "Milliseconds into the current song."),
-                ], answer: .document(nil), extensionName: "indexBasedQueue"),
-            // People and the library
-            SubsonicMethod(
-                "getUser", "A person's roles (one's own; administrators anyone's).",
-                [.text("username", maxLength: 256, required: true)], answer: .document("user")),
-            SubsonicMethod(
-                "getScanStatus", "Whether a library scan runs, and the songs counted.", access: .admin,
-                answer: .document("scanStatus")),
-            SubsonicMethod(
-                "startScan", "Starts a library scan.", access: .admin,
-                [.flag("fullScan", "Accepted; scans are incremental.")],
-                answer: .document("scanStatus")),
-            SubsonicMethod(
-                "getShares", "Shares (sharing is not offered, so none).", answer: .document("shares")),
-        ]
-        + [
-            ("createShare", "Sharing is not offered by this server yet."),
-            ("updateShare", "Sharing is not offered by this server yet."),
-            ("deleteShare", "Sharing is not offered by this server yet."),
-            ("jukeboxControl", "This server has no jukebox: it plays music on your device only."),
-            ("getPodcasts", "Podcasts are not supported by this server yet."),
-            ("getNewestPodcasts", "Podcasts are not supported by this server yet."),
-            ("getPodcastEpisode", "Podcasts are not supported by this server yet."),
-            ("refreshPodcasts", "Podcasts are not supported by this server yet."),
-            ("createPodcastChannel", "Podcasts are not supported by this server yet."),
-            ("deletePodcastChannel", "Podcasts are not supported by this server yet."),
-            ("deletePodcastEpisode", "Podcasts are not supported by this server yet."),
-            ("downloadPodcastEpisode", "Podcasts are not supported by this server yet."),
-            ("getInternetRadioStations", "Internet radio is not supported by this server yet."),
-            ("createInternetRadioStation", "Internet radio is not supported by this server yet."),
-            ("updateInternetRadioStation", "Internet radio is not supported by this server yet."),
-            ("deleteInternetRadioStation", "Internet radio is not supported by this server yet."),
-            ("getChatMessages", "Chat is not supported by this server's Subsonic API yet."),
-            ("addChatMessage", "Chat is not supported by this server's Subsonic API yet."),
-            ("getUsers", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),
-            ("createUser", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),
-            ("updateUser", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),
-            ("deleteUser", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),
-            (
-                "changePassword",
-                "Change passwords in CloudMusic itself; Subsonic apps sign in with app passwords."
-            ),
-            ("search", "The old search method is not supported: use search3 (or search2)."),
-            ("getVideos", "Videos are not supported by this server's Subsonic API."),
-            ("getVideoInfo", "Videos are not supported by this server's Subsonic API."),
-            ("getCaptions", "Videos are not supported by this server's Subsonic API."),
-            ("hls", "HLS streaming is not supported: use stream."),
-        ].map { SubsonicMethod.notSupported($0.0, $0.1) }
+    public static let methods: [SubsonicMethod] = supported + unsupported
 
     private static let byName: [String: SubsonicMethod] = Dictionary(
         uniqueKeysWithValues: methods.map { ($0.name, $0) })
 
-    /// The method called `name` (exactly; method names are case-sensitive).
+    /// The method called `name` (exactly; method names are case-sensitive), for documentation and tests.
     public static func method(named name: String) -> SubsonicMethod? { byName[name] }
 }

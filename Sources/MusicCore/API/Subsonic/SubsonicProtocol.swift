@@ -2,11 +2,38 @@
 /// at `/rest`: methods, their parameters, who may call them, and typed ids.
 ///
 /// Subsonic's shapes are its own (`subsonic-response` in XML or JSON, errors with HTTP 200), so its methods are
-/// not v1 `Endpoint`s and are not in `APIContract` or `openapi.json`; they are declared once in
-/// `SubsonicAPI.methods`, from which the server registers its routes, checks parameters and answers
-/// `getOpenSubsonicExtensions`.
+/// not v1 `Endpoint`s and are not in `APIContract` or `openapi.json`; each is declared once in `SubsonicAPI` as
+/// a `SubsonicEndpoint` with its typed parameters, through which the server registers its handler.
 
-/// One method of `/rest`.
+/// One method of `/rest`, typed: its parameters (a `SubsonicParameterSet`, read and checked before the handler
+/// runs) and who may call it (`Anyone`, `SignedIn` or `Admin`, as for v1 endpoints). The server registers a
+/// handler through the declaration itself (`rest.on(SubsonicAPI.getAlbum) { call in ... }`), never by name.
+public struct SubsonicEndpoint<Parameters: SubsonicParameterSet, Caller: AccessLevel>: Sendable {
+    /// The method's name, as in `/rest/<name>` and `/rest/<name>.view`.
+    public let name: String
+    public let summary: String
+    public let answer: SubsonicMethod.Answer
+    /// The OpenSubsonic extension the method belongs to, if any.
+    public let extensionName: String?
+
+    public init(
+        _ name: String, _ summary: String, answer: SubsonicMethod.Answer, extensionName: String? = nil
+    ) {
+        self.name = name
+        self.summary = summary
+        self.answer = answer
+        self.extensionName = extensionName
+    }
+
+    /// The declaration as documentation reads it.
+    public var description: SubsonicMethod {
+        SubsonicMethod(
+            name, summary, access: SubsonicMethod.Access(Caller.access),
+            Parameters.fields.map(\.description), answer: answer, extensionName: extensionName)
+    }
+}
+
+/// A method as documentation and tests read it: name, parameters, who may call it and what it answers.
 public struct SubsonicMethod: Sendable {
     /// Who may call a method.
     public enum Access: String, Sendable {
@@ -16,6 +43,14 @@ public struct SubsonicMethod: Sendable {
         case user
         /// An administrator; others get error 50.
         case admin
+
+        init(_ access: MusicCore.Access) {
+            switch access {
+            case .anyone: self = .anyone
+            case .admin, .adminOrFirstRun: self = .admin
+            default: self = .user
+            }
+        }
     }
 
     /// What a success carries.
@@ -37,9 +72,9 @@ public struct SubsonicMethod: Sendable {
     /// Why the method answers error 0 instead of working; nil when it works.
     public let unsupported: String?
 
-    public init(
-        _ name: String, _ summary: String, access: Access = .user, _ parameters: [SubsonicParameter] = [],
-        answer: Answer, extensionName: String? = nil
+    init(
+        _ name: String, _ summary: String, access: Access, _ parameters: [SubsonicParameter], answer: Answer,
+        extensionName: String?
     ) {
         self.name = name
         self.summary = summary
@@ -69,14 +104,16 @@ public struct SubsonicMethod: Sendable {
     public func parameter(_ name: String) -> SubsonicParameter? { parameters.first { $0.name == name } }
 }
 
-/// One parameter of a Subsonic method: its type, whether it is required and whether it may repeat
-/// (`id=a&id=b`).
+/// One parameter of a Subsonic method as documented: its type, whether it is required and whether it may
+/// repeat (`id=a&id=b`).
 public struct SubsonicParameter: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// Text of at most this many characters.
         case text(maxLength: Int)
-        /// A whole number in a range (kbit/s, milliseconds, counts...).
+        /// A whole number in a range (kbit/s, milliseconds...); outside it is refused.
         case integer(ClosedRange<Int64>)
+        /// A count or an offset: a whole number brought into the range (a negative offset is 0).
+        case clamped(ClosedRange<Int64>)
         /// `true` or `false` (any letter case; also `1`/`0` and `on`).
         case flag
         /// A typed id of one of these kinds (`tr-31`); an id that does not parse is "not found" (70).
@@ -117,6 +154,10 @@ public struct SubsonicParameter: Sendable, Equatable {
         Self(name, .integer(range), required: required, repeated: repeated, doc)
     }
 
+    public static func clamped(_ name: String, _ range: ClosedRange<Int64>, _ doc: String = "") -> Self {
+        Self(name, .clamped(range), doc)
+    }
+
     public static func flag(_ name: String, _ doc: String = "") -> Self { Self(name, .flag, doc) }
 
     public static func id(
@@ -147,12 +188,14 @@ public struct SubsonicExtension: Sendable, Equatable {
     }
 }
 
-/// What an id names. Ids are `<kind>-<CloudMusic id>`: `ar-12`, `al-7`, `tr-31`, `pl-5` (a sheet).
+/// What an id names. Ids are `<kind>-<CloudMusic id>`: `ar-12`, `al-7`, `tr-31`, `pl-5` (a sheet), `ra-2` (an
+/// internet radio station).
 public enum SubsonicIDKind: String, Sendable, CaseIterable {
     case artist = "ar"
     case album = "al"
     case song = "tr"
     case playlist = "pl"
+    case radio = "ra"
 
     /// The noun for messages ("That song does not exist.").
     public var noun: String {
@@ -161,6 +204,7 @@ public enum SubsonicIDKind: String, Sendable, CaseIterable {
         case .album: "album"
         case .song: "song"
         case .playlist: "playlist"
+        case .radio: "internet radio station"
         }
     }
 }
