@@ -55,6 +55,9 @@ final class AccountService: Sendable {
     let clock: @Sendable () -> Int64
     /// Whether a person has accepted the current terms (the Terms feature answers), for their own profile.
     let termsAccepted: @Sendable (Int64) throws -> Bool?
+    /// Called after a transaction that ended sessions has committed, so their event streams close at once
+    /// (`SessionEnds.check`; the database wrote which ones).
+    let sessionsEnded: @Sendable () -> Void
     /// Failure counts, kept in the database so that every server process sees the same.
     private let loginByAccountAndAddress: BackoffLimiter
     private let loginByAddress: BackoffLimiter
@@ -84,9 +87,11 @@ final class AccountService: Sendable {
         database: Database, sender: (any CodeSender)? = nil, avatarFolder: String,
         sheetCoverPath: @escaping @Sendable (Int64) -> String, settings: Settings = Settings(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-        termsAccepted: @escaping @Sendable (Int64) throws -> Bool? = { _ in nil }
+        termsAccepted: @escaping @Sendable (Int64) throws -> Bool? = { _ in nil },
+        sessionsEnded: @escaping @Sendable () -> Void = {}
     ) {
         self.termsAccepted = termsAccepted
+        self.sessionsEnded = sessionsEnded
         self.database = database
         self.sender = sender ?? OutboxSender(database: database, clock: clock)
         self.avatarFolder = avatarFolder
@@ -360,6 +365,7 @@ final class AccountService: Sendable {
         let token = Crypto.randomToken()
         try database.write { db in
             try store.setChatToken(db, sessionID: viewer.sessionID, hash: Crypto.tokenHash(token))
+            endingSessions(db)
         }
         return ChatToken(chatToken: token)
     }
@@ -376,13 +382,21 @@ final class AccountService: Sendable {
 
     /// Ends one of the viewer's sessions; another user's session is the same 404 as a missing one.
     func revokeSession(id: Int64, by viewer: Viewer) throws {
-        guard try database.write({ db in try store.deleteSession(db, id: id, userID: viewer.userID) }) else {
+        guard
+            try database.write({ db in
+                endingSessions(db)
+                return try store.deleteSession(db, id: id, userID: viewer.userID)
+            })
+        else {
             throw ServiceError.notFound("That session does not exist.")
         }
     }
 
     /// Signs this device out.
     func logout(_ viewer: Viewer) throws { try revokeSession(id: viewer.sessionID, by: viewer) }
+
+    /// Closes the event streams of the sessions `db`'s transaction ends, once it commits.
+    private func endingSessions(_ db: Connection) { db.afterCommit { [sessionsEnded] in sessionsEnded() } }
 
     // MARK: Codes
 
@@ -476,6 +490,7 @@ final class AccountService: Sendable {
                 }
                 try store.setPasswordHash(db, userID: user.id, hash: hash, now: clock())
                 try store.deleteSessions(db, userID: user.id)
+                endingSessions(db)
                 try loginByAccountAndAddress.reset(db, address + "|" + identifier.value)
                 return .done(())
             }
@@ -650,6 +665,7 @@ final class AccountService: Sendable {
         try database.write { db in
             try store.setPasswordHash(db, userID: id, hash: hash, now: clock())
             try store.deleteSessions(db, userID: id, keeping: viewer.sessionID)
+            endingSessions(db)
         }
     }
 
@@ -671,6 +687,7 @@ final class AccountService: Sendable {
         let covers = try database.write { db in
             let covers = try sheets.sheetIDsWithCovers(db, userID: id)
             guard try store.deleteUser(db, userID: id) else { throw Self.noUser }
+            endingSessions(db)
             return covers
         }
         unlink(avatarPath(userID: id))
@@ -717,7 +734,10 @@ final class AccountService: Sendable {
         try database.write { db in
             guard try store.user(db, id: id) != nil else { throw Self.noUser }
             try store.setDisabled(db, userID: id, disabled: disabled, now: clock())
-            if disabled { try store.deleteSessions(db, userID: id) }
+            if disabled {
+                try store.deleteSessions(db, userID: id)
+                endingSessions(db)
+            }
             guard let user = try store.user(db, id: id) else { throw Self.noUser }
             return user
         }
@@ -730,6 +750,7 @@ final class AccountService: Sendable {
             guard try store.user(db, id: id) != nil else { throw Self.noUser }
             try store.setPasswordHash(db, userID: id, hash: hash, now: clock())
             try store.deleteSessions(db, userID: id)
+            endingSessions(db)
         }
     }
 

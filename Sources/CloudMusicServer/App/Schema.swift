@@ -27,6 +27,7 @@ enum Schema {
         EventsSchema.migration,
         MessagesSchema.migration,
         SecuritySchema.failureCounts,
+        EventsSchema.sessionEnds,
         Migration(
             version: 1, name: "server metadata",
             sql: """
