@@ -235,7 +235,7 @@ final class AccountService: Sendable {
     /// A code is used and the session opened in one transaction.
     func login(_ input: LoginInput, address: String, userAgent: String?) throws -> LoginResult {
         let identifier = try AccountRules.identifier(phone: input.phone, email: input.email)
-        let device = try AccountRules.text(input.device, field: "The device name", limit: 64)
+        let device = try TextPolicy.check(input.device, field: "The device name", limit: 64)
         let now = clock()
         let pairKey = address + "|" + identifier.value
         if let wait = try database.read({ db in
@@ -591,7 +591,8 @@ final class AccountService: Sendable {
         func text(_ value: String??, _ field: String, _ limit: Int, newlines: Bool = false) throws -> String??
         {
             guard let value else { return nil }
-            return .some(try AccountRules.text(value, field: field, limit: limit, allowNewlines: newlines))
+            return .some(
+                try TextPolicy.check(value, field: field, limit: limit, lines: newlines ? .many : .one))
         }
         try requireSelf(id: id, viewer: viewer)
         let changes = AccountStore.ProfileChanges(

@@ -76,15 +76,10 @@ struct MessageService: Sendable {
             }
             return nil
         }
-        let text = (draft.content ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw ServiceError.invalid("Write something to send.") }
-        guard text.count <= MessageDraft.maxLength else {
-            throw ServiceError.invalid(
-                "A message can be at most \(MessageDraft.maxLength) characters; this one has \(text.count).")
-        }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) else {
-            throw ServiceError.invalid("A message cannot hold control characters.")
-        }
+        guard
+            let text = try TextPolicy.check(
+                draft.content, field: "A message", limit: MessageDraft.maxLength, lines: .many)
+        else { throw ServiceError.invalid("Write something to send.") }
         return text
     }
 

@@ -74,7 +74,7 @@ final class AppPasswordService: Sendable {
         if let viewer, viewer.userID != userID {
             throw ServiceError.forbidden("You can only make app passwords for yourself.")
         }
-        guard let name = try AccountRules.text(name, field: "The name", limit: 64) else {
+        guard let name = try TextPolicy.check(name, field: "The name", limit: 64) else {
             throw ServiceError.invalid("Name the app password after the device or app that will use it.")
         }
         let secret = String((0..<24).map { _ in Self.alphabet[Int(Crypto.randomBytes(1)[0] & 31)] })
