@@ -153,7 +153,9 @@ struct MessageService: Sendable {
     // MARK: Reading
 
     func conversations(_ query: ConversationListQuery, viewer: Viewer) throws -> CursorPage<Conversation> {
-        let cursor = try PageCursor.scored(query.cursor).map { (updatedAt: Int64($0.score), id: $0.id) }
+        let cursor = try PageCursor.scored(query.cursor, first: .infinity).map {
+            (updatedAt: PageCursor.time($0.score), id: $0.id)
+        }
         return try database.read { db in
             let (members, total) = try store.members(
                 db, userID: viewer.userID, peerID: query.userId, after: cursor,

@@ -132,7 +132,9 @@ struct CommentService: Sendable {
             guard let id = try PageCursor.id(text) else { throw PageCursor.notOurs }
             return (nil, id)
         case .hot:
-            guard let (hot, id) = try PageCursor.scored(text) else { throw PageCursor.notOurs }
+            guard let (hot, id) = try PageCursor.scored(text, first: .infinity) else {
+                throw PageCursor.notOurs
+            }
             return (hot, id)
         }
     }

@@ -200,7 +200,9 @@ struct FeedService: Sendable {
             throw ServiceError.invalid(
                 "'radius' must be more than 0 and at most \(Int(Self.maxRadius)) metres.")
         }
-        let after = try PageCursor.scored(query.cursor).map { (distance: $0.score, id: $0.id) }
+        let after = try PageCursor.scored(query.cursor, first: -.infinity).map {
+            (distance: $0.score, id: $0.id)
+        }
         let offset = try Self.offset(of: query.paging, byCursor: after != nil)
         return try database.read { db in
             let found = try store.nearby(

@@ -41,10 +41,10 @@ public struct UserReference: Codable, Sendable, Equatable, SchemaDescribed {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let id =
-            try container.decodeIfPresent(String.self, forKey: .userId)
-            ?? container.decodeIfPresent(String.self, forKey: .id)
-        guard let id else {
+        // Both are read, so that either one of another type is refused, as the document says.
+        let byUserID = try container.decodeIfPresent(String.self, forKey: .userId)
+        let byID = try container.decodeIfPresent(String.self, forKey: .id)
+        guard let id = byUserID ?? byID else {
             throw DecodingError.keyNotFound(
                 CodingKeys.userId, .init(codingPath: [], debugDescription: "Give 'userId' (or 'id')."))
         }
