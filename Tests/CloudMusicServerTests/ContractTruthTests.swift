@@ -126,6 +126,12 @@ import Testing
             #expect(reply.status == 400, "\(path): \(reply.json)")
             #expect(!reply.message.isEmpty)
         }
+        // Any cursor of the documented shape is a position: a score far past any time no longer traps.
+        for score in [1e300, Double.infinity] {
+            let reply = try await server.call(
+                "GET", "/v1/conversations?cursor=\(score.bitPattern):5", token: world.ann.token)
+            #expect(reply.status == 200, "\(score): \(reply.json)")
+        }
         let document = ContractCheck.document
         func parameter(_ path: String, _ name: String) -> JSONValue? {
             document["paths"]?[path]?["get"]?["parameters"]?.arrayValue?.first { $0["name"] == .string(name) }
