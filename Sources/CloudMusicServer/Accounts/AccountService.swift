@@ -365,7 +365,6 @@ final class AccountService: Sendable {
         let token = Crypto.randomToken()
         try database.write { db in
             try store.setChatToken(db, sessionID: viewer.sessionID, hash: Crypto.tokenHash(token))
-            endingSessions(db)
         }
         return ChatToken(chatToken: token)
     }

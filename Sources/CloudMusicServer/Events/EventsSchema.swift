@@ -23,9 +23,10 @@ enum EventsSchema {
 }
 
 extension EventsSchema {
-    /// Every end of a session or of its chat token, written by the database itself (so no way of ending one
-    /// is missed: signing out, a password change or reset, disabling, deleting, a new chat token), for every
-    /// server process to close the event streams that session holds open.
+    /// Every end of a session, written by the database itself (so no way of ending one is missed: signing out,
+    /// a password change or reset, disabling, deleting, expiry), for every server process to close the event
+    /// streams that session holds open. A new chat token is not an end: the stream the device opens with it
+    /// replaces the old one (`replaced`), so two tabs of one session never close each other in turn.
     static let sessionEnds = Migration(
         version: 41, name: "session ends",
         sql: """
@@ -37,11 +38,6 @@ extension EventsSchema {
             );
             CREATE INDEX session_ends_by_time ON session_ends(ended_at);
             CREATE TRIGGER sessions_end AFTER DELETE ON sessions BEGIN
-                INSERT INTO session_ends(session_id, user_id, ended_at)
-                VALUES (old.id, old.user_id, CAST(strftime('%s', 'now') AS INTEGER));
-            END;
-            CREATE TRIGGER sessions_new_chat_token AFTER UPDATE OF chat_token_hash ON sessions
-            WHEN old.chat_token_hash <> new.chat_token_hash BEGIN
                 INSERT INTO session_ends(session_id, user_id, ended_at)
                 VALUES (old.id, old.user_id, CAST(strftime('%s', 'now') AS INTEGER));
             END;
