@@ -122,7 +122,9 @@ let package = Package(
         // Support/ (with Python's xmlschema from the test venv, see scripts/install-deps).
         .testTarget(
             name: "SubsonicTests",
-            dependencies: ["CloudMusicServer", "MusicCore", "ServerTestSupport", "cloudmusic-server"],
+            dependencies: [
+                "CloudMusicServer", "MusicCore", "Storage", "ServerTestSupport", "cloudmusic-server",
+            ],
             exclude: ["Support"]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),

@@ -149,13 +149,15 @@ struct RouteTable: Sendable {
     }
 
     /// Looks up decoded path segments. HEAD falls back to GET.
+    ///
+    /// The path's most specific route wins whatever its methods (literal segments before parameters, parameters
+    /// before a catch-all): another method there is a 405 naming the allowed ones, never a less specific
+    /// route's answer (`DELETE /v1/feeds/nearby` is not `DELETE /v1/feeds/:id` of a moment called "nearby").
     func match(_ method: HTTPMethod, _ segments: [String]) -> RouteMatch {
         var values: [String] = []
-        if let n = search(
-            0, segments[...], &values,
-            { $0.routes[method] != nil || (method == .HEAD && $0.routes[.GET] != nil) })
-        {
-            let route = nodes[n].routes[method] ?? nodes[n].routes[.GET]!
+        guard let n = search(0, segments[...], &values, { !$0.routes.isEmpty }) else { return .notFound }
+        let routes = nodes[n].routes
+        if let route = routes[method] ?? (method == .HEAD ? routes[.GET] : nil) {
             var dict: [String: String] = [:]
             if !values.isEmpty {
                 dict.reserveCapacity(values.count)
@@ -163,17 +165,12 @@ struct RouteTable: Sendable {
             }
             return .found(handler: route.handler, pattern: route.pattern, parameters: dict)
         }
-        values.removeAll()
-        if let n = search(0, segments[...], &values, { !$0.routes.isEmpty }) {
-            let routes = nodes[n].routes
-            var allowed = HTTPMethod.allCases.filter { routes[$0] != nil }
-            if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.insert(.HEAD, at: 1) }
-            if !allowed.contains(.OPTIONS) { allowed.append(.OPTIONS) }
-            // Any of the node's patterns names it; prefer the first allowed method's.
-            let pattern = allowed.lazy.compactMap { routes[$0]?.pattern }.first ?? ""
-            return .methodNotAllowed(allowed: allowed, pattern: pattern)
-        }
-        return .notFound
+        var allowed = HTTPMethod.allCases.filter { routes[$0] != nil }
+        if allowed.contains(.GET) && !allowed.contains(.HEAD) { allowed.insert(.HEAD, at: 1) }
+        if !allowed.contains(.OPTIONS) { allowed.append(.OPTIONS) }
+        // Any of the node's patterns names it; prefer the first allowed method's.
+        let pattern = allowed.lazy.compactMap { routes[$0]?.pattern }.first ?? ""
+        return .methodNotAllowed(allowed: allowed, pattern: pattern)
     }
 
     private func search(

@@ -65,7 +65,79 @@ public enum PasswordPolicy {
                     + "Choose another.")
         }
         if let refusal = dictionaryRefusal(password) { throw refusal }
+        if let refusal = disguisedRefusal(password) { throw refusal }
         return password
+    }
+
+    /// The password as people disguise a common one, each form checked against the dictionary: compatibility-
+    /// normalised and case-folded (`ＰＡＳＳＷＯＲＤ` is `password`), without the digits and symbols around it
+    /// (`Passw0rd!`), with look-alike digits and symbols read as letters (`p@ssw0rd`), and one part repeated
+    /// (`passwordpassword`), as cracklib's own rules do for the simpler cases.
+    static func disguisedRefusal(_ password: String) -> Refusal? {
+        let folded = password.precomposedStringWithCompatibilityMapping.lowercased()
+        var forms: [String] = []
+        for form in [folded, unLeet(folded, one: "i"), unLeet(folded, one: "l")] {
+            forms += [form, trimmedOfDigitsAndSymbols(form)]
+        }
+        // Repeats are looked for with the separators between them taken out too (`dragon-dragon`).
+        for form in forms + forms.map({ String($0.filter { $0.isLetter || $0.isNumber }) })
+        where form.count >= 4 {
+            if let unit = repeatedUnit(form),
+                unit.count < minimumVisibleCharacters
+                    || cracklibVerdict(unit)?.contains("dictionary word") == true
+            {
+                return Refusal(
+                    kind: .common,
+                    message:
+                        "That password is one part (\"\(unit)\") repeated, which is as easy to guess as the part. "
+                        + "Choose another.")
+            }
+        }
+        var seen: Set<String> = [password]
+        for form in forms where form.count >= 4 && seen.insert(form).inserted {
+            if let verdict = cracklibVerdict(form), verdict.contains("dictionary word") {
+                return Refusal(
+                    kind: .common,
+                    message:
+                        "That password is too common: read with its look-alike digits and symbols as letters, "
+                        + "in plain letters and without what is added around it, it is a common password or a "
+                        + "dictionary word. Choose another (a few unrelated words make a strong one).")
+            }
+        }
+        return nil
+    }
+
+    /// Digits and symbols people put for the letters they look like.
+    private static func unLeet(_ text: String, one: Character) -> String {
+        let table: [Character: Character] = [
+            "@": "a", "4": "a", "8": "b", "(": "c", "3": "e", "6": "g", "9": "g", "!": "i", "1": one,
+            "|": "l",
+            "0": "o", "$": "s", "5": "s", "7": "t", "+": "t", "2": "z",
+        ]
+        return String(text.map { table[$0] ?? $0 })
+    }
+
+    /// `text` without the digits, symbols and spaces at its ends (`passw0rd!` is `passw0rd`).
+    private static func trimmedOfDigitsAndSymbols(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0.properties.isAlphabetic }) else { return "" }
+        let last = scalars.lastIndex(where: { $0.properties.isAlphabetic })!
+        return String(scalars[first...last])
+    }
+
+    /// The part `text` repeats, when it is one part written two or more times (`passwordpassword`).
+    private static func repeatedUnit(_ text: String) -> String? {
+        let characters = Array(text)
+        let count = characters.count
+        for length in 1...max(1, count / 2) where count % length == 0 {
+            let unit = characters[0..<length]
+            if stride(from: length, to: count, by: length).allSatisfy({
+                characters[$0..<($0 + length)].elementsEqual(unit)
+            }) {
+                return String(unit)
+            }
+        }
+        return nil
     }
 
     /// Cracklib's verdict on `password`, when it is one that counts.

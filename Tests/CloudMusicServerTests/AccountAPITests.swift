@@ -131,7 +131,7 @@ import Testing
         #expect(try await register(with(["password": String(repeating: "p", count: 129)])).status == 400)
         let huge = try await register(with(["nickname": String(repeating: "长", count: 10_000)]))
         #expect(huge.status == 400)
-        #expect(huge.message == "A nickname can be at most 32 characters.")
+        #expect(huge.message.hasPrefix("A nickname can be at most 32 characters; this one has "))
         #expect(try await register(with(["nickname": String(repeating: "a", count: 33)])).status == 400)
         #expect(try await register(with(["nickname": "   "])).status == 400)
         #expect(try await register(with(["nickname": "An\u{0}n"])).message.contains("control"))

@@ -178,30 +178,72 @@ final class TestClock: @unchecked Sendable {
         #expect(sender.texts.count == 11)
     }
 
-    @Test func backOffGrowsAndIsForgotten() {
-        let limiter = BackoffLimiter(.init(allowed: 5, baseDelay: 30, maxDelay: 900, forgetAfter: 3_600))
+    @Test func backOffGrowsAndIsForgottenInTheDatabase() throws {
+        let database = try Database(path: temporaryFolder() + "/test.sqlite")
+        try Schema.migrator.migrate(database)
+        let limiter = BackoffLimiter("test", .init(allowed: 5))
         var now: Int64 = 1_000
-        for _ in 0..<4 {
-            limiter.record("k", now: now)
-            #expect(limiter.retryAfter("k", now: now) == nil)
+        func record(_ key: String = "k") throws {
+            try database.write { try limiter.record($0, key, now: now) }
         }
-        limiter.record("k", now: now)
-        #expect(limiter.retryAfter("k", now: now) == 30)
+        func retryAfter(_ key: String = "k") throws -> Int? {
+            try database.read { try limiter.retryAfter($0, key, now: now) }
+        }
+        for _ in 0..<4 {
+            try record()
+            #expect(try retryAfter() == nil)
+        }
+        try record()
+        #expect(try retryAfter() == 30)
         now += 30
-        #expect(limiter.retryAfter("k", now: now) == nil)
-        limiter.record("k", now: now)
-        #expect(limiter.retryAfter("k", now: now) == 60)
+        #expect(try retryAfter() == nil)
+        try record()
+        #expect(try retryAfter() == 60)
         now += 60
-        limiter.record("k", now: now)
-        #expect(limiter.retryAfter("k", now: now) == 120)
-        for _ in 0..<10 { limiter.record("k", now: now) }
-        #expect(limiter.retryAfter("k", now: now) == 900)
-        #expect(limiter.retryAfter("other", now: now) == nil)
+        try record()
+        #expect(try retryAfter() == 120)
+        for _ in 0..<10 { try record() }
+        #expect(try retryAfter() == 900)
+        #expect(try retryAfter("other") == nil)
+        // Another limiter's sources are its own, though they share the table.
+        #expect(
+            try database.read { try BackoffLimiter("other", .init(allowed: 5)).retryAfter($0, "k", now: now) }
+                == nil)
         now += 3_600 + 900
-        limiter.record("k", now: now)
-        #expect(limiter.retryAfter("k", now: now) == nil)
-        limiter.reset("k")
-        #expect(limiter.retryAfter("k", now: now) == nil)
+        try record()
+        #expect(try retryAfter() == nil)
+        try database.write { try limiter.reset($0, "k") }
+        #expect(try retryAfter() == nil)
+        // A second process over the same file sees the same counts.
+        let other = try Database(path: database.path)
+        for _ in 0..<5 { try record("shared") }
+        #expect(try other.read { try limiter.retryAfter($0, "shared", now: now) } == 30)
+    }
+
+    @Test func wrongPasswordsFromOneAddressNeverLockTheAccountOutElsewhere() throws {
+        let clock = TestClock()
+        let accounts = try service(sender: ExpectingSender(expecting: 0), clock: clock)
+        let ann = try accounts.createUser(
+            identifier: .email("ann@example.com"), password: "correct horse battery",
+            nickname: ("Ann", "ann"), admin: false)
+        let wrong = AccountService.LoginInput(email: "ann@example.com", password: "wrong password")
+        let right = AccountService.LoginInput(email: "ann@example.com", password: "correct horse battery")
+        var refusals: [Int?] = []
+        for _ in 0..<50 {
+            refusals.append(status { _ = try accounts.login(wrong, address: "203.0.113.9", userAgent: nil) })
+        }
+        #expect(refusals.prefix(5).allSatisfy { $0 == 401 })
+        #expect(refusals.dropFirst(5).allSatisfy { $0 == 429 })
+        // The failing source (that address, for that account) is slowed down; Ann elsewhere is not.
+        #expect(status { _ = try accounts.login(right, address: "203.0.113.9", userAgent: nil) } == 429)
+        let signedIn = try accounts.login(right, address: "198.51.100.7", userAgent: nil)
+        #expect(signedIn.userId == String(ann.id))
+        // A success there leaves the failing source blocked, and its own count at zero.
+        #expect(status { _ = try accounts.login(right, address: "203.0.113.9", userAgent: nil) } == 429)
+        for _ in 0..<4 {
+            #expect(status { _ = try accounts.login(wrong, address: "198.51.100.7", userAgent: nil) } == 401)
+        }
+        #expect(try accounts.login(right, address: "198.51.100.7", userAgent: nil).userId == String(ann.id))
     }
 
     @Test func addressLimitsCoverManyAccounts() throws {

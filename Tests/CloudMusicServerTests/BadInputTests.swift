@@ -35,13 +35,14 @@ import Testing
             "POST", "/v1/codes", json: ["email": "bob@example.com", "purpose": "nope"])
         #expect(code.message == "The field 'purpose' must be one of: login, reset, register.")
 
-        // Numbers in the address are decimal: 0x10 is not sixteen seconds.
-        for offset in ["0x10", "1e2", "inf", "-1", "86401"] {
+        // Numbers in the address are written as JSON writes them: 0x10 is not sixteen seconds, 1e2 is a hundred.
+        for offset in ["0x10", "inf", "-1", "86401", "1e5", "1e"] {
             let (status, body, _) = try await server.request("/v1/songs/\(id)/stream?timeOffset=\(offset)")
             #expect(status == 400, "timeOffset=\(offset)")
             #expect(String(decoding: body, as: UTF8.self).contains("decimal number from 0 to 86400"))
         }
         #expect(try await server.request("/v1/songs/\(id)/stream?timeOffset=1.5&format=mp3").0 == 200)
+        #expect(try await server.request("/v1/songs/\(id)/stream?timeOffset=1e0&format=mp3").0 == 200)
     }
 
     @Test func aPNGFolderCoverIsSentAsPNG() async throws {

@@ -64,6 +64,7 @@ import Testing
         (["dance"], "Unknown command 'dance'"),
         (["backup"], "backup needs a destination file"),
         (["migrate", "extra"], "Unexpected argument 'extra'."),
+        (["generate", "/tmp/a", "extra"], "Unexpected argument 'extra'."),
     ])
     func mistakesGetMessagesAPersonCanActOn(arguments: [String], message: String) {
         #expect {
@@ -71,6 +72,13 @@ import Testing
         } throws: { error in
             (error as? UsageError)?.message.hasPrefix(message) == true
         }
+    }
+
+    @Test func generateTakesTheFolderTheREADMEShows() throws {
+        #expect(try CommandLineParser.parse(["generate"], environment: env).0 == .generate(folder: nil))
+        #expect(
+            try CommandLineParser.parse(["generate", "/srv/checkout"], environment: env).0
+                == .generate(folder: "/srv/checkout"))
     }
 
     @Test func badEnvironmentNamesTheVariable() {

@@ -79,7 +79,11 @@ import Testing
             }
         }
         #expect(message(["timeOffset": "0x10"]) == "'timeOffset' must be a decimal number from 0 to 86400.")
-        #expect(message(["timeOffset": "1e3"]) != nil)
+        #expect(message(["timeOffset": "1e3"]) == nil)
+        #expect(message(["timeOffset": "5e-324"]) == nil)
+        #expect(message(["timeOffset": "1e5"]) != nil)
+        #expect(message(["timeOffset": "inf"]) != nil)
+        #expect(message(["timeOffset": "1e"]) != nil)
         #expect(message(["timeOffset": "12.5"]) == nil)
         #expect(message(["format": "wma"]) == "'format' must be one of: raw, mp3, opus, aac.")
         #expect(message(["maxBitRate": "fast"]) == "'maxBitRate' must be a whole number from 0 to 10000.")

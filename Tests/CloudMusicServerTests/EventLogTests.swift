@@ -16,6 +16,10 @@ import Testing
             Issue.record("the log never subscribes")
             return EventSubscription(userID: userID, device: device, sink: sink) { _ in }
         }
+        let ended = Mutex<[String]>([])
+        func endSessions(_ sessions: [(userID: Int64, sessionID: Int64)]) {
+            ended.withLock { $0 += sessions.map { "\($0.userID)/\($0.sessionID)" } }
+        }
     }
 
     /// A stream's socket as text; `accepting` false plays a client that has gone.
@@ -130,6 +134,41 @@ import Testing
             #expect(String(decoding: missed[0].data, as: UTF8.self) == #"{"liked":false,"songId":"4"}"#)
             #expect(try log.missed(db, userID: users[0], after: latest + 1, latest: latest, limit: 10) == nil)
         }
+    }
+
+    /// The database writes every end of a session (deleted by a statement, by deleting its person, or its chat
+    /// token replaced), and `SessionEnds` hands each to the hub once, whichever connection wrote it.
+    @Test func everyEndOfASessionIsWrittenAndHandedOnOnce() throws {
+        let (database, users) = try Self.database()
+        let hub = RecordingHub()
+        let ends = SessionEnds(database: database, hub: hub)
+        try ends.check()
+        let store = AccountStore()
+        func session(_ user: Int64, _ n: Int) throws -> Int64 {
+            try database.write { db in
+                try store.insertSession(
+                    db, userID: user, tokenHash: "t\(user)-\(n)", chatTokenHash: "c\(user)-\(n)", device: nil,
+                    userAgent: nil, address: "", now: 1, expiresAt: 100)
+            }
+        }
+        let a1 = try session(users[0], 1)
+        let a2 = try session(users[0], 2)
+        let b1 = try session(users[1], 1)
+        try ends.check()
+        #expect(hub.ended.withLock { $0 }.isEmpty)
+        try database.write { db in
+            _ = try store.deleteSession(db, id: a1, userID: users[0])
+            // A new chat token is no end.
+            try store.setChatToken(db, sessionID: a2, hash: "c-new")
+        }
+        // Another process's connection to the same file.
+        let other = try Database(path: database.path)
+        try other.write { db in _ = try store.deleteUser(db, userID: users[1]) }
+        try ends.check()
+        try ends.check()
+        #expect(
+            hub.ended.withLock { $0 }
+                == ["\(users[0])/\(a1)", "\(users[1])/\(b1)"])
     }
 
     @Test func aPurgeLeavesADayAndSendsOlderResumesToReload() throws {

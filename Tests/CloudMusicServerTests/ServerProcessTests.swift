@@ -182,6 +182,16 @@ final class RunningServer: Sendable {
         #expect(output.contains("schema version"))
     }
 
+    @Test func generateWritesTheDocumentAndTheClientIntoTheFolderGiven() async throws {
+        let folder = temporaryFolder()
+        let (code, output, errors) = try await runServerCommand(["generate", folder])
+        #expect(code == 0, "\(errors)")
+        for (name, text) in try GeneratedFiles.all() {
+            #expect(output.contains("Wrote \(folder)/\(name)."))
+            #expect(try String(contentsOfFile: folder + "/" + name, encoding: .utf8) == text)
+        }
+    }
+
     @Test func mistakesExitWithUsageAndAMessage() async throws {
         let (code, _, errors) = try await runServerCommand(["serve", "--prot", "80"])
         #expect(code == 64)

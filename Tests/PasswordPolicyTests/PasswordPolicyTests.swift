@@ -64,6 +64,25 @@ private func refusal(_ password: String) -> PasswordPolicy.Refusal? {
         #expect(r?.message.hasSuffix("Choose another.") == true)
     }
 
+    /// Common passwords in disguise: look-alike digits and symbols, full-width letters, what is added around
+    /// them, repetition; each refused with a sentence that says what to do.
+    @Test(arguments: [
+        "p@ssw0rd", "Passw0rd!", "ＰＡＳＳＷＯＲＤ", "passwordpassword", "PASSWORD", "P@55w0rd123", "!!password!!",
+        "m0nk3y123", "l3tm31n!", "sunsh1ne", "f00tb@ll", "qwertyqwerty", "dragon-dragon", "iloveyouiloveyou",
+        "Tr0ub4dor&3",  // xkcd 936's example: "troubador" with look-alikes and a digit added
+    ])
+    func disguisedCommonPasswordsAreRefused(_ password: String) {
+        let r = refusal(password)
+        #expect(r?.kind == .common, "\(password): \(String(describing: r))")
+        #expect(
+            r?.message.hasSuffix("Choose another.") == true || r?.message.contains("Choose another") == true)
+    }
+
+    @Test func aStrongPartRepeatedIsNotRefusedForTheRepetition() {
+        #expect(refusal("Xk9#mQ2!vLpXk9#mQ2!vLp") == nil)
+        #expect(refusal("dragondragon")?.message.contains("repeated") == true)
+    }
+
     @Test func theServicesNameIsRefused() {
         #expect(
             refusal("cloudmusic")?.message
@@ -97,7 +116,6 @@ private func refusal(_ password: String) -> PasswordPolicy.Refusal? {
         "correct horse battery staple",
         "correct horse battery staple, and a long passphrase with punctuation: it sings on!",
         "Pässwörter sind toll",
-        "Tr0ub4dor&3",
         "blue-guitar-river-7",
         "hijack garners lampoon",  // cracklib's "simplistic/systematic" would refuse this one
         "Xk9#mQ2!vLp",

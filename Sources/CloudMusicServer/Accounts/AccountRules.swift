@@ -90,57 +90,17 @@ enum AccountRules {
         }
     }
 
-    /// 1 to 32 characters after trimming; CJK and emoji welcome, control and direction-override characters not.
+    /// 1 to 32 characters after trimming (`TextPolicy`); CJK and emoji welcome.
     static func nickname(_ text: String) throws -> (nickname: String, key: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw ServiceError.invalid("Choose a nickname (1 to 32 characters).") }
-        guard trimmed.count <= 32, trimmed.unicodeScalars.count <= 128 else {
-            throw ServiceError.invalid("A nickname can be at most 32 characters.")
+        guard let nickname = try TextPolicy.check(text, field: "A nickname", limit: 32) else {
+            throw ServiceError.invalid("Choose a nickname (1 to 32 characters).")
         }
-        try refuseInvisible(trimmed, field: "A nickname", allowNewlines: false)
-        return (trimmed, nicknameKey(trimmed))
+        return (nickname, nicknameKey(nickname))
     }
 
     /// The uniqueness key of a nickname: compatibility-normalised (full-width letters fold) and lower-cased.
     static func nicknameKey(_ nickname: String) -> String {
         nickname.precomposedStringWithCompatibilityMapping.lowercased()
-    }
-
-    /// Free text of at most `limit` characters; nil when empty after trimming.
-    static func text(_ value: String?, field: String, limit: Int, allowNewlines: Bool = false) throws
-        -> String?
-    {
-        guard let value else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return nil }
-        guard trimmed.count <= limit, trimmed.unicodeScalars.count <= limit * 4 else {
-            throw ServiceError.invalid("\(field) can be at most \(limit) characters.")
-        }
-        try refuseInvisible(trimmed, field: field, allowNewlines: allowNewlines)
-        return trimmed
-    }
-
-    static func refuseInvisible(_ text: String, field: String, allowNewlines: Bool) throws {
-        for scalar in text.unicodeScalars {
-            if allowNewlines && scalar == "\n" { continue }
-            // Bidirectional overrides and isolates let text pose as other text.
-            if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
-                throw ServiceError.invalid("\(field) cannot contain text-direction control characters.")
-            }
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-                throw ServiceError.invalid("\(field) cannot contain control or invisible characters.")
-            case .format:
-                // Invisible format characters (zero-width space, soft hyphen, direction marks) make look-alike
-                // names; emoji need the zero-width joiner and the tag characters of subdivision flags.
-                let emojiGlue = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
-                if !emojiGlue {
-                    throw ServiceError.invalid("\(field) cannot contain control or invisible characters.")
-                }
-            default:
-                break
-            }
-        }
     }
 
     /// 0 unknown, 10 male, 20 female.

@@ -30,8 +30,9 @@ final class AccountService: Sendable {
         var codeMaxTries = 5
         var codeResendInterval: Int64 = 60
         var codeDailyLimit = 10
-        /// Failed sign-ins per account before back-off starts (30 s, doubling to 15 min).
-        var loginFailuresPerAccount = 5
+        /// Failed sign-ins per address and account before back-off starts (30 s, doubling to 15 min): the
+        /// account's other devices and addresses are never slowed down by them.
+        var loginFailuresPerAccountAndAddress = 5
         /// Failed sign-ins and code checks per address before back-off starts.
         var loginFailuresPerAddress = 20
         /// Codes asked for per address before back-off starts.
@@ -54,10 +55,16 @@ final class AccountService: Sendable {
     let clock: @Sendable () -> Int64
     /// Whether a person has accepted the current terms (the Terms feature answers), for their own profile.
     let termsAccepted: @Sendable (Int64) throws -> Bool?
-    private let loginByAccount: BackoffLimiter
+    /// Called after a transaction that ended sessions has committed, so their event streams close at once
+    /// (`SessionEnds.check`; the database wrote which ones).
+    let sessionsEnded: @Sendable () -> Void
+    /// Failure counts, kept in the database so that every server process sees the same.
+    private let loginByAccountAndAddress: BackoffLimiter
     private let loginByAddress: BackoffLimiter
     private let codesByAddress: BackoffLimiter
     private let registrationsByAddress: BackoffLimiter
+    /// Wrong current passwords when changing one's password, per account (the caller holds its session).
+    private let passwordChecksByAccount: BackoffLimiter
     /// A hash of a random password, verified against when the account is unknown so that it costs the same.
     private let decoyHash = Mutex<String?>(nil)
 
@@ -80,22 +87,25 @@ final class AccountService: Sendable {
         database: Database, sender: (any CodeSender)? = nil, avatarFolder: String,
         sheetCoverPath: @escaping @Sendable (Int64) -> String, settings: Settings = Settings(),
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-        termsAccepted: @escaping @Sendable (Int64) throws -> Bool? = { _ in nil }
+        termsAccepted: @escaping @Sendable (Int64) throws -> Bool? = { _ in nil },
+        sessionsEnded: @escaping @Sendable () -> Void = {}
     ) {
         self.termsAccepted = termsAccepted
+        self.sessionsEnded = sessionsEnded
         self.database = database
         self.sender = sender ?? OutboxSender(database: database, clock: clock)
         self.avatarFolder = avatarFolder
         self.sheetCoverPath = sheetCoverPath
         self.settings = settings
         self.clock = clock
-        func policy(_ allowed: Int) -> BackoffLimiter.Policy {
-            .init(allowed: allowed, baseDelay: 30, maxDelay: 900, forgetAfter: 3_600)
-        }
-        loginByAccount = BackoffLimiter(policy(settings.loginFailuresPerAccount))
-        loginByAddress = BackoffLimiter(policy(settings.loginFailuresPerAddress))
-        codesByAddress = BackoffLimiter(policy(settings.codeSendsPerAddress))
-        registrationsByAddress = BackoffLimiter(policy(settings.registrationsPerAddress))
+        loginByAccountAndAddress = BackoffLimiter(
+            "signin.account+address", .init(allowed: settings.loginFailuresPerAccountAndAddress))
+        loginByAddress = BackoffLimiter("signin.address", .init(allowed: settings.loginFailuresPerAddress))
+        codesByAddress = BackoffLimiter("codes.address", .init(allowed: settings.codeSendsPerAddress))
+        registrationsByAddress = BackoffLimiter(
+            "signup.address", .init(allowed: settings.registrationsPerAddress))
+        passwordChecksByAccount = BackoffLimiter(
+            "password.account", .init(allowed: settings.loginFailuresPerAccountAndAddress))
     }
 
     /// How a use case that checks a code ended. Its transaction commits in every case, so that a wrong try
@@ -109,11 +119,11 @@ final class AccountService: Sendable {
     }
 
     /// The value of a committed use case, or its refusal (calling `onWrongCode` first for a wrong code).
-    private func outcome<Value>(_ checked: Checked<Value>, onWrongCode: () -> Void) throws -> Value {
+    private func outcome<Value>(_ checked: Checked<Value>, onWrongCode: () throws -> Void) throws -> Value {
         switch checked {
         case .done(let value): return value
         case .wrongCode(let error):
-            onWrongCode()
+            try onWrongCode()
             throw error
         case .refused(let error): throw error
         }
@@ -122,7 +132,7 @@ final class AccountService: Sendable {
     private func throwIfBlocked(_ limiter: BackoffLimiter, _ key: String, now: Int64, _ message: String)
         throws
     {
-        if let wait = limiter.retryAfter(key, now: now) {
+        if let wait = try database.read({ db in try limiter.retryAfter(db, key, now: now) }) {
             throw ServiceError.rateLimited(
                 "\(message) Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
@@ -167,14 +177,14 @@ final class AccountService: Sendable {
                     db, identifier: identifier, nickname: nickname, passwordHash: hash, admin: false,
                     now: clock())
                 if let codeID { try store.deleteCode(db, id: codeID) }
+                try registrationsByAddress.record(db, address, now: now)
                 return .done(user)
             }
         } catch {
-            registrationsByAddress.record(address, now: now)
+            try record(registrationsByAddress, address, now: now)
             throw error
         }
-        let user = try outcome(checked) { loginByAddress.record(address, now: now) }
-        registrationsByAddress.record(address, now: now)
+        let user = try outcome(checked) { try record(loginByAddress, address, now: now) }
         return user.model(private: true)
     }
 
@@ -225,13 +235,16 @@ final class AccountService: Sendable {
     /// A code is used and the session opened in one transaction.
     func login(_ input: LoginInput, address: String, userAgent: String?) throws -> LoginResult {
         let identifier = try AccountRules.identifier(phone: input.phone, email: input.email)
-        let device = try AccountRules.text(input.device, field: "The device name", limit: 64)
+        let device = try TextPolicy.check(input.device, field: "The device name", limit: 64)
         let now = clock()
-        let accountKey = identifier.value
-        if let wait = [
-            loginByAccount.retryAfter(accountKey, now: now), loginByAddress.retryAfter(address, now: now),
-        ]
-        .compactMap({ $0 }).max() {
+        let pairKey = address + "|" + identifier.value
+        if let wait = try database.read({ db in
+            [
+                try loginByAccountAndAddress.retryAfter(db, pairKey, now: now),
+                try loginByAddress.retryAfter(db, address, now: now),
+            ]
+            .compactMap({ $0 }).max()
+        }) {
             throw ServiceError.rateLimited(
                 "Too many failed sign-ins. Try again in \(Self.duration(wait)).", retryAfter: wait)
         }
@@ -241,6 +254,7 @@ final class AccountService: Sendable {
         func openSession(_ db: Connection, _ user: AccountStore.UserRecord) throws -> Checked<LoginResult> {
             guard !user.disabled else { return .refused(Self.disabledAccount) }
             try store.deleteExpiredSessions(db, now: now)
+            try loginByAccountAndAddress.reset(db, pairKey)
             _ = try store.insertSession(
                 db, userID: user.id, tokenHash: Crypto.tokenHash(token),
                 chatTokenHash: Crypto.tokenHash(chatToken),
@@ -255,7 +269,7 @@ final class AccountService: Sendable {
             let decoyHash = decoy()
             let found = try database.read { db in try store.user(db, identifier: identifier) }
             guard Crypto.verifyPassword(password, hash: found?.passwordHash ?? decoyHash), let found else {
-                recordFailure(accountKey: accountKey, address: address, now: clock())
+                try recordFailure(pairKey: pairKey, address: address, now: clock())
                 throw Self.badCredentials
             }
             checked = try database.write { db in
@@ -282,17 +296,22 @@ final class AccountService: Sendable {
         default:
             throw ServiceError.invalid("Sign in with a password or with a code, not both.")
         }
-        let result = try outcome(checked) {
-            recordFailure(accountKey: accountKey, address: address, now: clock())
+        return try outcome(checked) {
+            try recordFailure(pairKey: pairKey, address: address, now: clock())
         }
-        loginByAccount.reset(accountKey)
-        return result
     }
 
     /// Takes the time the failure became known: a slow hash must not shorten the block that follows.
-    private func recordFailure(accountKey: String, address: String, now: Int64) {
-        loginByAccount.record(accountKey, now: now)
-        loginByAddress.record(address, now: now)
+    private func recordFailure(pairKey: String, address: String, now: Int64) throws {
+        try database.write { db in
+            try loginByAccountAndAddress.record(db, pairKey, now: now)
+            try loginByAddress.record(db, address, now: now)
+        }
+    }
+
+    /// One failure of `key`, in a transaction of its own (the use case's was rolled back or refused).
+    private func record(_ limiter: BackoffLimiter, _ key: String, now: Int64) throws {
+        try database.write { db in try limiter.record(db, key, now: now) }
     }
 
     /// Makes the decoy hash ahead of the first sign-in, so that one costs no more than the others.
@@ -362,13 +381,21 @@ final class AccountService: Sendable {
 
     /// Ends one of the viewer's sessions; another user's session is the same 404 as a missing one.
     func revokeSession(id: Int64, by viewer: Viewer) throws {
-        guard try database.write({ db in try store.deleteSession(db, id: id, userID: viewer.userID) }) else {
+        guard
+            try database.write({ db in
+                endingSessions(db)
+                return try store.deleteSession(db, id: id, userID: viewer.userID)
+            })
+        else {
             throw ServiceError.notFound("That session does not exist.")
         }
     }
 
     /// Signs this device out.
     func logout(_ viewer: Viewer) throws { try revokeSession(id: viewer.sessionID, by: viewer) }
+
+    /// Closes the event streams of the sessions `db`'s transaction ends, once it commits.
+    private func endingSessions(_ db: Connection) { db.afterCommit { [sessionsEnded] in sessionsEnded() } }
 
     // MARK: Codes
 
@@ -396,7 +423,7 @@ final class AccountService: Sendable {
                     "That is the most codes for one day. Try again in \(Self.duration(wait)).",
                     retryAfter: wait)
             }
-            codesByAddress.record(address, now: now)
+            try codesByAddress.record(db, address, now: now)
             try store.insertCode(
                 db, target: identifier.value, purpose: purpose,
                 codeHash: Self.codeHash(code, target: identifier.value, purpose: purpose, salt: salt),
@@ -440,7 +467,7 @@ final class AccountService: Sendable {
         let checked = try database.write { db in
             try checkCode(db, target: identifier.value, purpose: purpose, code: code)
         }
-        _ = try outcome(checked) { loginByAddress.record(address, now: now) }
+        _ = try outcome(checked) { try record(loginByAddress, address, now: now) }
     }
 
     /// Sets a new password with a `reset` code and signs the account out everywhere, in one transaction.
@@ -462,11 +489,12 @@ final class AccountService: Sendable {
                 }
                 try store.setPasswordHash(db, userID: user.id, hash: hash, now: clock())
                 try store.deleteSessions(db, userID: user.id)
+                endingSessions(db)
+                try loginByAccountAndAddress.reset(db, address + "|" + identifier.value)
                 return .done(())
             }
         }
-        try outcome(checked) { loginByAddress.record(address, now: now) }
-        loginByAccount.reset(identifier.value)
+        try outcome(checked) { try record(loginByAddress, address, now: now) }
     }
 
     /// Checks `code` against the newest one for the target and purpose in the caller's transaction, counting
@@ -562,7 +590,8 @@ final class AccountService: Sendable {
         func text(_ value: String??, _ field: String, _ limit: Int, newlines: Bool = false) throws -> String??
         {
             guard let value else { return nil }
-            return .some(try AccountRules.text(value, field: field, limit: limit, allowNewlines: newlines))
+            return .some(
+                try TextPolicy.check(value, field: field, limit: limit, lines: newlines ? .many : .one))
         }
         try requireSelf(id: id, viewer: viewer)
         let changes = AccountStore.ProfileChanges(
@@ -625,17 +654,18 @@ final class AccountService: Sendable {
     func changePassword(id: Int64, current: String, new: String, viewer: Viewer) throws {
         try requireSelf(id: id, viewer: viewer)
         let now = clock()
-        try throwIfBlocked(loginByAccount, String(id), now: now, "Too many wrong passwords.")
+        try throwIfBlocked(passwordChecksByAccount, String(id), now: now, "Too many wrong passwords.")
         let password = try AccountRules.password(new)
         guard let user = try database.read({ db in try store.user(db, id: id) }) else { throw Self.noUser }
         guard Crypto.verifyPassword(current, hash: user.passwordHash) else {
-            loginByAccount.record(String(id), now: clock())
+            try record(passwordChecksByAccount, String(id), now: clock())
             throw ServiceError.forbidden("Your current password is not right.")
         }
         let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
         try database.write { db in
             try store.setPasswordHash(db, userID: id, hash: hash, now: clock())
             try store.deleteSessions(db, userID: id, keeping: viewer.sessionID)
+            endingSessions(db)
         }
     }
 
@@ -657,6 +687,7 @@ final class AccountService: Sendable {
         let covers = try database.write { db in
             let covers = try sheets.sheetIDsWithCovers(db, userID: id)
             guard try store.deleteUser(db, userID: id) else { throw Self.noUser }
+            endingSessions(db)
             return covers
         }
         unlink(avatarPath(userID: id))
@@ -703,7 +734,10 @@ final class AccountService: Sendable {
         try database.write { db in
             guard try store.user(db, id: id) != nil else { throw Self.noUser }
             try store.setDisabled(db, userID: id, disabled: disabled, now: clock())
-            if disabled { try store.deleteSessions(db, userID: id) }
+            if disabled {
+                try store.deleteSessions(db, userID: id)
+                endingSessions(db)
+            }
             guard let user = try store.user(db, id: id) else { throw Self.noUser }
             return user
         }
@@ -716,6 +750,7 @@ final class AccountService: Sendable {
             guard try store.user(db, id: id) != nil else { throw Self.noUser }
             try store.setPasswordHash(db, userID: id, hash: hash, now: clock())
             try store.deleteSessions(db, userID: id)
+            endingSessions(db)
         }
     }
 

@@ -268,13 +268,8 @@ final class AdService: Sendable {
     }
 
     static func title(_ text: String) throws -> String {
-        let title = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw ServiceError.invalid("Give the ad a title.") }
-        guard title.count <= 100 else {
-            throw ServiceError.invalid("An ad's title can be at most 100 characters.")
-        }
-        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ServiceError.invalid("An ad's title cannot hold line breaks or control characters.")
+        guard let title = try TextPolicy.check(text, field: "An ad's title", limit: 100) else {
+            throw ServiceError.invalid("Give the ad a title.")
         }
         return title
     }

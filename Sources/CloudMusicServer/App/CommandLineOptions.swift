@@ -299,7 +299,7 @@ public struct CommandLineParser {
         }
         let allowedExtra: Int
         switch command {
-        case .backup, .demo: allowedExtra = 2
+        case .backup, .demo, .generate: allowedExtra = 2
         case .user: allowedExtra = positional.count
         default: allowedExtra = 1
         }

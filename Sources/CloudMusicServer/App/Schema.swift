@@ -30,6 +30,8 @@ enum Schema {
         SubsonicSchema.privacy,
         LibrarySchema.tagDetails,
         SheetsSchema.repeats,
+        SecuritySchema.failureCounts,
+        EventsSchema.sessionEnds,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -35,6 +35,8 @@ public final class ServerApp: Sendable {
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
+    /// Closes the event streams of sessions that end, whichever process ended them.
+    let sessionEnds: SessionEnds
     /// What Subsonic apps say they are playing.
     let nowPlaying = NowPlaying()
     /// Request counts and latencies, shared by the HTTP server and `GET /metrics`.
@@ -56,6 +58,9 @@ public final class ServerApp: Sendable {
         let applied = try Schema.migrator.migrate(database)
         if !applied.isEmpty { logger.info("migrated schema to version \(applied.last!)") }
         events = EventLog(hub: eventHub)
+        let sessionEnds = SessionEnds(database: database, hub: eventHub)
+        try sessionEnds.check()
+        self.sessionEnds = sessionEnds
         files = FileRoots(options.musicFolders + options.videoFolders + [options.dataFolder], logger: logger)
         let clicks = ViewerClicks(
             database: database,
@@ -87,7 +92,12 @@ public final class ServerApp: Sendable {
         accounts = AccountService(
             database: database, sender: sender, avatarFolder: options.dataFolder + "/avatars",
             sheetCoverPath: { sheets.coverPath(sheetID: $0) }, settings: accountSettings,
-            termsAccepted: { try terms.hasAcceptedCurrent(userID: $0) })
+            termsAccepted: { try terms.hasAcceptedCurrent(userID: $0) },
+            sessionsEnded: { [logger] in
+                do { try sessionEnds.check() } catch {
+                    logger.error("event=session_ends_failed error=\"\(error)\"")
+                }
+            })
         let uploads = UploadService(database: database, folder: options.dataFolder + "/files")
         self.uploads = uploads
         var feeds = FeedService(database: database, events: events)
@@ -190,6 +200,7 @@ public final class ServerApp: Sendable {
         recommendationBackfill.start(logger: logger)
         let purge = EventPurge(database: database, log: events, logger: logger)
         purge.start()
+        sessionEnds.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
         if options.watchFolders {
@@ -204,6 +215,7 @@ public final class ServerApp: Sendable {
         server.runUntilSignalled()
         recommendationBackfill.stop()
         purge.stop()
+        sessionEnds.stop()
         do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }
         do { try clicks.stop() } catch { logger.error("event=viewer_click_flush_failed error=\"\(error)\"") }
     }

@@ -105,10 +105,6 @@ final class AppVersionService: Sendable {
     }
 
     static func notes(_ text: String) throws -> String {
-        let notes = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard notes.count <= 5_000 else {
-            throw ServiceError.invalid("The notes can be at most 5000 characters.")
-        }
-        return notes
+        try TextPolicy.check(text, field: "The notes", limit: 5_000, lines: .many) ?? ""
     }
 }

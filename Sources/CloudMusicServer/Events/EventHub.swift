@@ -32,6 +32,8 @@ protocol EventHub: Sendable {
     /// A subscription for one device of a person, written to `sink`; a newer one for the same device
     /// replaces it.
     func subscribe(userID: Int64, device: Int64, sink: any EventSink) -> EventSubscription
+    /// Ends the open streams of these sessions (they were signed out, or their chat token replaced).
+    func endSessions(_ sessions: [(userID: Int64, sessionID: Int64)])
 }
 
 /// What a subscription is handed.
@@ -196,6 +198,13 @@ final class InProcessEventHub: EventHub {
             let recipients = subscriptions.withLock { $0[event.userID] ?? [] }
             for subscription in recipients { subscription.deliver(.event(event)) }
         }
+    }
+
+    func endSessions(_ sessions: [(userID: Int64, sessionID: Int64)]) {
+        let ending = subscriptions.withLock { table in
+            sessions.flatMap { ended in (table[ended.userID] ?? []).filter { $0.device == ended.sessionID } }
+        }
+        for subscription in ending { subscription.cancel() }
     }
 
     func subscribe(userID: Int64, device: Int64, sink: any EventSink) -> EventSubscription {

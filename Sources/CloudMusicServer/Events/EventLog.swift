@@ -29,6 +29,11 @@ struct EventLog: Sendable {
         db.afterCommit { [hub] in hub.publish([event]) }
     }
 
+    /// Whether the session (a stream's device) still exists.
+    func sessionIsOpen(_ db: Connection, id: Int64) throws -> Bool {
+        try db.queryOne("SELECT 1 AS found FROM sessions WHERE id = ?", id) { _ in true } ?? false
+    }
+
     /// The newest event id given out so far (0 before the first).
     func latestID(_ db: Connection) throws -> Int64 {
         try db.queryOne("SELECT seq FROM sqlite_sequence WHERE name = 'events'") { try $0.int64("seq") } ?? 0
@@ -71,6 +76,7 @@ struct EventLog: Sendable {
             ) { try $0.optionalInt64("id") } ?? nil
         else { return 0 }
         let deleted = try db.execute("DELETE FROM events WHERE id <= ?", newest)
+        try db.execute("DELETE FROM session_ends WHERE ended_at < ?", cutoff)
         try db.execute(
             """
             INSERT INTO server_meta(key, value) VALUES ('events_purged_through', ?)

@@ -27,9 +27,12 @@ struct EventRoutes {
                 let subscription = log.hub.subscribe(
                     userID: viewer.userID, device: viewer.sessionID, sink: stream)
                 stream.onClose { subscription.cancel() }
-                let opened: (latest: Int64, missed: [StoredEvent]??)
+                let read: (latest: Int64, missed: [StoredEvent]??)?
                 do {
-                    opened = try database.read { db in
+                    read = try database.read { db in
+                        // Its session may have ended since the token was checked, before the hub knew
+                        // of this stream to end it.
+                        guard try log.sessionIsOpen(db, id: viewer.sessionID) else { return nil }
                         let latest = try log.latestID(db)
                         let missed = try resume.map {
                             try log.missed(
@@ -40,6 +43,10 @@ struct EventRoutes {
                 } catch {
                     // The client reconnects after `retry`; the stream ends rather than skip what it missed.
                     stream.finish()
+                    return
+                }
+                guard let opened = read else {
+                    subscription.cancel()
                     return
                 }
                 var opening = Data("retry: 2000\n\n".utf8)

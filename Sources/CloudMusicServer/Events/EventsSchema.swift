@@ -21,3 +21,25 @@ enum EventsSchema {
             CREATE INDEX sessions_by_chat_token ON sessions(chat_token_hash);
             """)
 }
+
+extension EventsSchema {
+    /// Every end of a session, written by the database itself (so no way of ending one is missed: signing out,
+    /// a password change or reset, disabling, deleting, expiry), for every server process to close the event
+    /// streams that session holds open. A new chat token is not an end: the stream the device opens with it
+    /// replaces the old one (`replaced`), so two tabs of one session never close each other in turn.
+    static let sessionEnds = Migration(
+        version: 41, name: "session ends",
+        sql: """
+            CREATE TABLE session_ends (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                session_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                ended_at INTEGER NOT NULL
+            );
+            CREATE INDEX session_ends_by_time ON session_ends(ended_at);
+            CREATE TRIGGER sessions_end AFTER DELETE ON sessions BEGIN
+                INSERT INTO session_ends(session_id, user_id, ended_at)
+                VALUES (old.id, old.user_id, CAST(strftime('%s', 'now') AS INTEGER));
+            END;
+            """)
+}

@@ -251,11 +251,7 @@ final class HomeService: Sendable {
             }
             var setting = current.first { $0.type == type }!
             setting.enabled = entry.enabled
-            let title = entry.title?.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let title, title.count > 40 {
-                throw ServiceError.invalid("A module's title can be at most 40 characters.")
-            }
-            setting.title = title?.isEmpty == false ? title : nil
+            setting.title = try TextPolicy.check(entry.title, field: "A module's title", limit: 40)
             if let size = entry.size {
                 guard (1...Self.maxSize).contains(size) else {
                     throw ServiceError.invalid("'size' must be a whole number from 1 to \(Self.maxSize).")

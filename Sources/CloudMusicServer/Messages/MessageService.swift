@@ -76,15 +76,10 @@ struct MessageService: Sendable {
             }
             return nil
         }
-        let text = (draft.content ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw ServiceError.invalid("Write something to send.") }
-        guard text.count <= MessageDraft.maxLength else {
-            throw ServiceError.invalid(
-                "A message can be at most \(MessageDraft.maxLength) characters; this one has \(text.count).")
-        }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) else {
-            throw ServiceError.invalid("A message cannot hold control characters.")
-        }
+        guard
+            let text = try TextPolicy.check(
+                draft.content, field: "A message", limit: MessageDraft.maxLength, lines: .many)
+        else { throw ServiceError.invalid("Write something to send.") }
         return text
     }
 
@@ -158,7 +153,9 @@ struct MessageService: Sendable {
     // MARK: Reading
 
     func conversations(_ query: ConversationListQuery, viewer: Viewer) throws -> CursorPage<Conversation> {
-        let cursor = try PageCursor.scored(query.cursor).map { (updatedAt: Int64($0.score), id: $0.id) }
+        let cursor = try PageCursor.scored(query.cursor, first: .infinity).map {
+            (updatedAt: PageCursor.time($0.score), id: $0.id)
+        }
         return try database.read { db in
             let (members, total) = try store.members(
                 db, userID: viewer.userID, peerID: query.userId, after: cursor,

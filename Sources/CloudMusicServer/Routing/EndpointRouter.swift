@@ -75,7 +75,13 @@ struct EndpointRouter: Sendable {
     )
         throws -> Call<P, Q, B, C.Caller>
     {
-        Call(
+        // `size[x]=5` is how some clients send an object; no parameter here is one.
+        if let odd = request.queryItems.first(where: { $0.name.contains("[") || $0.name.contains("]") }) {
+            throw ServiceError.invalid(
+                "'\(odd.name.prefix(40))' is not a parameter here: send each parameter as plain text, like size=5."
+            )
+        }
+        return Call(
             path: try P.read(resource: endpoint.resource) { request.pathParameters[$0] },
             query: try Q.read { request.query[$0] },
             body: try body(B.self, of: request),

@@ -468,18 +468,18 @@ struct SheetService: Sendable {
     // MARK: Checks on what people send
 
     static func title(_ value: String?) throws -> String? {
-        try AccountRules.text(value, field: "The title", limit: 100)
+        try TextPolicy.check(value, field: "The title", limit: 100)
     }
 
     static func detail(_ value: String?) throws -> String? {
-        try AccountRules.text(value, field: "The description", limit: 2_000, allowNewlines: true)
+        try TextPolicy.check(value, field: "The description", limit: 2_000, lines: .many)
     }
 
     static func tags(_ values: [String]) throws -> [String] {
         var seen = Set<String>()
         var tags: [String] = []
         for value in values {
-            guard let tag = try AccountRules.text(value, field: "A tag", limit: 20) else { continue }
+            guard let tag = try TextPolicy.check(value, field: "A tag", limit: 20) else { continue }
             if seen.insert(tag.lowercased()).inserted { tags.append(tag) }
         }
         guard tags.count <= maxTags else {

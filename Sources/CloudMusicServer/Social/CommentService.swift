@@ -132,7 +132,9 @@ struct CommentService: Sendable {
             guard let id = try PageCursor.id(text) else { throw PageCursor.notOurs }
             return (nil, id)
         case .hot:
-            guard let (hot, id) = try PageCursor.scored(text) else { throw PageCursor.notOurs }
+            guard let (hot, id) = try PageCursor.scored(text, first: .infinity) else {
+                throw PageCursor.notOurs
+            }
             return (hot, id)
         }
     }
@@ -143,8 +145,8 @@ struct CommentService: Sendable {
     /// causes are one transaction, so a comment over the limit leaves nothing behind.
     func write(_ input: CommentDraft, viewer: Viewer) throws -> Comment {
         guard
-            let content = try AccountRules.text(
-                input.content, field: "A comment", limit: Self.maxLength, allowNewlines: true)
+            let content = try TextPolicy.check(
+                input.content, field: "A comment", limit: Self.maxLength, lines: .many)
         else { throw ServiceError.invalid("Write something first: the comment is empty.") }
         let rich = RichTextParser.parse(content)
         return try database.write { db in
@@ -310,7 +312,7 @@ struct CommentService: Sendable {
         try database.write { db in
             _ = try visible(db, id: commentID, viewer: viewer)
             let reason =
-                try AccountRules.text(reason, field: "The reason", limit: 200, allowNewlines: true)
+                try TextPolicy.check(reason, field: "The reason", limit: 200, lines: .many)
                 ?? "No reason given"
             try store.report(db, userID: viewer.userID, commentID: commentID, reason: reason, now: clock())
         }

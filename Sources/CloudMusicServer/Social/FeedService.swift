@@ -32,8 +32,8 @@ struct FeedService: Sendable {
 
     func publish(_ input: MomentDraft, viewer: Viewer) throws -> Feed {
         let content =
-            try AccountRules.text(
-                input.content, field: "A moment", limit: Self.maxLength, allowNewlines: true)
+            try TextPolicy.check(
+                input.content, field: "A moment", limit: Self.maxLength, lines: .many)
             ?? ""
         let inputs = input.images ?? []
         guard inputs.count <= Self.maxImages else {
@@ -71,9 +71,9 @@ struct FeedService: Sendable {
 
     static func place(_ input: MomentDraft) throws -> FeedStore.Place {
         var place = FeedStore.Place(
-            province: try AccountRules.text(input.province, field: "The province", limit: 50),
-            city: try AccountRules.text(input.city, field: "The city", limit: 50),
-            name: try AccountRules.text(input.place, field: "The place", limit: 100))
+            province: try TextPolicy.check(input.province, field: "The province", limit: 50),
+            city: try TextPolicy.check(input.city, field: "The city", limit: 50),
+            name: try TextPolicy.check(input.place, field: "The place", limit: 100))
         switch (input.latitude, input.longitude) {
         case (nil, nil):
             break
@@ -200,7 +200,9 @@ struct FeedService: Sendable {
             throw ServiceError.invalid(
                 "'radius' must be more than 0 and at most \(Int(Self.maxRadius)) metres.")
         }
-        let after = try PageCursor.scored(query.cursor).map { (distance: $0.score, id: $0.id) }
+        let after = try PageCursor.scored(query.cursor, first: -.infinity).map {
+            (distance: $0.score, id: $0.id)
+        }
         let offset = try Self.offset(of: query.paging, byCursor: after != nil)
         return try database.read { db in
             let found = try store.nearby(

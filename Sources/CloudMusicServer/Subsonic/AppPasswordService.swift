@@ -39,8 +39,10 @@ final class AppPasswordService: Sendable {
     private let lookupKey: [UInt8]
     /// A sealed random secret, opened when the username is unknown so that costs what a known one does.
     private let decoy: [UInt8]
-    private let failuresByAccount: BackoffLimiter
-    private let failuresByAddress: BackoffLimiter
+    /// Wrong tries per address, and per address and username (or API key prefix): counted in the database,
+    /// so every server process sees them.
+    let failuresByAddress: BackoffLimiter
+    let failuresBySource: BackoffLimiter
 
     static let maxPerUser = 50
     /// 24 characters of 32 (no 0/o, 1/l): 120 bits, easy to type into a phone.
@@ -50,10 +52,10 @@ final class AppPasswordService: Sendable {
         "Wrong username or password. Subsonic apps sign in with an app password: make one in CloudMusic's settings."
     )
 
-    /// `keyFile` is made on first use; `failures` as sign-in's: 5 per account and 20 per address before a
-    /// 30-second block that doubles up to 15 minutes.
+    /// `keyFile` is made on first use; `failures` as sign-in's: 5 per address and username (or API key
+    /// prefix) and 20 per address before a 30-second block that doubles up to 15 minutes.
     init(
-        database: Database, keyFile: String, failuresPerAccount: Int = 5, failuresPerAddress: Int = 20,
+        database: Database, keyFile: String, failuresPerSource: Int = 5, failuresPerAddress: Int = 20,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) throws {
         self.database = database
@@ -61,11 +63,8 @@ final class AppPasswordService: Sendable {
         sealKey = try Crypto.serverKey(at: keyFile)
         lookupKey = Crypto.keyedHash("cloudmusic app password lookup", key: sealKey)
         decoy = Crypto.seal(Crypto.randomBytes(24), key: sealKey)
-        func policy(_ allowed: Int) -> BackoffLimiter.Policy {
-            .init(allowed: allowed, baseDelay: 30, maxDelay: 900, forgetAfter: 3_600)
-        }
-        failuresByAccount = BackoffLimiter(policy(failuresPerAccount))
-        failuresByAddress = BackoffLimiter(policy(failuresPerAddress))
+        failuresByAddress = BackoffLimiter("subsonic.address", .init(allowed: failuresPerAddress))
+        failuresBySource = BackoffLimiter("subsonic.source", .init(allowed: failuresPerSource))
     }
 
     // MARK: Making, listing, revoking
@@ -75,7 +74,7 @@ final class AppPasswordService: Sendable {
         if let viewer, viewer.userID != userID {
             throw ServiceError.forbidden("You can only make app passwords for yourself.")
         }
-        guard let name = try AccountRules.text(name, field: "The name", limit: 64) else {
+        guard let name = try TextPolicy.check(name, field: "The name", limit: 64) else {
             throw ServiceError.invalid("Name the app password after the device or app that will use it.")
         }
         let secret = String((0..<24).map { _ in Self.alphabet[Int(Crypto.randomBytes(1)[0] & 31)] })
@@ -138,8 +137,15 @@ final class AppPasswordService: Sendable {
     // MARK: Checking a request
 
     /// The person the credentials belong to. Every app password of the username is tried in constant time;
-    /// an unknown username costs the same and answers the same (40). Wrong tries back off per username and
-    /// per address (error 0 while blocked); an apiKey that is no app password is 44.
+    /// an unknown username costs the same and answers the same (40); an apiKey that is no app password is 44.
+    ///
+    /// A correct credential always passes, whatever failed before it from the same address or for the same
+    /// username: app passwords are 120-bit random, so nobody guesses one, and refusing unchecked would let a
+    /// stale app password on an old phone lock out the new one on the same network. Wrong tries are counted
+    /// per address and per address and username (or API key prefix) in the database; once a source is over
+    /// its allowance its further wrong tries are not written until its block ends, so a device that keeps
+    /// polling with a revoked password costs a write every 30 s to 15 minutes, not one a request. A success
+    /// writes nothing of this.
     ///
     /// One read and one query: the person, their "I like" sheet and their sealed app passwords together.
     /// Credentials that matched in the last minute (`verified`) skip the unsealing and hashing, but not the
@@ -147,23 +153,15 @@ final class AppPasswordService: Sendable {
     /// deleting or disabling works at the next request, from whichever process did it.
     func authenticate(_ credentials: SubsonicCredentials, address: String) throws -> SubsonicUser {
         let now = clock()
-        let accountKey: String
         var usernameKey = ""
+        let source: String
         switch credentials {
         case .password(let username, _), .token(let username, _, _):
             let trimmed = trimmedOfSpaces(username)
             usernameKey = Self.nicknameKey(trimmed)
-            accountKey = "u:" + (trimmed == username ? usernameKey : Self.nicknameKey(username))
-        case .apiKey:
-            accountKey = "apiKey"
-        }
-        if let wait = [
-            failuresByAccount.retryAfter(accountKey, now: now),
-            failuresByAddress.retryAfter(address, now: now),
-        ]
-        .compactMap({ $0 }).max() {
-            throw SubsonicError(
-                .generic, "Too many wrong sign-ins. Try again in \(AccountService.duration(wait)).")
+            source = address + "|u:" + (trimmed == username ? usernameKey : Self.nicknameKey(username))
+        case .apiKey(let key):
+            source = address + "|k:" + Self.keyPrefix(key)
         }
         let digest = verified.digest(credentials, usernameKey: usernameKey)
         let remembered = verified.passwordID(digest, now: now)
@@ -177,8 +175,7 @@ final class AppPasswordService: Sendable {
             return try match(db, credentials, usernameKey: usernameKey)
         }
         guard let found else {
-            failuresByAccount.record(accountKey, now: now)
-            failuresByAddress.record(address, now: now)
+            try recordFailure(source: source, address: address, now: now)
             if case .apiKey = credentials {
                 throw SubsonicError(
                     .invalidAPIKey,
@@ -198,6 +195,25 @@ final class AppPasswordService: Sendable {
         return SubsonicUser(
             id: found.person.id, username: found.person.nickname, isAdmin: found.person.isAdmin,
             email: found.person.email, likesSheetID: found.likes)
+    }
+
+    /// Counts a wrong try of `source` and of `address`, unless both are blocked already (then nothing is
+    /// written: the block is what a count would make).
+    private func recordFailure(source: String, address: String, now: Int64) throws {
+        let limiters = [(failuresBySource, source), (failuresByAddress, address)]
+        let open = try database.read { db in
+            try limiters.filter { limiter, key in try limiter.retryAfter(db, key, now: now) == nil }
+        }
+        guard !open.isEmpty else { return }
+        try database.write { db in
+            for (limiter, key) in open { try limiter.record(db, key, now: now) }
+        }
+    }
+
+    /// The first four characters of an API key as typed (separators and case aside): one revoked key polling
+    /// is counted apart from the other keys used from the same address.
+    static func keyPrefix(_ key: String) -> String {
+        String(key.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(4))
     }
 
     /// Credentials that matched a moment ago verified by what can have changed since.

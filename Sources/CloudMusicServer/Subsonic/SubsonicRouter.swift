@@ -53,6 +53,8 @@ final class SubsonicRouter: Sendable {
         for path in ["/rest/\(name)", "/rest/\(name).view"] {
             router.add(.GET, path, handler)
             router.add(.POST, path, handler)
+            // The most specific route answers every method of its path, so each method has its preflight.
+            router.add(.OPTIONS, path, Self.preflight)
         }
     }
 
@@ -76,16 +78,18 @@ final class SubsonicRouter: Sendable {
         router.add(.GET, "/rest/*method", unknown)
         router.add(.POST, "/rest/*method", unknown)
         // Any other HTTP method is the router's 405, which `SubsonicRoutes.refusals` words in the envelope.
-        // A browser asks before a cross-origin POST or a Range request: any origin may call (see
-        // `SubsonicRoutes.allowAnyOrigin`).
-        router.add(.OPTIONS, "/rest/*method") { _ in
-            var headers = HTTPHeaders()
-            headers.add("Allow", "GET, HEAD, POST, OPTIONS")
-            headers.add("Access-Control-Allow-Origin", "*")
-            headers.add("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS")
-            headers.add("Access-Control-Allow-Headers", "Content-Type, Range")
-            headers.add("Access-Control-Max-Age", "86400")
-            return Response(status: 204, headers: headers, body: .empty)
-        }
+        router.add(.OPTIONS, "/rest/*method", Self.preflight)
+    }
+
+    /// A browser asks before a cross-origin POST or a Range request: any origin may call (see
+    /// `SubsonicRoutes.allowAnyOrigin`).
+    private static let preflight: Handler = { _ in
+        var headers = HTTPHeaders()
+        headers.add("Allow", "GET, HEAD, POST, OPTIONS")
+        headers.add("Access-Control-Allow-Origin", "*")
+        headers.add("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS")
+        headers.add("Access-Control-Allow-Headers", "Content-Type, Range")
+        headers.add("Access-Control-Max-Age", "86400")
+        return Response(status: 204, headers: headers, body: .empty)
     }
 }

@@ -75,15 +75,13 @@ final class TermsService: Sendable {
     }
 
     func publish(_ draft: TermsDraft, createdBy: Int64?) throws -> Terms {
-        let title = draft.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty, title.count <= 100 else {
+        guard let title = try TextPolicy.check(draft.title, field: "The title", limit: 100) else {
             throw ServiceError.invalid("Give the document a title of at most 100 characters.")
         }
-        let text = draft.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw ServiceError.invalid("Give the document's text.") }
-        guard text.count <= Self.maxTextLength else {
-            throw ServiceError.invalid("The text can be at most \(Self.maxTextLength) characters.")
-        }
+        guard
+            let text = try TextPolicy.check(
+                draft.text, field: "The text", limit: Self.maxTextLength, lines: .many)
+        else { throw ServiceError.invalid("Give the document's text.") }
         return try database.write { db in
             let id = try store.insert(
                 db, kind: draft.kind, title: title, text: text, createdBy: createdBy, now: clock())

@@ -159,8 +159,8 @@ struct VideoService: Sendable {
         }
         let probe: VideoProbe
         do { probe = try VideoMedia.probe(uploadPath) } catch { throw notAVideo }
-        let title = try AccountRules.text(fields["title"], field: "The title", limit: 200)
-        let artist = try AccountRules.text(fields["artist"], field: "The artist", limit: 200)
+        let title = try TextPolicy.check(fields["title"], field: "The title", limit: 200)
+        let artist = try TextPolicy.check(fields["artist"], field: "The artist", limit: 200)
         guard let hash = Crypto.sha256Hex(ofFileAt: uploadPath) else {
             throw ServiceError.serverFault("The upload could not be read back. Try again.")
         }

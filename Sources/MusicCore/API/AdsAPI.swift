@@ -45,7 +45,8 @@ public struct AdListQuery: APIParameters, Equatable {
     public static let fields: [ParameterField<Self>] =
         [
             .integer(
-                "position", \.position, in: 0...1_000,
+                "position", \.position, oneOf: AdPosition.allCases.map(\.rawValue),
+                meaning: AdPosition.choices,
                 doc: "Only the ads of this position: \(AdPosition.choices). Left out: every position.")
         ] + Paging.fields(\.paging)
 }
@@ -76,9 +77,11 @@ public struct AdForm: APIParameters, Equatable {
     public static let fields: [ParameterField<Self>] = [
         .text("title", \.title, maxLength: 100, required: true, doc: "What the ad is called."),
         .integer(
-            "position", \.position, in: 0...1_000, required: true,
-            doc: "Where it shows: \(AdPosition.choices)."),
-        .integer("style", \.style, in: 0...1_000, doc: "What it shows: \(AdStyle.choices)."),
+            "position", \.position, oneOf: AdPosition.allCases.map(\.rawValue), meaning: AdPosition.choices,
+            required: true, doc: "Where it shows: \(AdPosition.choices)."),
+        .integer(
+            "style", \.style, oneOf: AdStyle.allCases.map(\.rawValue), meaning: AdStyle.choices,
+            doc: "What it shows: \(AdStyle.choices)."),
         .text(
             "link", \.link, maxLength: 2_000,
             doc: "Where tapping leads: an http(s) address or an app link; required for app-link ads."),

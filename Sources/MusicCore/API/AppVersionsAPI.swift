@@ -29,10 +29,11 @@ public struct AppUpdateQuery: APIParameters, Equatable {
         self.version = version
     }
     public static let fields: [ParameterField<Self>] = [
-        .choice("platform", \.platform, doc: "The app's platform (required)."),
+        .choice("platform", \.platform, required: true, doc: "The app's platform."),
         .text(
-            "version", \.version, maxLength: 64, required: true,
-            doc: "The app's own version, a semantic version such as 1.2.3."),
+            "version", \.version, pattern: SemanticVersion.pattern,
+            shape: "a version such as 1.2.3 (or 2.0.0-beta.1)",
+            maxLength: 64, required: true, doc: "The app's own version, a semantic version such as 1.2.3."),
     ]
 }
 

@@ -75,7 +75,7 @@ public struct SongListQuery: APIParameters, Equatable {
         Paging.fields(\.paging) + [
             .choice("sort", \.sort), .id("artist", \.artist, doc: "Only this artist's songs."),
             .id("album", \.album, doc: "Only this album's songs, in disc and track order."),
-            .id("genre", \.genre, doc: "Only songs of this genre."),
+            .id("genre", \.genre, doc: "Only songs of this genre: its id, as `GET /v1/genres` gives it."),
         ]
 }
 

@@ -82,7 +82,7 @@ public struct CommentListQuery: APIParameters, Equatable {
             .id("videoId", \.videoId, thing: "video", doc: "Comments on this video (MV)."),
             .id("parentId", \.parentId, thing: "comment", doc: "The replies to this comment."),
             .choice("order", \.order),
-            .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+            .cursor(\.cursor),
         ] + Paging.fields(\.paging)
 }
 
@@ -114,7 +114,7 @@ public struct TopicQuery: APIParameters, Equatable {
         self.size = size
     }
     public static let fields: [ParameterField<Self>] = [
-        .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+        .cursor(\.cursor),
         .integer("size", \.size, in: 1...100, doc: "Comments and moments per page."),
     ]
 }

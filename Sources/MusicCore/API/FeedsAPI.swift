@@ -33,9 +33,7 @@ public enum FeedsAPI {
         _ cursor: WritableKeyPath<Root, String?>, _ paging: WritableKeyPath<Root, Paging>
     ) -> [ParameterField<Root>] {
         [
-            .text(
-                "cursor", cursor, maxLength: 100,
-                doc: "The `nextCursor` of the page before (then `page` is not read)."),
+            .cursor(cursor, doc: "The `nextCursor` of the page before (then `page` is not read)."),
             .integer(
                 "page", paging.appending(path: \.page), in: 1...maxNumberedDepth,
                 doc:

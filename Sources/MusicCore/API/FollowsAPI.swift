@@ -41,10 +41,11 @@ public struct UserReference: Codable, Sendable, Equatable, SchemaDescribed {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let id =
-            try container.decodeIfPresent(String.self, forKey: .userId)
-            ?? container.decodeIfPresent(String.self, forKey: .id)
-        guard let id else {
+        // Both are read, so that either one of another type is refused, as the document says.
+        // (null is not a string either.)
+        let byUserID = try container.contains(.userId) ? container.decode(String.self, forKey: .userId) : nil
+        let byID = try container.contains(.id) ? container.decode(String.self, forKey: .id) : nil
+        guard let id = byUserID ?? byID else {
             throw DecodingError.keyNotFound(
                 CodingKeys.userId, .init(codingPath: [], debugDescription: "Give 'userId' (or 'id')."))
         }

@@ -92,7 +92,7 @@ public struct ConversationListQuery: APIParameters, Equatable {
     public static let fields: [ParameterField<Self>] =
         [
             .id("userId", \.userId, doc: "Only the conversation with this person (a page of at most one)."),
-            .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+            .cursor(\.cursor),
         ]
         + Paging.fields(\.paging)
 }

@@ -29,7 +29,7 @@ public struct NotificationListQuery: APIParameters, Equatable {
     public static let fields: [ParameterField<Self>] =
         [
             .flag("unread", \.unread, doc: "Only unread ones."),
-            .text("cursor", \.cursor, maxLength: 100, doc: "The `nextCursor` of the page before."),
+            .cursor(\.cursor),
         ] + Paging.fields(\.paging)
 }
 

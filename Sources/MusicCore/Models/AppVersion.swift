@@ -57,6 +57,10 @@ public struct SemanticVersion: Sendable, Equatable, Comparable, CustomStringConv
     }
 
     /// Parses `text`, or nil when it is not a version.
+    /// What `init?(_:)` reads, as a regular expression (the contract documents and checks a version with it).
+    public static let pattern =
+        #"^[vV]?(0|[1-9][0-9]{0,8})(\.(0|[1-9][0-9]{0,8})){0,2}(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$"#
+
     public init?(_ text: String) {
         var rest = Substring(text)
         if rest.first == "v" || rest.first == "V" { rest = rest.dropFirst() }
@@ -118,7 +122,7 @@ public struct SemanticVersion: Sendable, Equatable, Comparable, CustomStringConv
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return !parts.isEmpty
             && parts.allSatisfy { part in
-                guard !part.isEmpty, part.count <= 40,
+                guard !part.isEmpty,
                     part.utf8.allSatisfy({
                         (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
                             || $0 == 0x2D

@@ -28,6 +28,8 @@ public protocol DescribedEndpoint: Sendable {
     var queryParameters: [ParameterDescription] { get }
     var body: BodyDescription { get }
     var answer: AnswerDescription { get }
+    /// Reads and checks a query as the server does (from the values by name), throwing its refusal.
+    func checkQuery(_ lookup: (String) -> String?) throws
 }
 
 /// A path or query parameter as documented.
@@ -61,6 +63,8 @@ public enum AnswerDescription: @unchecked Sendable {
 
 extension Endpoint: DescribedEndpoint {
     public var access: Access { Caller.access }
+
+    public func checkQuery(_ lookup: (String) -> String?) throws { _ = try Query.read(lookup) }
 
     public var pathParameters: [ParameterDescription] { Self.describe(Path.self, defaults: false) }
 

@@ -244,8 +244,13 @@ public enum OpenAPIDocument {
         var schema: [String: JSONValue] = ["type": .string(p.schema.kind.rawValue)]
         if let v = p.schema.minimum { schema["minimum"] = .number(v) }
         if let v = p.schema.maximum { schema["maximum"] = .number(v) }
+        if let v = p.schema.minLength { schema["minLength"] = .number(Double(v)) }
         if let v = p.schema.maxLength { schema["maxLength"] = .number(Double(v)) }
+        if let v = p.schema.pattern { schema["pattern"] = .string(v) }
         if let choices = p.schema.choices { schema["enum"] = .array(choices.map { .string($0) }) }
+        if let choices = p.schema.integerChoices {
+            schema["enum"] = .array(choices.map { .number(Double($0)) })
+        }
         if let d = p.defaultValue {
             switch p.schema.kind {
             case .integer, .number: schema["default"] = Double(d).map { .number($0) } ?? .string(d)

@@ -66,12 +66,24 @@ public struct ParameterSchema: Sendable, Equatable {
     public var kind: Kind
     public var minimum: Double?
     public var maximum: Double?
+    /// In Unicode code points, as JSON Schema counts.
+    public var minLength: Int?
     public var maxLength: Int?
+    /// A regular expression the whole value matches (anchored with `^` and `$`, or a `\\S` for "not blank").
+    public var pattern: String?
     /// The allowed values, for choices.
     public var choices: [String]?
+    /// The allowed values, for choices of numbers.
+    public var integerChoices: [Int]?
     /// Several values separated by commas.
     public var isList = false
     public var isRequired = false
+
+    /// Whether an empty value (`size=`) means "left out": only for free text. Anything else given empty is
+    /// refused, as the document says.
+    var takesEmpty: Bool {
+        kind == .string && choices == nil && pattern == nil && minLength == nil
+    }
 }
 
 /// One field of `APIParameters`: its names, how it is documented, and how it is read and written as text.
@@ -115,9 +127,15 @@ extension APIParameters {
     public static func read(resource: String = "", _ lookup: (String) -> String?) throws -> Self {
         var value = Self()
         for field in fields {
-            guard let text = field.names.lazy.compactMap(lookup).first(where: { !$0.isEmpty }) else {
+            let given = field.names.compactMap(lookup)
+            guard let text = given.first(where: { !$0.isEmpty }) else {
                 if field.schema.isRequired {
                     throw ServiceError.invalid(field.missingMessage)
+                }
+                if !given.isEmpty && !field.schema.takesEmpty {
+                    throw ServiceError.invalid(
+                        "'\(field.name)' is empty: leave it out, or give \(field.schema.kind == .string ? "one" : "a number")."
+                    )
                 }
                 continue
             }
@@ -145,7 +163,7 @@ extension ParameterField {
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
         return Self(
-            name, schema: ParameterSchema(kind: .string, isRequired: true), doc: "An id.",
+            name, schema: ParameterSchema(kind: .string, pattern: idPattern, isRequired: true), doc: "An id.",
             parse: { root, text, resource in
                 guard let id = parseID(text) else {
                     let noun = thing ?? (resource.isEmpty ? "thing" : resource)
@@ -163,7 +181,7 @@ extension ParameterField {
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
         return Self(
-            name, schema: ParameterSchema(kind: .string), doc: doc,
+            name, schema: ParameterSchema(kind: .string, pattern: idPattern), doc: doc,
             parse: { root, text, _ in
                 guard let id = parseID(text) else {
                     throw ServiceError.notFound("That \(thing) does not exist.")
@@ -180,9 +198,11 @@ extension ParameterField {
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
         return Self(
-            name, aliases: aliases, schema: ParameterSchema(kind: .string), doc: doc,
+            name, aliases: aliases, schema: ParameterSchema(kind: .string, pattern: idPattern), doc: doc,
             parse: { root, text, _ in
-                guard let id = parseID(text) else { throw ServiceError.invalid("'\(name)' must be an id.") }
+                guard let id = parseID(text) else {
+                    throw ServiceError.invalid("'\(name)' must be an id (digits, as the API gives them).")
+                }
                 root[keyPath: keyPath.path] = id
             },
             format: { $0[keyPath: keyPath.path].map { String($0) } })
@@ -194,9 +214,12 @@ extension ParameterField {
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
         return Self(
-            name, schema: ParameterSchema(kind: .string, isList: true), doc: doc,
+            name,
+            schema: ParameterSchema(
+                kind: .string, pattern: "^[1-9][0-9]{0,17}(,[1-9][0-9]{0,17}){0,\(max - 1)}$", isList: true),
+            doc: doc,
             parse: { root, text, _ in
-                let parts = text.split(separator: ",", omittingEmptySubsequences: true)
+                let parts = text.split(separator: ",", omittingEmptySubsequences: false)
                 guard parts.count <= max else {
                     throw ServiceError.invalid("Send at most \(max) ids in '\(name)'.")
                 }
@@ -240,7 +263,8 @@ extension ParameterField {
             format: { $0[keyPath: keyPath.path].map { String($0) } })
     }
 
-    /// A decimal number within `range` (no hexadecimal, no exponent, no infinity).
+    /// A decimal number within `range`, as JSON writes numbers (an exponent is fine; no hexadecimal, no
+    /// infinity).
     public static func number(
         _ name: String, _ keyPath: WritableKeyPath<Root, Double?>, in range: ClosedRange<Double>,
         required: Bool = false, doc: String = ""
@@ -262,7 +286,85 @@ extension ParameterField {
             format: { $0[keyPath: keyPath.path].map { trimmed($0) } })
     }
 
+    /// One of a few whole numbers (an ad's position: 0, 10 or 20); `meaning` says what each is, for messages.
+    public static func integer(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int?>, oneOf choices: [Int], meaning: String,
+        required: Bool = false, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name,
+            schema: ParameterSchema(kind: .integer, integerChoices: choices, isRequired: required), doc: doc,
+            parse: { root, text, _ in
+                guard let value = Int(text), choices.contains(value) else {
+                    throw ServiceError.invalid("'\(name)' must be \(meaning), not \(text.prefix(20)).")
+                }
+                root[keyPath: keyPath.path] = value
+            },
+            format: { $0[keyPath: keyPath.path].map { String($0) } })
+    }
+
+    public static func integer(
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int>, oneOf choices: [Int], meaning: String,
+        doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .integer, integerChoices: choices), doc: doc,
+            parse: { root, text, _ in
+                guard let value = Int(text), choices.contains(value) else {
+                    throw ServiceError.invalid("'\(name)' must be \(meaning), not \(text.prefix(20)).")
+                }
+                root[keyPath: keyPath.path] = value
+            },
+            format: { String($0[keyPath: keyPath.path]) })
+    }
+
     // MARK: Text and choices
+
+    /// Text that matches `pattern` exactly (taken as sent, not trimmed); `shape` says in a message what it
+    /// must look like ("a semantic version such as 1.2.3").
+    public static func text(
+        _ name: String, _ keyPath: WritableKeyPath<Root, String>, pattern: String, shape: String,
+        maxLength: Int, required: Bool = false, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name,
+            schema: ParameterSchema(
+                kind: .string, maxLength: maxLength, pattern: pattern, isRequired: required),
+            doc: doc,
+            parse: { root, text, _ in
+                root[keyPath: keyPath.path] = try parsePattern(text, name, pattern, shape, maxLength)
+            },
+            format: { root in
+                let value = root[keyPath: keyPath.path]
+                return value.isEmpty ? nil : value
+            })
+    }
+
+    public static func text(
+        _ name: String, _ keyPath: WritableKeyPath<Root, String?>, pattern: String, shape: String,
+        maxLength: Int, doc: String = ""
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .string, maxLength: maxLength, pattern: pattern), doc: doc,
+            parse: { root, text, _ in
+                root[keyPath: keyPath.path] = try parsePattern(text, name, pattern, shape, maxLength)
+            },
+            format: { $0[keyPath: keyPath.path] })
+    }
+
+    /// A deep page's key, as the page before gave it in `nextCursor`: an id, or a score and an id.
+    public static func cursor(
+        _ keyPath: WritableKeyPath<Root, String?>, name: String = "cursor",
+        doc: String = "The `nextCursor` of the page before."
+    ) -> Self {
+        text(
+            name, keyPath, pattern: "^([0-9]{1,19}:)?[1-9][0-9]{0,17}$",
+            shape: "the `nextCursor` of the page before, as it was given", maxLength: 40, doc: doc)
+    }
 
     /// Text of at most `maxLength` characters, trimmed of spaces at both ends unless `trimming` is false
     /// (a path segment is taken exactly as sent).
@@ -271,11 +373,16 @@ extension ParameterField {
         aliases: [String] = [], required: Bool = false, trimming: Bool = true, doc: String = ""
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
+        // Required text must hold more than spaces, which are trimmed.
         return Self(
             name, aliases: aliases,
-            schema: ParameterSchema(kind: .string, maxLength: maxLength, isRequired: required), doc: doc,
+            schema: ParameterSchema(
+                kind: .string, minLength: required ? 1 : nil, maxLength: maxLength,
+                pattern: required && trimming ? "\\S" : nil, isRequired: required),
+            doc: doc,
             parse: { root, text, _ in
-                let value = try parseText(trimming ? text.trimmingSpaces() : text, name, maxLength)
+                let checked = try parseText(text, name, maxLength)
+                let value = trimming ? checked.trimmingSpaces() : checked
                 if value.isEmpty && required { throw ServiceError.invalid("Give '\(name)'.") }
                 root[keyPath: keyPath.path] = value
             },
@@ -293,7 +400,7 @@ extension ParameterField {
         return Self(
             name, aliases: aliases, schema: ParameterSchema(kind: .string, maxLength: maxLength), doc: doc,
             parse: { root, text, _ in
-                let value = try parseText(text.trimmingSpaces(), name, maxLength)
+                let value = try parseText(text, name, maxLength).trimmingSpaces()
                 root[keyPath: keyPath.path] = value.isEmpty ? nil : value
             },
             format: { $0[keyPath: keyPath.path] })
@@ -311,11 +418,13 @@ extension ParameterField {
     }
 
     public static func choice<Value: RawRepresentable & CaseIterable & SendableMetatype>(
-        _ name: String, _ keyPath: WritableKeyPath<Root, Value?>, doc: String = ""
+        _ name: String, _ keyPath: WritableKeyPath<Root, Value?>, required: Bool = false, doc: String = ""
     ) -> Self where Value.RawValue == String {
         let keyPath = KeyPathBox(keyPath)
         return Self(
-            name, schema: ParameterSchema(kind: .string, choices: Value.allCases.map(\.rawValue)), doc: doc,
+            name,
+            schema: ParameterSchema(
+                kind: .string, choices: Value.allCases.map(\.rawValue), isRequired: required), doc: doc,
             parse: { root, text, _ in root[keyPath: keyPath.path] = try parseChoice(text, name, Value.self) },
             format: { $0[keyPath: keyPath.path]?.rawValue })
     }
@@ -342,8 +451,12 @@ private func integerSchema(_ range: ClosedRange<Int>) -> ParameterSchema {
     ParameterSchema(kind: .integer, minimum: Double(range.lowerBound), maximum: Double(range.upperBound))
 }
 
+/// Ids as the API gives them: digits without a leading zero, at most 18 (an id of 19 digits is past any table).
+let idPattern = "^[1-9][0-9]{0,17}$"
+
 func parseID<S: StringProtocol>(_ text: S) -> Int64? {
-    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(text), id > 0
+    guard !text.isEmpty, text.utf8.count <= 18, text.utf8.first != 0x30,
+        text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(text), id > 0
     else { return nil }
     return id
 }
@@ -356,18 +469,26 @@ private func parseInteger(_ text: String, _ name: String, _ range: ClosedRange<I
     return value
 }
 
-/// Plain decimal only: `Double("0x10")` is 16 and `Double("1e3")` is 1000, which no person means.
+/// A number as JSON writes one (`-1.5`, `5e-324`): `Double("0x10")` is 16 and `Double("inf")` infinite, which
+/// the document does not allow.
 func parseDecimal(_ text: String) -> Double? {
     var digits = 0
     var dots = 0
+    var exponent: Int?
+    var previous: UInt8 = 0
     for (i, byte) in text.utf8.enumerated() {
         switch byte {
         case 0x30...0x39: digits += 1
-        case 0x2E: dots += 1
-        case 0x2B, 0x2D: if i != 0 { return nil }
+        case 0x2E where exponent == nil: dots += 1
+        case 0x65, 0x45:
+            guard exponent == nil, digits > 0 else { return nil }
+            exponent = i
+        case 0x2B, 0x2D: if i != 0 && previous != 0x65 && previous != 0x45 { return nil }
         default: return nil
         }
+        previous = byte
     }
+    if let exponent, exponent == text.utf8.count - 1 || previous == 0x2B || previous == 0x2D { return nil }
     guard digits > 0, dots <= 1, let value = Double(text), value.isFinite else { return nil }
     return value
 }
@@ -376,9 +497,23 @@ private func trimmed(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }
 
+/// `value` when it is at most `maxLength` code points long (as the document counts).
 private func parseText(_ value: String, _ name: String, _ maxLength: Int) throws -> String {
-    guard value.count <= maxLength else {
+    guard value.unicodeScalars.count <= maxLength else {
         throw ServiceError.invalid("'\(name)' can be at most \(maxLength) characters.")
+    }
+    return value
+}
+
+/// `value` when it matches `pattern` and is at most `maxLength` code points long.
+private func parsePattern(
+    _ value: String, _ name: String, _ pattern: String, _ shape: String, _ maxLength: Int
+)
+    throws -> String
+{
+    _ = try parseText(value, name, maxLength)
+    guard let regex = try? Regex(pattern), (try? regex.wholeMatch(in: value)) != nil else {
+        throw ServiceError.invalid("'\(name)' must be \(shape).")
     }
     return value
 }
