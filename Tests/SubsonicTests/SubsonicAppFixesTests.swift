@@ -47,6 +47,11 @@ import Testing
                 "createInternetRadioStation", [("name", "Bad"), ("streamUrl", address)])
             #expect(refused.errorCode == 0, "\(address)")
         }
+        // Its name is written text like any other: no text-direction controls.
+        let posing = try await admin.call(
+            "createInternetRadioStation",
+            [("name", "FM\u{202E}3pm"), ("streamUrl", "https://radio.example.com/b")])
+        #expect(posing.errorCode == 0 && posing.errorMessage.contains("text-direction"))
         #expect(
             try await admin.call(
                 "updateInternetRadioStation",

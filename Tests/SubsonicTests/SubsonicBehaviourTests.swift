@@ -218,7 +218,10 @@ import Testing
                 && now[0]["playerName"] as? String == "swift-tests")
         #expect(now[0]["username"] as? String == rest.person.nickname)
 
-        // Bookmarks.
+        // Bookmarks; a comment is written text (nothing invisible in it).
+        let hidden = try await rest.call(
+            "createBookmark", [("id", songs[2]), ("position", "1"), ("comment", "so\u{200B}lo")])
+        #expect(hidden.errorCode == 0 && hidden.errorMessage.contains("invisible"))
         try await rest.ok("createBookmark", [("id", songs[2]), ("position", "90500"), ("comment", "solo")])
         let marks = try await rest.ok("getBookmarks")["bookmarks"]["bookmark"] as? [[String: Any]] ?? []
         #expect(

@@ -271,10 +271,12 @@ extension SubsonicService {
     func createBookmark(_ user: SubsonicUser, _ parameters: BookmarkParameters) throws -> SubsonicDocument {
         let id = parameters.id.value
         let position = parameters.position ?? 0
+        let comment = try TextPolicy.check(
+            parameters.comment, field: "A bookmark's comment", limit: 500, lines: .many)
         try database.write { db in
             guard try store.songExists(db, id: id) else { throw SubsonicError.notFound("song") }
             try store.saveBookmark(
-                db, userID: user.id, songID: id, position: position, comment: parameters.comment,
+                db, userID: user.id, songID: id, position: position, comment: comment,
                 now: clock())
         }
         return .empty
@@ -508,8 +510,9 @@ extension SubsonicService {
     static func radioStation(name: String, stream: String, homepage: String?) throws
         -> SubsonicStore.RadioStation
     {
-        let name = trimmedOfSpaces(name)
-        guard !name.isEmpty else { throw SubsonicError.missing("name") }
+        guard let name = try TextPolicy.check(name, field: "The station's name", limit: 100) else {
+            throw SubsonicError.missing("name")
+        }
         return SubsonicStore.RadioStation(
             id: 0, name: name, streamURL: try publicWebAddress(stream, field: "streamUrl"),
             homepageURL: try homepage.map { try publicWebAddress($0, field: "homepageUrl") })
