@@ -86,7 +86,32 @@ enum AccountRules {
         do {
             return try PasswordPolicy.check(text)
         } catch {
-            throw ServiceError.invalid(error.message)
+            throw ServiceError.invalid(Self.refusal(error))
+        }
+    }
+
+    /// Why `PasswordPolicy` refused a password, as a sentence the server can write in the reader's language.
+    static func refusal(_ refusal: PasswordPolicy.Refusal) -> LocalizedText {
+        switch refusal.kind {
+        case .tooLong:
+            LocalizedText("A password can be at most \(PasswordPolicy.maximumCharacters) characters.")
+        case .invisibleCharacters:
+            LocalizedText("A password cannot contain tabs, line breaks or other control or invisible characters "
+                + "(such as zero-width spaces or text-direction marks). Use letters, digits, symbols and spaces.")
+        case .tooShort:
+            LocalizedText("A password needs at least \(PasswordPolicy.minimumVisibleCharacters) characters, not counting "
+                + "spaces and other blank characters.")
+        case .sequence:
+            LocalizedText("That password is too easy to guess: it is a run of characters, like 12345678 or abcdefgh. "
+                + "Choose another.")
+        case .tooFewDifferentCharacters:
+            LocalizedText("That password repeats too few different characters: use at least "
+                + "\(PasswordPolicy.minimumDifferentCharacters) different ones.")
+        case .common where refusal.message.contains("name of this service"):
+            LocalizedText("That password is based on the name of this service. Choose another.")
+        case .common:
+            LocalizedText("That password is too common (it is in a list of common passwords and dictionary words, "
+                + "perhaps with a few letters changed). Choose another.")
         }
     }
 
@@ -114,7 +139,7 @@ enum AccountRules {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
         guard trimmed.count <= limit, trimmed.unicodeScalars.count <= limit * 4 else {
-            throw ServiceError.invalid("\(field) can be at most \(limit) characters.")
+            throw ServiceError.invalid("\(word: field) can be at most \(limit) characters.")
         }
         try refuseInvisible(trimmed, field: field, allowNewlines: allowNewlines)
         return trimmed
@@ -125,17 +150,17 @@ enum AccountRules {
             if allowNewlines && scalar == "\n" { continue }
             // Bidirectional overrides and isolates let text pose as other text.
             if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
-                throw ServiceError.invalid("\(field) cannot contain text-direction control characters.")
+                throw ServiceError.invalid("\(word: field) cannot contain text-direction control characters.")
             }
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-                throw ServiceError.invalid("\(field) cannot contain control or invisible characters.")
+                throw ServiceError.invalid("\(word: field) cannot contain control or invisible characters.")
             case .format:
                 // Invisible format characters (zero-width space, soft hyphen, direction marks) make look-alike
                 // names; emoji need the zero-width joiner and the tag characters of subdivision flags.
                 let emojiGlue = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
                 if !emojiGlue {
-                    throw ServiceError.invalid("\(field) cannot contain control or invisible characters.")
+                    throw ServiceError.invalid("\(word: field) cannot contain control or invisible characters.")
                 }
             default:
                 break

@@ -71,7 +71,7 @@ struct EndpointRouter: Sendable {
         guard let method = HTTPMethod(rawValue: endpoint.method.rawValue) else {
             preconditionFailure("\(endpoint.method) \(endpoint.path) cannot be routed")
         }
-        router.group([authentication(endpoint)]).add(method, endpoint.routePattern, handler)
+        router.group([LocalizedRefusals(), authentication(endpoint)]).add(method, endpoint.routePattern, handler)
     }
 
     private static func call<P, Q, B, A, C: ServerAccess>(
@@ -249,6 +249,22 @@ extension ChatTokenHolder: ServerAccess {
 extension AdminOrFirstRun: ServerAccess {
     /// nil when a loopback client calls before any administrator exists.
     static func caller(_ viewer: Viewer?) throws -> Viewer? { viewer }
+}
+
+/// Writes the refusals of the v1 API (the router's own, the authentication's and the services') in the
+/// language of the request's `Accept-Language`; the status and the envelope's code never change with it.
+struct LocalizedRefusals: Middleware {
+    func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response {
+        do {
+            return try next(request)
+        } catch let refusal as ServiceError {
+            var headers = refusal.headers
+            headers.append(("Vary", "Accept-Language"))
+            let language = Language.preferred(by: request.headers["Accept-Language"])
+            headers.append(("Content-Language", language.rawValue))
+            return HTTPError(status: refusal.status, message: refusal.message(in: language), headers: headers).response
+        }
+    }
 }
 
 /// How every refusal a service throws is answered.

@@ -133,8 +133,10 @@ extension APIParameters {
 }
 
 extension ParameterField {
-    var missingMessage: String {
-        doc.isEmpty ? "Give '\(name)'." : "Give '\(name)': \(doc.prefix(1).lowercased() + doc.dropFirst())"
+    var missingMessage: LocalizedText {
+        doc.isEmpty
+            ? LocalizedText("Give '\(name)'.")
+            : LocalizedText("Give '\(name)': \(doc.prefix(1).lowercased() + doc.dropFirst())")
     }
 
     // MARK: Ids
@@ -149,7 +151,7 @@ extension ParameterField {
             parse: { root, text, resource in
                 guard let id = parseID(text) else {
                     let noun = thing ?? (resource.isEmpty ? "thing" : resource)
-                    throw ServiceError.notFound("That \(noun) does not exist.")
+                    throw ServiceError.notFound("That \(word: noun) does not exist.")
                 }
                 root[keyPath: keyPath.path] = id
             },
@@ -166,7 +168,7 @@ extension ParameterField {
             name, schema: ParameterSchema(kind: .string), doc: doc,
             parse: { root, text, _ in
                 guard let id = parseID(text) else {
-                    throw ServiceError.notFound("That \(thing) does not exist.")
+                    throw ServiceError.notFound("That \(word: thing) does not exist.")
                 }
                 root[keyPath: keyPath.path] = id
             },
