@@ -258,6 +258,19 @@ export const home = {
   saveSettings: (params, body) => call(e("PUT", "/v1/admin/home", [], "admin", false), params, body),
 };
 
+export const searchHistory = {
+  /** GET /v1/searches/hot: What people searched for and played most in the last seven days, best first (recomputed every few minutes; sent with an ETag). */
+  hot: (params, body) => call(e("GET", "/v1/searches/hot", [], "anyone", false), params, body),
+  /** GET /v1/searches/history: One's own recent searches, newest first (at most 50). */
+  history: (params, body) => call(e("GET", "/v1/searches/history", [], "signedIn", false), params, body),
+  /** POST /v1/searches/history: Keep a search in one's history (the same words again move to the top) and count it for hot searches. */
+  record: (params, body) => call(e("POST", "/v1/searches/history", [], "signedIn", false), params, body),
+  /** DELETE /v1/searches/history/{id}: Forget one search of one's history. */
+  delete: (params, body) => call(e("DELETE", "/v1/searches/history/{id}", [], "signedIn", false), params, body),
+  /** DELETE /v1/searches/history: Forget one's whole search history. */
+  clear: (params, body) => call(e("DELETE", "/v1/searches/history", [], "signedIn", false), params, body),
+};
+
 export const categories = {
   /** GET /v1/categories: Genres with a picture and their song, album and sheet counts, those with most songs first. */
   list: (params, body) => call(e("GET", "/v1/categories", ["page", "size"], "optionalSignIn", false), params, body),

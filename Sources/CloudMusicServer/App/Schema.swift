@@ -26,6 +26,7 @@ enum Schema {
         LibrarySchema.longerPrefixes,
         EventsSchema.migration,
         MessagesSchema.migration,
+        SearchHistorySchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

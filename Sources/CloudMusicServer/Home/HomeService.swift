@@ -6,10 +6,11 @@ import Storage
 /// and what each holds, built from the library, the sheets, the ads and the person's plays.
 ///
 /// Answering is cheap because each module is kept in memory as the JSON it is sent as, shared by everyone
-/// where it is not personal: the banner until an ad starts, stops or changes; hot sheets, new albums and
-/// categories for a minute (rebuilt in the background while the old copy is answered); recommended songs
-/// per set of genres for five minutes; a person's recently played until they play something. A request
-/// joins the kept pieces; its ETag is made of theirs.
+/// where it is not personal: the banner until an ad starts, stops or changes; hot sheets, new albums,
+/// videos and categories for a minute (rebuilt in the background while the old copy is answered);
+/// recommended songs per set of genres for five minutes; a person's recently played and sheets for them
+/// until they play something; their songs of the day for the day; their radio's first songs for ten
+/// minutes. A request joins the kept pieces; its ETag is made of theirs.
 final class HomeService: Sendable {
     let database: Database
     let store = HomeStore()
@@ -17,6 +18,8 @@ final class HomeService: Sendable {
     let sheets = SheetStore()
     let ads = AdStore()
     let categories: CategoryService
+    let recommendations: RecommendationService
+    let videos: VideoService
     let clock: @Sendable () -> Double
 
     /// One module as it is sent.
@@ -33,6 +36,12 @@ final class HomeService: Sendable {
         case genres([Int64])
         /// A person's recently played, as of their last play.
         case recent(userID: Int64, lastPlayed: Int64)
+        /// Sheets for a person, as of their last play.
+        case sheetsFor(userID: Int64, lastPlayed: Int64)
+        /// A person's songs of the day.
+        case daily(userID: Int64, day: String)
+        /// The first songs of a person's radio.
+        case radio(userID: Int64)
     }
 
     /// How the administrator shows a module.
@@ -56,11 +65,14 @@ final class HomeService: Sendable {
     static let maxSize = 30
 
     init(
-        database: Database, categories: CategoryService,
+        database: Database, categories: CategoryService, recommendations: RecommendationService,
+        videos: VideoService,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.database = database
         self.categories = categories
+        self.recommendations = recommendations
+        self.videos = videos
         self.clock = clock
     }
 
@@ -152,8 +164,48 @@ final class HomeService: Sendable {
                 )
             }
         case .videos:
-            // Videos are not in the library yet: the module is left out until its builder exists.
-            return nil
+            return try shared(.videos) { [self] in
+                let page = try videos.videos(order: .hot, paging: Paging(page: 1, size: size), viewer: nil)
+                return try Self.render(
+                    title, .videos(page.data), more: Self.address(VideosAPI.list, VideoListQuery(order: .hot)))
+            }
+        case .dailySongs:
+            guard let viewer else { return nil }
+            let day = recommendations.day(of: Int64(clock())).day
+            return try modules.value(.daily(userID: viewer.userID, day: day)) { [self] in
+                let songs = try recommendations.daily(viewer: viewer).songs
+                return (
+                    try Self.render(
+                        title, .dailySongs(Array(songs.prefix(size))),
+                        more: RecommendationsAPI.daily.uri(NoPath())),
+                    clock() + Self.personalLifetime
+                )
+            }
+        case .personalRadio:
+            guard let viewer else { return nil }
+            return try modules.value(.radio(userID: viewer.userID)) { [self] in
+                let songs = try recommendations.radio(count: min(size, 3), viewer: viewer)
+                return (
+                    try Self.render(
+                        title, .personalRadio(songs), more: RecommendationsAPI.radio.uri(NoPath())),
+                    clock() + Self.personalLifetime
+                )
+            }
+        case .recommendedSheets:
+            guard let viewer else { return nil }
+            let lastPlayed = try database.read { db in try store.lastPlayedAt(db, userID: viewer.userID) }
+            guard let lastPlayed else { return nil }
+            return try modules.value(.sheetsFor(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
+                let found = try database.read { db in
+                    let ids = try store.sheetsHoldingRecentSongs(db, userID: viewer.userID, limit: size)
+                    let records = try sheets.sheets(db, ids: ids, viewerID: nil)
+                    return ids.compactMap { id in records.first { $0.id == id }?.model(signedIn: false) }
+                }
+                return (
+                    try Self.render(title, .recommendedSheets(found), more: nil),
+                    clock() + Self.personalLifetime
+                )
+            }
         }
     }
 
@@ -346,7 +398,7 @@ final class HomeService: Sendable {
         guard let type = HomeModuleType(rawValue: text) else {
             throw ServiceError.invalid(
                 "'\(text)' is not a home module. The modules are: "
-                    + HomeModuleType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                    + "\(HomeModuleType.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         return type
     }

@@ -75,6 +75,21 @@ struct HomeStore: Sendable {
         ) { try $0.int64("song_id") }
     }
 
+    /// Other people's public sheets that hold the most of the 50 songs the person played last, then the
+    /// most collected: an index range of the person's plays and one of `sheet_songs` per song.
+    func sheetsHoldingRecentSongs(_ db: Connection, userID: Int64, limit: Int) throws -> [Int64] {
+        try db.query(
+            """
+            WITH recent AS (
+                SELECT song_id FROM song_plays WHERE user_id = ? ORDER BY last_played_at DESC LIMIT 50)
+            SELECT sh.id AS id, count(*) AS shared
+            FROM recent r JOIN sheet_songs ss ON ss.song_id = r.song_id JOIN sheets sh ON sh.id = ss.sheet_id
+            WHERE sh.is_private = 0 AND sh.kind = 0 AND sh.user_id != ?
+            GROUP BY sh.id ORDER BY shared DESC, sh.collects_count DESC, sh.id LIMIT ?
+            """, userID, userID, limit
+        ) { try $0.int64("id") }
+    }
+
     /// The genres of the songs the person played most, by plays.
     func topGenres(_ db: Connection, userID: Int64, limit: Int) throws -> [Int64] {
         try db.query(
