@@ -1,5 +1,6 @@
 // The service worker: the app shell offline, downloaded songs (with Range) offline, and the last answers of
-// the API when the server cannot be reached. The server puts the build and the shell's files above this line.
+// the API when the server cannot be reached. The server puts the build and the shell above this line: the
+// files of the first render, kept at install; every other file of the app is kept when it is first used.
 /* global self, caches */
 const BUILD = self.CLOUDMUSIC_BUILD || "dev";
 const FILES = self.CLOUDMUSIC_FILES || [];
