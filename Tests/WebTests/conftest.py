@@ -141,10 +141,11 @@ def browser(playwright_instance):
 
 
 def new_page(browser, base, *, viewport=PHONE, theme="light", locale="zh-CN", user=None, reduced_motion="no-preference",
-             first_run=False):
-    """A page in a new context; the first run's guide is marked seen unless `first_run`."""
+             first_run=False, touch=False):
+    """A page in a new context; the first run's guide is marked seen unless `first_run`; `touch` makes it a
+    phone's (touch events, `tap()`, a mobile viewport)."""
     context = browser.new_context(viewport=viewport, color_scheme=theme, locale=locale, reduced_motion=reduced_motion,
-                                  base_url=base, service_workers="allow")
+                                  base_url=base, service_workers="allow", has_touch=touch, is_mobile=touch)
     if not first_run:
         context.add_init_script("localStorage.setItem('cm.guided', 'true');")
     if user:
@@ -214,3 +215,11 @@ def discovery_server():
     running.close()
 
 
+
+
+def axe_check(page, screen):
+    """Runs axe-core (shipped by axe-playwright-python) on the page; fails on a serious or critical violation."""
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    bad = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+    assert not bad, (screen, [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in bad])

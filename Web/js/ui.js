@@ -37,7 +37,7 @@ export const trusted = (text) => new Markup(String(text));
 export function setHTML(element, markup) {
   if (Array.isArray(markup)) markup = html`${markup}`;
   if (!(markup instanceof Markup)) throw new TypeError("setHTML takes markup made by html``.");
-  setHTML(element, markup.text);
+  element.innerHTML = markup.text;
 }
 
 /** Whether an address may go into an `href`: the app's own paths and web addresses, never `javascript:`. */

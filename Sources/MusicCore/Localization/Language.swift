@@ -38,3 +38,11 @@ public enum Language: String, Sendable, CaseIterable {
         }
     }
 }
+
+extension Language {
+    /// This language's sentences by English template (empty for English, whose sentences are the templates).
+    public var sentences: [String: String] { self == .chinese ? ChineseText.sentences : [:] }
+
+    /// This language's words for `word:` arguments.
+    public var words: [String: String] { self == .chinese ? ChineseText.words : [:] }
+}

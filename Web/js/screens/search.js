@@ -11,7 +11,8 @@ import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
 import { setHTML, html, img, songRow, markPlaying, emptyBlock, loadingBlock, errorBlock } from "../ui.js";
 import { bindSongList } from "../actions.js";
-import { sheetCard, albumCard, videoCard } from "./home.js";
+import { sheetCard, albumCard } from "./home.js";
+import { videoCard } from "./videos.js";
 import { avatar } from "../social.js";
 
 const HISTORY_KEY = "cm.searchHistory";
