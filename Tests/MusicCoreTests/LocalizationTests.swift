@@ -138,21 +138,12 @@ enum TemplateScanner {
         return found
     }
 
-    /// Every plain string literal's text (for the word list).
+    /// Every plain string literal's text, nested ones included (for the word list).
     static func literals(in text: String) -> Set<String> {
-        let chars = Array(text.unicodeScalars)
-        var out = Set<String>()
-        var i = 0
-        while i < chars.count {
-            if chars[i] == "\"" {
-                var j = i
-                if let literal = literal(chars, &j) { out.insert(literal) }
-                i = max(j, i + 1)
-            } else {
-                i += 1
-            }
-        }
-        return out
+        let pattern = try! NSRegularExpression(pattern: #""([^"\\\n]*)""#)
+        let range = NSRange(text.startIndex..., in: text)
+        return Set(
+            pattern.matches(in: text, range: range).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } })
     }
 
     /// Literals joined by `+` from `j` (after white space), ending at `)` or `,`; nil when anything else is there.

@@ -35,13 +35,19 @@ final class HomeService: Sendable {
         /// Recommended songs for people who play these genres (none: for everyone else).
         case genres([Int64])
         /// A person's recently played, as of their last play.
-        case recent(userID: Int64, lastPlayed: Int64)
+        case recent(userID: Int64, lastPlayed: LastPlayed)
         /// Sheets for a person, as of their last play.
-        case sheetsFor(userID: Int64, lastPlayed: Int64)
+        case sheetsFor(userID: Int64, lastPlayed: LastPlayed)
         /// A person's songs of the day.
         case daily(userID: Int64, day: String)
         /// The first songs of a person's radio.
         case radio(userID: Int64)
+    }
+
+    /// A person's last play: its second, and how many songs they played in it.
+    struct LastPlayed: Hashable, Sendable {
+        var time: Int64
+        var songs: Int
     }
 
     /// How the administrator shows a module.
@@ -149,7 +155,7 @@ final class HomeService: Sendable {
             }
         case .recentlyPlayed:
             guard let viewer else { return nil }
-            let lastPlayed = try database.read { db in try store.lastPlayedAt(db, userID: viewer.userID) }
+            let lastPlayed = try database.read { db in try store.lastPlayed(db, userID: viewer.userID) }
             guard let lastPlayed else { return nil }
             return try modules.value(.recent(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
                 let songs = try database.read { db in
@@ -193,7 +199,7 @@ final class HomeService: Sendable {
             }
         case .recommendedSheets:
             guard let viewer else { return nil }
-            let lastPlayed = try database.read { db in try store.lastPlayedAt(db, userID: viewer.userID) }
+            let lastPlayed = try database.read { db in try store.lastPlayed(db, userID: viewer.userID) }
             guard let lastPlayed else { return nil }
             return try modules.value(.sheetsFor(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
                 let found = try database.read { db in

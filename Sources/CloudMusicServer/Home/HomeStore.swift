@@ -58,12 +58,19 @@ struct HomeStore: Sendable {
 
     // MARK: Songs for the personal modules
 
-    /// When the person last played anything (nil: never), to know whether their recently played changed.
-    func lastPlayedAt(_ db: Connection, userID: Int64) throws -> Int64? {
-        try db.queryOne(
-            "SELECT last_played_at FROM song_plays WHERE user_id = ? ORDER BY last_played_at DESC LIMIT 1",
-            userID
-        ) { try $0.int64("last_played_at") }
+    /// When the person last played anything and how many songs they played in that second (nil: never), to
+    /// know whether their recently played changed: two index lookups, and a play in the same second as the
+    /// last one still counts as a change.
+    func lastPlayed(_ db: Connection, userID: Int64) throws -> HomeService.LastPlayed? {
+        guard
+            let time = try db.queryOne(
+                "SELECT last_played_at FROM song_plays WHERE user_id = ? ORDER BY last_played_at DESC LIMIT 1",
+                userID, decode: { try $0.int64("last_played_at") })
+        else { return nil }
+        let songs = try db.queryOne(
+            "SELECT count(*) AS n FROM song_plays WHERE user_id = ? AND last_played_at = ?", userID, time
+        ) { try $0.int("n") } ?? 0
+        return HomeService.LastPlayed(time: time, songs: songs)
     }
 
     /// The person's most recently played songs.

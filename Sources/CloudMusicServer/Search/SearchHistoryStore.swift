@@ -28,11 +28,12 @@ struct SearchHistoryStore: Sendable {
         let before = try db.queryOne(
             "SELECT searched_at FROM search_history WHERE user_id = ? AND query_key = ?", userID, key
         ) { try $0.int64("searched_at") }
+        // A new row (a new, higher id) for words searched again, so that searches within one second keep
+        // their order.
+        try db.execute("DELETE FROM search_history WHERE user_id = ? AND query_key = ?", userID, key)
         try db.execute(
-            """
-            INSERT INTO search_history(user_id, query_key, query, searched_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT(user_id, query_key) DO UPDATE SET query = excluded.query, searched_at = excluded.searched_at
-            """, userID, key, query, now)
+            "INSERT INTO search_history(user_id, query_key, query, searched_at) VALUES (?, ?, ?, ?)", userID, key,
+            query, now)
         // Past the most kept, the oldest go.
         try db.execute(
             """

@@ -285,10 +285,6 @@ enum ChineseText {
             "正文最多 %@ 个字。",
         "The terms could not be saved. Please tell the administrator.":
             "条款无法保存，请告诉管理员。",
-        "This song has no cover art.":
-            "这首歌没有封面。",
-        "This album has no cover art.":
-            "这张专辑没有封面。",
         "That album does not exist.":
             "这张专辑不存在。",
         "That artist does not exist.":

@@ -68,6 +68,11 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public static func serverFault(_ text: LocalizedText) -> ServiceError { ServiceError(.serverFault, text) }
 
     public var description: String { "ServiceError(\(kind.rawValue)): \(message)" }
+
+    /// The same refusal: the same kind, wait and English sentence (however its template was put together).
+    public static func == (lhs: ServiceError, rhs: ServiceError) -> Bool {
+        lhs.kind == rhs.kind && lhs.retryAfter == rhs.retryAfter && lhs.message == rhs.message
+    }
 }
 
 extension ServiceError.Kind {
