@@ -92,7 +92,8 @@ def tap_to_playing(browser, url, runs):
             });
         }
     }""")
-    rows = page.locator(".new-songs .song-row .song-main")
+    # The home's song list: "new songs" before issue 25, the server's recommended songs (猜你喜欢) after it.
+    rows = page.locator(".new-songs .song-row .song-main, .module-recommendedSongs .song-row .song-main")
     count = rows.count()
     for i in range(runs):
         rows.nth(i % count).click()

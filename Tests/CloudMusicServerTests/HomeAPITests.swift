@@ -82,7 +82,8 @@ import Testing
         let bob = try await world.home(token: world.bob)
         #expect(
             bob.map(\.type) == [
-                "dailySongs", "personalRadio", "recommendedSongs", "newAlbums", "categories", "recentlyPlayed",
+                "dailySongs", "personalRadio", "recommendedSongs", "newAlbums", "categories",
+                "recentlyPlayed",
             ])
         // 每日推荐 starts Bob's songs of the day; 私人FM the radio's first songs.
         let daily = try await world.server.call("GET", "/v1/recommendations/songs", token: world.bob)
@@ -163,7 +164,8 @@ import Testing
         // Nobody else's home changes, and nobody sees or sets another's layout.
         #expect(
             try await world.home(token: world.cy).map(\.type) == [
-                "dailySongs", "personalRadio", "recommendedSongs", "newAlbums", "categories", "recentlyPlayed",
+                "dailySongs", "personalRadio", "recommendedSongs", "newAlbums", "categories",
+                "recentlyPlayed",
             ])
         layout = try await server.call("GET", "/v1/home/layout", token: world.cy)
         #expect(layout.data["customized"] as? Bool == false)
@@ -263,8 +265,10 @@ import Testing
         defer { _ = world.server.stop() }
         let server = world.server
         // Cy's public sheet holds the Jazz songs Bob plays; Bob's own sheet and private ones never show.
-        for (title, token, isPrivate) in [("Cy's jazz", world.cy, false), ("Cy's secret", world.cy, true),
-                                          ("Bob's own", world.bob, false)] {
+        for (title, token, isPrivate) in [
+            ("Cy's jazz", world.cy, false), ("Cy's secret", world.cy, true),
+            ("Bob's own", world.bob, false),
+        ] {
             let sheet = try await server.call(
                 "POST", "/v1/sheets", json: ["title": title, "isPrivate": isPrivate], token: token)
             let id = sheet.data["id"] as! String

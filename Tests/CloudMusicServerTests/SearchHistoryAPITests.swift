@@ -12,7 +12,8 @@ import Testing
         defer { _ = world.server.stop() }
         let server = world.server
         for query in ["Blue", "  loud   one ", "Ｂｌｕｅ"] {
-            let reply = try await server.call("POST", "/v1/searches/history", json: ["query": query], token: world.bob)
+            let reply = try await server.call(
+                "POST", "/v1/searches/history", json: ["query": query], token: world.bob)
             #expect(reply.status == 201, "\(reply.json)")
         }
         // The same words however typed (full-width, case, spaces) are one entry, moved to the top.
@@ -30,9 +31,11 @@ import Testing
         // Signed out: no history; bad words are refused with a sentence.
         #expect(try await server.call("GET", "/v1/searches/history").status == 401)
         let long = try await server.call(
-            "POST", "/v1/searches/history", json: ["query": String(repeating: "a", count: 101)], token: world.bob)
+            "POST", "/v1/searches/history", json: ["query": String(repeating: "a", count: 101)],
+            token: world.bob)
         #expect(long.status == 400 && long.message == "'query' can be at most 100 characters.")
-        let empty = try await server.call("POST", "/v1/searches/history", json: ["query": "  "], token: world.bob)
+        let empty = try await server.call(
+            "POST", "/v1/searches/history", json: ["query": "  "], token: world.bob)
         #expect(empty.status == 400)
         // At most 50 are kept.
         for n in 0..<55 {
@@ -85,15 +88,18 @@ import Testing
         #expect(missing.status == 404 && missing.message == "歌单不存在。")
         let signedOut = try await server.call("GET", "/v1/queue", headers: ["Accept-Language": "zh-Hans-CN"])
         #expect(signedOut.status == 401 && signedOut.message == "请先登录。")
-        let french = try await server.call("GET", "/v1/queue", headers: ["Accept-Language": "fr-FR, de;q=0.8"])
+        let french = try await server.call(
+            "GET", "/v1/queue", headers: ["Accept-Language": "fr-FR, de;q=0.8"])
         #expect(french.message == "Please sign in first.")
         // A taken nickname and a weak password, as the issue saw them in English.
         let taken = try await server.call(
-            "POST", "/v1/users", json: ["email": "new@example.com", "password": "correct horse 42", "nickname": "Bob"],
+            "POST", "/v1/users",
+            json: ["email": "new@example.com", "password": "correct horse 42", "nickname": "Bob"],
             headers: ["Accept-Language": "zh-CN"])
         #expect(taken.status == 409 && taken.message == "这个昵称已被占用，请换一个。")
         let weak = try await server.call(
-            "POST", "/v1/users", json: ["email": "new@example.com", "password": "12345678", "nickname": "New"],
+            "POST", "/v1/users",
+            json: ["email": "new@example.com", "password": "12345678", "nickname": "New"],
             headers: ["Accept-Language": "zh-CN"])
         #expect(weak.status == 400 && weak.message.contains("密码"), "\(weak.json)")
     }

@@ -9,9 +9,11 @@ struct LocalizationTests {
     @Test(
         "Accept-Language picks a language",
         arguments: [
-            (nil, Language.english), ("", .english), ("zh-CN", .chinese), ("zh", .chinese), ("zh-Hans-CN", .chinese),
+            (nil, Language.english), ("", .english), ("zh-CN", .chinese), ("zh", .chinese),
+            ("zh-Hans-CN", .chinese),
             ("zh-TW", .chinese), ("zh-HK,zh;q=0.9", .chinese), ("en-US,en;q=0.9,zh-CN;q=0.8", .english),
-            ("zh-CN;q=0.5, en;q=0.9", .english), ("en;q=0.1, zh;q=0.2", .chinese), ("fr-FR, de;q=0.9", .english),
+            ("zh-CN;q=0.5, en;q=0.9", .english), ("en;q=0.1, zh;q=0.2", .chinese),
+            ("fr-FR, de;q=0.9", .english),
             ("fr-FR, zh;q=0.5", .chinese), ("zh;q=0, en", .english), ("*", .english), ("ZH-cn", .chinese),
             ("zh;q=abc, en;q=0.5", .english), (",;,;q=,", .english),
         ] as [(String?, Language)])
@@ -46,7 +48,8 @@ struct LocalizationTests {
         let wait: LocalizedText = "Too many failed sign-ins. Try again in \(LocalizedText("\(30) seconds"))."
         #expect(wait.description == "Too many failed sign-ins. Try again in 30 seconds.")
         #expect(wait.rendered(in: .chinese) == "登录失败次数太多，请 30 秒后再试。")
-        let joined: LocalizedText = "A code was just sent. " + "You can ask for another in \(LocalizedText("1 second"))."
+        let joined: LocalizedText =
+            "A code was just sent. " + "You can ask for another in \(LocalizedText("1 second"))."
         #expect(joined.template == "A code was just sent. You can ask for another in %@.")
         #expect(joined.rendered(in: .chinese) == "验证码刚刚已发送，1 秒后可以再次获取。")
     }
@@ -64,7 +67,9 @@ struct LocalizationTests {
         var templates: [String: String] = [:]
         var literals = Set<String>()
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && !$0.path.contains("/Localization/") }
+            .compactMap { $0 as? URL }.filter {
+                $0.pathExtension == "swift" && !$0.path.contains("/Localization/")
+            }
         #expect(files.count > 100)
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -96,9 +101,11 @@ struct LocalizationTests {
 /// `LocalizedText(...)`, as templates (each interpolation `%@`, `%` as `%%`, literals joined by `+`).
 enum TemplateScanner {
     static let constructors = [
-        "ServiceError.invalid(", "ServiceError.unauthenticated(", "ServiceError.forbidden(", "ServiceError.notFound(",
+        "ServiceError.invalid(", "ServiceError.unauthenticated(", "ServiceError.forbidden(",
+        "ServiceError.notFound(",
         "ServiceError.conflict(", "ServiceError.tooLarge(", "ServiceError.unsupportedFormat(",
-        "ServiceError.rateLimited(", "ServiceError.unavailable(", "ServiceError.serverFault(", "LocalizedText(",
+        "ServiceError.rateLimited(", "ServiceError.unavailable(", "ServiceError.serverFault(",
+        "LocalizedText(",
     ]
 
     static func templates(in text: String) -> [(template: String, line: Int)] {
@@ -143,7 +150,9 @@ enum TemplateScanner {
         let pattern = try! NSRegularExpression(pattern: #""([^"\\\n]*)""#)
         let range = NSRange(text.startIndex..., in: text)
         return Set(
-            pattern.matches(in: text, range: range).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } })
+            pattern.matches(in: text, range: range).compactMap {
+                Range($0.range(at: 1), in: text).map { String(text[$0]) }
+            })
     }
 
     /// Literals joined by `+` from `j` (after white space), ending at `)` or `,`; nil when anything else is there.

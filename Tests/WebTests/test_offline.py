@@ -50,13 +50,13 @@ def test_the_app_shell_opens_offline(browser, server):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
     # A visit while the worker is in charge keeps the answers it saw.
     page.reload()
-    page.locator(".section-head", has_text="新歌速递").wait_for()
+    page.locator(".section-head", has_text="新碟上架").wait_for()
     page.context.set_offline(True)
     page.reload()
     # The shell, the chrome and the last answers of the API come from the device.
     page.locator(".tabbar .tab", has_text="发现").wait_for()
     page.locator("#offline-bar").wait_for()
-    page.locator(".section-head", has_text="新歌速递").wait_for()
+    page.locator(".section-head", has_text="新碟上架").wait_for()
     page.goto("/settings")
     page.locator(".segmented").first.wait_for()
     page.context.set_offline(False)

@@ -51,7 +51,7 @@ def test_screenshots_of_every_screen(browser, server, person, viewport, theme):
     size = f"{viewport['width']}x{viewport['height']}"
     page = new_page(browser, server.url, viewport=viewport, theme=theme, user=person)
     page.goto("/")
-    page.locator(".section-head", has_text="推荐歌单").wait_for()
+    page.locator(".section-head", has_text="热门歌单").wait_for()
     shoot(page, "01-home", size, theme)
     page.locator(".card-grid .card").first.click()
     page.locator(".detail-body .song-row").first.wait_for()
@@ -164,10 +164,10 @@ def test_desktop_lyrics_float_over_the_page(browser, server):
 def test_nothing_overflows_a_360_pixel_phone(browser, server, person):
     page = new_page(browser, server.url, viewport={"width": 360, "height": 740}, user=person)
     page.goto("/")
-    page.locator(".section-head", has_text="新歌速递").wait_for()
-    page.locator(".new-songs .song-main").first.click()
+    page.locator(".section-head", has_text="猜你喜欢").wait_for()
+    page.locator(".module-recommendedSongs .song-main").first.click()
     wait_playing(page)
-    for path, ready in [("/", ".banner"), ("/search?q=%E9%9B%A8", ".results .song-row"), ("/mine", ".sheet-row"),
+    for path, ready in [("/", ".home-module"), ("/search?q=%E9%9B%A8", ".results .song-row"), ("/mine", ".sheet-row"),
                         ("/browse/genres", ".genre-tile"), ("/settings", ".segmented"), ("/play", ".disc-cover"),
                         ("/login?mode=signup", ".login-form")]:
         go(page, path)

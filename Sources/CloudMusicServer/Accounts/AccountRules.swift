@@ -96,22 +96,28 @@ enum AccountRules {
         case .tooLong:
             LocalizedText("A password can be at most \(PasswordPolicy.maximumCharacters) characters.")
         case .invisibleCharacters:
-            LocalizedText("A password cannot contain tabs, line breaks or other control or invisible characters "
-                + "(such as zero-width spaces or text-direction marks). Use letters, digits, symbols and spaces.")
+            LocalizedText(
+                "A password cannot contain tabs, line breaks or other control or invisible characters "
+                    + "(such as zero-width spaces or text-direction marks). Use letters, digits, symbols and spaces."
+            )
         case .tooShort:
-            LocalizedText("A password needs at least \(PasswordPolicy.minimumVisibleCharacters) characters, not counting "
-                + "spaces and other blank characters.")
+            LocalizedText(
+                "A password needs at least \(PasswordPolicy.minimumVisibleCharacters) characters, not counting "
+                    + "spaces and other blank characters.")
         case .sequence:
-            LocalizedText("That password is too easy to guess: it is a run of characters, like 12345678 or abcdefgh. "
-                + "Choose another.")
+            LocalizedText(
+                "That password is too easy to guess: it is a run of characters, like 12345678 or abcdefgh. "
+                    + "Choose another.")
         case .tooFewDifferentCharacters:
-            LocalizedText("That password repeats too few different characters: use at least "
-                + "\(PasswordPolicy.minimumDifferentCharacters) different ones.")
+            LocalizedText(
+                "That password repeats too few different characters: use at least "
+                    + "\(PasswordPolicy.minimumDifferentCharacters) different ones.")
         case .common where refusal.message.contains("name of this service"):
             LocalizedText("That password is based on the name of this service. Choose another.")
         case .common:
-            LocalizedText("That password is too common (it is in a list of common passwords and dictionary words, "
-                + "perhaps with a few letters changed). Choose another.")
+            LocalizedText(
+                "That password is too common (it is in a list of common passwords and dictionary words, "
+                    + "perhaps with a few letters changed). Choose another.")
         }
     }
 
@@ -160,7 +166,8 @@ enum AccountRules {
                 // names; emoji need the zero-width joiner and the tag characters of subdivision flags.
                 let emojiGlue = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
                 if !emojiGlue {
-                    throw ServiceError.invalid("\(word: field) cannot contain control or invisible characters.")
+                    throw ServiceError.invalid(
+                        "\(word: field) cannot contain control or invisible characters.")
                 }
             default:
                 break

@@ -119,7 +119,9 @@ final class AccountService: Sendable {
         }
     }
 
-    private func throwIfBlocked(_ limiter: BackoffLimiter, _ key: String, now: Int64, _ message: LocalizedText)
+    private func throwIfBlocked(
+        _ limiter: BackoffLimiter, _ key: String, now: Int64, _ message: LocalizedText
+    )
         throws
     {
         if let wait = limiter.retryAfter(key, now: now) {
@@ -379,7 +381,8 @@ final class AccountService: Sendable {
         let purpose = try Self.purpose(purpose)
         let now = clock()
         try throwIfBlocked(
-            codesByAddress, address, now: now, LocalizedText("Too many codes were asked for from your network."))
+            codesByAddress, address, now: now,
+            LocalizedText("Too many codes were asked for from your network."))
         let code = Crypto.randomDigits(6)
         let salt = Crypto.randomBytes(16)
         let delivery = try database.write { db in
@@ -732,7 +735,9 @@ final class AccountService: Sendable {
     }
 
     static func duration(_ seconds: Int) -> LocalizedText {
-        if seconds < 90 { return seconds == 1 ? LocalizedText("1 second") : LocalizedText("\(seconds) seconds") }
+        if seconds < 90 {
+            return seconds == 1 ? LocalizedText("1 second") : LocalizedText("\(seconds) seconds")
+        }
         if seconds < 5_400 { return LocalizedText("\((seconds + 59) / 60) minutes") }
         return LocalizedText("\((seconds + 3_599) / 3_600) hours")
     }

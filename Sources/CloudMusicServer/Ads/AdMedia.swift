@@ -54,7 +54,6 @@ struct AdMedia: Sendable {
         }
     }
 
-
     /// Checks and stores the one file of an ad's upload. Files are named after their content, so ads with
     /// the same file share it.
     func store(_ files: [Upload.File]) throws -> Stored {
@@ -88,7 +87,8 @@ struct AdMedia: Sendable {
         }
         throw ServiceError.unsupportedFormat(
             "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
-                + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name).")
+                + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name)."
+        )
     }
 
     // MARK: Pictures
@@ -142,14 +142,16 @@ struct AdMedia: Sendable {
             throw ServiceError.unsupportedFormat("\(label) has no video in it. Send a video, or a picture.")
         } catch {
             throw ServiceError.unsupportedFormat(
-            "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
-                + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name).")
+                "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
+                    + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name)."
+            )
         }
         let isISO = container == .mp4 || container == .mov
         guard probe.container == (isISO ? "mov" : "matroska") else {
             throw ServiceError.unsupportedFormat(
-            "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
-                + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name).")
+                "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
+                    + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name)."
+            )
         }
         let video = (codec: probe.videoCodec, width: probe.width, height: probe.height)
         guard video.width <= maxVideoSide, video.height <= maxVideoSide else {

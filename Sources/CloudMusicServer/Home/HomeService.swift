@@ -173,7 +173,8 @@ final class HomeService: Sendable {
             return try shared(.videos) { [self] in
                 let page = try videos.videos(order: .hot, paging: Paging(page: 1, size: size), viewer: nil)
                 return try Self.render(
-                    title, .videos(page.data), more: Self.address(VideosAPI.list, VideoListQuery(order: .hot)))
+                    title, .videos(page.data), more: Self.address(VideosAPI.list, VideoListQuery(order: .hot))
+                )
             }
         case .dailySongs:
             guard let viewer else { return nil }

@@ -67,9 +67,10 @@ struct HomeStore: Sendable {
                 "SELECT last_played_at FROM song_plays WHERE user_id = ? ORDER BY last_played_at DESC LIMIT 1",
                 userID, decode: { try $0.int64("last_played_at") })
         else { return nil }
-        let songs = try db.queryOne(
-            "SELECT count(*) AS n FROM song_plays WHERE user_id = ? AND last_played_at = ?", userID, time
-        ) { try $0.int("n") } ?? 0
+        let songs =
+            try db.queryOne(
+                "SELECT count(*) AS n FROM song_plays WHERE user_id = ? AND last_played_at = ?", userID, time
+            ) { try $0.int("n") } ?? 0
         return HomeService.LastPlayed(time: time, songs: songs)
     }
 

@@ -71,7 +71,8 @@ struct EndpointRouter: Sendable {
         guard let method = HTTPMethod(rawValue: endpoint.method.rawValue) else {
             preconditionFailure("\(endpoint.method) \(endpoint.path) cannot be routed")
         }
-        router.group([LocalizedRefusals(), authentication(endpoint)]).add(method, endpoint.routePattern, handler)
+        router.group([LocalizedRefusals(), authentication(endpoint)]).add(
+            method, endpoint.routePattern, handler)
     }
 
     private static func call<P, Q, B, A, C: ServerAccess>(
@@ -262,7 +263,8 @@ struct LocalizedRefusals: Middleware {
             headers.append(("Vary", "Accept-Language"))
             let language = Language.preferred(by: request.headers["Accept-Language"])
             headers.append(("Content-Language", language.rawValue))
-            return HTTPError(status: refusal.status, message: refusal.message(in: language), headers: headers).response
+            return HTTPError(status: refusal.status, message: refusal.message(in: language), headers: headers)
+                .response
         }
     }
 }

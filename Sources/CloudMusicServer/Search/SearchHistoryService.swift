@@ -32,7 +32,9 @@ final class SearchHistoryService: Sendable {
     func record(_ draft: SearchDraft, viewer: Viewer) throws -> SearchHistoryEntry {
         let query = draft.query.trimmingCharacters(in: .whitespacesAndNewlines)
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard !query.isEmpty else { throw ServiceError.invalid("Give 'query': the words that were searched.") }
+        guard !query.isEmpty else {
+            throw ServiceError.invalid("Give 'query': the words that were searched.")
+        }
         guard query.count <= Self.maxQuery else {
             throw ServiceError.invalid("'query' can be at most \(Self.maxQuery) characters.")
         }
@@ -80,7 +82,9 @@ final class SearchHistoryService: Sendable {
     }
 
     /// Searches and plays of the same words add up (a search counts as much as three plays); best first.
-    static func rank(searched: [(key: String, query: String, people: Int)], played: [(title: String, people: Int)])
+    static func rank(
+        searched: [(key: String, query: String, people: Int)], played: [(title: String, people: Int)]
+    )
         -> [HotSearch]
     {
         var scores: [String: (query: String, score: Int)] = [:]
@@ -101,6 +105,7 @@ final class SearchHistoryService: Sendable {
     }
 
     static func model(_ entry: SearchHistoryStore.Entry) -> SearchHistoryEntry {
-        SearchHistoryEntry(id: String(entry.id), query: entry.query, searchedAt: APIDate.string(entry.searchedAt))
+        SearchHistoryEntry(
+            id: String(entry.id), query: entry.query, searchedAt: APIDate.string(entry.searchedAt))
     }
 }

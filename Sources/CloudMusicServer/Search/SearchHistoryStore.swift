@@ -22,7 +22,8 @@ struct SearchHistoryStore: Sendable {
 
     /// Keeps a search (an older one of the same words moves to the top); true when the person had not searched
     /// these words today, so that they count once a day for hot searches.
-    func record(_ db: Connection, userID: Int64, query: String, key: String, now: Int64, dayStart: Int64) throws
+    func record(_ db: Connection, userID: Int64, query: String, key: String, now: Int64, dayStart: Int64)
+        throws
         -> (entry: Entry, newToday: Bool)
     {
         let before = try db.queryOne(
@@ -32,7 +33,8 @@ struct SearchHistoryStore: Sendable {
         // their order.
         try db.execute("DELETE FROM search_history WHERE user_id = ? AND query_key = ?", userID, key)
         try db.execute(
-            "INSERT INTO search_history(user_id, query_key, query, searched_at) VALUES (?, ?, ?, ?)", userID, key,
+            "INSERT INTO search_history(user_id, query_key, query, searched_at) VALUES (?, ?, ?, ?)", userID,
+            key,
             query, now)
         // Past the most kept, the oldest go.
         try db.execute(
@@ -41,7 +43,8 @@ struct SearchHistoryStore: Sendable {
                 SELECT id FROM search_history WHERE user_id = ? ORDER BY searched_at DESC, id DESC LIMIT ?)
             """, userID, userID, Self.kept)
         let entry = try db.queryOne(
-            "SELECT id, query, searched_at FROM search_history WHERE user_id = ? AND query_key = ?", userID, key,
+            "SELECT id, query, searched_at FROM search_history WHERE user_id = ? AND query_key = ?", userID,
+            key,
             decode: Self.entry)!
         return (entry, before.map { $0 < dayStart } ?? true)
     }
@@ -64,7 +67,9 @@ struct SearchHistoryStore: Sendable {
     }
 
     /// The words searched by most people since `firstDay`, with how many.
-    func searched(_ db: Connection, since firstDay: Int64, limit: Int) throws -> [(key: String, query: String, people: Int)] {
+    func searched(_ db: Connection, since firstDay: Int64, limit: Int) throws -> [(
+        key: String, query: String, people: Int
+    )] {
         try db.query(
             """
             SELECT query_key, max(query) AS query, sum(searchers) AS people FROM search_counts WHERE day >= ?
@@ -91,6 +96,7 @@ struct SearchHistoryStore: Sendable {
     }
 
     private static func entry(_ row: Row) throws -> Entry {
-        Entry(id: try row.int64("id"), query: try row.string("query"), searchedAt: try row.int64("searched_at"))
+        Entry(
+            id: try row.int64("id"), query: try row.string("query"), searchedAt: try row.int64("searched_at"))
     }
 }

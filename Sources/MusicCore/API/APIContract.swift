@@ -4,7 +4,8 @@ public enum APIContract {
     public static let groups: [APIGroup] = [
         ServerAPI.group, CatalogAPI.group, AccountsAPI.group, SheetsAPI.group, CommentsAPI.group,
         FeedsAPI.group,
-        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AdsAPI.group, HomeAPI.group, SearchHistoryAPI.group,
+        FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AdsAPI.group, HomeAPI.group,
+        SearchHistoryAPI.group,
         CategoriesAPI.group,
         AppVersionsAPI.group, TermsAPI.group,
         VideosAPI.group, RecommendationsAPI.group,

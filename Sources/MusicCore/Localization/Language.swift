@@ -11,7 +11,8 @@ public enum Language: String, Sendable, CaseIterable {
         var best: (language: Language, quality: Double)?
         for entry in header.split(separator: ",").prefix(32) {
             let parts = entry.split(separator: ";")
-            guard let tag = parts.first?.trimmingCharacters(in: .whitespaces).lowercased(), !tag.isEmpty else {
+            guard let tag = parts.first?.trimmingCharacters(in: .whitespaces).lowercased(), !tag.isEmpty
+            else {
                 continue
             }
             var quality = 1.0
