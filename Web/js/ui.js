@@ -32,12 +32,25 @@ export function html(strings, ...values) {
 /** Markup the app writes itself from constants (its icons' SVG), never text from the server or a person. */
 export const trusted = (text) => new Markup(String(text));
 
-/** Fills `element` with markup made by `html`; anything else is refused, so no text can become markup by
- * mistake. */
+/** Fills `element` with markup made by `html` (an array of it, or nothing: "" or null); any other value is
+ * refused, so no text can become markup by mistake. */
 export function setHTML(element, markup) {
-  if (Array.isArray(markup)) markup = html`${markup}`;
+  if (Array.isArray(markup) || markup === "" || markup == null) markup = html`${markup}`;
   if (!(markup instanceof Markup)) throw new TypeError("setHTML takes markup made by html``.");
   element.innerHTML = markup.text;
+}
+
+/** Adds markup made by `html` (or an array of it) to `element` at `position` ("beforeend", "afterbegin", ...). */
+export function addHTML(element, markup, position = "beforeend") {
+  if (Array.isArray(markup) || markup === "" || markup == null) markup = html`${markup}`;
+  if (!(markup instanceof Markup)) throw new TypeError("addHTML takes markup made by html``.");
+  element.insertAdjacentHTML(position, markup.text);
+}
+
+/** Puts markup made by `html` in the place of `element`. */
+export function replaceWithHTML(element, markup) {
+  addHTML(element, markup, "afterend");
+  element.remove();
 }
 
 /** Whether an address may go into an `href`: the app's own paths and web addresses, never `javascript:`. */

@@ -1,7 +1,7 @@
 // An artist: songs and albums.
 import { catalog } from "../api.js";
 import { t } from "../i18n.js";
-import { html } from "../ui.js";
+import { addHTML, html } from "../ui.js";
 import { frame, head, songs, failed } from "../detail.js";
 import { albumCard } from "./home.js";
 
@@ -27,8 +27,8 @@ export async function mount(root, { params }) {
     stop();
     stop = songs(root, artist.songs ?? [], { sub: (song) => song.album?.title ?? "" });
     if (albums.length) {
-      root.querySelector(".detail-body").insertAdjacentHTML("beforeend", html`<section class="section"><div class="section-head"><h2>${t("albums")}</h2></div>
-        <div class="card-grid albums">${albums.map(albumCard)}</div></section>`);
+      addHTML(root.querySelector(".detail-body"), html`<section class="section"><div class="section-head"><h2>${t("albums")}</h2></div>
+        <div class="card-grid albums">${albums.map(albumCard)}</div></section>`, "beforeend");
     }
   };
   await load();

@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { back, navigate } from "../router.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
-import { setHTML, html, img, toast, actionSheet, confirmDialog, promptDialog, errorBlock, emptyBlock, artistNames, loadingBlock } from "../ui.js";
+import { addHTML, setHTML, html, img, toast, actionSheet, confirmDialog, promptDialog, errorBlock, emptyBlock, artistNames, loadingBlock } from "../ui.js";
 import { richText, avatar, ago, likeIcon, pullToRefresh } from "../social.js";
 import { composer } from "../composer.js";
 import { engine } from "../player.js";
@@ -63,7 +63,7 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
       items = more ? [...items, ...page.data] : page.data;
       if (!more) onCount?.(page.total);
       if (!items.length) setHTML(list, html`<li class="comment-empty">${emptyBlock(t("noComments"))}</li>`);
-      else list.insertAdjacentHTML("beforeend", page.data.map(commentItem));
+      else addHTML(list, page.data.map(commentItem), "beforeend");
       renderFoot();
     } catch (error) {
       if (!box.isConnected) return;
@@ -86,7 +86,7 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
       const created = await comments.create({}, { content: text, ...Object.fromEntries(Object.entries(target).map(([k, v]) => [k, String(v)])), parentId: parent?.id });
       items = [created, ...items];
       list.querySelector(".comment-empty")?.remove();
-      list.insertAdjacentHTML("afterbegin", commentItem(created));
+      addHTML(list, commentItem(created), "afterbegin");
       onCount?.(null, 1);
       toast(t("sent"));
     },

@@ -1,7 +1,7 @@
 // A genre: its songs, a page at a time as the list scrolls.
 import { catalog } from "../api.js";
 import { t } from "../i18n.js";
-import { html, songRow } from "../ui.js";
+import { addHTML, html, songRow } from "../ui.js";
 import { frame, head, songs, failed } from "../detail.js";
 
 const PAGE = 50;
@@ -37,7 +37,7 @@ export async function mount(root, { params, query }) {
       next = more.next;
       const start = list.length;
       list.push(...more.data);
-      ol.insertAdjacentHTML("beforeend", more.data.map((song, i) => songRow(song, start + i)));
+      addHTML(ol, more.data.map((song, i) => songRow(song, start + i)), "beforeend");
       if (!next) observer.disconnect();
     });
     observer.observe(sentinel);

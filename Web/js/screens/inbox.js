@@ -6,7 +6,7 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { setHTML, html, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
+import { addHTML, setHTML, html, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { avatar, ago } from "../social.js";
 import { refreshUnread, drawBadges } from "../badge.js";
 import { live } from "../live.js";
@@ -62,7 +62,7 @@ export async function mount(root, { query }) {
       const shown = page.data.filter((n) => kind === "all" || n.kind === kind);
       items = more ? [...items, ...page.data] : page.data;
       if (!more) list.replaceChildren();
-      list.insertAdjacentHTML("beforeend", shown.map(row));
+      addHTML(list, shown.map(row), "beforeend");
       if (!list.children.length) setHTML(list, html`<li>${emptyBlock(t("noNotifications"))}</li>`);
       setHTML(foot, cursor ? html`<button type="button" class="pill-btn load-more">${t("loadMore")}</button>` : "");
     } catch (error) {
@@ -100,14 +100,14 @@ export async function mount(root, { query }) {
     items.unshift(item);
     if (kind === "all" || item.kind === kind) {
       list.querySelector(".state-block.empty")?.closest("li")?.remove();
-      list.insertAdjacentHTML("afterbegin", row(item));
+      addHTML(list, row(item), "afterbegin");
     }
     for (const link of root.querySelectorAll(".inbox-tabs .tab-link")) {
       const k = link.dataset.kind;
       const n = detail.unread?.kinds?.[k] || 0;
       let badge = link.querySelector(".kind-badge");
       if (k === "all" || !n) { badge?.remove(); continue; }
-      if (!badge) link.insertAdjacentHTML("beforeend", html`<span class="kind-badge"></span>`);
+      if (!badge) addHTML(link, html`<span class="kind-badge"></span>`, "beforeend");
       link.querySelector(".kind-badge").textContent = String(n);
     }
   };

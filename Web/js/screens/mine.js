@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { setHTML, html, img, toast, promptDialog, loadingBlock, errorBlock } from "../ui.js";
+import { replaceWithHTML, setHTML, html, img, toast, promptDialog, loadingBlock, errorBlock } from "../ui.js";
 import { media } from "../media.js";
 import * as downloads from "../downloads.js";
 
@@ -55,7 +55,7 @@ export async function mount(root) {
       const own = created.data.filter((s) => s.kind !== "likes");
       if (likes) {
         store.set({ likesSheetId: likes.id });
-        root.querySelector(".likes-shortcut").outerHTML = shortcut(`/sheet/${likes.id}`, "heart", t("iLike"), String(likes.songsCount));
+        replaceWithHTML(root.querySelector(".likes-shortcut"), shortcut(`/sheet/${likes.id}`, "heart", t("iLike"), String(likes.songsCount)));
       }
       setHTML(box, html`<section class="section card-section"><div class="section-head"><h2>${t("mySheets")} <span class="count">${own.length + (likes ? 1 : 0)}</span></h2>
           <button class="icon-btn new-sheet" type="button" aria-label="${t("newSheet")}" title="${t("newSheet")}">${icon("plus")}</button></div>

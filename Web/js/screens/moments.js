@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
-import { setHTML, html, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
+import { addHTML, setHTML, html, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
 import { richText, avatar, ago, pullToRefresh } from "../social.js";
 import "../i18n-social.js";
@@ -176,7 +176,7 @@ export function momentList(box, load, { empty = t("noMoments"), card = (f) => mo
       const page = await load(cursor);
       if (!box.isConnected) return;
       items.push(...page.data);
-      list.insertAdjacentHTML("beforeend", page.data.map(card));
+      addHTML(list, page.data.map(card), "beforeend");
       cursor = page.nextCursor;
       done = !cursor || !page.data.length;
       setHTML(foot, items.length ? (done ? html`<p class="hint center">${t("noMore")}</p>` : html`<div class="sentinel"></div>`) : emptyBlock(empty));

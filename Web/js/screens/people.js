@@ -4,7 +4,7 @@ import * as store from "../store.js";
 import { back } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { setHTML, html, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
+import { replaceWithHTML, setHTML, html, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { userRow, setBlocked } from "../social.js";
 import "../i18n-social.js";
 
@@ -46,7 +46,7 @@ export async function mount(root, { params }) {
         await follows.follow({}, { userId: user.id });
         user.following = true;
       }
-      if (!button.classList.contains("unblock")) button.outerHTML = right(user);
+      if (!button.classList.contains("unblock")) replaceWithHTML(button, right(user));
     } catch (error) {
       toast(error.message);
     }
