@@ -2,7 +2,7 @@
 Tests/WebTests/screenshots/ for a person to look at; plus the desktop lyrics window and the language switch."""
 import pytest
 
-from conftest import SCREENSHOTS, DESKTOP, PHONE, api, new_page, wait_playing
+from conftest import SCREENSHOTS, DESKTOP, PHONE, api, axe_check, new_page, wait_playing
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +43,8 @@ def shoot(page, name, size, theme):
                            timeout=90000)
     page.wait_for_timeout(350)  # let transitions settle: a picture for people, not a condition for a test
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}-{theme}.png"))
+    # Every screen the suite photographs is also checked by axe-core: nothing serious or critical.
+    axe_check(page, f"{name}-{size}-{theme}")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -104,7 +104,7 @@ export class LyricView {
     this.userScrolledAt = 0;
     this.songId = null;
     container.classList.add("lyric-view");
-    setHTML(container, html`<div class="lyric-scroll" tabindex="0" aria-label="${t("nowPlaying")}"></div>`);
+    setHTML(container, html`<div class="lyric-scroll" role="region" tabindex="0" aria-label="${t("nowPlaying")}"></div>`);
     this.scroller = container.firstElementChild;
     const userScroll = () => { this.userScrolledAt = performance.now(); };
     this.scroller.addEventListener("wheel", userScroll, { passive: true });

@@ -22,10 +22,14 @@ function part(value) {
 
 /** The tagged template every piece of the app's markup is written with: each interpolated value is escaped
  * unless it is markup itself (from `html`, `icon`, or `trusted`); arrays are joined, null, undefined and
- * false are left out. */
+ * false are left out (but a boolean in an attribute's quotes is "true" or "false"). */
 export function html(strings, ...values) {
   let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += part(values[i]) + strings[i + 1];
+  for (let i = 0; i < values.length; i++) {
+    // Inside an attribute's quotes a boolean is its word (aria-checked="false"); elsewhere false is nothing.
+    const inAttribute = /=["']$/.test(strings[i]);
+    out += (inAttribute && typeof values[i] === "boolean" ? String(values[i]) : part(values[i])) + strings[i + 1];
+  }
   return new Markup(out);
 }
 

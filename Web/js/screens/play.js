@@ -39,8 +39,8 @@ export async function mount(root) {
       <div class="lyric-pane"></div>
     </div>
     <div class="play-actions">
-      <button class="icon-btn act-like" type="button"></button>
-      <button class="icon-btn act-download" type="button"></button>
+      <button class="icon-btn act-like" type="button" aria-label="${t("like")}"></button>
+      <button class="icon-btn act-download" type="button" aria-label="${t("download")}"></button>
       <button class="icon-btn act-sheet" type="button" aria-label="${t("addToSheet")}" title="${t("addToSheet")}">${icon("plus")}</button>
       <button class="icon-btn act-comments" type="button" aria-label="${t("comments")}" title="${t("comments")}">${icon("comment")}</button>
       <button class="icon-btn act-desk-lyrics desk-only" type="button" aria-label="${t("desktopLyrics")}" title="${t("desktopLyrics")}">${icon("lyrics")}</button>
