@@ -119,7 +119,10 @@ async function api(request) {
     return response;
   } catch {
     const cached = (await caches.match(request.url, { cacheName: SONGS })) || (await caches.match(request.url, { cacheName: API }));
-    return cached || new Response(JSON.stringify({ status: 503, message: "Offline: this page was not saved on the device." }),
+    // In the page's language, which its requests carry (as the server's own refusals are).
+    const chinese = (request.headers.get("Accept-Language") || "").toLowerCase().startsWith("zh");
+    const message = chinese ? "网络已断开，这个页面没有保存在设备上。" : "Offline: this page was not saved on the device.";
+    return cached || new Response(JSON.stringify({ status: 503, message }),
       { status: 503, headers: { "Content-Type": "application/json; charset=utf-8" } });
   }
 }

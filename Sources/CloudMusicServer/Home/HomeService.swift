@@ -91,10 +91,14 @@ final class HomeService: Sendable {
             shown = Self.arrange(shown, by: try layout(userID: viewer.userID)).filter { !$0.hidden }.map(
                 \.setting)
         }
+        // What the person's own modules depend on, read once for all of them.
+        let lastPlayed = try viewer.flatMap { viewer in
+            try database.read { db in try store.lastPlayed(db, userID: viewer.userID) }
+        }
         var json = Data("[".utf8)
         var tags = ""
         for setting in shown {
-            guard let module = try module(setting, viewer: viewer) else { continue }
+            guard let module = try module(setting, viewer: viewer, lastPlayed: lastPlayed) else { continue }
             if json.count > 1 { json.append(UInt8(ascii: ",")) }
             json.append(module.json)
             tags += module.etag
@@ -106,7 +110,7 @@ final class HomeService: Sendable {
     }
 
     /// One module for `viewer`, or nil when it has nothing to show.
-    private func module(_ setting: Setting, viewer: Viewer?) throws -> Rendered? {
+    private func module(_ setting: Setting, viewer: Viewer?, lastPlayed: LastPlayed?) throws -> Rendered? {
         let size = setting.size
         let title = setting.shownTitle
         switch setting.type {
@@ -154,9 +158,7 @@ final class HomeService: Sendable {
                     more: Self.address(CategoriesAPI.list, CategoryListQuery()))
             }
         case .recentlyPlayed:
-            guard let viewer else { return nil }
-            let lastPlayed = try database.read { db in try store.lastPlayed(db, userID: viewer.userID) }
-            guard let lastPlayed else { return nil }
+            guard let viewer, let lastPlayed else { return nil }
             return try modules.value(.recent(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
                 let songs = try database.read { db in
                     try catalog.songs(
@@ -199,9 +201,7 @@ final class HomeService: Sendable {
                 )
             }
         case .recommendedSheets:
-            guard let viewer else { return nil }
-            let lastPlayed = try database.read { db in try store.lastPlayed(db, userID: viewer.userID) }
-            guard let lastPlayed else { return nil }
+            guard let viewer, let lastPlayed else { return nil }
             return try modules.value(.sheetsFor(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
                 let found = try database.read { db in
                     let ids = try store.sheetsHoldingRecentSongs(db, userID: viewer.userID, limit: size)
