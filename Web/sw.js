@@ -1,9 +1,11 @@
 // The service worker: the app shell offline, downloaded songs (with Range) offline, and the last answers of
 // the API when the server cannot be reached. The server puts the build and the shell above this line: the
-// files of the first render, kept at install; every other file of the app is kept when it is first used.
+// files of the first render, kept at install; every other file of the app is kept when it is first used, or
+// all at once when the person downloads a song (then they mean to use the app offline).
 /* global self, caches */
 const BUILD = self.CLOUDMUSIC_BUILD || "dev";
 const FILES = self.CLOUDMUSIC_FILES || [];
+const APP = self.CLOUDMUSIC_APP || [];
 const SHELL = `cm-shell-${BUILD}`;
 const SONGS = "cm-songs";
 const API = "cm-api";
@@ -24,6 +26,11 @@ self.addEventListener("activate", (event) => {
     await Promise.all(shells.slice(0, -1).map((name) => caches.delete(name)));
     await self.clients.claim();
   })());
+});
+
+// A song downloaded to play offline: the rest of the app is kept too, so every screen opens offline.
+self.addEventListener("message", (event) => {
+  if (event.data === "keep-app") event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(APP)));
 });
 
 self.addEventListener("fetch", (event) => {

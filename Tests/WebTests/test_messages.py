@@ -223,7 +223,9 @@ def test_enter_pressed_before_the_chat_has_loaded_sends_once_it_has(browser, ser
     page.locator(".chat-input").fill("我先打好了")
     page.locator(".chat-input").press("Enter")
     expect(page.locator(".chat-input")).to_have_value("我先打好了")
-    assert held
+    # The route's handler runs when Playwright next reads the page's events: wait for it, not for a time.
+    while not held:
+        page.wait_for_function("() => new Promise((done) => setTimeout(() => done(true), 50))")
     for route in held:
         route.continue_()
     expect(page.locator(".msg").last).to_contain_text("我先打好了")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import PHONE, SCREENSHOTS, api, axe_check, http, new_page, wait_playing
+from conftest import PHONE, SCREENSHOTS, SETTLED, api, axe_check, http, new_page, png, post_ad, wait_playing
 
 XSS = '<img src=x onerror="window.__xss=1">'
 
@@ -20,6 +20,10 @@ def people(server):
 @pytest.fixture(scope="module")
 def listener(discovery_server):
     """Someone on the discovery server who played a few songs and searched twice."""
+    admin = api("POST", discovery_server.url + "/v1/sessions", {"email": "admin@example.com", "password": "correct horse 42"})
+    for title, colours in [("周末乐队 新专辑", ((46, 49, 146), (27, 255, 255))), ("雨后 · 林小雨", ((236, 0, 140), (252, 103, 103))),
+                           ("城市夜曲 全新上线", ((15, 32, 39), (44, 83, 100)))]:
+        post_ad(discovery_server, admin["session"], title, 10, png(750, 300, colours[0], to=colours[1]))
     user = discovery_server.account("listener@example.com", "听众")
     by_title = songs_by_title(discovery_server)
     for title in ["晚风", "山海", "雨后彩虹", "Paper Boats"]:
@@ -295,7 +299,7 @@ def test_screenshots_of_the_home_search_and_lyrics(browser, discovery_server, li
 
     def shoot(name):
         SCREENSHOTS.mkdir(exist_ok=True)
-        page.wait_for_function("() => !document.querySelector('.spinner') && [...document.images].every((i) => i.complete)",
+        page.wait_for_function(SETTLED,
                                timeout=90000)
         page.wait_for_timeout(350)  # transitions settle: a picture for people, not a condition for a test
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}-{theme}.png"))

@@ -2,7 +2,7 @@
 Tests/WebTests/screenshots/ for a person to look at; plus the desktop lyrics window and the language switch."""
 import pytest
 
-from conftest import SCREENSHOTS, DESKTOP, PHONE, api, axe_check, new_page, wait_playing
+from conftest import SCREENSHOTS, DESKTOP, PHONE, SETTLED, api, axe_check, new_page, wait_playing
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def go(page, path):
 def shoot(page, name, size, theme):
     SCREENSHOTS.mkdir(exist_ok=True)
     # A long wait allowed: on a loaded machine (other builds, benchmarks) pictures can take a while.
-    page.wait_for_function("() => !document.querySelector('.spinner') && [...document.images].every((i) => i.complete)",
+    page.wait_for_function(SETTLED,
                            timeout=90000)
     page.wait_for_timeout(350)  # let transitions settle: a picture for people, not a condition for a test
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}-{theme}.png"))

@@ -40,7 +40,7 @@ function bannerTarget(ad) {
 function banners(ads, title) {
   const slides = ads.map((ad, i) => {
     const target = bannerTarget(ad);
-    const inner = html`<img class="banner-img" src="${media(ad.icon)}" alt="${ad.title}" loading="${i ? "lazy" : "eager"}" width="${ad.width || 750}" height="${ad.height || 300}">`;
+    const inner = html`<img class="banner-img" src="${media(ad.icon)}" alt="" width="${ad.width || 750}" height="${ad.height || 300}"><span class="banner-tag">${ad.title}</span>`;
     const label = `${i + 1} / ${ads.length}: ${ad.title}`;
     return target
       ? html`<a class="banner" href="${target.href}" ${target.external ? html`target="_blank" rel="noopener" data-external` : ""} role="group" aria-roledescription="slide" aria-label="${label}">${inner}</a>`
