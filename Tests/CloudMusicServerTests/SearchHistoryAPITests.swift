@@ -37,12 +37,16 @@ import Testing
         let empty = try await server.call(
             "POST", "/v1/searches/history", json: ["query": "  "], token: world.bob)
         #expect(empty.status == 400)
-        // At most 50 are kept.
-        for n in 0..<55 {
-            try await server.call("POST", "/v1/searches/history", json: ["query": "q\(n)"], token: world.cy)
+        // At most 30 different words a minute; the same words again are not new ones.
+        for n in 0..<30 {
+            let kept = try await server.call(
+                "POST", "/v1/searches/history", json: ["query": "q\(n)"], token: world.cy)
+            #expect(kept.status == 201)
         }
-        let kept = try await server.call("GET", "/v1/searches/history", token: world.cy).list
-        #expect(kept.count == 50 && kept.first?["query"] as? String == "q54")
+        let fast = try await server.call(
+            "POST", "/v1/searches/history", json: ["query": "one more"], token: world.cy)
+        #expect(fast.status == 429 && fast.retryAfter == 60)
+        #expect(try await server.call("GET", "/v1/searches/history", token: world.cy).list.count == 30)
     }
 
     @Test func hotSearchesCountPeopleOnceADayAndAddTheWeeksPlays() async throws {

@@ -1,5 +1,7 @@
 """Every screen at phone (390x844) and desktop (1440x900) sizes, light and dark, written to
 Tests/WebTests/screenshots/ for a person to look at; plus the desktop lyrics window and the language switch."""
+import time
+
 import pytest
 
 from conftest import SCREENSHOTS, DESKTOP, PHONE, SETTLED, api, axe_check, new_page, wait_playing
@@ -52,6 +54,11 @@ def shoot(page, name, size, theme):
 def test_screenshots_of_every_screen(browser, server, person, viewport, theme):
     size = f"{viewport['width']}x{viewport['height']}"
     page = new_page(browser, server.url, viewport=viewport, theme=theme, user=person)
+    # The home keeps its shared modules for a minute (an empty one for seconds): wait until it shows the sheets.
+    deadline = time.monotonic() + 120
+    while not any(m["moduleType"] == "hotSheets" for m in api("GET", server.url + "/v1/home", token=person["session"])):
+        assert time.monotonic() < deadline, "the home never showed the hot sheets"
+        time.sleep(0.2)
     page.goto("/")
     page.locator(".section-head", has_text="热门歌单").wait_for()
     shoot(page, "01-home", size, theme)

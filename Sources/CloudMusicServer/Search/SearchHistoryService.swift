@@ -17,6 +17,7 @@ final class SearchHistoryService: Sendable {
     static let hotCount = 10
     static let hotLifetime: Double = 300
     static let maxQuery = 100
+    static let perMinute = 30
     static let noSearch = ServiceError.notFound("That search is not in your history.")
 
     init(database: Database, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -45,6 +46,11 @@ final class SearchHistoryService: Sendable {
         let now = Int64(clock())
         let day = now / 86_400
         let entry = try database.write { db in
+            // Hot searches count people, so one person cannot add many words a second to them.
+            guard try store.searches(db, userID: viewer.userID, since: now - 60) < Self.perMinute else {
+                throw ServiceError.rateLimited(
+                    "You are searching very fast. Wait a minute.", retryAfter: 60)
+            }
             let (entry, newToday) = try store.record(
                 db, userID: viewer.userID, query: query, key: key, now: now, dayStart: day * 86_400)
             if newToday { try store.count(db, day: day, query: query, key: key) }

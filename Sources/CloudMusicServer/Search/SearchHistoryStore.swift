@@ -49,6 +49,13 @@ struct SearchHistoryStore: Sendable {
         return (entry, before.map { $0 < dayStart } ?? true)
     }
 
+    /// How many different words the person searched since `time` (one index range).
+    func searches(_ db: Connection, userID: Int64, since time: Int64) throws -> Int {
+        try db.queryOne(
+            "SELECT count(*) AS n FROM search_history WHERE user_id = ? AND searched_at >= ?", userID, time
+        ) { try $0.int("n") } ?? 0
+    }
+
     func count(_ db: Connection, day: Int64, query: String, key: String) throws {
         try db.execute(
             """

@@ -493,6 +493,8 @@ enum ChineseText {
             "请提供“query”：搜索的内容。",
         "'query' can be at most %@ characters.":
             "“query”最多 %@ 个字。",
+        "You are searching very fast. Wait a minute.":
+            "你搜索得太快了，请等一分钟。",
         "'query' cannot contain control characters.":
             "“query”不能包含控制字符。",
     ]

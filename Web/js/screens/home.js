@@ -48,7 +48,7 @@ function banners(ads, title) {
   });
   const dots = ads.map((_, i) => html`<button class="dot${i ? "" : " on"}" type="button" data-i="${i}" aria-label="${i + 1}"></button>`);
   return html`<div class="carousel" aria-roledescription="carousel" aria-label="${title}">
-    <div class="banner-track">${slides}</div><div class="dots">${dots}</div></div>`;
+    <div class="banner-track" tabindex="0" aria-label="${title}">${slides}</div><div class="dots">${dots}</div></div>`;
 }
 
 /** Auto-advances every 4 s; swiping is the browser's own scrolling; touch, hover and focus pause it. */
