@@ -80,19 +80,9 @@ const en = {
 // The few words of the social side the chrome shows at once; the rest come with its screens (i18n-social.js).
 Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage: "主页", messages: "私信" });
 Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page", messages: "Messages" });
-// The home's modules and the search screen's words.
-Object.assign(zh, {
-  personalRadio: "私人FM", sheetsForYou: "推荐歌单", guessYouLike: "猜你喜欢", hotSearches: "热搜榜", deleteSearch: "删除“{q}”",
-  tab_all: "综合", tab_songs: "单曲", tab_sheets: "歌单", tab_albums: "专辑", tab_artists: "歌手", tab_users: "用户", tab_videos: "视频",
-  followersCount: "粉丝 {n}", arrangeHome: "调整首页", resetOrder: "恢复默认", moveUp: "上移 {name}", moveDown: "下移 {name}",
-  save: "保存", saved: "已保存",
-});
-Object.assign(en, {
-  personalRadio: "Personal FM", sheetsForYou: "Playlists for you", guessYouLike: "You may like", hotSearches: "Trending searches",
-  deleteSearch: "Delete “{q}”", tab_all: "All", tab_songs: "Songs", tab_sheets: "Playlists", tab_albums: "Albums", tab_artists: "Artists",
-  tab_users: "People", tab_videos: "Videos", followersCount: "{n} followers", arrangeHome: "Arrange home", resetOrder: "Reset",
-  moveUp: "Move {name} up", moveDown: "Move {name} down", save: "Save", saved: "Saved",
-});
+// The home's module titles (the search screen and the home's actions bring their own words).
+Object.assign(zh, { personalRadio: "私人FM", sheetsForYou: "推荐歌单", guessYouLike: "猜你喜欢", arrangeHome: "调整首页" });
+Object.assign(en, { personalRadio: "Personal FM", sheetsForYou: "Playlists for you", guessYouLike: "You may like", arrangeHome: "Arrange home" });
 
 /** Adds words to both languages (a screen's module brings its own). */
 export function extend(more) {

@@ -21,7 +21,7 @@ function part(value) {
 }
 
 /** The tagged template every piece of the app's markup is written with: each interpolated value is escaped
- * unless it is markup itself (from `html`, `icon`, or `trusted`); arrays are joined, null, undefined and
+ * unless it is markup itself (made by `html`, as icons and rows are); arrays are joined, null, undefined and
  * false are left out (but a boolean in an attribute's quotes is "true" or "false"). */
 export function html(strings, ...values) {
   let out = strings[0];
@@ -32,9 +32,6 @@ export function html(strings, ...values) {
   }
   return new Markup(out);
 }
-
-/** Markup the app writes itself from constants (its icons' SVG), never text from the server or a person. */
-export const trusted = (text) => new Markup(String(text));
 
 /** Fills `element` with markup made by `html` (an array of it, or nothing: "" or null); any other value is
  * refused, so no text can become markup by mistake. */

@@ -1,14 +1,13 @@
 // Discover: the server's home (GET /v1/home) drawn module by module, in the order the administrator and the
 // person chose: a renderer per moduleType (a type this app does not know is skipped), the banner carousel of
 // the ads, the round entries with 每日推荐 and 私人FM, and the screen that reorders and hides modules.
-import { home as homeAPI, recommendations } from "../api.js";
+import { home as homeAPI } from "../api.js";
 import * as store from "../store.js";
 import { engine } from "../player.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
-import { setHTML, html, img, songRow, markPlaying, artistNames, errorBlock, safeLink, toast, openDialog } from "../ui.js";
+import { setHTML, html, img, songRow, markPlaying, artistNames, errorBlock, safeLink } from "../ui.js";
 import { media } from "../media.js";
-import { navigate } from "../router.js";
 import { bindSongList } from "../actions.js";
 
 export function sheetCard(sheet) {
@@ -113,7 +112,7 @@ const renderers = {
   videos: (m) => ({
     markup: section(titleOf(m), moreLink(m, "/videos"), html`<div class="card-grid videos"></div>`),
     // The video card (and its words) come with the videos screen's module, after the first render.
-    wire: (el) => import("./videos.js").then(({ videoCard }) => setHTML(el.querySelector(".videos"), m.items.slice(0, 4).map(videoCard))),
+    wire: (el) => setTimeout(() => import("./videos.js").then(({ videoCard }) => setHTML(el.querySelector(".videos"), m.items.slice(0, 4).map(videoCard)))),
   }),
 };
 
@@ -135,80 +134,6 @@ const entries = (modules) => {
     { href: "/videos", label: t("videos"), icon: "video", show: true },
   ];
 };
-
-/** 每日推荐 and 私人FM: both need the person (the server's are per person). */
-async function startEntry(action, modules) {
-  if (!store.get().user) {
-    toast(t("signInFirst"));
-    navigate(`/login?next=${encodeURIComponent("/")}`);
-    return;
-  }
-  try {
-    if (action === "daily") {
-      const daily = await recommendations.daily();
-      if (daily.songs.length) engine.playList(daily.songs, 0);
-      else toast(t("emptyQueue"));
-    } else {
-      const first = modules.find((m) => m.moduleType === "personalRadio")?.items ?? [];
-      const more = await recommendations.radio({ count: 10 }).catch(() => []);
-      const songs = [...first, ...more.filter((s) => !first.some((f) => f.id === s.id))];
-      if (songs.length) engine.playList(songs, 0);
-      else toast(t("emptyQueue"));
-    }
-  } catch (error) {
-    toast(error.message || t("loadFailed"));
-  }
-}
-
-/** The reorder screen: every module one may see, moved up and down and shown or hidden, saved to the server. */
-async function reorder(root) {
-  let layout;
-  try {
-    layout = await homeAPI.layout();
-  } catch (error) {
-    toast(error.message || t("loadFailed"));
-    return;
-  }
-  const rows = layout.modules.map((m) => ({ ...m }));
-  const draw = (list) => setHTML(list, rows.map((m, i) => html`<li class="layout-row">
-      <label class="layout-show"><input type="checkbox" data-show="${i}" ${m.hidden ? "" : html`checked`}><span>${titleOf(m)}</span></label>
-      <button class="icon-btn" type="button" data-up="${i}" aria-label="${t("moveUp", { name: titleOf(m) })}" ${i === 0 ? html`disabled` : ""}>${icon("up")}</button>
-      <button class="icon-btn" type="button" data-down="${i}" aria-label="${t("moveDown", { name: titleOf(m) })}" ${i === rows.length - 1 ? html`disabled` : ""}>${icon("down")}</button></li>`));
-  const saved = await openDialog("modal layout-dialog", html`<div class="modal-body"><h2 class="modal-title">${t("arrangeHome")}</h2>
-      <ul class="layout-list"></ul>
-      <div class="modal-actions"><button type="button" class="text-btn layout-reset">${t("resetOrder")}</button>
-      <button type="button" class="text-btn layout-cancel">${t("cancel")}</button>
-      <button type="button" class="pill-btn primary layout-save">${t("save")}</button></div></div>`, (dialog, close) => {
-    const list = dialog.querySelector(".layout-list");
-    draw(list);
-    list.addEventListener("click", (event) => {
-      const up = event.target.closest("[data-up]");
-      const down = event.target.closest("[data-down]");
-      const i = Number((up ?? down)?.dataset.up ?? (up ?? down)?.dataset.down);
-      if (!up && !down) return;
-      const j = up ? i - 1 : i + 1;
-      [rows[i], rows[j]] = [rows[j], rows[i]];
-      draw(list);
-      list.querySelector(`[data-${up ? "up" : "down"}="${j}"]`)?.focus();
-    });
-    list.addEventListener("change", (event) => {
-      const box = event.target.closest("[data-show]");
-      if (box) rows[Number(box.dataset.show)].hidden = !box.checked;
-    });
-    dialog.querySelector(".layout-cancel").addEventListener("click", () => close(null));
-    dialog.querySelector(".layout-reset").addEventListener("click", () => close("reset"));
-    dialog.querySelector(".layout-save").addEventListener("click", () => close("save"));
-  });
-  if (!saved) return;
-  try {
-    if (saved === "reset") await homeAPI.resetLayout();
-    else await homeAPI.saveLayout({}, { modules: rows.map((m) => ({ moduleType: m.moduleType, hidden: m.hidden })) });
-    toast(t("saved"));
-    mount(root);
-  } catch (error) {
-    toast(error.message || t("loadFailed"));
-  }
-}
 
 export async function mount(root) {
   const user = store.get().user;
@@ -235,7 +160,7 @@ export async function mount(root) {
     : html`<button class="entry" type="button" data-entry="${e.action}"><span class="entry-icon">${icon(e.icon)}${e.badge ? html`<span class="entry-day">${e.badge}</span>` : ""}</span><span>${e.label}</span></button>`));
   root.querySelector(".entries").addEventListener("click", (event) => {
     const entry = event.target.closest("[data-entry]");
-    if (entry) startEntry(entry.dataset.entry, modules);
+    if (entry) import("./home-actions.js").then((actions) => actions.startEntry(entry.dataset.entry, modules));
   });
   const carouselBox = root.querySelector(".home-carousel");
   const sections = root.querySelector(".home-sections");
@@ -257,7 +182,8 @@ export async function mount(root) {
     const footer = document.createElement("div");
     footer.className = "home-footer";
     setHTML(footer, html`<button class="pill-btn arrange-home" type="button">${icon("tune")}${t("arrangeHome")}</button>`);
-    footer.querySelector("button").addEventListener("click", () => reorder(root));
+    footer.querySelector("button").addEventListener("click", () =>
+      import("./home-actions.js").then((actions) => actions.reorder(root, titleOf, () => mount(root))));
     sections.append(footer);
   }
   const mark = () => markPlaying(sections, engine.song?.id);

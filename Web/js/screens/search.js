@@ -7,13 +7,24 @@ import * as store from "../store.js";
 import { load, persist } from "../store.js";
 import { engine } from "../player.js";
 import { navigate } from "../router.js";
-import { t, count } from "../i18n.js";
+import { t, count, extend } from "../i18n.js";
 import { icon } from "../icons.js";
 import { setHTML, html, img, songRow, markPlaying, emptyBlock, loadingBlock, errorBlock } from "../ui.js";
 import { bindSongList } from "../actions.js";
 import { sheetCard, albumCard } from "./home.js";
 import { videoCard } from "./videos.js";
 import { avatar } from "../social.js";
+
+extend({
+  zh: {
+    hotSearches: "热搜榜", deleteSearch: "删除“{q}”", tab_all: "综合", tab_songs: "单曲", tab_sheets: "歌单", tab_albums: "专辑",
+    tab_artists: "歌手", tab_users: "用户", tab_videos: "视频", followersCount: "粉丝 {n}",
+  },
+  en: {
+    hotSearches: "Trending searches", deleteSearch: "Delete “{q}”", tab_all: "All", tab_songs: "Songs", tab_sheets: "Playlists",
+    tab_albums: "Albums", tab_artists: "Artists", tab_users: "People", tab_videos: "Videos", followersCount: "{n} followers",
+  },
+});
 
 const HISTORY_KEY = "cm.searchHistory";
 const tabs = ["all", "songs", "sheets", "albums", "artists", "users", "videos"];
