@@ -1,8 +1,11 @@
 // The service worker: the app shell offline, downloaded songs (with Range) offline, and the last answers of
-// the API when the server cannot be reached. The server puts the build and the shell's files above this line.
+// the API when the server cannot be reached. The server puts the build and the shell above this line: the
+// files of the first render, kept at install; every other file of the app is kept when it is first used, or
+// all at once when the person downloads a song (then they mean to use the app offline).
 /* global self, caches */
 const BUILD = self.CLOUDMUSIC_BUILD || "dev";
 const FILES = self.CLOUDMUSIC_FILES || [];
+const APP = self.CLOUDMUSIC_APP || [];
 const SHELL = `cm-shell-${BUILD}`;
 const SONGS = "cm-songs";
 const API = "cm-api";
@@ -23,6 +26,11 @@ self.addEventListener("activate", (event) => {
     await Promise.all(shells.slice(0, -1).map((name) => caches.delete(name)));
     await self.clients.claim();
   })());
+});
+
+// A song downloaded to play offline: the rest of the app is kept too, so every screen opens offline.
+self.addEventListener("message", (event) => {
+  if (event.data === "keep-app") event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(APP)));
 });
 
 self.addEventListener("fetch", (event) => {
@@ -118,7 +126,10 @@ async function api(request) {
     return response;
   } catch {
     const cached = (await caches.match(request.url, { cacheName: SONGS })) || (await caches.match(request.url, { cacheName: API }));
-    return cached || new Response(JSON.stringify({ status: 503, message: "Offline: this page was not saved on the device." }),
+    // In the page's language, which its requests carry (as the server's own refusals are).
+    const chinese = (request.headers.get("Accept-Language") || "").toLowerCase().startsWith("zh");
+    const message = chinese ? "网络已断开，这个页面没有保存在设备上。" : "Offline: this page was not saved on the device.";
+    return cached || new Response(JSON.stringify({ status: 503, message }),
       { status: 503, headers: { "Content-Type": "application/json; charset=utf-8" } });
   }
 }

@@ -80,6 +80,8 @@ def open_to_home(browser, url, runs):
 
 def tap_to_playing(browser, url, runs):
     context = browser.new_context(viewport=PHONE, locale="zh-CN")
+    # A returning person: the first run's guide (a layer over the home) was seen.
+    context.add_init_script("localStorage.setItem('cm.guided', 'true');")
     page = context.new_page()
     page.goto(url + "/")
     home_rendered(page)
@@ -92,7 +94,8 @@ def tap_to_playing(browser, url, runs):
             });
         }
     }""")
-    rows = page.locator(".new-songs .song-row .song-main")
+    # The home's song list: "new songs" before issue 25, the server's recommended songs (猜你喜欢) after it.
+    rows = page.locator(".new-songs .song-row .song-main, .module-recommendedSongs .song-row .song-main")
     count = rows.count()
     for i in range(runs):
         rows.nth(i % count).click()
@@ -105,6 +108,7 @@ def tap_to_playing(browser, url, runs):
 
 def play_page_trace(browser, url, seconds, out):
     context = browser.new_context(viewport=PHONE, locale="zh-CN")
+    context.add_init_script("localStorage.setItem('cm.guided', 'true');")
     page = context.new_page()
     page.goto(url + "/search?q=" + urllib.request.quote("雨后彩虹"))
     page.locator(".results .song-row .song-main").first.click()

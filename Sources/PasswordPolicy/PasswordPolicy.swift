@@ -22,8 +22,22 @@ public enum PasswordPolicy {
             case tooLong, invisibleCharacters, tooShort, tooFewDifferentCharacters, sequence, common
         }
 
+        /// Why a password is `common`, for a caller that words the refusal itself (another language).
+        public enum Common: Sendable, Equatable {
+            /// In cracklib's list of common passwords and dictionary words.
+            case listed
+            /// Based on the service's own name.
+            case serviceName
+            /// A listed one in disguise: look-alike digits and symbols, full-width letters, what is added around.
+            case disguised
+            /// One weak part repeated.
+            case repeated(part: String)
+        }
+
         public let kind: Kind
         public let message: String
+        /// Set when `kind` is `common`.
+        public var common: Common? = nil
 
         public var description: String { message }
     }
@@ -90,7 +104,8 @@ public enum PasswordPolicy {
                     kind: .common,
                     message:
                         "That password is one part (\"\(unit)\") repeated, which is as easy to guess as the part. "
-                        + "Choose another.")
+                        + "Choose another.",
+                    common: .repeated(part: unit))
             }
         }
         var seen: Set<String> = [password]
@@ -101,7 +116,8 @@ public enum PasswordPolicy {
                     message:
                         "That password is too common: read with its look-alike digits and symbols as letters, "
                         + "in plain letters and without what is added around it, it is a common password or a "
-                        + "dictionary word. Choose another (a few unrelated words make a strong one).")
+                        + "dictionary word. Choose another (a few unrelated words make a strong one).",
+                    common: .disguised)
             }
         }
         return nil
@@ -154,14 +170,16 @@ public enum PasswordPolicy {
         guard let verdict = cracklibVerdict(password) else { return nil }
         if verdict.contains("username") {
             return Refusal(
-                kind: .common, message: "That password is based on the name of this service. Choose another.")
+                kind: .common, message: "That password is based on the name of this service. Choose another.",
+                common: .serviceName)
         }
         if verdict.contains("dictionary word") {
             return Refusal(
                 kind: .common,
                 message:
                     "That password is too common (it is in a list of common passwords and dictionary words, "
-                    + "perhaps with a few letters changed). Choose another.")
+                    + "perhaps with a few letters changed). Choose another.",
+                common: .listed)
         }
         if verdict.contains("DIFFERENT characters") { return tooFewDifferent }
         return nil

@@ -80,7 +80,16 @@ import Testing
         try await world.play("Blue One", token: world.bob)
 
         let bob = try await world.home(token: world.bob)
-        #expect(bob.map(\.type) == ["recommendedSongs", "newAlbums", "categories", "recentlyPlayed"])
+        #expect(
+            bob.map(\.type) == [
+                "dailySongs", "personalRadio", "recommendedSongs", "newAlbums", "categories",
+                "recentlyPlayed",
+            ])
+        // 每日推荐 starts Bob's songs of the day; 私人FM the radio's first songs.
+        let daily = try await world.server.call("GET", "/v1/recommendations/songs", token: world.bob)
+        let dailyIDs = (daily.data["songs"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(bob[0].items.compactMap { $0["id"] as? String } == Array(dailyIDs.prefix(6)))
+        #expect((1...3).contains(bob[1].items.count))
         let recommended = bob.first { $0.type == "recommendedSongs" }!.items.compactMap {
             $0["title"] as? String
         }
@@ -129,8 +138,8 @@ import Testing
         }
         #expect(
             usual == [
-                "banner", "hotSheets", "recommendedSongs", "newAlbums", "categories", "recentlyPlayed",
-                "videos",
+                "banner", "dailySongs", "personalRadio", "hotSheets", "recommendedSheets", "recommendedSongs",
+                "newAlbums", "categories", "recentlyPlayed", "videos",
             ])
 
         let saved = try await server.call(
@@ -148,18 +157,19 @@ import Testing
         }
         #expect(
             order == [
-                "recentlyPlayed", "categories", "recommendedSongs (hidden)", "banner", "hotSheets",
-                "newAlbums", "videos",
+                "recentlyPlayed", "categories", "recommendedSongs (hidden)", "banner", "dailySongs",
+                "personalRadio", "hotSheets", "recommendedSheets", "newAlbums", "videos",
             ])
         #expect(
             try await world.home(token: world.bob).map(\.type) == [
-                "recentlyPlayed", "categories", "newAlbums",
+                "recentlyPlayed", "categories", "dailySongs", "personalRadio", "newAlbums",
             ])
 
         // Nobody else's home changes, and nobody sees or sets another's layout.
         #expect(
             try await world.home(token: world.cy).map(\.type) == [
-                "recommendedSongs", "newAlbums", "categories", "recentlyPlayed",
+                "dailySongs", "personalRadio", "recommendedSongs", "newAlbums", "categories",
+                "recentlyPlayed",
             ])
         layout = try await server.call("GET", "/v1/home/layout", token: world.cy)
         #expect(layout.data["customized"] as? Bool == false)
@@ -188,7 +198,10 @@ import Testing
             "PUT", "/v1/admin/home", json: ["modules": [["moduleType": "categories", "enabled": false]]],
             token: world.ann)
         #expect(off.status == 200, "\(off.json)")
-        #expect(try await world.home(token: world.bob).map(\.type) == ["recentlyPlayed", "newAlbums"])
+        #expect(
+            try await world.home(token: world.bob).map(\.type) == [
+                "recentlyPlayed", "dailySongs", "personalRadio", "newAlbums",
+            ])
         let placed = try await server.call(
             "PUT", "/v1/home/layout", json: ["modules": [["moduleType": "categories"]]], token: world.bob)
         #expect(placed.status == 400 && placed.message.contains("not on the home screen"), "\(placed.json)")
@@ -198,7 +211,7 @@ import Testing
         #expect(reset.status == 200 && reset.data["customized"] as? Bool == false)
         #expect(
             try await world.home(token: world.bob).map(\.type) == [
-                "recommendedSongs", "newAlbums", "recentlyPlayed",
+                "dailySongs", "personalRadio", "recommendedSongs", "newAlbums", "recentlyPlayed",
             ])
     }
 
@@ -208,7 +221,7 @@ import Testing
         let server = world.server
         let settings = try await server.call("GET", "/v1/admin/home", token: world.ann)
         #expect(settings.status == 200)
-        #expect(settings.list.count == 7)
+        #expect(settings.list.count == 10)
         #expect(settings.list.first?["moduleType"] as? String == "banner")
         #expect(settings.list.allSatisfy { $0["enabled"] as? Bool == true })
 
@@ -223,8 +236,8 @@ import Testing
         #expect(saved.status == 200, "\(saved.json)")
         #expect(
             saved.list.compactMap { $0["moduleType"] as? String } == [
-                "categories", "recommendedSongs", "banner", "hotSheets", "newAlbums", "recentlyPlayed",
-                "videos",
+                "categories", "recommendedSongs", "banner", "dailySongs", "personalRadio", "hotSheets",
+                "recommendedSheets", "newAlbums", "recentlyPlayed", "videos",
             ])
         let home = try await world.home(token: nil)
         #expect(home.map(\.type) == ["categories", "newAlbums"])
@@ -249,5 +262,31 @@ import Testing
             "PUT", "/v1/admin/home", json: ["modules": [["moduleType": "categories", "enabled": true]]],
             token: world.ann)
         #expect(plain.list.first?["title"] as? String == "Categories")
+    }
+
+    @Test func sheetsForAPersonHoldWhatTheyPlayedAndTheVideoRowShowsWithVideos() async throws {
+        let world = try await DiscoveryWorld.start()
+        defer { _ = world.server.stop() }
+        let server = world.server
+        // Cy's public sheet holds the Jazz songs Bob plays; Bob's own sheet and private ones never show.
+        for (title, token, isPrivate) in [
+            ("Cy's jazz", world.cy, false), ("Cy's secret", world.cy, true),
+            ("Bob's own", world.bob, false),
+        ] {
+            let sheet = try await server.call(
+                "POST", "/v1/sheets", json: ["title": title, "isPrivate": isPrivate], token: token)
+            let id = sheet.data["id"] as! String
+            try await server.call(
+                "POST", "/v1/sheets/\(id)/relations",
+                json: ["songIds": [world.songs["Blue One"]!, world.songs["Blue Two"]!]], token: token)
+        }
+        #expect(!(try await world.home(token: world.bob)).contains { $0.type == "recommendedSheets" })
+        try await world.play("Blue One", token: world.bob)
+        let home = try await world.home(token: world.bob)
+        let sheets = try #require(home.first { $0.type == "recommendedSheets" })
+        #expect(sheets.items.compactMap { $0["title"] as? String } == ["Cy's jazz"])
+        #expect(!(try await world.home(token: nil)).contains { $0.type == "recommendedSheets" })
+        // No videos in this library: no video row; one uploaded shows in the next minute's home.
+        #expect(!home.contains { $0.type == "videos" })
     }
 }

@@ -81,6 +81,7 @@ private func refusal(_ password: String) -> PasswordPolicy.Refusal? {
     @Test func aStrongPartRepeatedIsNotRefusedForTheRepetition() {
         #expect(refusal("Xk9#mQ2!vLpXk9#mQ2!vLp") == nil)
         #expect(refusal("dragondragon")?.message.contains("repeated") == true)
+        #expect(refusal("dragondragon")?.common == .repeated(part: "dragon"))
     }
 
     @Test func theServicesNameIsRefused() {
@@ -88,6 +89,7 @@ private func refusal(_ password: String) -> PasswordPolicy.Refusal? {
             refusal("cloudmusic")?.message
                 == "That password is based on the name of this service. Choose another.")
         #expect(refusal("CloudMusic1")?.kind == .common)
+        #expect(refusal("cloudmusic")?.common == .serviceName)
     }
 
     @Test(arguments: [

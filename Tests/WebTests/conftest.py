@@ -141,10 +141,11 @@ def browser(playwright_instance):
 
 
 def new_page(browser, base, *, viewport=PHONE, theme="light", locale="zh-CN", user=None, reduced_motion="no-preference",
-             first_run=False):
-    """A page in a new context; the first run's guide is marked seen unless `first_run`."""
+             first_run=False, touch=False):
+    """A page in a new context; the first run's guide is marked seen unless `first_run`; `touch` makes it a
+    phone's (touch events, `tap()`, a mobile viewport)."""
     context = browser.new_context(viewport=viewport, color_scheme=theme, locale=locale, reduced_motion=reduced_motion,
-                                  base_url=base, service_workers="allow")
+                                  base_url=base, service_workers="allow", has_touch=touch, is_mobile=touch)
     if not first_run:
         context.add_init_script("localStorage.setItem('cm.guided', 'true');")
     if user:
@@ -189,6 +190,22 @@ def png(width, height, rgb, to=None):
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
+def post_ad(server, token, title, position, picture):
+    """Publishes an ad (0 splash, 10 home banner) with a picture, as an administrator."""
+    import uuid
+    boundary = uuid.uuid4().hex
+    parts = []
+    for name, value in [("title", title), ("position", str(position)), ("style", "0")]:
+        parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n".encode())
+    parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"ad.png\"\r\nContent-Type: image/png\r\n\r\n".encode()
+                 + picture + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    request = urllib.request.Request(server.url + "/v1/admin/ads", data=b"".join(parts), method="POST", headers={
+        "Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 201
+
+
 @pytest.fixture(scope="session")
 def discovery_server():
     """A server whose first account (an administrator) published terms and a splash ad."""
@@ -197,20 +214,24 @@ def discovery_server():
     for kind, title in [("privacy", "隐私政策"), ("user", "用户协议")]:
         api("POST", running.url + "/v1/admin/terms", {"kind": kind, "title": title, "text": f"{title}的第一段。\n\n第二段。"},
             token=admin["session"])
-    import uuid
-    boundary = uuid.uuid4().hex
-    parts = []
-    for name, value in [("title", "新歌首发"), ("position", "0"), ("style", "0")]:
-        parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n".encode())
-    parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"ad.png\"\r\nContent-Type: image/png\r\n\r\n".encode()
-                 + png(390, 700, (255, 94, 98), to=(95, 39, 205)) + b"\r\n")
-    parts.append(f"--{boundary}--\r\n".encode())
-    import urllib.request
-    request = urllib.request.Request(running.url + "/v1/admin/ads", data=b"".join(parts), method="POST", headers={
-        "Content-Type": f"multipart/form-data; boundary={boundary}", "Authorization": f"Bearer {admin['session']}"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        assert response.status == 201
+    post_ad(running, admin["session"], "新歌首发", 0, png(390, 700, (255, 94, 98), to=(95, 39, 205)))
     yield running
     running.close()
 
 
+
+
+# The screen has settled for a picture: nothing loading, every picture on screen drawn (a lazy one out of sight
+# is fetched only when scrolled to).
+SETTLED = """() => !document.querySelector('.spinner') && [...document.images].every((i) => {
+  const r = i.getBoundingClientRect();
+  return i.complete || (i.loading === 'lazy' && (r.top > innerHeight || r.bottom < 0 || r.left > innerWidth || r.right < 0));
+})"""
+
+
+def axe_check(page, screen):
+    """Runs axe-core (shipped by axe-playwright-python) on the page; fails on a serious or critical violation."""
+    from axe_playwright_python.sync_playwright import Axe
+    results = Axe().run(page)
+    bad = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+    assert not bad, (screen, [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in bad])

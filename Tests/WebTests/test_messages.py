@@ -133,7 +133,7 @@ def test_a_too_long_message_shows_the_server_message_and_deleting_is_for_oneself
     page.locator(".chat-input").fill("长" * 2001)
     expect(page.locator(".chat-count")).to_have_text("2001/2000")
     page.locator(".chat-input").press("Enter")
-    expect(page.locator("#toast")).to_have_text("A message can be at most 2000 characters; this one has 2001.")
+    expect(page.locator("#toast")).to_have_text("一条私信最多 2000 个字，这条有 2001 个。")
     assert len(posts) == 1
     # What was typed stays, to be shortened.
     assert len(page.locator(".chat-input").input_value()) == 2001
@@ -223,7 +223,9 @@ def test_enter_pressed_before_the_chat_has_loaded_sends_once_it_has(browser, ser
     page.locator(".chat-input").fill("我先打好了")
     page.locator(".chat-input").press("Enter")
     expect(page.locator(".chat-input")).to_have_value("我先打好了")
-    assert held
+    # The route's handler runs when Playwright next reads the page's events: wait for it, not for a time.
+    while not held:
+        page.wait_for_function("() => new Promise((done) => setTimeout(() => done(true), 50))")
     for route in held:
         route.continue_()
     expect(page.locator(".msg").last).to_contain_text("我先打好了")
@@ -249,7 +251,7 @@ def test_only_people_i_follow_in_settings_refuses_others_with_the_server_message
     page_a.wait_for_url(CONVERSATION)
     page_a.locator(".chat-input").fill("还能发吗？")
     page_a.locator(".chat-input").press("Enter")
-    expect(page_a.locator("#toast")).to_have_text("This person only takes messages from people they follow.")
+    expect(page_a.locator("#toast")).to_have_text("对方只接收其关注的人发来的私信。")
     page_b.reload()
     page_b.locator(".allow-seg[data-allow=everyone]").click()
     expect(page_b.locator(".allow-seg[data-allow=everyone]")).to_have_attribute("aria-checked", "true")

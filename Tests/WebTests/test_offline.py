@@ -15,6 +15,10 @@ def test_a_downloaded_song_plays_with_the_server_stopped(browser):
         row.locator(".song-more").click()
         page.locator(".sheet-item", has_text="下载").click()
         page.locator(".toast", has_text="下载完成").wait_for(timeout=30000)
+        # A download asks the worker to keep the whole app (until then it keeps the first render's files).
+        page.wait_for_function("""async () => { for (const name of await caches.keys()) {
+            if (name.startsWith('cm-shell-') && (await (await caches.open(name)).keys()).some((r) => r.url.endsWith('/js/screens/play.js'))) return true; }
+            return false; }""", polling=200)
         page.goto("/mine/downloads")
         page.locator(".detail-body .song-row", has_text="雨后彩虹").wait_for()
         assert "已用" in page.locator(".storage-line").inner_text()
@@ -50,13 +54,18 @@ def test_the_app_shell_opens_offline(browser, server):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
     # A visit while the worker is in charge keeps the answers it saw.
     page.reload()
-    page.locator(".section-head", has_text="新歌速递").wait_for()
+    page.locator(".section-head", has_text="新碟上架").wait_for()
+    # Screens are kept when first used: settings, opened once online, opens offline too.
+    page.goto("/settings")
+    page.locator(".segmented").first.wait_for()
+    page.goto("/")
+    page.locator(".section-head", has_text="新碟上架").wait_for()
     page.context.set_offline(True)
     page.reload()
     # The shell, the chrome and the last answers of the API come from the device.
     page.locator(".tabbar .tab", has_text="发现").wait_for()
     page.locator("#offline-bar").wait_for()
-    page.locator(".section-head", has_text="新歌速递").wait_for()
+    page.locator(".section-head", has_text="新碟上架").wait_for()
     page.goto("/settings")
     page.locator(".segmented").first.wait_for()
     page.context.set_offline(False)

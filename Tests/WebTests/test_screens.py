@@ -1,8 +1,10 @@
 """Every screen at phone (390x844) and desktop (1440x900) sizes, light and dark, written to
 Tests/WebTests/screenshots/ for a person to look at; plus the desktop lyrics window and the language switch."""
+import time
+
 import pytest
 
-from conftest import SCREENSHOTS, DESKTOP, PHONE, api, new_page, wait_playing
+from conftest import SCREENSHOTS, DESKTOP, PHONE, SETTLED, api, axe_check, new_page, wait_playing
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +41,12 @@ def go(page, path):
 def shoot(page, name, size, theme):
     SCREENSHOTS.mkdir(exist_ok=True)
     # A long wait allowed: on a loaded machine (other builds, benchmarks) pictures can take a while.
-    page.wait_for_function("() => !document.querySelector('.spinner') && [...document.images].every((i) => i.complete)",
+    page.wait_for_function(SETTLED,
                            timeout=90000)
     page.wait_for_timeout(350)  # let transitions settle: a picture for people, not a condition for a test
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}-{theme}.png"))
+    # Every screen the suite photographs is also checked by axe-core: nothing serious or critical.
+    axe_check(page, f"{name}-{size}-{theme}")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -50,8 +54,13 @@ def shoot(page, name, size, theme):
 def test_screenshots_of_every_screen(browser, server, person, viewport, theme):
     size = f"{viewport['width']}x{viewport['height']}"
     page = new_page(browser, server.url, viewport=viewport, theme=theme, user=person)
+    # The home keeps its shared modules for a minute (an empty one for seconds): wait until it shows the sheets.
+    deadline = time.monotonic() + 120
+    while not any(m["moduleType"] == "hotSheets" for m in api("GET", server.url + "/v1/home", token=person["session"])):
+        assert time.monotonic() < deadline, "the home never showed the hot sheets"
+        time.sleep(0.2)
     page.goto("/")
-    page.locator(".section-head", has_text="推荐歌单").wait_for()
+    page.locator(".section-head", has_text="热门歌单").wait_for()
     shoot(page, "01-home", size, theme)
     page.locator(".card-grid .card").first.click()
     page.locator(".detail-body .song-row").first.wait_for()
@@ -164,10 +173,10 @@ def test_desktop_lyrics_float_over_the_page(browser, server):
 def test_nothing_overflows_a_360_pixel_phone(browser, server, person):
     page = new_page(browser, server.url, viewport={"width": 360, "height": 740}, user=person)
     page.goto("/")
-    page.locator(".section-head", has_text="新歌速递").wait_for()
-    page.locator(".new-songs .song-main").first.click()
+    page.locator(".section-head", has_text="猜你喜欢").wait_for()
+    page.locator(".module-recommendedSongs .song-main").first.click()
     wait_playing(page)
-    for path, ready in [("/", ".banner"), ("/search?q=%E9%9B%A8", ".results .song-row"), ("/mine", ".sheet-row"),
+    for path, ready in [("/", ".home-module"), ("/search?q=%E9%9B%A8", ".results .song-row"), ("/mine", ".sheet-row"),
                         ("/browse/genres", ".genre-tile"), ("/settings", ".segmented"), ("/play", ".disc-cover"),
                         ("/login?mode=signup", ".login-form")]:
         go(page, path)

@@ -139,7 +139,9 @@ export async function songMenu(song, extra = []) {
 }
 
 /** Wires a song list: tapping a row plays the list from it; "more" opens the song's menu. */
-export function bindSongList(root, getSongs, extraFor) {
+/** Plays a tapped row: the whole list from it (the queue replaced), or with `insert` that one song after the
+ * current one, keeping the queue. */
+export function bindSongList(root, getSongs, extraFor, { insert = false } = {}) {
   root.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-action]");
     const row = event.target.closest(".song-row");
@@ -149,7 +151,10 @@ export function bindSongList(root, getSongs, extraFor) {
     const song = songs[index];
     if (!song) return;
     if (button.dataset.action === "play") {
-      if (engine.song?.id === song.id && engine.queue.length === songs.length) engine.toggle();
+      if (insert) {
+        if (engine.song?.id === song.id) engine.toggle();
+        else engine.playNow(song);
+      } else if (engine.song?.id === song.id && engine.queue.length === songs.length) engine.toggle();
       else engine.playList(songs, index);
     } else if (button.dataset.action === "more") {
       const result = await songMenu(song, extraFor ? extraFor(song) : []);

@@ -4,7 +4,7 @@ import * as store from "./store.js";
 import { follows, comments } from "./api.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
-import { esc } from "./ui.js";
+import { setHTML, html } from "./ui.js";
 import { avatar } from "./social.js";
 import "./i18n-social.js";
 
@@ -24,20 +24,20 @@ function insert(field, text) {
 /** Mounts a composer into `box`; `send(text)` is awaited on submit (a thrown error is shown). */
 export function composer(box, { placeholder = t("writeComment"), max = 1000, send, multiline = false, submitLabel = t("send") }) {
   box.classList.add("composer");
-  box.innerHTML = `<div class="composer-reply" hidden><span class="composer-reply-text"></span>
-      <button type="button" class="icon-btn composer-reply-cancel" aria-label="${esc(t("cancel"))}">${icon("close")}</button></div>
+  setHTML(box, html`<div class="composer-reply" hidden><span class="composer-reply-text"></span>
+      <button type="button" class="icon-btn composer-reply-cancel" aria-label="${t("cancel")}">${icon("close")}</button></div>
     <form class="composer-form">
-      <textarea class="composer-input" name="text" rows="${multiline ? 5 : 1}" placeholder="${esc(placeholder)}" aria-label="${esc(placeholder)}"></textarea>
+      <textarea class="composer-input" name="text" rows="${multiline ? 5 : 1}" placeholder="${placeholder}" aria-label="${placeholder}"></textarea>
       <div class="composer-bar">
-        <button type="button" class="icon-btn composer-tool" data-tool="emoji" aria-label="${esc(t("emoji"))}" aria-expanded="false">${icon("emoji")}</button>
-        <button type="button" class="icon-btn composer-tool" data-tool="mention" aria-label="${esc(t("mention"))}">${icon("at")}</button>
-        <button type="button" class="icon-btn composer-tool" data-tool="topic" aria-label="${esc(t("topic"))}">${icon("hash")}</button>
+        <button type="button" class="icon-btn composer-tool" data-tool="emoji" aria-label="${t("emoji")}" aria-expanded="false">${icon("emoji")}</button>
+        <button type="button" class="icon-btn composer-tool" data-tool="mention" aria-label="${t("mention")}">${icon("at")}</button>
+        <button type="button" class="icon-btn composer-tool" data-tool="topic" aria-label="${t("topic")}">${icon("hash")}</button>
         <span class="composer-count" aria-live="polite"></span>
-        <button class="pill-btn primary composer-send" type="submit" disabled>${esc(submitLabel)}</button>
+        <button class="pill-btn primary composer-send" type="submit" disabled>${submitLabel}</button>
       </div>
       <p class="composer-error form-error" role="alert"></p>
     </form>
-    <div class="composer-panel" hidden></div>`;
+    <div class="composer-panel" hidden></div>`);
   const field = box.querySelector(".composer-input");
   const count = box.querySelector(".composer-count");
   const sendButton = box.querySelector(".composer-send");
@@ -64,7 +64,7 @@ export function composer(box, { placeholder = t("writeComment"), max = 1000, sen
 
   const closePanel = () => {
     panel.hidden = true;
-    panel.innerHTML = "";
+    panel.replaceChildren();
     for (const b of box.querySelectorAll(".composer-tool")) b.setAttribute("aria-expanded", "false");
   };
 
@@ -78,10 +78,10 @@ export function composer(box, { placeholder = t("writeComment"), max = 1000, sen
         : me ? (await follows.friends({ id: me.userId, size: 20 })).data : [];
       if (seq !== searchSeq || !list.isConnected) return;
       const users = Array.isArray(found) ? found : found.data ?? [];
-      list.innerHTML = users.length ? users.map((u) => `<li><button type="button" class="picker-item" data-nick="${esc(u.nickname)}">${avatar(u, 32)}<span>${esc(u.nickname)}</span></button></li>`).join("")
-        : `<li class="picker-empty">${esc(query ? t("noPeople") : t("typeToSearch"))}</li>`;
+      setHTML(list, users.length ? users.map((u) => html`<li><button type="button" class="picker-item" data-nick="${u.nickname}">${avatar(u, 32)}<span>${u.nickname}</span></button></li>`)
+        : html`<li class="picker-empty">${query ? t("noPeople") : t("typeToSearch")}</li>`);
     } catch (e) {
-      if (seq === searchSeq && list.isConnected) list.innerHTML = `<li class="picker-empty">${esc(e.message)}</li>`;
+      if (seq === searchSeq && list.isConnected) setHTML(list, html`<li class="picker-empty">${e.message}</li>`);
     }
   };
 
@@ -90,10 +90,10 @@ export function composer(box, { placeholder = t("writeComment"), max = 1000, sen
     try {
       const page = await comments.topics({ size: 20 });
       if (!list.isConnected) return;
-      list.innerHTML = page.data.map((tp) => `<li><button type="button" class="picker-item" data-topic="${esc(tp.title)}">${icon("hash")}<span>${esc(tp.title)}</span></button></li>`).join("")
-        || `<li class="picker-empty">${esc(t("newTopic"))}</li>`;
+      setHTML(list, page.data.map((tp) => html`<li><button type="button" class="picker-item" data-topic="${tp.title}">${icon("hash")}<span>${tp.title}</span></button></li>`))
+        || html`<li class="picker-empty">${t("newTopic")}</li>`;
     } catch {
-      list.innerHTML = "";
+      list.replaceChildren();
     }
   };
 
@@ -107,10 +107,10 @@ export function composer(box, { placeholder = t("writeComment"), max = 1000, sen
       panel.hidden = false;
       const kind = tool.dataset.tool;
       if (kind === "emoji") {
-        panel.innerHTML = `<div class="emoji-grid" role="listbox" aria-label="${esc(t("emoji"))}">${EMOJI.map((e) => `<button type="button" class="emoji" role="option" data-emoji="${e}">${e}</button>`).join("")}</div>`;
+        setHTML(panel, html`<div class="emoji-grid" role="listbox" aria-label="${t("emoji")}">${EMOJI.map((e) => html`<button type="button" class="emoji" role="option" data-emoji="${e}">${e}</button>`)}</div>`);
       } else if (kind === "mention") {
-        panel.innerHTML = `<div class="picker"><input class="text-input picker-search" type="search" placeholder="${esc(t("typeToSearch"))}" aria-label="${esc(t("pickFriend"))}" autocomplete="off">
-          <ul class="picker-list mention-list"></ul></div>`;
+        setHTML(panel, html`<div class="picker"><input class="text-input picker-search" type="search" placeholder="${t("typeToSearch")}" aria-label="${t("pickFriend")}" autocomplete="off">
+          <ul class="picker-list mention-list"></ul></div>`);
         const input = panel.querySelector(".picker-search");
         input.addEventListener("input", () => {
           clearTimeout(searchTimer);
@@ -119,8 +119,8 @@ export function composer(box, { placeholder = t("writeComment"), max = 1000, sen
         input.focus();
         people("");
       } else {
-        panel.innerHTML = `<div class="picker"><form class="topic-new"><input class="text-input picker-search" name="title" maxlength="30" placeholder="${esc(t("newTopic"))}" aria-label="${esc(t("pickTopic"))}" autocomplete="off"></form>
-          <ul class="picker-list topic-list"></ul></div>`;
+        setHTML(panel, html`<div class="picker"><form class="topic-new"><input class="text-input picker-search" name="title" maxlength="30" placeholder="${t("newTopic")}" aria-label="${t("pickTopic")}" autocomplete="off"></form>
+          <ul class="picker-list topic-list"></ul></div>`);
         panel.querySelector(".topic-new").addEventListener("submit", (e) => {
           e.preventDefault();
           const title = e.target.title.value.replace(/#/g, "").trim();

@@ -67,6 +67,9 @@ export async function download(song, url) {
     saved[song.id] = { song, url, bytes: blob.size, at: Date.now() };
     persist("cm.downloads", saved);
     navigator.storage?.persist?.().catch(() => {});
+    // Meant to be played offline: the worker keeps the rest of the app too (it keeps only the first render's
+    // files until then).
+    navigator.serviceWorker?.controller?.postMessage("keep-app");
   } finally {
     progress.delete(song.id);
     changed();

@@ -4,7 +4,7 @@
 import * as store from "./store.js";
 import { terms, ads } from "./api.js";
 import { t } from "./i18n.js";
-import { esc } from "./ui.js";
+import { setHTML, html, safeLink } from "./ui.js";
 import { media } from "./media.js";
 import { socialStyles } from "./router.js";
 import "./i18n-social.js";
@@ -31,12 +31,12 @@ async function askTerms() {
     dialog.className = "modal terms-dialog";
     dialog.setAttribute("aria-labelledby", "terms-title");
     const show = () => {
-      dialog.innerHTML = `<div class="modal-body"><h2 class="modal-title" id="terms-title">${esc(t("termsTitle"))}</h2>
-        <p class="modal-text">${esc(t("termsIntro"))}</p>
-        <div class="terms-docs">${documents.map((d) => `<details class="terms-doc"><summary>《${esc(d.title)}》 v${d.version}</summary>
-          ${d.text.split(/\n\s*\n/).map((p) => `<p>${esc(p)}</p>`).join("")}</details>`).join("")}</div>
-        <button type="button" class="pill-btn primary wide terms-accept" autofocus>${esc(t("agree"))}</button>
-        <button type="button" class="text-btn terms-decline">${esc(t("disagree"))}</button></div>`;
+      setHTML(dialog, html`<div class="modal-body"><h2 class="modal-title" id="terms-title">${t("termsTitle")}</h2>
+        <p class="modal-text">${t("termsIntro")}</p>
+        <div class="terms-docs">${documents.map((d) => html`<details class="terms-doc"><summary>《${d.title}》 v${d.version}</summary>
+          ${d.text.split(/\n\s*\n/).map((p) => html`<p>${p}</p>`)}</details>`)}</div>
+        <button type="button" class="pill-btn primary wide terms-accept" autofocus>${t("agree")}</button>
+        <button type="button" class="text-btn terms-decline">${t("disagree")}</button></div>`);
     };
     show();
     dialog.addEventListener("cancel", (e) => e.preventDefault());
@@ -49,8 +49,8 @@ async function askTerms() {
         dialog.remove();
         resolve();
       } else if (event.target.closest(".terms-decline")) {
-        dialog.innerHTML = `<div class="modal-body terms-left"><img src="${esc(app())}" alt="" width="56" height="56">
-          <p class="modal-text">${esc(t("leftApp"))}</p><button type="button" class="pill-btn primary terms-reopen">${esc(t("reopen"))}</button></div>`;
+        setHTML(dialog, html`<div class="modal-body terms-left"><img src="${app()}" alt="" width="56" height="56">
+          <p class="modal-text">${t("leftApp")}</p><button type="button" class="pill-btn primary terms-reopen">${t("reopen")}</button></div>`);
       } else if (event.target.closest(".terms-reopen")) {
         show();
       }
@@ -75,12 +75,12 @@ function guide() {
     layer.setAttribute("role", "dialog");
     layer.setAttribute("aria-modal", "true");
     layer.setAttribute("aria-label", t("appName"));
-    layer.innerHTML = `<button type="button" class="guide-skip">${esc(t("skipPlain"))}</button>
-      <div class="guide-track">${pages.map(([title, sub, art], i) => `<section class="guide-page g${i}">
-        <div class="guide-art"><span class="guide-disc"></span><img src="${esc(app())}" alt="" width="96" height="96"></div>
-        <h2 class="guide-title">${esc(t(title))}</h2><p class="guide-sub">${esc(t(sub))}</p>
-        ${i === pages.length - 1 ? `<button type="button" class="pill-btn primary guide-start">${esc(t("start"))}</button>` : ""}</section>`).join("")}</div>
-      <div class="guide-dots">${pages.map((_, i) => `<span class="dot${i ? "" : " on"}"></span>`).join("")}</div>`;
+    setHTML(layer, html`<button type="button" class="guide-skip">${t("skipPlain")}</button>
+      <div class="guide-track">${pages.map(([title, sub, art], i) => html`<section class="guide-page g${i}">
+        <div class="guide-art"><span class="guide-disc"></span><img src="${app()}" alt="" width="96" height="96"></div>
+        <h2 class="guide-title">${t(title)}</h2><p class="guide-sub">${t(sub)}</p>
+        ${i === pages.length - 1 ? html`<button type="button" class="pill-btn primary guide-start">${t("start")}</button>` : ""}</section>`)}</div>
+      <div class="guide-dots">${pages.map((_, i) => html`<span class="dot${i ? "" : " on"}"></span>`)}</div>`);
     const done = () => {
       store.persist("cm.guided", true);
       layer.remove();
@@ -102,8 +102,25 @@ function guide() {
   });
 }
 
+const SPLASH_SHOWN = "cm.splashShown";
+
+/** Whether this start may show the splash ad: a cold start (not a reload of this tab, which keeps its
+ * sessionStorage), opened at the home (never a deep link), online, and not sooner than the ad's own
+ * `frequency` seconds (when the ad has one) after it last showed on this device. */
+function splashAllowed() {
+  if (location.pathname !== "/" || !navigator.onLine) return false;
+  try {
+    if (sessionStorage.getItem(SPLASH_SHOWN)) return false;
+    sessionStorage.setItem(SPLASH_SHOWN, "1");
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 /** The splash ad: its picture (or muted video) over the app with "Skip 3"; tapping it opens its link. */
 async function splash() {
+  if (!splashAllowed()) return;
   let ad;
   try {
     ad = (await ads.list({ position: 0, size: 1 }))?.data?.[0];
@@ -111,15 +128,19 @@ async function splash() {
     return;
   }
   if (!ad) return;
+  const last = store.load(`cm.splash.${ad.id}`, 0);
+  if (ad.frequency && Date.now() - last < ad.frequency * 1000) return;
+  store.persist(`cm.splash.${ad.id}`, Date.now());
+  const link = safeLink(ad.link);
   const video = ad.style === 10 && ad.uri;
   const layer = document.createElement("div");
   layer.className = "splash-ad";
   layer.setAttribute("role", "dialog");
   layer.setAttribute("aria-label", ad.title);
-  layer.innerHTML = `<a class="splash-media"${ad.link ? ` href="${esc(ad.link)}" data-external` : ""} aria-label="${esc(ad.title)}">
-      ${video ? `<video src="${esc(media(ad.uri))}" poster="${esc(media(ad.icon))}" muted autoplay playsinline></video>` : `<img src="${esc(media(ad.icon))}" alt="${esc(ad.title)}">`}</a>
-    <div class="splash-foot"><img src="${esc(app())}" alt="" width="36" height="36"><span>${esc(t("appName"))}</span></div>
-    <button type="button" class="splash-skip"></button>`;
+  setHTML(layer, html`<a class="splash-media" ${link ? html`href="${link}" data-external` : ""} aria-label="${ad.title}">
+      ${video ? html`<video src="${media(ad.uri)}" poster="${media(ad.icon)}" muted autoplay playsinline></video>` : html`<img src="${media(ad.icon)}" alt="${ad.title}">`}</a>
+    <div class="splash-foot"><img src="${app()}" alt="" width="36" height="36"><span>${t("appName")}</span></div>
+    <button type="button" class="splash-skip"></button>`);
   document.body.append(layer);
   const skip = layer.querySelector(".splash-skip");
   let left = 3;
@@ -139,8 +160,8 @@ async function splash() {
     }, 1000);
     skip.addEventListener("click", close);
     layer.querySelector(".splash-media").addEventListener("click", (e) => {
-      if (!ad.link) { e.preventDefault(); return; }
-      if (/^https?:/.test(ad.link)) { e.preventDefault(); open(ad.link, "_blank", "noopener"); }
+      if (!link) { e.preventDefault(); return; }
+      if (/^https?:/.test(link)) { e.preventDefault(); open(link, "_blank", "noopener"); }
       close();
     });
   });

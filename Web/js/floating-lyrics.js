@@ -5,7 +5,7 @@ import { engine } from "./player.js";
 import { load, persist } from "./store.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
-import { esc, toast } from "./ui.js";
+import { setHTML, html, toast } from "./ui.js";
 import { getLyric, positionAt, lineMarkup, paint } from "./lyrics.js";
 
 export const COLORS = ["#ff4e4e", "#ffffff", "#ffd35c", "#4ed6ff", "#7dff8a"];
@@ -21,13 +21,13 @@ export function setLyricPrefs(patch) {
 }
 
 function markup() {
-  return `<div class="float-lyrics" role="dialog" aria-label="${esc(t("desktopLyrics"))}">
+  return html`<div class="float-lyrics" role="dialog" aria-label="${t("desktopLyrics")}">
     <div class="float-bar">
-      <button class="float-btn f-smaller" type="button" aria-label="${esc(t("smaller"))}">A-</button>
-      <button class="float-btn f-larger" type="button" aria-label="${esc(t("larger"))}">A+</button>
-      <button class="float-btn f-color" type="button" aria-label="${esc(t("lyricColor"))}"><span class="f-dot"></span></button>
-      <button class="float-btn f-toggle" type="button" aria-label="${esc(t("play"))}"></button>
-      <button class="float-btn f-close" type="button" aria-label="${esc(t("hideLyrics"))}">${icon("close")}</button>
+      <button class="float-btn f-smaller" type="button" aria-label="${t("smaller")}">A-</button>
+      <button class="float-btn f-larger" type="button" aria-label="${t("larger")}">A+</button>
+      <button class="float-btn f-color" type="button" aria-label="${t("lyricColor")}"><span class="f-dot"></span></button>
+      <button class="float-btn f-toggle" type="button" aria-label="${t("play")}"></button>
+      <button class="float-btn f-close" type="button" aria-label="${t("hideLyrics")}">${icon("close")}</button>
     </div>
     <div class="float-lines" aria-live="off"><div class="float-line current-slot"></div><div class="float-line next-slot"></div></div>
   </div>`;
@@ -35,7 +35,7 @@ function markup() {
 
 /** Renders into `doc` (the page or the PiP window) and keeps the lines in step with playback. */
 function attach(doc, win, container, onClose) {
-  container.innerHTML = markup();
+  setHTML(container, markup());
   const box = container.querySelector(".float-lyrics");
   const current = box.querySelector(".current-slot");
   const next = box.querySelector(".next-slot");
@@ -68,7 +68,7 @@ function attach(doc, win, container, onClose) {
     const pos = positionAt(lyric, engine.time() * 1000);
     if (pos.line !== last.line) {
       const line = lyric.lines[pos.line];
-      current.innerHTML = line ? lineMarkup(line, pos.line, "span") : esc(engine.song?.title ?? "");
+      setHTML(current, line ? lineMarkup(line, pos.line, "span") : html`${engine.song?.title ?? ""}`);
       const following = lyric.lines[pos.line + 1];
       next.textContent = following?.text ?? "";
       last = { line: -2, word: -2, el: null };
@@ -81,7 +81,7 @@ function attach(doc, win, container, onClose) {
     frame = win.requestAnimationFrame(loop);
   };
   const state = () => {
-    box.querySelector(".f-toggle").innerHTML = icon(engine.playing ? "pause" : "play");
+    setHTML(box.querySelector(".f-toggle"), icon(engine.playing ? "pause" : "play"));
     box.querySelector(".f-toggle").setAttribute("aria-label", t(engine.playing ? "pause" : "play"));
     win.cancelAnimationFrame(frame);
     if (engine.playing) frame = win.requestAnimationFrame(loop);

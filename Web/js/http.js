@@ -1,4 +1,6 @@
-// The transport under the generated API client (api.js): addresses, the session token, the envelope.
+// The transport under the generated API client (api.js): addresses, the session token, the envelope, and the
+// language the person reads (the server writes its refusals in it).
+import { lang } from "./i18n.js";
 
 /** A refused or failed call: `status` is the HTTP status (0 when the server could not be reached), `code`
  * the envelope's status, `message` the server's sentence, meant to be shown to the person. */
@@ -47,7 +49,8 @@ export function address(spec, params = {}) {
 /** Calls a JSON endpoint; resolves to the envelope's `data`, rejects with an ApiError. */
 export async function call(spec, params = {}, body) {
   const url = build(spec, params);
-  const headers = { Accept: "application/json" };
+  // The interface's language, chosen or the browser's, so the server's sentences match the screen.
+  const headers = { Accept: "application/json", "Accept-Language": lang() === "zh" ? "zh-CN" : "en" };
   const sent = token && spec.access !== "anyone";
   if (sent) headers.Authorization = `Bearer ${token}`;
   let payload;

@@ -5,7 +5,7 @@ const zh = {
   appName: "云音乐", discover: "发现", search: "搜索", mine: "我的", settings: "设置", skip: "跳到内容",
   searchPlaceholder: "搜索歌曲、歌手、专辑", cancel: "取消", clear: "清空", history: "搜索历史",
   suggestFor: "搜索“{q}”", songs: "单曲", albums: "专辑", artists: "歌手", sheets: "歌单", genres: "分类",
-  noResults: "没有找到“{q}”相关的结果", hotSheets: "推荐歌单", newSongs: "新歌速递", newAlbums: "新碟上架",
+  noResults: "没有找到“{q}”相关的结果", hotSheets: "热门歌单", newSongs: "新歌速递", newAlbums: "新碟上架",
   recentPlays: "最近播放", more: "更多", playAll: "播放全部", songsCount: "共{n}首", hotSongs: "热歌榜",
   dailyPick: "每日推荐", loading: "加载中…", loadFailed: "加载失败", retry: "重试", offline: "网络已断开，可以播放已下载的歌曲",
   emptySheets: "还没有公开的歌单", play: "播放", pause: "暂停", next: "下一首", previous: "上一首",
@@ -80,6 +80,9 @@ const en = {
 // The few words of the social side the chrome shows at once; the rest come with its screens (i18n-social.js).
 Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage: "主页", messages: "私信" });
 Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page", messages: "Messages" });
+// The home's module titles (the search screen and the home's actions bring their own words).
+Object.assign(zh, { personalRadio: "私人FM", sheetsForYou: "推荐歌单", guessYouLike: "猜你喜欢", arrangeHome: "调整首页" });
+Object.assign(en, { personalRadio: "Personal FM", sheetsForYou: "Playlists for you", guessYouLike: "You may like", arrangeHome: "Arrange home" });
 
 /** Adds words to both languages (a screen's module brings its own). */
 export function extend(more) {

@@ -3,7 +3,7 @@
 // karaoke fill of the current word at the display's frame rate.
 import { catalog } from "./api.js";
 import { engine } from "./player.js";
-import { esc } from "./ui.js";
+import { setHTML, html } from "./ui.js";
 import { t } from "./i18n.js";
 
 const cache = new Map();
@@ -56,9 +56,9 @@ export function positionAt(lyric, ms) {
 /** Markup of one line: word spans when it is word-timed. */
 export function lineMarkup(line, index, tag = "p") {
   const inner = line.words?.length
-    ? line.words.map((w, i) => `<span class="w" data-w="${i}">${esc(w.text)}</span>`).join("")
-    : esc(line.text || "♪");
-  return `<${tag} class="lyric-line${line.words?.length ? " timed" : ""}" data-i="${index}" data-start="${line.start}">${inner}</${tag}>`;
+    ? line.words.map((w, i) => html`<span class="w" data-w="${i}">${w.text}</span>`)
+    : line.text || "♪";
+  return html`<${tag} class="lyric-line${line.words?.length ? " timed" : ""}" data-i="${index}" data-start="${line.start}">${inner}</${tag}>`;
 }
 
 /** Applies a position to rendered lines: classes on the current line and words, the fill of the current
@@ -104,7 +104,7 @@ export class LyricView {
     this.userScrolledAt = 0;
     this.songId = null;
     container.classList.add("lyric-view");
-    container.innerHTML = `<div class="lyric-scroll" tabindex="0" aria-label="${esc(t("nowPlaying"))}"></div>`;
+    setHTML(container, html`<div class="lyric-scroll" role="region" tabindex="0" aria-label="${t("nowPlaying")}"></div>`);
     this.scroller = container.firstElementChild;
     const userScroll = () => { this.userScrolledAt = performance.now(); };
     this.scroller.addEventListener("wheel", userScroll, { passive: true });
@@ -133,10 +133,10 @@ export class LyricView {
     this.lyric = null;
     this.last = { line: -2, word: -2, el: null };
     if (!song) {
-      this.scroller.innerHTML = "";
+      this.scroller.replaceChildren();
       return;
     }
-    this.scroller.innerHTML = `<p class="lyric-empty">${esc(t("lyricLoading"))}</p>`;
+    setHTML(this.scroller, html`<p class="lyric-empty">${t("lyricLoading")}</p>`);
     let lyric = null;
     try {
       lyric = await getLyric(song);
@@ -145,11 +145,11 @@ export class LyricView {
     }
     if (this.songId !== song.id || !this.container.isConnected) return;
     if (!lyric || !lyric.lines?.length) {
-      this.scroller.innerHTML = `<p class="lyric-empty">${esc(t("noLyric"))}</p>`;
+      setHTML(this.scroller, html`<p class="lyric-empty">${t("noLyric")}</p>`);
       return;
     }
     this.lyric = lyric;
-    this.scroller.innerHTML = `<div class="lyric-pad"></div>${lyric.lines.map((line, i) => lineMarkup(line, i)).join("")}<div class="lyric-pad"></div>`;
+    setHTML(this.scroller, html`<div class="lyric-pad"></div>${lyric.lines.map((line, i) => lineMarkup(line, i))}<div class="lyric-pad"></div>`);
     this.tick(true);
     this.run();
   }

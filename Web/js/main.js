@@ -8,7 +8,7 @@ import { engine } from "./player.js";
 import { mountMiniPlayer } from "./mini-player.js";
 import { loadLikes } from "./actions.js";
 import { icon } from "./icons.js";
-import { esc, toast } from "./ui.js";
+import { setHTML, html, toast } from "./ui.js";
 import { socialStyles } from "./router.js";
 
 performance.mark("cm-main");
@@ -45,19 +45,19 @@ let badges = null;
 function renderChrome() {
   const user = store.get().user;
   document.getElementById("skip").textContent = t("skip");
-  document.getElementById("sidebar").innerHTML = `
-    <a class="brand" href="/" aria-label="${esc(t("appName"))}"><img src="${new URL("../icons/icon.svg", import.meta.url).href}" alt="" width="32" height="32"><span>${esc(t("appName"))}</span></a>
-    <nav class="side-nav" aria-label="${esc(t("appName"))}">
-      ${nav.map((item) => `<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" data-badge="${item.badge}" hidden></span>` : ""}</a>`).join("")}
-      <div class="side-group">${esc(t("mine"))}</div>
-      <a class="side-link" href="/mine/recent" data-match="recent">${icon("history")}<span>${esc(t("recentPlays"))}</span></a>
-      <a class="side-link" href="/mine/downloads" data-match="downloads">${icon("download")}<span>${esc(t("downloads"))}</span></a>
-      ${user && store.get().likesSheetId ? `<a class="side-link" href="/sheet/${esc(store.get().likesSheetId)}" data-match="">${icon("heart")}<span>${esc(t("iLike"))}</span></a>` : ""}
+  setHTML(document.getElementById("sidebar"), html`
+    <a class="brand" href="/" aria-label="${t("appName")}"><img src="${new URL("../icons/icon.svg", import.meta.url).href}" alt="" width="32" height="32"><span>${t("appName")}</span></a>
+    <nav class="side-nav" aria-label="${t("appName")}">
+      ${nav.map((item) => html`<a class="side-link" href="${item.path}" data-match="${item.path === "/mine" ? "mine" : item.match.join(" ")}">${icon(item.icon)}<span>${t(item.label)}</span>${item.badge ? html`<span class="badge badge-slot" data-badge="${item.badge}" hidden></span>` : ""}</a>`)}
+      <div class="side-group">${t("mine")}</div>
+      <a class="side-link" href="/mine/recent" data-match="recent">${icon("history")}<span>${t("recentPlays")}</span></a>
+      <a class="side-link" href="/mine/downloads" data-match="downloads">${icon("download")}<span>${t("downloads")}</span></a>
+      ${user && store.get().likesSheetId ? html`<a class="side-link" href="/sheet/${store.get().likesSheetId}" data-match="">${icon("heart")}<span>${t("iLike")}</span></a>` : ""}
     </nav>
-    <a class="side-user" href="${user ? "/mine" : "/login"}">${icon("user")}<span>${esc(user ? user.nickname || t("mine") : t("signIn"))}</span></a>
-    <p class="side-keys">${esc(t("shortcuts"))}</p>`;
-  document.getElementById("tabbar").innerHTML = nav.filter((item) => !item.desktop).map((item) =>
-    `<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${esc(t(item.label))}</span>${item.badge ? `<span class="badge badge-slot" data-badge="${item.tabBadge || item.badge}" hidden></span>` : ""}</a>`).join("");
+    <a class="side-user" href="${user ? "/mine" : "/login"}">${icon("user")}<span>${user ? user.nickname || t("mine") : t("signIn")}</span></a>
+    <p class="side-keys">${t("shortcuts")}</p>`);
+  setHTML(document.getElementById("tabbar"), nav.filter((item) => !item.desktop).map((item) =>
+    html`<a class="tab" href="${item.path}" data-match="${item.match.join(" ")}">${icon(item.icon)}<span>${t(item.label)}</span>${item.badge ? html`<span class="badge badge-slot" data-badge="${item.tabBadge || item.badge}" hidden></span>` : ""}</a>`));
   badges?.drawBadges();
   document.getElementById("tabbar").setAttribute("aria-label", t("appName"));
   unmountMini?.();

@@ -3,7 +3,7 @@
 import { engine } from "./player.js";
 import { t, duration } from "./i18n.js";
 import { icon } from "./icons.js";
-import { esc, artistNames } from "./ui.js";
+import { setHTML, html, artistNames } from "./ui.js";
 import { cover } from "./media.js";
 import { navigate } from "./router.js";
 import { toggleLike, isLiked } from "./actions.js";
@@ -15,7 +15,7 @@ const modeLabel = { list: "loopList", single: "loopSingle", shuffle: "loopShuffl
 
 export function mountMiniPlayer(root) {
   root.setAttribute("role", "region");
-  root.innerHTML = `
+  setHTML(root, html`
     <div class="mini-progress desk-hide" aria-hidden="true"><div class="mini-progress-fill"></div></div>
     <button class="mini-open" type="button">
       <span class="mini-disc"><span class="mini-cover"></span></span>
@@ -25,27 +25,27 @@ export function mountMiniPlayer(root) {
     <div class="mini-center">
       <div class="mini-buttons">
         <button class="icon-btn mini-mode desk-only" type="button"></button>
-        <button class="icon-btn mini-prev desk-only" type="button" aria-label="${esc(t("previous"))}">${icon("prev")}</button>
+        <button class="icon-btn mini-prev desk-only" type="button" aria-label="${t("previous")}">${icon("prev")}</button>
         <button class="mini-toggle" type="button">
           <svg class="ring" viewBox="0 0 36 36" aria-hidden="true"><circle class="ring-track" cx="18" cy="18" r="16"/><circle class="ring-fill" cx="18" cy="18" r="16" stroke-dasharray="${RING}" stroke-dashoffset="${RING}"/></svg>
           <span class="toggle-icon"></span>
         </button>
-        <button class="icon-btn mini-next" type="button" aria-label="${esc(t("next"))}">${icon("next")}</button>
+        <button class="icon-btn mini-next" type="button" aria-label="${t("next")}">${icon("next")}</button>
       </div>
       <div class="mini-seek desk-only">
         <span class="mini-time">0:00</span>
-        <input class="range mini-range" type="range" min="0" max="1000" value="0" aria-label="${esc(t("nowPlaying"))}">
+        <input class="range mini-range" type="range" min="0" max="1000" value="0" aria-label="${t("nowPlaying")}">
         <span class="mini-duration">0:00</span>
       </div>
     </div>
     <div class="mini-right">
       <div class="mini-volume desk-only">
-        <button class="icon-btn mini-mute" type="button" aria-label="${esc(t("volume"))}">${icon("volume")}</button>
-        <input class="range volume-range" type="range" min="0" max="100" aria-label="${esc(t("volume"))}">
+        <button class="icon-btn mini-mute" type="button" aria-label="${t("volume")}">${icon("volume")}</button>
+        <input class="range volume-range" type="range" min="0" max="100" aria-label="${t("volume")}">
       </div>
-      <button class="icon-btn mini-lyrics desk-only" type="button" aria-label="${esc(t("desktopLyrics"))}" title="${esc(t("desktopLyrics"))}">${icon("lyrics")}</button>
-      <button class="icon-btn mini-queue" type="button" aria-label="${esc(t("queue"))}" title="${esc(t("queue"))}">${icon("queue")}</button>
-    </div>`;
+      <button class="icon-btn mini-lyrics desk-only" type="button" aria-label="${t("desktopLyrics")}" title="${t("desktopLyrics")}">${icon("lyrics")}</button>
+      <button class="icon-btn mini-queue" type="button" aria-label="${t("queue")}" title="${t("queue")}">${icon("queue")}</button>
+    </div>`);
   root.setAttribute("aria-label", t("nowPlaying"));
   const q = (selector) => root.querySelector(selector);
   const range = q(".mini-range");
@@ -60,7 +60,7 @@ export function mountMiniPlayer(root) {
     if (song.id !== shownSongId) {
       shownSongId = song.id;
       const src = cover(song, 48);
-      q(".mini-cover").innerHTML = src ? `<img src="${esc(src)}" alt="" width="48" height="48">` : icon("note");
+      setHTML(q(".mini-cover"), src ? html`<img src="${src}" alt="" width="48" height="48">` : icon("note"));
       q(".mini-title").textContent = song.title;
       q(".mini-artist").textContent = artistNames(song);
       q(".mini-open").setAttribute("aria-label", `${t("openPlayer")}: ${song.title} - ${artistNames(song)}`);
@@ -73,7 +73,7 @@ export function mountMiniPlayer(root) {
     root.classList.toggle("is-playing", playing);
     root.classList.toggle("is-loading", engine.loading);
     const toggle = q(".mini-toggle");
-    toggle.querySelector(".toggle-icon").innerHTML = icon(playing ? "pause" : "play");
+    setHTML(toggle.querySelector(".toggle-icon"), icon(playing ? "pause" : "play"));
     toggle.setAttribute("aria-label", t(playing ? "pause" : "play"));
   };
   const renderTime = () => {
@@ -91,19 +91,19 @@ export function mountMiniPlayer(root) {
   };
   const renderMode = () => {
     const button = q(".mini-mode");
-    button.innerHTML = icon(modeIcon[engine.mode]);
+    setHTML(button, icon(modeIcon[engine.mode]));
     button.setAttribute("aria-label", t(modeLabel[engine.mode]));
     button.title = t(modeLabel[engine.mode]);
   };
   const renderVolume = () => {
     volume.value = String(Math.round(engine.volume * 100));
     volume.style.setProperty("--fill", `${engine.audio.muted ? 0 : engine.volume * 100}%`);
-    q(".mini-mute").innerHTML = icon(engine.audio.muted || engine.volume === 0 ? "mute" : "volume");
+    setHTML(q(".mini-mute"), icon(engine.audio.muted || engine.volume === 0 ? "mute" : "volume"));
   };
   const renderLike = () => {
     const liked = isLiked(engine.song);
     const button = q(".mini-like");
-    button.innerHTML = icon(liked ? "heartFill" : "heart");
+    setHTML(button, icon(liked ? "heartFill" : "heart"));
     button.classList.toggle("on", liked);
     button.setAttribute("aria-label", t(liked ? "unlike" : "like"));
     button.setAttribute("aria-pressed", String(liked));

@@ -3,7 +3,7 @@
 import { engine } from "./player.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
-import { esc, artistNames, emptyBlock } from "./ui.js";
+import { setHTML, html, artistNames, emptyBlock } from "./ui.js";
 
 const modeIcon = { list: "loopList", single: "loopSingle", shuffle: "loopShuffle" };
 const modeLabel = { list: "loopList", single: "loopSingle", shuffle: "loopShuffle" };
@@ -17,13 +17,13 @@ export function openQueue() {
   const dialog = document.createElement("dialog");
   dialog.className = "queue-drawer";
   dialog.setAttribute("aria-label", t("queue"));
-  dialog.innerHTML = `<div class="queue-head">
+  setHTML(dialog, html`<div class="queue-head">
       <h2 class="queue-title"></h2>
       <button class="text-btn queue-mode" type="button"></button>
-      <button class="icon-btn queue-clear" type="button" aria-label="${esc(t("clear"))}" title="${esc(t("clear"))}">${icon("trash")}</button>
+      <button class="icon-btn queue-clear" type="button" aria-label="${t("clear")}" title="${t("clear")}">${icon("trash")}</button>
     </div>
     <ol class="queue-list"></ol>
-    <button class="sheet-cancel queue-close" type="button">${esc(t("close"))}</button>`;
+    <button class="sheet-cancel queue-close" type="button">${t("close")}</button>`);
   document.body.append(dialog);
   open = dialog;
   const list = dialog.querySelector(".queue-list");
@@ -33,22 +33,22 @@ export function openQueue() {
     const queue = engine.queue;
     dialog.querySelector(".queue-title").textContent = t("queueCount", { n: queue.length });
     const mode = dialog.querySelector(".queue-mode");
-    mode.innerHTML = `${icon(modeIcon[queue.mode])}<span>${esc(t(modeLabel[queue.mode]))}</span>`;
+    setHTML(mode, html`${icon(modeIcon[queue.mode])}<span>${t(modeLabel[queue.mode])}</span>`);
     if (!queue.length) {
-      list.innerHTML = `<li>${emptyBlock(t("emptyQueue"))}</li>`;
+      setHTML(list, html`<li>${emptyBlock(t("emptyQueue"))}</li>`);
       return;
     }
-    list.innerHTML = queue.items.map((item, i) => {
+    setHTML(list, queue.items.map((item, i) => {
       const current = item.key === queue.current;
-      return `<li class="queue-row${current ? " is-playing" : ""}" data-key="${item.key}" data-index="${i}">
+      return html`<li class="queue-row${current ? " is-playing" : ""}" data-key="${item.key}" data-index="${i}">
         <button class="queue-main" type="button" data-action="play" ${current ? 'aria-current="true"' : ""}>
-          ${current ? `<span class="queue-now" aria-hidden="true">${icon("volume")}</span>` : ""}
-          <span class="queue-song">${esc(item.song.title)}</span><span class="queue-artist"> - ${esc(artistNames(item.song))}</span>
+          ${current ? html`<span class="queue-now" aria-hidden="true">${icon("volume")}</span>` : ""}
+          <span class="queue-song">${item.song.title}</span><span class="queue-artist"> - ${artistNames(item.song)}</span>
         </button>
-        <button class="icon-btn queue-remove" type="button" data-action="remove" aria-label="${esc(t("removeFromQueue"))}: ${esc(item.song.title)}">${icon("close")}</button>
-        <button class="icon-btn queue-handle" type="button" data-action="drag" aria-label="${esc(t("dragToReorder"))}: ${esc(item.song.title)}" title="${esc(t("dragToReorder"))}">${icon("grip")}</button>
+        <button class="icon-btn queue-remove" type="button" data-action="remove" aria-label="${t("removeFromQueue")}: ${item.song.title}">${icon("close")}</button>
+        <button class="icon-btn queue-handle" type="button" data-action="drag" aria-label="${t("dragToReorder")}: ${item.song.title}" title="${t("dragToReorder")}">${icon("grip")}</button>
       </li>`;
-    }).join("");
+    }));
   };
 
   dialog.addEventListener("click", (event) => {

@@ -5,7 +5,7 @@ import { follows, files, accounts } from "./api.js";
 import { getToken } from "./http.js";
 import { t, lang } from "./i18n.js";
 import { icon } from "./icons.js";
-import { esc } from "./ui.js";
+import { html } from "./ui.js";
 import { media } from "./media.js";
 import "./i18n-social.js";
 
@@ -18,24 +18,25 @@ export function richText(content, mentions = [], topics = []) {
     ...topics.map((tp) => ({ ...tp.range, href: `/topic/${encodeURIComponent(tp.id)}`, cls: "topic" })),
   ].filter((m) => m.utf16Offset >= 0 && m.utf16Offset + m.utf16Length <= text.length)
     .sort((a, b) => a.utf16Offset - b.utf16Offset);
-  let html = "";
+  const parts = [];
   let at = 0;
   for (const mark of marks) {
     if (mark.utf16Offset < at) continue;
-    html += esc(text.slice(at, mark.utf16Offset));
-    html += `<a class="rich-link ${mark.cls}" href="${esc(mark.href)}">${esc(text.slice(mark.utf16Offset, mark.utf16Offset + mark.utf16Length))}</a>`;
+    parts.push(text.slice(at, mark.utf16Offset));
+    parts.push(html`<a class="rich-link ${mark.cls}" href="${mark.href}">${text.slice(mark.utf16Offset, mark.utf16Offset + mark.utf16Length)}</a>`);
     at = mark.utf16Offset + mark.utf16Length;
   }
-  return html + esc(text.slice(at));
+  parts.push(text.slice(at));
+  return html`${parts}`;
 }
 
 /** A round avatar of a person (`{ id, nickname, icon }`), or the placeholder. */
 export function avatar(user, size = 40, cls = "") {
   if (user?.icon) {
-    return `<img class="av av-${size} ${cls}" src="${esc(media(user.icon, size * 2))}" width="${size}" height="${size}" alt="" loading="lazy" decoding="async">`;
+    return html`<img class="av av-${size} ${cls}" src="${media(user.icon, size * 2)}" width="${size}" height="${size}" alt="" loading="lazy" decoding="async">`;
   }
   const letter = (user?.nickname || "?").trim().charAt(0).toUpperCase();
-  return `<span class="av av-ph av-${size} ${cls}" aria-hidden="true">${esc(letter)}</span>`;
+  return html`<span class="av av-ph av-${size} ${cls}" aria-hidden="true">${letter}</span>`;
 }
 
 /** "3 min ago", "yesterday"-like short times; older dates as the date. */
@@ -131,9 +132,9 @@ export function myProfile() {
 }
 
 export function userRow(user, right = "") {
-  return `<li class="user-row"><a class="user-link" href="/user/${esc(user.id)}">${avatar(user, 44)}
-    <span class="user-text"><span class="user-name">${esc(user.nickname)}</span>
-    ${user.description ? `<span class="user-sub">${esc(user.description)}</span>` : ""}</span></a>${right}</li>`;
+  return html`<li class="user-row"><a class="user-link" href="/user/${user.id}">${avatar(user, 44)}
+    <span class="user-text"><span class="user-name">${user.nickname}</span>
+    ${user.description ? html`<span class="user-sub">${user.description}</span>` : ""}</span></a>${right}</li>`;
 }
 
 export const likeIcon = (on) => icon(on ? "thumb" : "thumbLine");

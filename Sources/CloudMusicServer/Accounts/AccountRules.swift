@@ -86,7 +86,49 @@ enum AccountRules {
         do {
             return try PasswordPolicy.check(text)
         } catch {
-            throw ServiceError.invalid(error.message)
+            throw ServiceError.invalid(Self.refusal(error))
+        }
+    }
+
+    /// Why `PasswordPolicy` refused a password, as a sentence the server can write in the reader's language.
+    static func refusal(_ refusal: PasswordPolicy.Refusal) -> LocalizedText {
+        switch refusal.kind {
+        case .tooLong:
+            LocalizedText("A password can be at most \(PasswordPolicy.maximumCharacters) characters.")
+        case .invisibleCharacters:
+            LocalizedText(
+                "A password cannot contain tabs, line breaks or other control or invisible characters "
+                    + "(such as zero-width spaces or text-direction marks). Use letters, digits, symbols and spaces."
+            )
+        case .tooShort:
+            LocalizedText(
+                "A password needs at least \(PasswordPolicy.minimumVisibleCharacters) characters, not counting "
+                    + "spaces and other blank characters.")
+        case .sequence:
+            LocalizedText(
+                "That password is too easy to guess: it is a run of characters, like 12345678 or abcdefgh. "
+                    + "Choose another.")
+        case .tooFewDifferentCharacters:
+            LocalizedText(
+                "That password repeats too few different characters: use at least "
+                    + "\(PasswordPolicy.minimumDifferentCharacters) different ones.")
+        case .common where refusal.common == .serviceName:
+            LocalizedText("That password is based on the name of this service. Choose another.")
+        case .common where refusal.common == .disguised:
+            LocalizedText(
+                "That password is too common: read with its look-alike digits and symbols as letters, "
+                    + "in plain letters and without what is added around it, it is a common password or a "
+                    + "dictionary word. Choose another (a few unrelated words make a strong one).")
+        case .common:
+            if case .repeated(let part)? = refusal.common {
+                LocalizedText(
+                    "That password is one part (\"\(part)\") repeated, which is as easy to guess as the part. "
+                        + "Choose another.")
+            } else {
+                LocalizedText(
+                    "That password is too common (it is in a list of common passwords and dictionary words, "
+                        + "perhaps with a few letters changed). Choose another.")
+            }
         }
     }
 

@@ -129,7 +129,9 @@ final class AccountService: Sendable {
         }
     }
 
-    private func throwIfBlocked(_ limiter: BackoffLimiter, _ key: String, now: Int64, _ message: String)
+    private func throwIfBlocked(
+        _ limiter: BackoffLimiter, _ key: String, now: Int64, _ message: LocalizedText
+    )
         throws
     {
         if let wait = try database.read({ db in try limiter.retryAfter(db, key, now: now) }) {
@@ -159,7 +161,7 @@ final class AccountService: Sendable {
                     "Ask for a sign-up code first (POST /v1/codes with purpose 'register'), then send it as 'code'."
                 )
             }
-            try throwIfBlocked(loginByAddress, address, now: now, "Too many wrong codes.")
+            try throwIfBlocked(loginByAddress, address, now: now, LocalizedText("Too many wrong codes."))
         }
         let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
         let checked: Checked<AccountStore.UserRecord>
@@ -209,7 +211,7 @@ final class AccountService: Sendable {
     ) throws -> AccountStore.UserRecord {
         if try store.identifierTaken(db, identifier) {
             throw ServiceError.conflict(
-                "That \(identifier.channel == "sms" ? "phone number" : "email address") cannot be used to sign up. "
+                "That \(word: identifier.channel == "sms" ? "phone number" : "email address") cannot be used to sign up. "
                     + "If it is yours, sign in or reset the password.")
         }
         if try store.nicknameTaken(db, key: nickname.key) { throw Self.nicknameTaken }
@@ -406,7 +408,8 @@ final class AccountService: Sendable {
         let purpose = try Self.purpose(purpose)
         let now = clock()
         try throwIfBlocked(
-            codesByAddress, address, now: now, "Too many codes were asked for from your network.")
+            codesByAddress, address, now: now,
+            LocalizedText("Too many codes were asked for from your network."))
         let code = Crypto.randomDigits(6)
         let salt = Crypto.randomBytes(16)
         let delivery = try database.write { db in
@@ -463,7 +466,7 @@ final class AccountService: Sendable {
         let identifier = try AccountRules.identifier(phone: phone, email: email)
         let purpose = try Self.purpose(purpose)
         let now = clock()
-        try throwIfBlocked(loginByAddress, address, now: now, "Too many wrong codes.")
+        try throwIfBlocked(loginByAddress, address, now: now, LocalizedText("Too many wrong codes."))
         let checked = try database.write { db in
             try checkCode(db, target: identifier.value, purpose: purpose, code: code)
         }
@@ -476,7 +479,7 @@ final class AccountService: Sendable {
         let identifier = try AccountRules.identifier(phone: phone, email: email)
         let password = try AccountRules.password(password)
         let now = clock()
-        try throwIfBlocked(loginByAddress, address, now: now, "Too many wrong codes.")
+        try throwIfBlocked(loginByAddress, address, now: now, LocalizedText("Too many wrong codes."))
         let hash = Crypto.hashPassword(password, cost: settings.passwordCost)
         let checked: Checked<Void> = try database.write { db in
             switch try checkCode(db, target: identifier.value, purpose: "reset", code: code) {
@@ -587,8 +590,7 @@ final class AccountService: Sendable {
     /// The fields a PATCH may carry; absent fields stay, null or empty text clears.
     func updateProfile(id: Int64, patch: ProfileChange, viewer: Viewer) throws -> User {
         let now = clock()
-        func text(_ value: String??, _ field: String, _ limit: Int, newlines: Bool = false) throws -> String??
-        {
+        func text(_ value: String??, field: String, _ limit: Int, newlines: Bool = false) throws -> String?? {
             guard let value else { return nil }
             return .some(
                 try TextPolicy.check(value, field: field, limit: limit, lines: newlines ? .many : .one))
@@ -596,11 +598,12 @@ final class AccountService: Sendable {
         try requireSelf(id: id, viewer: viewer)
         let changes = AccountStore.ProfileChanges(
             nickname: try patch.nickname.map(AccountRules.nickname),
-            description: try text(patch.description, "The description", 300, newlines: true),
+            description: try text(patch.description, field: "The description", 300, newlines: true),
             gender: try patch.gender.map(AccountRules.gender),
             birthday: try patch.birthday.map { try AccountRules.birthday($0, today: now) },
-            province: try text(patch.province, "The province", 32),
-            city: try text(patch.city, "The city", 32), area: try text(patch.area, "The area", 32))
+            province: try text(patch.province, field: "The province", 32),
+            city: try text(patch.city, field: "The city", 32),
+            area: try text(patch.area, field: "The area", 32))
         return try database.write { db in
             if let nickname = changes.nickname,
                 try store.nicknameTaken(db, key: nickname.key, exceptUserID: id)
@@ -654,7 +657,8 @@ final class AccountService: Sendable {
     func changePassword(id: Int64, current: String, new: String, viewer: Viewer) throws {
         try requireSelf(id: id, viewer: viewer)
         let now = clock()
-        try throwIfBlocked(passwordChecksByAccount, String(id), now: now, "Too many wrong passwords.")
+        try throwIfBlocked(
+            passwordChecksByAccount, String(id), now: now, LocalizedText("Too many wrong passwords."))
         let password = try AccountRules.password(new)
         guard let user = try database.read({ db in try store.user(db, id: id) }) else { throw Self.noUser }
         guard Crypto.verifyPassword(current, hash: user.passwordHash) else {
@@ -766,9 +770,11 @@ final class AccountService: Sendable {
         try database.read { db in try store.user(db, identifier: identifier) }
     }
 
-    static func duration(_ seconds: Int) -> String {
-        if seconds < 90 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
-        if seconds < 5_400 { return "\((seconds + 59) / 60) minutes" }
-        return "\((seconds + 3_599) / 3_600) hours"
+    static func duration(_ seconds: Int) -> LocalizedText {
+        if seconds < 90 {
+            return seconds == 1 ? LocalizedText("1 second") : LocalizedText("\(seconds) seconds")
+        }
+        if seconds < 5_400 { return LocalizedText("\((seconds + 59) / 60) minutes") }
+        return LocalizedText("\((seconds + 3_599) / 3_600) hours")
     }
 }

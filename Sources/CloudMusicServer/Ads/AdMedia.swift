@@ -54,10 +54,6 @@ struct AdMedia: Sendable {
         }
     }
 
-    static let notMedia =
-        "is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF picture, or an "
-        + "MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name)."
-
     /// Checks and stores the one file of an ad's upload. Files are named after their content, so ads with
     /// the same file share it.
     func store(_ files: [Upload.File]) throws -> Stored {
@@ -89,12 +85,15 @@ struct AdMedia: Sendable {
             }
             return try storeVideo(part, container: container, label: label)
         }
-        throw ServiceError.unsupportedFormat("\(label) \(Self.notMedia)")
+        throw ServiceError.unsupportedFormat(
+            "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
+                + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name)."
+        )
     }
 
     // MARK: Pictures
 
-    private func storePicture(_ part: Upload.File, format: ImageFormat, label: String) throws
+    private func storePicture(_ part: Upload.File, format: ImageFormat, label: LocalizedText) throws
         -> Stored
     {
         let ffmpeg = try Self.ffmpeg()
@@ -130,7 +129,7 @@ struct AdMedia: Sendable {
 
     // MARK: Videos
 
-    private func storeVideo(_ part: Upload.File, container: VideoContainer, label: String) throws
+    private func storeVideo(_ part: Upload.File, container: VideoContainer, label: LocalizedText) throws
         -> Stored
     {
         guard VideoMedia.ffprobe != nil else {
@@ -142,11 +141,17 @@ struct AdMedia: Sendable {
         } catch let failure as VideoMedia.Failure where failure.description == VideoMedia.noVideoStream {
             throw ServiceError.unsupportedFormat("\(label) has no video in it. Send a video, or a picture.")
         } catch {
-            throw ServiceError.unsupportedFormat("\(label) \(Self.notMedia)")
+            throw ServiceError.unsupportedFormat(
+                "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
+                    + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name)."
+            )
         }
         let isISO = container == .mp4 || container == .mov
         guard probe.container == (isISO ? "mov" : "matroska") else {
-            throw ServiceError.unsupportedFormat("\(label) \(Self.notMedia)")
+            throw ServiceError.unsupportedFormat(
+                "\(label) is neither a picture nor a video the server can read. Send a JPEG, PNG, WebP or GIF "
+                    + "picture, or an MP4, MOV, WebM or MKV video (the server looks at the file's content, not its name)."
+            )
         }
         let video = (codec: probe.videoCodec, width: probe.width, height: probe.height)
         guard video.width <= maxVideoSide, video.height <= maxVideoSide else {

@@ -26,6 +26,7 @@ enum Schema {
         LibrarySchema.longerPrefixes,
         EventsSchema.migration,
         MessagesSchema.migration,
+        SearchHistorySchema.migration,
         SubsonicSchema.internetRadio,
         SubsonicSchema.privacy,
         LibrarySchema.tagDetails,

@@ -22,6 +22,7 @@ public final class ServerApp: Sendable {
     let notifications: NotificationService
     let ads: AdService
     let home: HomeService
+    let searchHistory: SearchHistoryService
     let categories: CategoryService
     let appVersions: AppVersionService
     let terms: TermsService
@@ -115,11 +116,6 @@ public final class ServerApp: Sendable {
         notifications = NotificationService(database: database, events: events)
         let categories = CategoryService(database: database)
         self.categories = categories
-        let home = HomeService(database: database, categories: categories)
-        self.home = home
-        // The home banner shows ads: a change to them is a change to it.
-        ads = AdService(
-            database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         appVersions = AppVersionService(database: database)
         let stills = options.dataFolder + "/cache/video-stills"
         videos = VideoService(
@@ -130,7 +126,15 @@ public final class ServerApp: Sendable {
         videoScans = VideoScanService(
             scanner: VideoScanner(database: database, folders: options.videoFolders, stillFolder: stills),
             logger: logger, waitForMusic: { musicScans.waitUntilIdle() })
-        recommendations = RecommendationService(database: database)
+        let recommendations = RecommendationService(database: database)
+        self.recommendations = recommendations
+        let home = HomeService(
+            database: database, categories: categories, recommendations: recommendations, videos: videos)
+        self.home = home
+        searchHistory = SearchHistoryService(database: database)
+        // The home banner shows ads: a change to them is a change to it.
+        ads = AdService(
+            database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         messages = MessageService(database: database, accounts: accounts, videos: videos, events: events)
         recommendationBackfill = RecommendationBackfill(database: database)
     }
@@ -153,6 +157,7 @@ public final class ServerApp: Sendable {
         FileRoutes(files: uploads, roots: files).register(on: api)
         AdRoutes(ads: ads, files: files).register(on: api)
         HomeRoutes(home: home).register(on: api)
+        SearchHistoryRoutes(searches: searchHistory).register(on: api)
         CategoryRoutes(categories: categories).register(on: api)
         AppVersionRoutes(versions: appVersions).register(on: api)
         TermsRoutes(terms: terms).register(on: api)

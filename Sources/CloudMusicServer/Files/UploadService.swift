@@ -145,13 +145,13 @@ final class UploadService: Sendable {
     }
 
     /// "File 2 (photo.jpg)", or "The file (photo.jpg)" when it is the only one.
-    static func label(_ part: Upload.File, index: Int, of count: Int) -> String {
-        let base = count == 1 ? "The file" : "File \(index + 1)"
+    static func label(_ part: Upload.File, index: Int, of count: Int) -> LocalizedText {
+        let base = count == 1 ? LocalizedText("The file") : LocalizedText("File \(index + 1)")
         guard let name = part.fileName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else {
             return base
         }
         let shown = name.count > 60 ? name.prefix(57) + "..." : name
-        return "\(base) (\(shown))"
+        return LocalizedText("\(base) (\(shown))")
     }
 
     static let storageFailure = ServiceError.serverFault(
@@ -232,7 +232,7 @@ final class UploadService: Sendable {
         }
     }
 
-    private func encode(_ part: Upload.File, format: ImageFormat, sha256: String, label: String) throws
+    private func encode(_ part: Upload.File, format: ImageFormat, sha256: String, label: LocalizedText) throws
         -> Encoded
     {
         guard let ffmpeg = FFmpeg.installed else {

@@ -6,10 +6,11 @@ import Storage
 /// and what each holds, built from the library, the sheets, the ads and the person's plays.
 ///
 /// Answering is cheap because each module is kept in memory as the JSON it is sent as, shared by everyone
-/// where it is not personal: the banner until an ad starts, stops or changes; hot sheets, new albums and
-/// categories for a minute (rebuilt in the background while the old copy is answered); recommended songs
-/// per set of genres for five minutes; a person's recently played until they play something. A request
-/// joins the kept pieces; its ETag is made of theirs.
+/// where it is not personal: the banner until an ad starts, stops or changes; hot sheets, new albums,
+/// videos and categories for a minute (rebuilt in the background while the old copy is answered);
+/// recommended songs per set of genres for five minutes; a person's recently played and sheets for them
+/// until they play something; their songs of the day for the day; their radio's first songs for ten
+/// minutes. A request joins the kept pieces; its ETag is made of theirs.
 final class HomeService: Sendable {
     let database: Database
     let store = HomeStore()
@@ -17,6 +18,8 @@ final class HomeService: Sendable {
     let sheets = SheetStore()
     let ads = AdStore()
     let categories: CategoryService
+    let recommendations: RecommendationService
+    let videos: VideoService
     let clock: @Sendable () -> Double
 
     /// One module as it is sent.
@@ -31,8 +34,20 @@ final class HomeService: Sendable {
         case shared(HomeModuleType)
         /// Recommended songs for people who play these genres (none: for everyone else).
         case genres([Int64])
-        /// A person's recently played, as of their last plays.
-        case recent(userID: Int64, songIDs: [Int64])
+        /// A person's recently played, as of their last play.
+        case recent(userID: Int64, lastPlayed: LastPlayed)
+        /// Sheets for a person, as of their last play.
+        case sheetsFor(userID: Int64, lastPlayed: LastPlayed)
+        /// A person's songs of the day.
+        case daily(userID: Int64, day: String)
+        /// The first songs of a person's radio.
+        case radio(userID: Int64)
+    }
+
+    /// A person's last play: its second, and how many songs they played in it.
+    struct LastPlayed: Hashable, Sendable {
+        var time: Int64
+        var songs: Int
     }
 
     /// How the administrator shows a module.
@@ -56,11 +71,14 @@ final class HomeService: Sendable {
     static let maxSize = 30
 
     init(
-        database: Database, categories: CategoryService,
+        database: Database, categories: CategoryService, recommendations: RecommendationService,
+        videos: VideoService,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.database = database
         self.categories = categories
+        self.recommendations = recommendations
+        self.videos = videos
         self.clock = clock
     }
 
@@ -73,10 +91,14 @@ final class HomeService: Sendable {
             shown = Self.arrange(shown, by: try layout(userID: viewer.userID)).filter { !$0.hidden }.map(
                 \.setting)
         }
+        // What the person's own modules depend on, read once for all of them.
+        let lastPlayed = try viewer.flatMap { viewer in
+            try database.read { db in try store.lastPlayed(db, userID: viewer.userID) }
+        }
         var json = Data("[".utf8)
         var tags = ""
         for setting in shown {
-            guard let module = try module(setting, viewer: viewer) else { continue }
+            guard let module = try module(setting, viewer: viewer, lastPlayed: lastPlayed) else { continue }
             if json.count > 1 { json.append(UInt8(ascii: ",")) }
             json.append(module.json)
             tags += module.etag
@@ -86,7 +108,7 @@ final class HomeService: Sendable {
     }
 
     /// One module for `viewer`, or nil when it has nothing to show.
-    private func module(_ setting: Setting, viewer: Viewer?) throws -> Rendered? {
+    private func module(_ setting: Setting, viewer: Viewer?, lastPlayed: LastPlayed?) throws -> Rendered? {
         let size = setting.size
         let title = setting.shownTitle
         switch setting.type {
@@ -134,14 +156,12 @@ final class HomeService: Sendable {
                     more: Self.address(CategoriesAPI.list, CategoryListQuery()))
             }
         case .recentlyPlayed:
-            guard let viewer else { return nil }
-            // Keyed by the songs themselves: plays within one second leave the time of the last one unchanged.
-            let recent = try database.read { db in
-                try store.recentSongIDs(db, userID: viewer.userID, limit: size)
-            }
-            guard !recent.isEmpty else { return nil }
-            return try modules.value(.recent(userID: viewer.userID, songIDs: recent)) { [self] in
-                let songs = try database.read { db in try catalog.songs(db, ids: recent) }
+            guard let viewer, let lastPlayed else { return nil }
+            return try modules.value(.recent(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
+                let songs = try database.read { db in
+                    try catalog.songs(
+                        db, ids: try store.recentSongIDs(db, userID: viewer.userID, limit: size))
+                }
                 return (
                     try Self.render(
                         title, .recentlyPlayed(songs),
@@ -150,8 +170,47 @@ final class HomeService: Sendable {
                 )
             }
         case .videos:
-            // Videos are not in the library yet: the module is left out until its builder exists.
-            return nil
+            return try shared(.videos) { [self] in
+                let page = try videos.videos(order: .hot, paging: Paging(page: 1, size: size), viewer: nil)
+                return try Self.render(
+                    title, .videos(page.data), more: Self.address(VideosAPI.list, VideoListQuery(order: .hot))
+                )
+            }
+        case .dailySongs:
+            guard let viewer else { return nil }
+            let day = recommendations.day(of: Int64(clock())).day
+            return try modules.value(.daily(userID: viewer.userID, day: day)) { [self] in
+                let songs = try recommendations.daily(viewer: viewer).songs
+                return (
+                    try Self.render(
+                        title, .dailySongs(Array(songs.prefix(size))),
+                        more: RecommendationsAPI.daily.uri(NoPath())),
+                    clock() + Self.personalLifetime
+                )
+            }
+        case .personalRadio:
+            guard let viewer else { return nil }
+            return try modules.value(.radio(userID: viewer.userID)) { [self] in
+                let songs = try recommendations.radio(count: min(size, 3), viewer: viewer)
+                return (
+                    try Self.render(
+                        title, .personalRadio(songs), more: RecommendationsAPI.radio.uri(NoPath())),
+                    clock() + Self.personalLifetime
+                )
+            }
+        case .recommendedSheets:
+            guard let viewer, let lastPlayed else { return nil }
+            return try modules.value(.sheetsFor(userID: viewer.userID, lastPlayed: lastPlayed)) { [self] in
+                let found = try database.read { db in
+                    let ids = try store.sheetsHoldingRecentSongs(db, userID: viewer.userID, limit: size)
+                    let records = try sheets.sheets(db, ids: ids, viewerID: nil)
+                    return ids.compactMap { id in records.first { $0.id == id }?.model(signedIn: false) }
+                }
+                return (
+                    try Self.render(title, .recommendedSheets(found), more: nil),
+                    clock() + Self.personalLifetime
+                )
+            }
         }
     }
 
@@ -339,7 +398,7 @@ final class HomeService: Sendable {
         guard let type = HomeModuleType(rawValue: text) else {
             throw ServiceError.invalid(
                 "'\(text)' is not a home module. The modules are: "
-                    + HomeModuleType.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+                    + "\(HomeModuleType.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         return type
     }

@@ -58,6 +58,22 @@ struct HomeStore: Sendable {
 
     // MARK: Songs for the personal modules
 
+    /// When the person last played anything and how many songs they played in that second (nil: never), to
+    /// know whether their recently played changed: two index lookups, and a play in the same second as the
+    /// last one still counts as a change.
+    func lastPlayed(_ db: Connection, userID: Int64) throws -> HomeService.LastPlayed? {
+        guard
+            let time = try db.queryOne(
+                "SELECT last_played_at FROM song_plays WHERE user_id = ? ORDER BY last_played_at DESC LIMIT 1",
+                userID, decode: { try $0.int64("last_played_at") })
+        else { return nil }
+        let songs =
+            try db.queryOne(
+                "SELECT count(*) AS n FROM song_plays WHERE user_id = ? AND last_played_at = ?", userID, time
+            ) { try $0.int("n") } ?? 0
+        return HomeService.LastPlayed(time: time, songs: songs)
+    }
+
     /// The person's most recently played songs.
     func recentSongIDs(_ db: Connection, userID: Int64, limit: Int) throws -> [Int64] {
         try db.query(
@@ -65,6 +81,21 @@ struct HomeStore: Sendable {
             userID,
             limit
         ) { try $0.int64("song_id") }
+    }
+
+    /// Other people's public sheets that hold the most of the 50 songs the person played last, then the
+    /// most collected: an index range of the person's plays and one of `sheet_songs` per song.
+    func sheetsHoldingRecentSongs(_ db: Connection, userID: Int64, limit: Int) throws -> [Int64] {
+        try db.query(
+            """
+            WITH recent AS (
+                SELECT song_id FROM song_plays WHERE user_id = ? ORDER BY last_played_at DESC LIMIT 50)
+            SELECT sh.id AS id, count(DISTINCT ss.song_id) AS shared
+            FROM recent r JOIN sheet_songs ss ON ss.song_id = r.song_id JOIN sheets sh ON sh.id = ss.sheet_id
+            WHERE sh.is_private = 0 AND sh.kind = 0 AND sh.user_id != ?
+            GROUP BY sh.id ORDER BY shared DESC, sh.collects_count DESC, sh.id LIMIT ?
+            """, userID, userID, limit
+        ) { try $0.int64("id") }
     }
 
     /// The genres of the songs the person played most, by plays.

@@ -52,7 +52,7 @@ struct LibraryRoutes {
                 cover = try media.albumCover(
                     albumID: albumID, sources: try library.albumCoverSources(id: albumID), size: size)
             }
-            guard let cover else { throw ServiceError.notFound("This song has no cover art.") }
+            guard let cover else { return Self.placeholderCover }
             return try .storedFile(at: cover, in: files, request: call.request)
         }
         api.on(CatalogAPI.albums) { call in try library.albums(call.query) }
@@ -62,7 +62,7 @@ struct LibraryRoutes {
             guard
                 let cover = try media.albumCover(
                     albumID: call.path.id, sources: sources, size: call.query.size)
-            else { throw ServiceError.notFound("This album has no cover art.") }
+            else { return Self.placeholderCover }
             return try .storedFile(at: cover, in: files, request: call.request)
         }
         api.on(CatalogAPI.artists) { call in try library.artists(call.query) }
@@ -79,4 +79,20 @@ struct LibraryRoutes {
         api.on(CatalogAPI.scanStatus) { _ in try scans.status() }
         api.on(CatalogAPI.startScan) { _ in try scans.start() }
     }
+
+    /// What a song or album without cover art shows: the models always name a cover address (the scanner
+    /// learns whether a cover exists only when one is first asked for), so it answers a neutral picture rather
+    /// than a 404 that every page showing the album would log. Kept a day: a cover added later shows then.
+    static let placeholderCover = Response(
+        status: 200,
+        headers: HTTPHeaders([
+            ("Content-Type", "image/svg+xml"), ("Cache-Control", "public, max-age=86400"),
+            ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
+        ]),
+        body: .data(
+            Data(
+                """
+                <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><rect width="96" height="96" fill="#e4e4ea"/>\
+                <path d="M48 26v25.6a9 9 0 1 0 4 7.4V38h12V26z" fill="#9a9aa5"/></svg>
+                """.utf8)))
 }

@@ -41,18 +41,31 @@ enum APIEnvelope {
         return payload
     }
 
-    /// Every error the server answers, in the envelope: the code is the HTTP status.
-    static let refusal: ErrorRenderer.Render = { error, _ in
+    /// Every error the server answers, in the envelope: the code is the HTTP status, and the sentence is in the
+    /// language the request's `Accept-Language` picks (the status never depends on it).
+    static let refusal: ErrorRenderer.Render = { error, context in
+        let language = Language.preferred(by: context.headers["Accept-Language"])
+        let message = sentence(of: error).rendered(in: language)
         var body = Data()
-        body.reserveCapacity(error.message.utf8.count + 32)
+        body.reserveCapacity(message.utf8.count + 32)
         body.append(contentsOf: #"{"status":"#.utf8)
         body.append(contentsOf: String(error.status).utf8)
         body.append(contentsOf: #","message":"#.utf8)
-        appendMessage(error.message, to: &body)
+        appendMessage(message, to: &body)
         body.append(contentsOf: "}".utf8)
         var headers = jsonHeaders
+        headers.add("Content-Language", language.rawValue)
+        headers.add("Vary", "Accept-Language")
         for (name, value) in error.headers { headers.add(name, value) }
         return Response(status: error.status, headers: headers, body: .data(body))
+    }
+
+    /// The error's sentence as a template the reader's language can fill.
+    static func sentence(of error: any HTTPResponseError) -> LocalizedText {
+        switch error {
+        case let refusal as ServiceError: refusal.text
+        default: LocalizedText(verbatim: error.message)
+        }
     }
 
     static let jsonHeaders = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])

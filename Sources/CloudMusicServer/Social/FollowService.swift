@@ -23,7 +23,7 @@ struct FollowService: Sendable {
     {
         guard let id = Int64(reference.userId), id > 0 else { throw AccountService.noUser }
         _ = try accounts.user(db, id: id, viewer: viewer)
-        guard id != viewer.userID else { throw ServiceError.invalid("You cannot \(action) yourself.") }
+        guard id != viewer.userID else { throw ServiceError.invalid("You cannot \(word: action) yourself.") }
         return id
     }
 

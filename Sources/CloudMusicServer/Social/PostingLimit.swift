@@ -15,11 +15,11 @@ struct PostingLimit: Sendable {
     /// Throws `rateLimited` when the person reached a limit; `writtenSince` counts their posts since a time.
     func check(now: Int64, writtenSince: (Int64) throws -> Int) throws {
         if try writtenSince(now - 60) >= perMinute {
-            throw ServiceError.rateLimited("You are \(doing) very fast. Wait a minute.", retryAfter: 60)
+            throw ServiceError.rateLimited("You are \(word: doing) very fast. Wait a minute.", retryAfter: 60)
         }
         if try writtenSince(now - 86_400) >= perDay {
             throw ServiceError.rateLimited(
-                "That is the most \(things) for one day (\(perDay)).", retryAfter: 3_600)
+                "That is the most \(word: things) for one day (\(perDay)).", retryAfter: 3_600)
         }
     }
 }

@@ -57,7 +57,7 @@ final class TermsService: Sendable {
                 else {
                     let name = terms.kind == .privacy ? "privacy policy" : "user agreement"
                     throw ServiceError.conflict(
-                        "Version \(terms.version) of the \(name) is no longer the current one. "
+                        "Version \(terms.version) of the \(word: name) is no longer the current one. "
                             + "Read the current version (GET /v1/terms) and accept that.")
                 }
                 try store.accept(db, userID: viewer.userID, termsID: id, now: now)

@@ -70,10 +70,17 @@ final class WebAssets: Sendable {
             raw["index.html"] = Data(Self.missingPage.utf8)
         }
         if let worker = raw["sw.js"] {
-            // The service worker learns the build and the app shell's files; new bytes also make the browser
-            // install the new worker.
-            let list = shell.map { "\"\(prefix)\($0)\"" }.joined(separator: ",")
-            let header = "self.CLOUDMUSIC_BUILD = \"\(build)\";\nself.CLOUDMUSIC_FILES = [\(list)];\n"
+            // The service worker learns the build and the app shell: the files index.html names (its first
+            // render), which it keeps at install; the rest it keeps when they are first used, so a phone does
+            // not download every screen at once. New bytes also make the browser install the new worker.
+            // The whole app is kept once the person downloads a song to play offline.
+            let index = String(decoding: raw["index.html"] ?? Data(), as: UTF8.self)
+            let list = shell.filter { index.contains("\"\(prefix)\($0)\"") }.map { "\"\(prefix)\($0)\"" }
+                .joined(separator: ",")
+            let all = shell.map { "\"\(prefix)\($0)\"" }.joined(separator: ",")
+            let header =
+                "self.CLOUDMUSIC_BUILD = \"\(build)\";\nself.CLOUDMUSIC_FILES = [\(list)];\n"
+                + "self.CLOUDMUSIC_APP = [\(all)];\n"
             raw["sw.js"] = Data(header.utf8) + worker
         }
         var files: [String: Asset] = [:]

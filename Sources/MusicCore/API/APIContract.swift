@@ -5,6 +5,7 @@ public enum APIContract {
         ServerAPI.group, CatalogAPI.group, AccountsAPI.group, SheetsAPI.group, CommentsAPI.group,
         FeedsAPI.group,
         FollowsAPI.group, NotificationsAPI.group, FilesAPI.group, AdsAPI.group, HomeAPI.group,
+        SearchHistoryAPI.group,
         CategoriesAPI.group,
         AppVersionsAPI.group, TermsAPI.group,
         VideosAPI.group, RecommendationsAPI.group,

@@ -32,7 +32,7 @@ public struct AppUpdateQuery: APIParameters, Equatable {
         .choice("platform", \.platform, required: true, doc: "The app's platform."),
         .text(
             "version", \.version, pattern: SemanticVersion.pattern,
-            shape: "a version such as 1.2.3 (or 2.0.0-beta.1)",
+            shape: LocalizedText("a version such as 1.2.3 (or 2.0.0-beta.1)"),
             maxLength: 64, required: true, doc: "The app's own version, a semantic version such as 1.2.3."),
     ]
 }

@@ -34,7 +34,7 @@ public struct EventStreamQuery: APIParameters, Equatable {
         .text("token", \.token, maxLength: 100, doc: "The chat token, when `Authorization` cannot be sent."),
         .text(
             "lastEventId", \.lastEventId, pattern: "^[0-9]{1,18}$",
-            shape: "the id of an event this server sent",
+            shape: LocalizedText("the id of an event this server sent"),
             maxLength: 18,
             doc: "Resume after this event; the `Last-Event-ID` header wins."),
     ]

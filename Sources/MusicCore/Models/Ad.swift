@@ -61,7 +61,7 @@ public enum AdPosition: Int, Codable, Sendable, CaseIterable {
     case inList = 20
 
     /// "0 (splash), 10 (home banner) or 20 (in a list)", for messages.
-    public static let choices = "0 (splash), 10 (home banner) or 20 (in a list)"
+    public static let choices = LocalizedText("0 (splash), 10 (home banner) or 20 (in a list)")
 }
 
 /// What an ad shows (the apps' `style`).
@@ -73,5 +73,5 @@ public enum AdStyle: Int, Codable, Sendable, CaseIterable {
     /// A picture that opens an app link (`link` is required).
     case app = 20
 
-    public static let choices = "0 (image), 10 (video) or 20 (app link)"
+    public static let choices = LocalizedText("0 (image), 10 (video) or 20 (app link)")
 }

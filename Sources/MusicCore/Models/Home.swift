@@ -4,8 +4,15 @@
 public enum HomeModuleType: String, Codable, Sendable, CaseIterable, SchemaEnum {
     /// The banner carousel: the ads at position 10.
     case banner
+    /// The start of the person's songs of the day (每日推荐; signed in only), the whole list at
+    /// `GET /v1/recommendations/songs`.
+    case dailySongs
+    /// The first songs of the person's radio (私人FM; signed in only), which goes on at `GET /v1/radio/next`.
+    case personalRadio
     /// Public sheets, most collected first.
     case hotSheets
+    /// Other people's public sheets holding the songs the person played lately (signed in only).
+    case recommendedSheets
     /// Songs for the person: most played in the genres they play (most played overall for a visitor).
     case recommendedSongs
     /// Albums most recently added to the library.
@@ -14,13 +21,16 @@ public enum HomeModuleType: String, Codable, Sendable, CaseIterable, SchemaEnum 
     case categories
     /// The person's most recently played songs (signed in only).
     case recentlyPlayed
-    /// Music videos. No content yet: the server leaves the module out until the library has videos.
+    /// Music videos, most watched and liked first.
     case videos
 
     /// The title shown when the administrator has not set one.
     public var defaultTitle: String {
         switch self {
         case .banner: "Banner"
+        case .dailySongs: "Songs of the day"
+        case .personalRadio: "Personal radio"
+        case .recommendedSheets: "Sheets for you"
         case .hotSheets: "Hot sheets"
         case .recommendedSongs: "Recommended songs"
         case .newAlbums: "New albums"
@@ -39,7 +49,10 @@ public enum HomeContent: Sendable, Equatable {
     case newAlbums([Album])
     case categories([Category])
     case recentlyPlayed([Song])
-    // `.videos([Video])` comes with the videos of the library.
+    case dailySongs([Song])
+    case personalRadio([Song])
+    case recommendedSheets([Sheet])
+    case videos([Video])
 
     public var moduleType: HomeModuleType {
         switch self {
@@ -49,6 +62,10 @@ public enum HomeContent: Sendable, Equatable {
         case .newAlbums: .newAlbums
         case .categories: .categories
         case .recentlyPlayed: .recentlyPlayed
+        case .dailySongs: .dailySongs
+        case .personalRadio: .personalRadio
+        case .recommendedSheets: .recommendedSheets
+        case .videos: .videos
         }
     }
 
@@ -56,8 +73,11 @@ public enum HomeContent: Sendable, Equatable {
     public var count: Int {
         switch self {
         case .banner(let items): items.count
-        case .hotSheets(let items): items.count
-        case .recommendedSongs(let items), .recentlyPlayed(let items): items.count
+        case .hotSheets(let items), .recommendedSheets(let items): items.count
+        case .recommendedSongs(let items), .recentlyPlayed(let items), .dailySongs(let items),
+            .personalRadio(let items):
+            items.count
+        case .videos(let items): items.count
         case .newAlbums(let items): items.count
         case .categories(let items): items.count
         }
@@ -65,8 +85,9 @@ public enum HomeContent: Sendable, Equatable {
 }
 
 /// One module of the home screen: `{id, moduleType, title, items, more}`, where `items` holds the kind of
-/// thing `moduleType` says (ads for `banner`, sheets for `hotSheets`, songs for `recommendedSongs` and
-/// `recentlyPlayed`, albums for `newAlbums`, categories for `categories`).
+/// thing `moduleType` says (ads for `banner`; sheets for `hotSheets` and `recommendedSheets`; songs for
+/// `recommendedSongs`, `recentlyPlayed`, `dailySongs` and `personalRadio`; albums for `newAlbums`; categories
+/// for `categories`; videos for `videos`). Clients skip a `moduleType` they do not know.
 public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
     /// The module's id: its type, since a home shows each type once.
     public var id: String
@@ -101,9 +122,11 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
         case .newAlbums: content = .newAlbums(try container.decode([Album].self, forKey: .items))
         case .categories: content = .categories(try container.decode([Category].self, forKey: .items))
         case .recentlyPlayed: content = .recentlyPlayed(try container.decode([Song].self, forKey: .items))
-        case .videos:
-            throw DecodingError.dataCorruptedError(
-                forKey: .moduleType, in: container, debugDescription: "videos modules are not read yet")
+        case .dailySongs: content = .dailySongs(try container.decode([Song].self, forKey: .items))
+        case .personalRadio: content = .personalRadio(try container.decode([Song].self, forKey: .items))
+        case .recommendedSheets:
+            content = .recommendedSheets(try container.decode([Sheet].self, forKey: .items))
+        case .videos: content = .videos(try container.decode([Video].self, forKey: .items))
         }
     }
 
@@ -115,9 +138,11 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
         try container.encodeIfPresent(more, forKey: .more)
         switch content {
         case .banner(let items): try container.encode(items, forKey: .items)
-        case .hotSheets(let items): try container.encode(items, forKey: .items)
-        case .recommendedSongs(let items), .recentlyPlayed(let items):
+        case .hotSheets(let items), .recommendedSheets(let items): try container.encode(items, forKey: .items)
+        case .recommendedSongs(let items), .recentlyPlayed(let items), .dailySongs(let items),
+            .personalRadio(let items):
             try container.encode(items, forKey: .items)
+        case .videos(let items): try container.encode(items, forKey: .items)
         case .newAlbums(let items): try container.encode(items, forKey: .items)
         case .categories(let items): try container.encode(items, forKey: .items)
         }
@@ -132,6 +157,10 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
             (.newAlbums, try builder.schema(for: Album.self)),
             (.categories, try builder.schema(for: Category.self)),
             (.recentlyPlayed, try builder.schema(for: Song.self)),
+            (.dailySongs, try builder.schema(for: Song.self)),
+            (.personalRadio, try builder.schema(for: Song.self)),
+            (.recommendedSheets, try builder.schema(for: Sheet.self)),
+            (.videos, try builder.schema(for: Video.self)),
         ]
         return [
             "oneOf": .array(

@@ -24,7 +24,7 @@ public enum TextPolicy {
     public static let scalarsInOneCharacter = 16
 
     /// `value` as it is kept (trimmed), nil when nothing is left; throws a refusal that names `field`
-    /// ("A comment", "The title") and says what to change.
+    /// ("A comment", "The title": a word of `ChineseText.words` too) and says what to change.
     public static func check(_ value: String?, field: String, limit: Int, lines: Lines = .one) throws
         -> String?
     {
@@ -35,34 +35,37 @@ public enum TextPolicy {
         let characters = text.count
         guard characters <= limit else {
             throw ServiceError.invalid(
-                "\(field) can be at most \(limit) characters; this one has \(characters).")
+                "\(word: field) can be at most \(limit) characters; this one has \(characters).")
         }
         guard text.unicodeScalars.count <= limit * scalarsPerCharacter,
             text.utf8.count <= limit * bytesPerCharacter
         else {
             throw ServiceError.invalid(
-                "\(field) is too long: it can be at most \(limit) characters, and these are made of too many parts (accents or joined emoji). Shorten it."
+                "\(word: field) is too long: it can be at most \(limit) characters, and these are made of too many parts (accents or joined emoji). Shorten it."
             )
         }
         for character in text {
             let scalars = character.unicodeScalars
             guard scalars.count <= scalarsInOneCharacter else {
                 throw ServiceError.invalid(
-                    "\(field) has a character with too many accents or marks stacked on it. Remove them.")
+                    "\(word: field) has a character with too many accents or marks stacked on it. Remove them."
+                )
             }
             for (index, scalar) in scalars.enumerated() {
                 switch refusal(scalar, first: index == 0, base: scalars.first!, lines: lines) {
                 case nil: continue
                 case .direction?:
-                    throw ServiceError.invalid("\(field) cannot contain text-direction control characters.")
+                    throw ServiceError.invalid(
+                        "\(word: field) cannot contain text-direction control characters.")
+                case .control? where lines == .one:
+                    throw ServiceError.invalid(
+                        "\(word: field) cannot contain line breaks, tabs or other control characters.")
                 case .control?:
                     throw ServiceError.invalid(
-                        lines == .one
-                            ? "\(field) cannot contain line breaks, tabs or other control characters."
-                            : "\(field) cannot contain tabs or control characters other than line breaks.")
+                        "\(word: field) cannot contain tabs or control characters other than line breaks.")
                 case .invisible?:
                     throw ServiceError.invalid(
-                        "\(field) cannot contain invisible characters (such as zero-width spaces). Remove them."
+                        "\(word: field) cannot contain invisible characters (such as zero-width spaces). Remove them."
                     )
                 }
             }

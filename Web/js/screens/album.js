@@ -1,7 +1,7 @@
 // An album: cover, artist and year, play all, and its songs in disc and track order.
 import { catalog } from "../api.js";
 import { t, duration } from "../i18n.js";
-import { esc } from "../ui.js";
+import { html } from "../ui.js";
 import { frame, head, songs, failed, action } from "../detail.js";
 import { addToSheet } from "../actions.js";
 
@@ -17,11 +17,11 @@ export async function mount(root, { params }) {
       return;
     }
     if (!root.isConnected) return;
-    const artist = album.artist ? `<a class="head-link" href="/artist/${esc(album.artist.id)}">${esc(album.artist.name)}</a>` : "";
+    const artist = album.artist ? html`<a class="head-link" href="/artist/${album.artist.id}">${album.artist.name}</a>` : "";
     head(root, {
       thing: album,
       title: album.title,
-      lines: [artist, `<span class="detail-desc">${[album.year ? t("year", { y: album.year }) : "", t("tracks", { n: album.songsCount }), duration(album.duration)].filter(Boolean).map(esc).join(" · ")}</span>`],
+      lines: [artist, html`<span class="detail-desc">${[album.year ? t("year", { y: album.year }) : "", t("tracks", { n: album.songsCount }), duration(album.duration)].filter(Boolean).join(" · ")}</span>`],
       actions: action("addAll", "addList", t("addToSheet")),
     });
     root.querySelector(".detail-actions").onclick = (event) => {

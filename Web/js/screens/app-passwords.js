@@ -5,45 +5,45 @@ import * as store from "../store.js";
 import { back } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, errorBlock, emptyBlock, loadingBlock, promptDialog, confirmDialog, openDialog } from "../ui.js";
+import { setHTML, html, toast, errorBlock, emptyBlock, loadingBlock, promptDialog, confirmDialog, openDialog } from "../ui.js";
 import "../i18n-social.js";
 
 function row(password) {
   const used = password.lastUsedAt ? t("appPasswordUsed", { when: password.lastUsedAt.slice(0, 16).replace("T", " ") }) : t("appPasswordUnused");
-  return `<li class="app-password" data-id="${esc(password.id)}"><div class="app-password-text">
-      <div class="app-password-name">${esc(password.name)}</div><div class="setting-note">${esc(used)}</div></div>
-      <button type="button" class="pill-btn small revoke" data-id="${esc(password.id)}">${esc(t("revoke"))}</button></li>`;
+  return html`<li class="app-password" data-id="${password.id}"><div class="app-password-text">
+      <div class="app-password-name">${password.name}</div><div class="setting-note">${used}</div></div>
+      <button type="button" class="pill-btn small revoke" data-id="${password.id}">${t("revoke")}</button></li>`;
 }
 
 /** Shows a new password once, with what to type into the app. */
 function showOnce(made) {
-  return openDialog("modal", `<div class="modal-body"><h2 class="modal-title">${esc(t("appPasswordMade"))}</h2>
-      <p class="modal-text">${esc(t("appPasswordOnce"))}</p>
-      <dl class="app-password-facts"><dt>${esc(t("appServer"))}</dt><dd class="mono">${esc(location.origin)}</dd>
-      <dt>${esc(t("appUser"))}</dt><dd class="mono">${esc(made.username)}</dd>
-      <dt>${esc(t("appPassword"))}</dt><dd class="mono new-app-password">${esc(made.password)}</dd></dl>
-      <div class="modal-actions"><button type="button" class="pill-btn primary done">${esc(t("ok"))}</button></div></div>`,
+  return openDialog("modal", html`<div class="modal-body"><h2 class="modal-title">${t("appPasswordMade")}</h2>
+      <p class="modal-text">${t("appPasswordOnce")}</p>
+      <dl class="app-password-facts"><dt>${t("appServer")}</dt><dd class="mono">${location.origin}</dd>
+      <dt>${t("appUser")}</dt><dd class="mono">${made.username}</dd>
+      <dt>${t("appPassword")}</dt><dd class="mono new-app-password">${made.password}</dd></dl>
+      <div class="modal-actions"><button type="button" class="pill-btn primary done">${t("ok")}</button></div></div>`,
   (dialog, close) => dialog.querySelector(".done").addEventListener("click", () => close(null)),
   { backdropCloses: false });
 }
 
 export async function mount(root) {
   const me = store.get().user;
-  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("appPasswords"))}</h1></header>
-    <div class="settings"><p class="setting-note">${esc(t("appPasswordsAbout"))}</p>
-      <button class="pill-btn wide primary make" type="button">${esc(t("appPasswordNew"))}</button>
-      <ul class="app-passwords"><li>${loadingBlock()}</li></ul></div>`;
+  setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("appPasswords")}</h1></header>
+    <div class="settings"><p class="setting-note">${t("appPasswordsAbout")}</p>
+      <button class="pill-btn wide primary make" type="button">${t("appPasswordNew")}</button>
+      <ul class="app-passwords"><li>${loadingBlock()}</li></ul></div>`);
   root.querySelector(".back-btn").addEventListener("click", () => back("/settings"));
-  if (!me) { root.querySelector(".app-passwords").innerHTML = `<li>${emptyBlock(t("loginToComment"))}</li>`; return; }
+  if (!me) { setHTML(root.querySelector(".app-passwords"), html`<li>${emptyBlock(t("loginToComment"))}</li>`); return; }
   const list = root.querySelector(".app-passwords");
   const show = async () => {
     try {
       const items = await appPasswords.list({ id: me.userId });
       if (!root.isConnected) return;
-      list.innerHTML = items.length ? items.map(row).join("") : `<li>${emptyBlock(t("appPasswordNone"))}</li>`;
+      setHTML(list, items.length ? items.map(row) : html`<li>${emptyBlock(t("appPasswordNone"))}</li>`);
     } catch (error) {
-      if (root.isConnected) list.innerHTML = `<li>${errorBlock(error)}</li>`;
+      if (root.isConnected) setHTML(list, html`<li>${errorBlock(error)}</li>`);
     }
   };
   root.querySelector(".settings").addEventListener("click", async (event) => {
@@ -64,7 +64,7 @@ export async function mount(root) {
       try {
         await appPasswords.revoke({ id: me.userId, passwordId: revoke.dataset.id });
         revoke.closest(".app-password").remove();
-        if (!list.querySelector(".app-password")) list.innerHTML = `<li>${emptyBlock(t("appPasswordNone"))}</li>`;
+        if (!list.querySelector(".app-password")) setHTML(list, html`<li>${emptyBlock(t("appPasswordNone"))}</li>`);
       } catch (error) {
         toast(error.message);
       }

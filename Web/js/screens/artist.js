@@ -1,7 +1,7 @@
 // An artist: songs and albums.
 import { catalog } from "../api.js";
 import { t } from "../i18n.js";
-import { esc } from "../ui.js";
+import { addHTML, html } from "../ui.js";
 import { frame, head, songs, failed } from "../detail.js";
 import { albumCard } from "./home.js";
 
@@ -22,13 +22,13 @@ export async function mount(root, { params }) {
       thing: artist.icon ? artist : albums[0] ?? artist,
       title: artist.name,
       round: true,
-      lines: [`<span class="detail-desc">${esc(t("tracks", { n: artist.songsCount }))} · ${esc(t("albumsCount", { n: artist.albumsCount }))}</span>`],
+      lines: [html`<span class="detail-desc">${t("tracks", { n: artist.songsCount })} · ${t("albumsCount", { n: artist.albumsCount })}</span>`],
     });
     stop();
     stop = songs(root, artist.songs ?? [], { sub: (song) => song.album?.title ?? "" });
     if (albums.length) {
-      root.querySelector(".detail-body").insertAdjacentHTML("beforeend", `<section class="section"><div class="section-head"><h2>${esc(t("albums"))}</h2></div>
-        <div class="card-grid albums">${albums.map(albumCard).join("")}</div></section>`);
+      addHTML(root.querySelector(".detail-body"), html`<section class="section"><div class="section-head"><h2>${t("albums")}</h2></div>
+        <div class="card-grid albums">${albums.map(albumCard)}</div></section>`, "beforeend");
     }
   };
   await load();

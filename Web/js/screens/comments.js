@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { back, navigate } from "../router.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, img, toast, actionSheet, confirmDialog, promptDialog, errorBlock, emptyBlock, artistNames, loadingBlock } from "../ui.js";
+import { addHTML, setHTML, html, img, toast, actionSheet, confirmDialog, promptDialog, errorBlock, emptyBlock, artistNames, loadingBlock } from "../ui.js";
 import { richText, avatar, ago, likeIcon, pullToRefresh } from "../social.js";
 import { composer } from "../composer.js";
 import { engine } from "../player.js";
@@ -14,20 +14,20 @@ import "../i18n-social.js";
 
 export function commentItem(comment) {
   const me = store.get().user;
-  return `<li class="comment" data-id="${esc(comment.id)}">
-    <a class="comment-av" href="/user/${esc(comment.user.id)}" aria-label="${esc(comment.user.nickname)}">${avatar(comment.user, 36)}</a>
+  return html`<li class="comment" data-id="${comment.id}">
+    <a class="comment-av" href="/user/${comment.user.id}" aria-label="${comment.user.nickname}">${avatar(comment.user, 36)}</a>
     <div class="comment-body">
-      <div class="comment-head"><span class="comment-who"><a class="comment-user" href="/user/${esc(comment.user.id)}">${esc(comment.user.nickname)}</a>
-        <span class="comment-time">${esc(ago(comment.createdAt))}</span></span>
-        <button type="button" class="comment-like${comment.likeId ? " on" : ""}" aria-pressed="${Boolean(comment.likeId)}" aria-label="${esc(t("like"))}">
-          <span class="like-count">${comment.likesCount ? esc(count(comment.likesCount)) : ""}</span>${likeIcon(Boolean(comment.likeId))}</button></div>
+      <div class="comment-head"><span class="comment-who"><a class="comment-user" href="/user/${comment.user.id}">${comment.user.nickname}</a>
+        <span class="comment-time">${ago(comment.createdAt)}</span></span>
+        <button type="button" class="comment-like${comment.likeId ? " on" : ""}" aria-pressed="${Boolean(comment.likeId)}" aria-label="${t("like")}">
+          <span class="like-count">${comment.likesCount ? count(comment.likesCount) : ""}</span>${likeIcon(Boolean(comment.likeId))}</button></div>
       <p class="comment-text">${richText(comment.content, comment.mentions, comment.topics)}</p>
-      ${comment.parent ? `<blockquote class="comment-quote"><a href="/user/${esc(comment.parent.user.id)}">@${esc(comment.parent.user.nickname)}</a>：${esc(comment.parent.content)}</blockquote>` : ""}
+      ${comment.parent ? html`<blockquote class="comment-quote"><a href="/user/${comment.parent.user.id}">@${comment.parent.user.nickname}</a>：${comment.parent.content}</blockquote>` : ""}
       <div class="comment-actions">
-        <button type="button" class="text-btn comment-reply">${esc(t("reply"))}</button>
-        ${comment.repliesCount ? `<button type="button" class="text-btn comment-thread" aria-expanded="false">${esc(t("repliesN", { n: count(comment.repliesCount) }))}${icon("down")}</button>` : ""}
-        ${me && me.userId === comment.user.id ? `<button type="button" class="text-btn comment-delete">${esc(t("delete"))}</button>` : ""}
-        <button type="button" class="icon-btn comment-more" aria-label="${esc(t("more2"))}">${icon("more")}</button>
+        <button type="button" class="text-btn comment-reply">${t("reply")}</button>
+        ${comment.repliesCount ? html`<button type="button" class="text-btn comment-thread" aria-expanded="false">${t("repliesN", { n: count(comment.repliesCount) })}${icon("down")}</button>` : ""}
+        ${me && me.userId === comment.user.id ? html`<button type="button" class="text-btn comment-delete">${t("delete")}</button>` : ""}
+        <button type="button" class="icon-btn comment-more" aria-label="${t("more2")}">${icon("more")}</button>
       </div>
       <ul class="comment-replies" hidden></ul>
     </div></li>`;
@@ -40,21 +40,21 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
   let cursor = null;
   let items = [];
   let loading = false;
-  box.innerHTML = `<nav class="tabs comment-tabs" role="tablist">
-      <button type="button" role="tab" class="tab-link active" data-order="hot" aria-selected="true">${esc(t("hot"))}</button>
-      <button type="button" role="tab" class="tab-link" data-order="new" aria-selected="false">${esc(t("newest"))}</button></nav>
-    <ul class="comment-list" aria-live="polite"></ul><div class="comment-foot"></div>`;
+  setHTML(box, html`<nav class="tabs comment-tabs" role="tablist">
+      <button type="button" role="tab" class="tab-link active" data-order="hot" aria-selected="true">${t("hot")}</button>
+      <button type="button" role="tab" class="tab-link" data-order="new" aria-selected="false">${t("newest")}</button></nav>
+    <ul class="comment-list" aria-live="polite"></ul><div class="comment-foot"></div>`);
   const list = box.querySelector(".comment-list");
   const foot = box.querySelector(".comment-foot");
 
   const renderFoot = () => {
-    foot.innerHTML = cursor ? `<button type="button" class="pill-btn load-more">${esc(t("loadMore"))}</button>`
-      : items.length ? `<p class="hint center">${esc(t("noMore"))}</p>` : "";
+    setHTML(foot, cursor ? html`<button type="button" class="pill-btn load-more">${t("loadMore")}</button>`
+      : items.length ? html`<p class="hint center">${t("noMore")}</p>` : "");
   };
   const load = async (more = false) => {
     if (loading) return;
     loading = true;
-    if (!more) { list.innerHTML = ""; foot.innerHTML = loadingBlock(); }
+    if (!more) { list.replaceChildren(); setHTML(foot, loadingBlock()); }
     else foot.querySelector(".load-more")?.setAttribute("disabled", "");
     try {
       const page = await comments.list({ ...target, order, size: 20, cursor: more ? cursor : undefined });
@@ -62,12 +62,12 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
       cursor = page.nextCursor;
       items = more ? [...items, ...page.data] : page.data;
       if (!more) onCount?.(page.total);
-      if (!items.length) list.innerHTML = `<li class="comment-empty">${emptyBlock(t("noComments"))}</li>`;
-      else list.insertAdjacentHTML("beforeend", page.data.map(commentItem).join(""));
+      if (!items.length) setHTML(list, html`<li class="comment-empty">${emptyBlock(t("noComments"))}</li>`);
+      else addHTML(list, page.data.map(commentItem), "beforeend");
       renderFoot();
     } catch (error) {
       if (!box.isConnected) return;
-      foot.innerHTML = errorBlock(error);
+      setHTML(foot, errorBlock(error));
     } finally {
       loading = false;
     }
@@ -86,7 +86,7 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
       const created = await comments.create({}, { content: text, ...Object.fromEntries(Object.entries(target).map(([k, v]) => [k, String(v)])), parentId: parent?.id });
       items = [created, ...items];
       list.querySelector(".comment-empty")?.remove();
-      list.insertAdjacentHTML("afterbegin", commentItem(created));
+      addHTML(list, commentItem(created), "afterbegin");
       onCount?.(null, 1);
       toast(t("sent"));
     },
@@ -117,14 +117,14 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
       button.setAttribute("aria-expanded", String(!open));
       replies.hidden = open;
       if (!open && !replies.dataset.loaded) {
-        replies.innerHTML = loadingBlock();
+        setHTML(replies, loadingBlock());
         try {
           const page = await comments.list({ parentId: comment.id, order: "new", size: 50 });
           items.push(...page.data.filter((r) => !items.some((c) => c.id === r.id)));
           replies.dataset.loaded = "1";
-          replies.innerHTML = page.data.map(commentItem).join("");
+          setHTML(replies, page.data.map(commentItem));
         } catch (error) {
-          replies.innerHTML = errorBlock(error);
+          setHTML(replies, errorBlock(error));
         }
       }
       return;
@@ -144,7 +144,7 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
         }
         button.classList.toggle("on", Boolean(comment.likeId));
         button.setAttribute("aria-pressed", String(Boolean(comment.likeId)));
-        button.innerHTML = `<span class="like-count">${comment.likesCount ? esc(count(comment.likesCount)) : ""}</span>${likeIcon(Boolean(comment.likeId))}`;
+        setHTML(button, html`<span class="like-count">${comment.likesCount ? count(comment.likesCount) : ""}</span>${likeIcon(Boolean(comment.likeId))}`);
       } catch (error) {
         toast(error.message);
       }
@@ -194,26 +194,26 @@ export function commentSection(box, composerBox, target, { onCount } = {}) {
 /** The subject at the top: what the comments are on. */
 function subject(kind, thing) {
   if (kind === "song") {
-    return `<button type="button" class="comment-subject play-subject">${img(thing, 56, "subject-cover")}<span class="subject-text">
-      <span class="subject-title">${esc(thing.title)}</span><span class="subject-sub">${esc(artistNames(thing))}</span></span>${icon("play", "chev")}</button>`;
+    return html`<button type="button" class="comment-subject play-subject">${img(thing, 56, "subject-cover")}<span class="subject-text">
+      <span class="subject-title">${thing.title}</span><span class="subject-sub">${artistNames(thing)}</span></span>${icon("play", "chev")}</button>`;
   }
   if (kind === "sheet") {
-    return `<a class="comment-subject" href="/sheet/${esc(thing.id)}">${img(thing, 56, "subject-cover")}<span class="subject-text">
-      <span class="subject-title">${esc(thing.title)}</span><span class="subject-sub">${esc(t("by", { name: thing.user?.nickname ?? "" }))}</span></span>${icon("right", "chev")}</a>`;
+    return html`<a class="comment-subject" href="/sheet/${thing.id}">${img(thing, 56, "subject-cover")}<span class="subject-text">
+      <span class="subject-title">${thing.title}</span><span class="subject-sub">${t("by", { name: thing.user?.nickname ?? "" })}</span></span>${icon("right", "chev")}</a>`;
   }
   if (kind === "video") {
-    return `<a class="comment-subject" href="/video/${esc(thing.id)}">${img(thing, 56, "subject-cover")}<span class="subject-text">
-      <span class="subject-title">${esc(thing.title)}</span><span class="subject-sub">${esc(thing.singer?.name ?? "")}</span></span>${icon("right", "chev")}</a>`;
+    return html`<a class="comment-subject" href="/video/${thing.id}">${img(thing, 56, "subject-cover")}<span class="subject-text">
+      <span class="subject-title">${thing.title}</span><span class="subject-sub">${thing.singer?.name ?? ""}</span></span>${icon("right", "chev")}</a>`;
   }
-  return `<ul class="moment-list single">${momentCard(thing, { detail: true })}</ul>`;
+  return html`<ul class="moment-list single">${momentCard(thing, { detail: true })}</ul>`;
 }
 
 export async function mount(root, { params }) {
   const { kind, id } = params;
-  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("comments"))}</h1></header>
+  setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("comments")}</h1></header>
     <div class="comments-page"><div class="subject-box"></div><section class="comment-section"></section></div>
-    <div class="composer-dock"></div>`;
+    <div class="composer-dock"></div>`);
   root.querySelector(".back-btn").addEventListener("click", () => back("/"));
   const title = root.querySelector(".top-title");
   let total = 0;
@@ -238,7 +238,7 @@ export async function mount(root, { params }) {
   try {
     const thing = await load();
     if (!root.isConnected) return;
-    subjectBox.innerHTML = subject(kind, thing);
+    setHTML(subjectBox, subject(kind, thing));
     if (kind === "moment") bindMoments(subjectBox, [thing]);
     // Tapping the song plays it (unless it is the one playing) and opens the play page.
     subjectBox.querySelector(".play-subject")?.addEventListener("click", () => {
@@ -247,7 +247,7 @@ export async function mount(root, { params }) {
     });
   } catch (error) {
     if (!root.isConnected) return;
-    subjectBox.innerHTML = errorBlock(error);
+    setHTML(subjectBox, errorBlock(error));
     subjectBox.querySelector("[data-action=retry]")?.addEventListener("click", () => mount(root, { params }));
   }
 }

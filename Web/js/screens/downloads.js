@@ -2,7 +2,7 @@
 // the way to free it.
 import { t, bytes } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, emptyBlock, confirmDialog, toast, artistNames } from "../ui.js";
+import { setHTML, html, emptyBlock, confirmDialog, toast, artistNames } from "../ui.js";
 import { frame, songs } from "../detail.js";
 import * as downloads from "../downloads.js";
 
@@ -14,12 +14,12 @@ export async function mount(root) {
     const entries = downloads.list();
     const use = await downloads.usage();
     if (!root.isConnected) return;
-    root.querySelector(".detail-info").innerHTML = `<div class="detail-text"><h1 class="detail-title">${esc(t("downloads"))}</h1>
-      <p class="detail-line storage-line">${esc(t("storageUsed", { used: bytes(use.downloads), quota: bytes(use.quota) }))}</p>
-      <div class="storage-bar" role="meter" aria-valuemin="0" aria-valuemax="${use.quota}" aria-valuenow="${use.usage}" aria-label="${esc(t("storageUsed", { used: bytes(use.usage), quota: bytes(use.quota) }))}"><span class="storage-fill"></span></div></div>`;
+    setHTML(root.querySelector(".detail-info"), html`<div class="detail-text"><h1 class="detail-title">${t("downloads")}</h1>
+      <p class="detail-line storage-line">${t("storageUsed", { used: bytes(use.downloads), quota: bytes(use.quota) })}</p>
+      <div class="storage-bar" role="meter" aria-valuemin="0" aria-valuemax="${use.quota}" aria-valuenow="${use.usage}" aria-label="${t("storageUsed", { used: bytes(use.usage), quota: bytes(use.quota) })}"><span class="storage-fill"></span></div></div>`);
     root.querySelector(".storage-fill").style.width = `${use.quota ? Math.max(1, (use.usage / use.quota) * 100) : 0}%`;
-    root.querySelector(".detail-actions").innerHTML = entries.length
-      ? `<button class="head-action free-storage" type="button">${icon("trash")}<span>${esc(t("freeStorage"))}</span></button>` : "";
+    setHTML(root.querySelector(".detail-actions"), entries.length
+      ? html`<button class="head-action free-storage" type="button">${icon("trash")}<span>${t("freeStorage")}</span></button>` : "");
     root.querySelector(".free-storage")?.addEventListener("click", async () => {
       if (!(await confirmDialog(t("confirmClear")))) return;
       await downloads.clearAll();
@@ -27,7 +27,7 @@ export async function mount(root) {
     });
     stop();
     if (!entries.length) {
-      root.querySelector(".detail-body").innerHTML = emptyBlock(t("noDownloads"));
+      setHTML(root.querySelector(".detail-body"), emptyBlock(t("noDownloads")));
       stop = () => {};
       return;
     }

@@ -1,7 +1,7 @@
 // A genre: its songs, a page at a time as the list scrolls.
 import { catalog } from "../api.js";
 import { t } from "../i18n.js";
-import { songRow } from "../ui.js";
+import { addHTML, html, songRow } from "../ui.js";
 import { frame, head, songs, failed } from "../detail.js";
 
 const PAGE = 50;
@@ -21,7 +21,7 @@ export async function mount(root, { params, query }) {
     }
     if (!root.isConnected) return;
     const list = page.data;
-    head(root, { thing: list[0], title: name || t("genres"), lines: [`<span class="detail-desc">${t("tracks", { n: page.total })}</span>`] });
+    head(root, { thing: list[0], title: name || t("genres"), lines: [html`<span class="detail-desc">${t("tracks", { n: page.total })}</span>`] });
     stop();
     stop = songs(root, list, { total: page.total });
     let next = page.next;
@@ -37,7 +37,7 @@ export async function mount(root, { params, query }) {
       next = more.next;
       const start = list.length;
       list.push(...more.data);
-      ol.insertAdjacentHTML("beforeend", more.data.map((song, i) => songRow(song, start + i)).join(""));
+      addHTML(ol, more.data.map((song, i) => songRow(song, start + i)), "beforeend");
       if (!next) observer.disconnect();
     });
     observer.observe(sentinel);

@@ -1,43 +1,53 @@
-// Discover: the banner carousel, the round entries, then hot sheets, new songs, new albums and (signed in)
-// recently played. Until the server has GET /v1/home, these come from the lists that exist.
-import { catalog, sheets } from "../api.js";
+// Discover: the server's home (GET /v1/home) drawn module by module, in the order the administrator and the
+// person chose: a renderer per moduleType (a type this app does not know is skipped), the banner carousel of
+// the ads, the round entries with 每日推荐 and 私人FM, and the screen that reorders and hides modules.
+import { home as homeAPI } from "../api.js";
 import * as store from "../store.js";
 import { engine } from "../player.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, img, songRow, markPlaying, artistNames, errorBlock } from "../ui.js";
-import { cover } from "../media.js";
+import { setHTML, html, img, songRow, markPlaying, artistNames, errorBlock, safeLink } from "../ui.js";
+import { media } from "../media.js";
 import { bindSongList } from "../actions.js";
 
 export function sheetCard(sheet) {
-  return `<a class="card" href="/sheet/${esc(sheet.id)}">
-    <span class="card-cover">${img(sheet, 160, "", "")}${sheet.clicksCount ? `<span class="card-count">${icon("play")}${esc(count(sheet.clicksCount))}</span>` : ""}</span>
-    <span class="card-title">${esc(sheet.title)}</span></a>`;
+  return html`<a class="card" href="/sheet/${sheet.id}">
+    <span class="card-cover">${img(sheet, 160, "", "")}${sheet.clicksCount ? html`<span class="card-count">${icon("play")}${count(sheet.clicksCount)}</span>` : ""}</span>
+    <span class="card-title">${sheet.title}</span></a>`;
 }
 
 export function albumCard(album) {
-  return `<a class="card" href="/album/${esc(album.id)}">
+  return html`<a class="card" href="/album/${album.id}">
     <span class="card-cover album">${img(album, 160, "", "")}</span>
-    <span class="card-title">${esc(album.title)}</span>
-    <span class="card-sub">${esc(album.artist?.name ?? "")}</span></a>`;
+    <span class="card-title">${album.title}</span>
+    <span class="card-sub">${album.artist?.name ?? ""}</span></a>`;
 }
 
 function section(title, more, body, cls = "") {
-  return `<section class="section ${cls}"><div class="section-head"><h2>${esc(title)}</h2>
-    ${more ? `<a class="more-link" href="${more}">${esc(t("more"))}${icon("right")}</a>` : ""}</div>${body}</section>`;
+  return html`<section class="section ${cls}"><div class="section-head"><h2>${title}</h2>
+    ${more ? html`<a class="more-link" href="${more}">${t("more")}${icon("right")}</a>` : ""}</div>${body}</section>`;
 }
 
-function banners(albums) {
-  if (!albums.length) return "";
-  const slides = albums.map((album, i) => `<a class="banner" href="/album/${esc(album.id)}" role="group" aria-roledescription="slide" aria-label="${i + 1} / ${albums.length}: ${esc(album.title)}">
-      <img class="banner-bg" src="${esc(cover(album, 256))}" alt="" aria-hidden="true" loading="${i ? "lazy" : "eager"}">
-      <span class="banner-body">${img(album, 120, "banner-cover", "")}
-        <span class="banner-text"><span class="banner-title">${esc(album.title)}</span>
-        <span class="banner-sub">${esc(album.artist?.name ?? "")}${album.year ? ` · ${album.year}` : ""}</span></span></span>
-      <span class="banner-tag">${esc(t("newAlbums"))}</span></a>`).join("");
-  const dots = albums.map((_, i) => `<button class="dot${i ? "" : " on"}" type="button" data-i="${i}" aria-label="${i + 1}"></button>`).join("");
-  return `<div class="carousel" aria-roledescription="carousel" aria-label="${esc(t("newAlbums"))}">
-    <div class="banner-track">${slides}</div><div class="dots">${dots}</div></div>`;
+/** Where a banner goes: an app link (`cloudmusic://sheet/5`) opens that page, a web address a new tab. */
+function bannerTarget(ad) {
+  const app = /^cloudmusic:\/\/(sheet|album|artist|song|video|user|topic)\/(\d+)$/.exec(ad.link ?? "");
+  if (app) return { href: app[1] === "song" ? `/play?song=${app[2]}` : `/${app[1]}/${app[2]}`, external: false };
+  const web = safeLink(ad.link);
+  return web ? { href: web, external: true } : null;
+}
+
+function banners(ads, title) {
+  const slides = ads.map((ad, i) => {
+    const target = bannerTarget(ad);
+    const inner = html`<img class="banner-img" src="${media(ad.icon)}" alt="" width="${ad.width || 750}" height="${ad.height || 300}"><span class="banner-tag">${ad.title}</span>`;
+    const label = `${i + 1} / ${ads.length}: ${ad.title}`;
+    return target
+      ? html`<a class="banner" href="${target.href}" ${target.external ? html`target="_blank" rel="noopener" data-external` : ""} role="group" aria-roledescription="slide" aria-label="${label}">${inner}</a>`
+      : html`<div class="banner" role="group" aria-roledescription="slide" aria-label="${label}">${inner}</div>`;
+  });
+  const dots = ads.map((_, i) => html`<button class="dot${i ? "" : " on"}" type="button" data-i="${i}" aria-label="${i + 1}"></button>`);
+  return html`<div class="carousel" aria-roledescription="carousel" aria-label="${title}">
+    <div class="banner-track" tabindex="0" aria-label="${title}">${slides}</div><div class="dots">${dots}</div></div>`;
 }
 
 /** Auto-advances every 4 s; swiping is the browser's own scrolling; touch, hover and focus pause it. */
@@ -70,64 +80,118 @@ function carousel(root) {
   return () => clearInterval(timer);
 }
 
-const entries = () => [
-  { href: "/browse/songs", label: t("hotSongs"), icon: "chart" },
-  { href: "/browse/sheets", label: t("sheets"), icon: "sheet" },
-  { href: "/browse/artists", label: t("artists"), icon: "mic" },
-  { href: "/browse/albums", label: t("albums"), icon: "disc" },
-  { href: "/browse/genres", label: t("genres"), icon: "category" },
-  { href: "/videos", label: t("videos"), icon: "video" },
-];
+const TITLES = {
+  dailySongs: "dailyPick", personalRadio: "personalRadio", hotSheets: "hotSheets", recommendedSheets: "sheetsForYou",
+  recommendedSongs: "guessYouLike", newAlbums: "newAlbums", categories: "genres", recentlyPlayed: "recentPlays", videos: "videos",
+};
+/** A module's title: ours in the person's language for the types we know (the server's is English unless an
+ * administrator set one; then theirs). */
+const titleOf = (module) => (module.title && !DEFAULT_TITLES.has(module.title) ? module.title : t(TITLES[module.moduleType] ?? "discover"));
+const DEFAULT_TITLES = new Set(["Banner", "Songs of the day", "Personal radio", "Hot sheets", "Sheets for you", "Recommended songs", "New albums", "Categories", "Recently played", "Videos"]);
+const moreLink = (module, fallback) => ({ "v1/sheets?order=hot": "/browse/sheets", "v1/albums?sort=recent": "/browse/albums", "v1/categories": "/browse/genres", "v1/plays?order=recent": "/mine/recent", "v1/videos?order=hot": "/videos?order=hot" })[module.more] ?? fallback;
+
+/** One renderer per module type: markup, and what to wire once it is in the page. */
+const renderers = {
+  banner: (m) => ({ markup: banners(m.items, titleOf(m)), wire: (el) => carousel(el) }),
+  dailySongs: (m) => songSection(m, null),
+  personalRadio: () => null, // an entry point above, not a row
+  recommendedSongs: (m) => songSection(m, null),
+  hotSheets: (m) => ({ markup: section(titleOf(m), moreLink(m, "/browse/sheets"), html`<div class="card-grid">${m.items.slice(0, 6).map(sheetCard)}</div>`) }),
+  recommendedSheets: (m) => ({ markup: section(titleOf(m), null, html`<div class="card-grid">${m.items.slice(0, 6).map(sheetCard)}</div>`) }),
+  newAlbums: (m) => ({ markup: section(titleOf(m), moreLink(m, "/browse/albums"), html`<div class="card-grid albums">${m.items.slice(0, 6).map(albumCard)}</div>`) }),
+  categories: (m) => ({ markup: section(titleOf(m), moreLink(m, "/browse/genres"), html`<div class="genre-grid home-genres">${m.items.map((c, i) => html`<a class="genre-tile hue-${i % 8}" href="/genre/${c.id}?name=${encodeURIComponent(c.name)}">
+      <span class="genre-name">${c.name}</span><span class="genre-count">${t("tracks", { n: c.songsCount })}</span></a>`)}</div>`) }),
+  recentlyPlayed: (m) => ({
+    markup: section(titleOf(m), moreLink(m, "/mine/recent"), html`<div class="h-scroll">${m.items.map((song, i) => html`<button class="mini-card" type="button" data-played="${i}">
+      ${img(song, 110, "", "")}<span class="card-title">${song.title}</span><span class="card-sub">${artistNames(song)}</span></button>`)}</div>`),
+    wire: (el) => el.querySelector(".h-scroll").addEventListener("click", (event) => {
+      const card = event.target.closest("[data-played]");
+      if (card) engine.playList(m.items, Number(card.dataset.played));
+    }),
+  }),
+  videos: (m) => ({
+    markup: section(titleOf(m), moreLink(m, "/videos"), html`<div class="card-grid videos"></div>`),
+    // The video card (and its words) come with the videos screen's module, after the first render.
+    wire: (el) => setTimeout(() => import("./videos.js").then(({ videoCard }) => setHTML(el.querySelector(".videos"), m.items.slice(0, 4).map(videoCard)))),
+  }),
+};
+
+function songSection(m) {
+  return {
+    markup: section(titleOf(m), null, html`<ol class="song-list">${m.items.slice(0, 6).map((s, i) => songRow(s, i, { showCover: true }))}</ol>`),
+    wire: (el) => bindSongList(el.querySelector(".song-list"), () => m.items),
+  };
+}
+
+const entries = (modules) => {
+  const has = (type) => modules.some((m) => m.moduleType === type);
+  const day = new Date().getDate();
+  return [
+    { action: "daily", label: t("dailyPick"), icon: "calendar", badge: String(day), show: true },
+    { action: "radio", label: t("personalRadio"), icon: "radio", show: true, on: has("personalRadio") },
+    { href: "/browse/sheets", label: t("sheets"), icon: "sheet", show: true },
+    { href: "/browse/songs", label: t("hotSongs"), icon: "chart", show: true },
+    { href: "/videos", label: t("videos"), icon: "video", show: true },
+  ];
+};
 
 export async function mount(root) {
   const user = store.get().user;
-  root.innerHTML = `<header class="top-bar home-bar">
-      <a class="search-pill" href="/search">${icon("search")}<span>${esc(t("searchPlaceholder"))}</span></a>
+  setHTML(root, html`<h1 class="visually-hidden">${t("discover")}</h1>
+    <header class="top-bar home-bar">
+      <a class="search-pill" href="/search">${icon("search")}<span>${t("searchPlaceholder")}</span></a>
     </header>
     <div class="home-body"><div class="home-carousel"><div class="banner-skeleton"></div></div>
-    <nav class="entries" aria-label="${esc(t("discover"))}">${entries().map((e) => `<a class="entry" href="${e.href}"><span class="entry-icon">${icon(e.icon)}</span><span>${esc(e.label)}</span></a>`).join("")}</nav>
-    <div class="home-sections"></div></div>`;
-  const requests = [
-    catalog.albums({ sort: "recent", size: 12 }),
-    sheets.list({ order: "hot", size: 6 }),
-    catalog.songs({ sort: "recent", size: 9 }),
-    user ? sheets.history({ size: 10 }) : Promise.resolve(null),
-  ].map((p) => p.then((value) => ({ value }), (error) => ({ error })));
-  const [albums, hot, songs, plays] = await Promise.all(requests);
-  if (!root.isConnected) return;
-  if (albums.error && songs.error) {
-    root.querySelector(".home-sections").innerHTML = errorBlock(albums.error);
+    <nav class="entries" aria-label="${t("discover")}"></nav>
+    <div class="home-sections"></div></div>`);
+  let modules;
+  try {
+    modules = await homeAPI.home();
+  } catch (error) {
+    if (!root.isConnected) return;
+    root.querySelector(".home-carousel").replaceChildren();
+    setHTML(root.querySelector(".home-sections"), errorBlock(error));
     root.querySelector("[data-action=retry]").addEventListener("click", () => mount(root));
     return;
   }
-  const albumList = albums.value?.data ?? [];
-  const newSongs = songs.value?.data ?? [];
-  const played = (plays?.value?.data ?? []).map((entry) => entry.song);
-  root.querySelector(".home-carousel").innerHTML = banners(albumList.slice(0, 5));
-  let html = "";
-  const hotSheets = hot.value?.data ?? [];
-  if (hotSheets.length) html += section(t("hotSheets"), "/browse/sheets", `<div class="card-grid">${hotSheets.map(sheetCard).join("")}</div>`);
-  if (newSongs.length) html += section(t("newSongs"), "/browse/songs?sort=recent", `<ol class="song-list new-songs">${newSongs.map((s, i) => songRow(s, i, { showCover: true })).join("")}</ol>`);
-  if (albumList.length) html += section(t("newAlbums"), "/browse/albums", `<div class="card-grid albums">${albumList.slice(0, 6).map(albumCard).join("")}</div>`);
-  if (played.length) {
-    html += section(t("recentPlays"), "/mine/recent", `<div class="h-scroll">${played.map((song, i) => `<button class="mini-card" type="button" data-played="${i}">
-      ${img(song, 110, "", "")}<span class="card-title">${esc(song.title)}</span><span class="card-sub">${esc(artistNames(song))}</span></button>`).join("")}</div>`);
-  }
-  const sections = root.querySelector(".home-sections");
-  sections.innerHTML = html;
-  const list = sections.querySelector(".new-songs");
-  if (list) bindSongList(list, () => newSongs);
-  sections.querySelector(".h-scroll")?.addEventListener("click", (event) => {
-    const card = event.target.closest("[data-played]");
-    if (card) engine.playList(played, Number(card.dataset.played));
+  if (!root.isConnected) return;
+  setHTML(root.querySelector(".entries"), entries(modules).map((e) => e.href
+    ? html`<a class="entry" href="${e.href}"><span class="entry-icon">${icon(e.icon)}</span><span>${e.label}</span></a>`
+    : html`<button class="entry" type="button" data-entry="${e.action}"><span class="entry-icon">${icon(e.icon)}${e.badge ? html`<span class="entry-day">${e.badge}</span>` : ""}</span><span>${e.label}</span></button>`));
+  root.querySelector(".entries").addEventListener("click", (event) => {
+    const entry = event.target.closest("[data-entry]");
+    if (entry) import("./home-actions.js").then((actions) => actions.startEntry(entry.dataset.entry, modules));
   });
+  const carouselBox = root.querySelector(".home-carousel");
+  const sections = root.querySelector(".home-sections");
+  const stops = [];
+  carouselBox.replaceChildren();
+  for (const module of modules) {
+    const render = renderers[module.moduleType];
+    const drawn = render?.(module);
+    if (!drawn) continue;
+    const holder = document.createElement("div");
+    holder.className = `home-module module-${module.moduleType}`;
+    holder.dataset.module = module.moduleType;
+    setHTML(holder, drawn.markup);
+    (module.moduleType === "banner" && !carouselBox.childElementCount ? carouselBox : sections).append(holder);
+    const stop = drawn.wire?.(holder);
+    if (typeof stop === "function") stops.push(stop);
+  }
+  if (user) {
+    const footer = document.createElement("div");
+    footer.className = "home-footer";
+    setHTML(footer, html`<button class="pill-btn arrange-home" type="button">${icon("tune")}${t("arrangeHome")}</button>`);
+    footer.querySelector("button").addEventListener("click", () =>
+      import("./home-actions.js").then((actions) => actions.reorder(root, titleOf, () => mount(root))));
+    sections.append(footer);
+  }
   const mark = () => markPlaying(sections, engine.song?.id);
   mark();
   engine.addEventListener("song", mark);
-  const stopCarousel = carousel(root.querySelector(".home-carousel"));
   performance.mark("cm-home-rendered");
   return () => {
-    stopCarousel();
+    for (const stop of stops) stop();
     engine.removeEventListener("song", mark);
   };
 }

@@ -6,7 +6,7 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
+import { addHTML, setHTML, html, toast, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { avatar, ago } from "../social.js";
 import { refreshUnread, drawBadges } from "../badge.js";
 import { live } from "../live.js";
@@ -39,21 +39,21 @@ export async function mount(root, { query }) {
   if (!store.get().user) { navigate("/login?next=/inbox", { replace: true }); return; }
   const kind = query.get("kind") || "all";
   const kinds = store.get().unread?.kinds || {};
-  root.innerHTML = `<header class="top-bar inbox-bar"><h1 class="top-title">${esc(t("inbox"))}</h1>
-      <a class="text-btn inbox-messages" href="/messages">${icon("chat")}<span>${esc(t("messages"))}</span><span class="badge badge-slot" data-badge="messages" hidden></span></a>
-      <button type="button" class="text-btn mark-all">${esc(t("markAllRead"))}</button></header>
-    <nav class="tabs inbox-tabs">${KINDS.map(([k, label]) => `<a class="tab-link${k === kind ? " active" : ""}" href="/inbox${k === "all" ? "" : `?kind=${k}`}" data-kind="${k}">${esc(t(label))}${k !== "all" && kinds[k] ? `<span class="kind-badge">${kinds[k]}</span>` : ""}</a>`).join("")}</nav>
-    <ul class="notice-list">${loadingBlock()}</ul><div class="list-foot"></div>`;
+  setHTML(root, html`<header class="top-bar inbox-bar"><h1 class="top-title">${t("inbox")}</h1>
+      <a class="text-btn inbox-messages" href="/messages">${icon("chat")}<span>${t("messages")}</span><span class="badge badge-slot" data-badge="messages" hidden></span></a>
+      <button type="button" class="text-btn mark-all">${t("markAllRead")}</button></header>
+    <nav class="tabs inbox-tabs">${KINDS.map(([k, label]) => html`<a class="tab-link${k === kind ? " active" : ""}" href="/inbox${k === "all" ? "" : `?kind=${k}`}" data-kind="${k}">${t(label)}${k !== "all" && kinds[k] ? html`<span class="kind-badge">${kinds[k]}</span>` : ""}</a>`)}</nav>
+    <ul class="notice-list">${loadingBlock()}</ul><div class="list-foot"></div>`);
   const list = root.querySelector(".notice-list");
   const foot = root.querySelector(".list-foot");
   let items = [];
   let cursor = null;
-  const row = (item) => `<li class="notice${item.read ? "" : " unread"}" data-id="${esc(item.id)}">
-    <a class="notice-av" href="/user/${esc(item.actor.id)}" aria-label="${esc(item.actor.nickname)}">${avatar(item.actor, 44)}</a>
-    <button type="button" class="notice-main"><span class="notice-line"><b>${esc(item.actor.nickname)}</b> ${esc(what(item))}</span>
-      ${item.comment?.content ? `<span class="notice-quote">${esc(item.comment.content)}</span>` : ""}
-      <span class="notice-time">${esc(ago(item.createdAt))}</span></button>
-    ${item.read ? "" : `<span class="unread-dot" role="img" aria-label="${esc(t("unreadMark"))}"></span>`}</li>`;
+  const row = (item) => html`<li class="notice${item.read ? "" : " unread"}" data-id="${item.id}">
+    <a class="notice-av" href="/user/${item.actor.id}" aria-label="${item.actor.nickname}">${avatar(item.actor, 44)}</a>
+    <button type="button" class="notice-main"><span class="notice-line"><b>${item.actor.nickname}</b> ${what(item)}</span>
+      ${item.comment?.content ? html`<span class="notice-quote">${item.comment.content}</span>` : ""}
+      <span class="notice-time">${ago(item.createdAt)}</span></button>
+    ${item.read ? "" : html`<span class="unread-dot" role="img" aria-label="${t("unreadMark")}"></span>`}</li>`;
   const load = async (more = false) => {
     try {
       const page = await notifications.list({ size: 30, cursor: more ? cursor : undefined });
@@ -61,12 +61,12 @@ export async function mount(root, { query }) {
       cursor = page.nextCursor;
       const shown = page.data.filter((n) => kind === "all" || n.kind === kind);
       items = more ? [...items, ...page.data] : page.data;
-      if (!more) list.innerHTML = "";
-      list.insertAdjacentHTML("beforeend", shown.map(row).join(""));
-      if (!list.children.length) list.innerHTML = `<li>${emptyBlock(t("noNotifications"))}</li>`;
-      foot.innerHTML = cursor ? `<button type="button" class="pill-btn load-more">${esc(t("loadMore"))}</button>` : "";
+      if (!more) list.replaceChildren();
+      addHTML(list, shown.map(row), "beforeend");
+      if (!list.children.length) setHTML(list, html`<li>${emptyBlock(t("noNotifications"))}</li>`);
+      setHTML(foot, cursor ? html`<button type="button" class="pill-btn load-more">${t("loadMore")}</button>` : "");
     } catch (error) {
-      if (root.isConnected) list.innerHTML = errorBlock(error);
+      if (root.isConnected) setHTML(list, errorBlock(error));
     }
   };
   foot.addEventListener("click", (e) => { if (e.target.closest(".load-more")) load(true); });
@@ -100,14 +100,14 @@ export async function mount(root, { query }) {
     items.unshift(item);
     if (kind === "all" || item.kind === kind) {
       list.querySelector(".state-block.empty")?.closest("li")?.remove();
-      list.insertAdjacentHTML("afterbegin", row(item));
+      addHTML(list, row(item), "afterbegin");
     }
     for (const link of root.querySelectorAll(".inbox-tabs .tab-link")) {
       const k = link.dataset.kind;
       const n = detail.unread?.kinds?.[k] || 0;
       let badge = link.querySelector(".kind-badge");
       if (k === "all" || !n) { badge?.remove(); continue; }
-      if (!badge) link.insertAdjacentHTML("beforeend", `<span class="kind-badge"></span>`);
+      if (!badge) addHTML(link, html`<span class="kind-badge"></span>`, "beforeend");
       link.querySelector(".kind-badge").textContent = String(n);
     }
   };

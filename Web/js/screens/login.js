@@ -4,7 +4,7 @@ import { accounts } from "../api.js";
 import { navigate, back } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast } from "../ui.js";
+import { setHTML, html, toast } from "../ui.js";
 import { signIn } from "../session.js";
 
 const modes = ["password", "code", "signup"];
@@ -18,29 +18,29 @@ export async function mount(root, { query }) {
   const mode = modes.includes(query.get("mode")) ? query.get("mode") : "password";
   const next = query.get("next") || "/mine";
   const outbox = new URL("/v1/admin/outbox", location.href).href;
-  const field = (name, label, type, extra = "") => `<label class="field"><span class="field-label">${esc(label)}</span>
+  const field = (name, label, type, extra = "") => html`<label class="field"><span class="field-label">${label}</span>
       <input class="text-input" name="${name}" type="${type}" ${extra}></label>`;
-  const codeField = () => `<div class="code-row">${field("code", t("code"), "text", `inputmode="numeric" autocomplete="one-time-code" maxlength="6" ${mode === "code" ? "required" : ""} placeholder="${mode === "signup" ? esc(t("signUpCodeHint")) : ""}"`)}
-      <button class="pill-btn send-code" type="button">${esc(t("sendCode"))}</button></div>
-      <p class="hint outbox-hint" hidden>${esc(t("outboxHint", { url: "" }))}<a href="${esc(outbox)}" target="_blank" rel="noopener" data-external>${esc(outbox)}</a></p>`;
-  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(mode === "signup" ? t("signUp") : t("signIn"))}</h1></header>
+  const codeField = () => html`<div class="code-row">${field("code", t("code"), "text", html`inputmode="numeric" autocomplete="one-time-code" maxlength="6" ${mode === "code" ? "required" : ""} placeholder="${mode === "signup" ? t("signUpCodeHint") : ""}"`)}
+      <button class="pill-btn send-code" type="button">${t("sendCode")}</button></div>
+      <p class="hint outbox-hint" hidden>${t("outboxHint", { url: "" })}<a href="${outbox}" target="_blank" rel="noopener" data-external>${outbox}</a></p>`;
+  setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${mode === "signup" ? t("signUp") : t("signIn")}</h1></header>
     <div class="login">
-      <div class="login-logo"><img src="${new URL("../../icons/icon.svg", import.meta.url).href}" alt="" width="72" height="72"><span>${esc(t("appName"))}</span></div>
+      <div class="login-logo"><img src="${new URL("../../icons/icon.svg", import.meta.url).href}" alt="" width="72" height="72"><span>${t("appName")}</span></div>
       <div class="tabs" role="tablist">
-        <a class="tab-link${mode === "password" ? " active" : ""}" role="tab" aria-selected="${mode === "password"}" href="/login?mode=password&next=${encodeURIComponent(next)}">${esc(t("passwordSignIn"))}</a>
-        <a class="tab-link${mode === "code" ? " active" : ""}" role="tab" aria-selected="${mode === "code"}" href="/login?mode=code&next=${encodeURIComponent(next)}">${esc(t("codeSignIn"))}</a>
-        <a class="tab-link${mode === "signup" ? " active" : ""}" role="tab" aria-selected="${mode === "signup"}" href="/login?mode=signup&next=${encodeURIComponent(next)}">${esc(t("signUp"))}</a>
+        <a class="tab-link${mode === "password" ? " active" : ""}" role="tab" aria-selected="${mode === "password"}" href="/login?mode=password&next=${encodeURIComponent(next)}">${t("passwordSignIn")}</a>
+        <a class="tab-link${mode === "code" ? " active" : ""}" role="tab" aria-selected="${mode === "code"}" href="/login?mode=code&next=${encodeURIComponent(next)}">${t("codeSignIn")}</a>
+        <a class="tab-link${mode === "signup" ? " active" : ""}" role="tab" aria-selected="${mode === "signup"}" href="/login?mode=signup&next=${encodeURIComponent(next)}">${t("signUp")}</a>
       </div>
       <form class="login-form" novalidate>
-        ${field("account", t("account"), "text", 'autocomplete="username" required')}
-        ${mode === "signup" ? field("nickname", t("nickname"), "text", 'autocomplete="nickname" maxlength="32" required') : ""}
-        ${mode !== "code" ? field("password", t("password"), "password", `autocomplete="${mode === "signup" ? "new-password" : "current-password"}" minlength="8" maxlength="128" required placeholder="${mode === "signup" ? esc(t("passwordRule")) : ""}"`) : ""}
+        ${field("account", t("account"), "text", html`autocomplete="username" required`)}
+        ${mode === "signup" ? field("nickname", t("nickname"), "text", html`autocomplete="nickname" maxlength="32" required`) : ""}
+        ${mode !== "code" ? field("password", t("password"), "password", html`autocomplete="${mode === "signup" ? "new-password" : "current-password"}" minlength="8" maxlength="128" required placeholder="${mode === "signup" ? t("passwordRule") : ""}"`) : ""}
         ${mode !== "password" ? codeField() : ""}
         <p class="form-error" role="alert"></p>
-        <button class="pill-btn primary wide submit" type="submit">${esc(mode === "signup" ? t("signUp") : t("signIn"))}</button>
+        <button class="pill-btn primary wide submit" type="submit">${mode === "signup" ? t("signUp") : t("signIn")}</button>
       </form>
-    </div>`;
+    </div>`);
   root.querySelector(".back-btn").addEventListener("click", () => back("/"));
   const form = root.querySelector(".login-form");
   const error = root.querySelector(".form-error");

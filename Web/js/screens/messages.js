@@ -7,7 +7,7 @@ import * as store from "../store.js";
 import { navigate, back, refresh } from "../router.js";
 import { t, lang } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, img, toast, actionSheet, confirmDialog, errorBlock, emptyBlock, loadingBlock, artistNames } from "../ui.js";
+import { setHTML, html, img, toast, actionSheet, confirmDialog, errorBlock, emptyBlock, loadingBlock, artistNames } from "../ui.js";
 import { avatar, resizePicture, uploadPicture, PICTURE_TYPES } from "../social.js";
 import { media } from "../media.js";
 import { engine } from "../player.js";
@@ -74,28 +74,28 @@ const countLabel = (n) => (n > 99 ? "99+" : String(n));
 function conversationRow(conversation, activeId) {
   const unread = conversation.unreadCount || 0;
   const active = conversation.id === activeId;
-  return `<li class="conv${unread ? " unread" : ""}${active ? " active" : ""}" data-id="${esc(conversation.id)}">
-    <a class="conv-link" href="/messages/${esc(conversation.id)}"${active ? ' aria-current="page"' : ""}>
-      <span class="conv-av">${avatar(conversation.user, 44)}${unread ? `<span class="conv-badge" aria-label="${esc(t("unreadCount", { n: unread }))}">${countLabel(unread)}</span>` : ""}</span>
-      <span class="conv-text"><span class="conv-top"><span class="conv-name">${esc(conversation.user.nickname)}</span>
-        <time class="conv-time" datetime="${esc(conversation.updatedAt)}">${esc(listTime(conversation.updatedAt))}</time></span>
-        <span class="conv-last">${esc(preview(conversation.lastMessage))}</span></span></a></li>`;
+  return html`<li class="conv${unread ? " unread" : ""}${active ? " active" : ""}" data-id="${conversation.id}">
+    <a class="conv-link" href="/messages/${conversation.id}"${active ? ' aria-current="page"' : ""}>
+      <span class="conv-av">${avatar(conversation.user, 44)}${unread ? html`<span class="conv-badge" aria-label="${t("unreadCount", { n: unread })}">${countLabel(unread)}</span>` : ""}</span>
+      <span class="conv-text"><span class="conv-top"><span class="conv-name">${conversation.user.nickname}</span>
+        <time class="conv-time" datetime="${conversation.updatedAt}">${listTime(conversation.updatedAt)}</time></span>
+        <span class="conv-last">${preview(conversation.lastMessage)}</span></span></a></li>`;
 }
 
 /** The conversation list in `box`; `activeId` is the one open beside it. Returns the way to stop it. */
 function conversationList(box, { activeId, onDeleted }) {
-  box.innerHTML = `<ul class="conv-list" aria-label="${esc(t("messages"))}"></ul><div class="list-foot"></div>`;
+  setHTML(box, html`<ul class="conv-list" aria-label="${t("messages")}"></ul><div class="list-foot"></div>`);
   const list = box.querySelector(".conv-list");
   const foot = box.querySelector(".list-foot");
   const user = me();
   if (cache?.userId !== user) cache = { userId: user, items: null, cursor: null };
   const draw = () => {
     const items = cache.items;
-    if (!items) { list.innerHTML = `<li>${loadingBlock()}</li>`; return; }
-    list.innerHTML = items.length
-      ? items.map((c) => conversationRow(c, activeId)).join("")
-      : `<li class="conv-empty">${emptyBlock(t("noConversations"))}<p class="hint center">${esc(t("noConversationsHint"))}</p></li>`;
-    foot.innerHTML = cache.cursor ? `<button type="button" class="pill-btn load-more">${esc(t("loadMore"))}</button>` : "";
+    if (!items) { setHTML(list, html`<li>${loadingBlock()}</li>`); return; }
+    setHTML(list, items.length
+      ? items.map((c) => conversationRow(c, activeId))
+      : html`<li class="conv-empty">${emptyBlock(t("noConversations"))}<p class="hint center">${t("noConversationsHint")}</p></li>`);
+    setHTML(foot, cache.cursor ? html`<button type="button" class="pill-btn load-more">${t("loadMore")}</button>` : "");
   };
   const load = async (more = false) => {
     try {
@@ -109,7 +109,7 @@ function conversationList(box, { activeId, onDeleted }) {
       if (!box.isConnected) return;
       if (cache.items && !more) return; // What was shown stays; the next visit asks again.
       if (more) { toast(error.message); return; }
-      list.innerHTML = `<li>${errorBlock(error)}</li>`;
+      setHTML(list, html`<li>${errorBlock(error)}</li>`);
       list.querySelector("[data-action=retry]")?.addEventListener("click", () => { draw(); load(); });
     }
   };
@@ -233,48 +233,48 @@ function picture(file) {
   const scale = Math.min(1, 200 / w, 240 / h);
   const width = Math.max(60, Math.round(w * scale));
   const height = Math.max(60, Math.round(h * scale));
-  return `<button type="button" class="msg-pic" data-act="picture" aria-label="${esc(t("previewPicture"))}">
-    <img src="${esc(media(file.icon || file.uri))}" width="${width}" height="${height}" alt="" decoding="async"></button>`;
+  return html`<button type="button" class="msg-pic" data-act="picture" aria-label="${t("previewPicture")}">
+    <img src="${media(file.icon || file.uri)}" width="${width}" height="${height}" alt="" decoding="async"></button>`;
 }
 
 function content(message) {
   switch (message.kind) {
     case "text":
-      return `<p class="bubble">${esc(message.content)}</p>`;
+      return html`<p class="bubble">${message.content}</p>`;
     case "image":
-      return message.image ? picture(message.image) : `<p class="bubble gone">${esc(t("previewGone"))}</p>`;
+      return message.image ? picture(message.image) : html`<p class="bubble gone">${t("previewGone")}</p>`;
     case "song": {
       const song = message.song;
-      if (!song) return `<p class="bubble gone">${esc(t("songGone"))}</p>`;
-      return `<button type="button" class="msg-card song-card" data-act="song" aria-label="${esc(`${t("tapToPlay")}: ${song.title}`)}">
-        ${img(song, 48, "msg-card-cover")}<span class="msg-card-text"><span class="msg-card-title">${esc(song.title)}</span>
-        <span class="msg-card-sub">${esc(artistNames(song))}</span></span><span class="msg-card-play">${icon("play")}</span></button>`;
+      if (!song) return html`<p class="bubble gone">${t("songGone")}</p>`;
+      return html`<button type="button" class="msg-card song-card" data-act="song" aria-label="${`${t("tapToPlay")}: ${song.title}`}">
+        ${img(song, 48, "msg-card-cover")}<span class="msg-card-text"><span class="msg-card-title">${song.title}</span>
+        <span class="msg-card-sub">${artistNames(song)}</span></span><span class="msg-card-play">${icon("play")}</span></button>`;
     }
     case "sheet": {
       const sheet = message.sheet;
-      if (!sheet) return `<p class="bubble gone">${esc(t("sheetGone"))}</p>`;
-      return `<a class="msg-card sheet-card" href="/sheet/${esc(sheet.id)}">${img(sheet, 48, "msg-card-cover")}
-        <span class="msg-card-text"><span class="msg-card-title">${esc(sheet.title)}</span>
-        <span class="msg-card-sub">${esc(t("sharedSheet", { n: sheet.songsCount ?? 0 }))}${sheet.user ? ` · ${esc(sheet.user.nickname)}` : ""}</span></span>${icon("right", "msg-card-chev")}</a>`;
+      if (!sheet) return html`<p class="bubble gone">${t("sheetGone")}</p>`;
+      return html`<a class="msg-card sheet-card" href="/sheet/${sheet.id}">${img(sheet, 48, "msg-card-cover")}
+        <span class="msg-card-text"><span class="msg-card-title">${sheet.title}</span>
+        <span class="msg-card-sub">${t("sharedSheet", { n: sheet.songsCount ?? 0 })}${sheet.user ? ` · ${sheet.user.nickname}` : ""}</span></span>${icon("right", "msg-card-chev")}</a>`;
     }
     case "video": {
       const video = message.video;
-      if (!video) return `<p class="bubble gone">${esc(t("videoGone"))}</p>`;
-      return `<a class="msg-card video-card-msg" href="/video/${esc(video.id)}">
-        <span class="msg-still">${video.icon ? `<img src="${esc(media(video.icon, 480))}" alt="" width="240" height="135" decoding="async">` : ""}<span class="msg-still-play">${icon("play")}</span></span>
-        <span class="msg-card-text"><span class="msg-card-title">${esc(video.title)}</span>
-        <span class="msg-card-sub">${esc(t("sharedVideo"))}${video.singer?.name ? ` · ${esc(video.singer.name)}` : ""}</span></span></a>`;
+      if (!video) return html`<p class="bubble gone">${t("videoGone")}</p>`;
+      return html`<a class="msg-card video-card-msg" href="/video/${video.id}">
+        <span class="msg-still">${video.icon ? html`<img src="${media(video.icon, 480)}" alt="" width="240" height="135" decoding="async">` : ""}<span class="msg-still-play">${icon("play")}</span></span>
+        <span class="msg-card-text"><span class="msg-card-title">${video.title}</span>
+        <span class="msg-card-sub">${t("sharedVideo")}${video.singer?.name ? ` · ${video.singer.name}` : ""}</span></span></a>`;
     }
     default:
-      return `<p class="bubble gone">${esc(t("previewGone"))}</p>`;
+      return html`<p class="bubble gone">${t("previewGone")}</p>`;
   }
 }
 
 function bubble(message, user) {
   const mine = message.sender.id === user;
-  return `<li class="msg ${mine ? "mine" : "theirs"} kind-${esc(message.kind)}" data-id="${esc(message.id)}">
-    <a class="msg-av" href="/user/${esc(message.sender.id)}" tabindex="-1" aria-hidden="true">${avatar(message.sender, 36)}</a>
-    <div class="msg-body" tabindex="0" aria-label="${esc(`${message.sender.nickname}: ${preview(message)}`)}">${content(message)}</div></li>`;
+  return html`<li class="msg ${mine ? "mine" : "theirs"} kind-${message.kind}" data-id="${message.id}">
+    <a class="msg-av" href="/user/${message.sender.id}" tabindex="-1" aria-hidden="true">${avatar(message.sender, 36)}</a>
+    <div class="msg-body" tabindex="0" aria-label="${`${message.sender.nickname}: ${preview(message)}`}">${content(message)}</div></li>`;
 }
 
 /** The chat with one person in `pane`: by conversation id, or with a person (`userId`) not yet written to.
@@ -290,20 +290,20 @@ function chatView(pane, { conversationId, userId, wide }) {
   let stopped = false;
   // Enter pressed before the chat had loaded (its person unknown yet): sent once it has.
   let sendWhenLoaded = false;
-  pane.innerHTML = `<header class="top-bar chat-bar">
-      <button class="icon-btn back-btn chat-back" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
+  setHTML(pane, html`<header class="top-bar chat-bar">
+      <button class="icon-btn back-btn chat-back" type="button" aria-label="${t("back")}">${icon("back")}</button>
       <a class="chat-who"><span class="chat-name"></span></a>
-      <button class="icon-btn chat-more" type="button" aria-label="${esc(t("more2"))}" hidden>${icon("more")}</button></header>
+      <button class="icon-btn chat-more" type="button" aria-label="${t("more2")}" hidden>${icon("more")}</button></header>
     <div class="chat-scroll" tabindex="-1"><div class="chat-older" role="status"></div>
       <ol class="chat-list" aria-live="polite">${loadingBlock()}</ol></div>
     <form class="chat-composer" autocomplete="off">
-      <button type="button" class="icon-btn chat-tool chat-share" aria-label="${esc(t("shareSong"))}" title="${esc(t("shareSong"))}">${icon("note")}</button>
-      <label class="icon-btn chat-tool chat-pic" title="${esc(t("sendPicture"))}">${icon("image")}<span class="visually-hidden">${esc(t("sendPicture"))}</span>
+      <button type="button" class="icon-btn chat-tool chat-share" aria-label="${t("shareSong")}" title="${t("shareSong")}">${icon("note")}</button>
+      <label class="icon-btn chat-tool chat-pic" title="${t("sendPicture")}">${icon("image")}<span class="visually-hidden">${t("sendPicture")}</span>
         <input type="file" accept="${PICTURE_TYPES.join(",")}" class="visually-hidden chat-file"></label>
-      <div class="chat-field"><textarea class="chat-input" name="text" rows="1" placeholder="${esc(t("messagePlaceholder"))}" aria-label="${esc(t("messagePlaceholder"))}" enterkeyhint="send"></textarea>
+      <div class="chat-field"><textarea class="chat-input" name="text" rows="1" placeholder="${t("messagePlaceholder")}" aria-label="${t("messagePlaceholder")}" enterkeyhint="send"></textarea>
         <span class="chat-count" aria-live="polite"></span></div>
-      <button class="pill-btn primary chat-send" type="submit" disabled>${esc(t("send"))}</button>
-    </form>`;
+      <button class="pill-btn primary chat-send" type="submit" disabled>${t("send")}</button>
+    </form>`);
   const scroll = pane.querySelector(".chat-scroll");
   const list = pane.querySelector(".chat-list");
   const older = pane.querySelector(".chat-older");
@@ -318,23 +318,23 @@ function chatView(pane, { conversationId, userId, wide }) {
 
   const draw = () => {
     if (!items.length) {
-      list.innerHTML = `<li class="chat-start">${other ? avatar(other, 64) : ""}<p>${esc(t("chatStart"))}</p></li>`;
+      setHTML(list, html`<li class="chat-start">${other ? avatar(other, 64) : ""}<p>${t("chatStart")}</p></li>`);
       return;
     }
-    let html = "";
+    const rows = [];
     let previous = 0;
     for (const message of items) {
       const at = new Date(message.createdAt).getTime() || 0;
-      if (!previous || at - previous > GAP) html += `<li class="msg-time" aria-hidden="true">${esc(chatTime(message.createdAt))}</li>`;
+      if (!previous || at - previous > GAP) rows.push(html`<li class="msg-time" aria-hidden="true">${chatTime(message.createdAt)}</li>`);
       previous = at;
-      html += bubble(message, user);
+      rows.push(bubble(message, user));
     }
-    list.innerHTML = html;
+    setHTML(list, rows);
   };
   const drawHead = () => {
     const who = pane.querySelector(".chat-who");
     who.href = `/user/${other.id}`;
-    who.innerHTML = `${avatar(other, 32)}<span class="chat-name">${esc(other.nickname)}</span>`;
+    setHTML(who, html`${avatar(other, 32)}<span class="chat-name">${other.nickname}</span>`);
     pane.querySelector(".chat-more").hidden = false;
   };
   const setConversation = (id) => {
@@ -369,7 +369,7 @@ function chatView(pane, { conversationId, userId, wide }) {
   const loadOlder = async () => {
     if (loadingOlder || !hasOlder || !conversationId || !items.length) return;
     loadingOlder = true;
-    older.innerHTML = `<span class="spinner" aria-hidden="true"></span>${esc(t("loadingOlder"))}`;
+    setHTML(older, html`<span class="spinner" aria-hidden="true"></span>${t("loadingOlder")}`);
     try {
       const page = await messages.messages({ id: conversationId, before: items[0].id, size: PAGE });
       if (stopped) return;
@@ -382,7 +382,7 @@ function chatView(pane, { conversationId, userId, wide }) {
       toast(error.message);
     } finally {
       loadingOlder = false;
-      older.innerHTML = "";
+      older.replaceChildren();
     }
     // Still at the top (a short page): the next older ones.
     if (hasOlder && scroll.scrollTop < 120) loadOlder();
@@ -532,7 +532,7 @@ function chatView(pane, { conversationId, userId, wide }) {
 
   const fail = (error) => {
     if (stopped) return;
-    list.innerHTML = `<li>${errorBlock(error)}</li>`;
+    setHTML(list, html`<li>${errorBlock(error)}</li>`);
     list.querySelector("[data-action=retry]")?.addEventListener("click", () => start());
   };
   const start = async () => {
@@ -603,13 +603,13 @@ export async function mount(root, { params }) {
   const chatOpen = !!(params.id || params.userId);
   root.classList.toggle("in-chat", chatOpen);
   const stops = [];
-  const listPane = `<section class="conv-pane"><header class="top-bar conv-bar">
-      <button class="icon-btn back-btn conv-back" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("messages"))}</h1></header><div class="conv-box"></div></section>`;
+  const listPane = html`<section class="conv-pane"><header class="top-bar conv-bar">
+      <button class="icon-btn back-btn conv-back" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("messages")}</h1></header><div class="conv-box"></div></section>`;
   if (wide) {
-    root.innerHTML = `<div class="messages-split">${listPane}<section class="chat-pane" aria-label="${esc(t("messages"))}"></section></div>`;
+    setHTML(root, html`<div class="messages-split">${listPane}<section class="chat-pane" aria-label="${t("messages")}"></section></div>`);
   } else {
-    root.innerHTML = chatOpen ? `<section class="chat-pane"></section>` : listPane;
+    setHTML(root, chatOpen ? html`<section class="chat-pane"></section>` : listPane);
   }
   root.querySelector(".conv-back")?.addEventListener("click", () => back("/inbox"));
   const box = root.querySelector(".conv-box");
@@ -624,7 +624,7 @@ export async function mount(root, { params }) {
   }
   const pane = root.querySelector(".chat-pane");
   if (pane && chatOpen) stops.push(chatView(pane, { conversationId: params.id, userId: params.userId, wide }));
-  else if (pane) pane.innerHTML = `<div class="chat-none">${icon("chat")}<p>${esc(t("pickConversation"))}</p></div>`;
+  else if (pane) setHTML(pane, html`<div class="chat-none">${icon("chat")}<p>${t("pickConversation")}</p></div>`);
   // Crossing the wide-screen width changes the layout.
   const onWidth = () => refresh();
   WIDE.addEventListener("change", onWidth);

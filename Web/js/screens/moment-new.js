@@ -5,23 +5,23 @@ import * as store from "../store.js";
 import { back, navigate } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast } from "../ui.js";
+import { setHTML, html, toast } from "../ui.js";
 import { composer } from "../composer.js";
 import { resizePicture, uploadPicture, PICTURE_TYPES } from "../social.js";
 import "../i18n-social.js";
 
 export async function mount(root) {
   if (!store.get().user) { navigate("/login?next=/moments/new", { replace: true }); return; }
-  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("newMoment"))}</h1></header>
+  setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("newMoment")}</h1></header>
     <div class="post-page">
       <div class="post-composer"></div>
-      <ul class="post-pics"><li><label class="post-add" aria-label="${esc(t("addPicture"))}">${icon("plus")}
+      <ul class="post-pics"><li><label class="post-add" aria-label="${t("addPicture")}">${icon("plus")}
         <input class="post-file" type="file" accept="${PICTURE_TYPES.join(",")}" multiple hidden></label></li></ul>
       <p class="post-error form-error" role="alert"></p>
-      <label class="post-place">${icon("place")}<input class="text-input place-input" name="place" maxlength="60" placeholder="${esc(t("placePlaceholder"))}" list="place-names" autocomplete="off"></label>
+      <label class="post-place">${icon("place")}<input class="text-input place-input" name="place" maxlength="60" placeholder="${t("placePlaceholder")}" list="place-names" autocomplete="off"></label>
       <datalist id="place-names"></datalist>
-    </div>`;
+    </div>`);
   root.querySelector(".back-btn").addEventListener("click", () => back("/moments"));
   const pics = []; // { file, url, state: "resizing"|"uploading"|"done"|"failed", progress, stored, el }
   const list = root.querySelector(".post-pics");
@@ -55,8 +55,8 @@ export async function mount(root) {
       if (pics.length >= 9) { error.textContent = t("maxPictures"); break; }
       const pic = { file, state: "resizing", progress: 0, url: URL.createObjectURL(file) };
       pic.el = document.createElement("li");
-      pic.el.innerHTML = `<img src="${esc(pic.url)}" alt=""><span class="post-progress"></span>
-        <button type="button" class="post-remove" aria-label="${esc(t("delete"))}">${icon("close")}</button>`;
+      setHTML(pic.el, html`<img src="${pic.url}" alt=""><span class="post-progress"></span>
+        <button type="button" class="post-remove" aria-label="${t("delete")}">${icon("close")}</button>`);
       pic.el.querySelector(".post-remove").addEventListener("click", () => {
         pics.splice(pics.indexOf(pic), 1);
         pic.el.remove();
@@ -80,7 +80,7 @@ export async function mount(root) {
       try {
         const page = await feeds.nearby({ latitude: coords.latitude, longitude: coords.longitude, size: 20 });
         const names = [...new Set(page.data.map((f) => f.place).filter(Boolean))];
-        root.querySelector("#place-names").innerHTML = names.map((n) => `<option value="${esc(n)}"></option>`).join("");
+        setHTML(root.querySelector("#place-names"), names.map((n) => html`<option value="${n}"></option>`));
       } catch { /* typing still works */ }
     }, () => {}, { timeout: 10000, maximumAge: 600000 });
   }, { once: true });

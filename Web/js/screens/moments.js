@@ -5,31 +5,34 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
+import { addHTML, setHTML, html, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
 import { richText, avatar, ago, pullToRefresh } from "../social.js";
 import "../i18n-social.js";
 
 /** One moment's markup. */
+/** A moment's like button says what it does and how many liked it, whatever it shows. */
+const likeLabel = (feed) => (feed.likesCount ? `${t("likes")} ${count(feed.likesCount)}` : t("likes"));
+
 export function momentCard(feed, { detail = false } = {}) {
   const me = store.get().user;
   const pics = feed.images || [];
-  const grid = pics.length ? `<div class="pic-grid n${Math.min(pics.length, 9)}${pics.length === 1 ? " one" : ""}">${pics.slice(0, 9).map((p, i) =>
-    `<button type="button" class="pic" data-pic="${i}" aria-label="${esc(t("pictureOf", { i: i + 1, n: pics.length }))}">
-      <img src="${esc(media(p.icon || p.uri))}" alt="" loading="lazy" decoding="async"${p.width && p.height ? ` width="${p.width}" height="${p.height}"` : ""}></button>`).join("")}</div>` : "";
+  const grid = pics.length ? html`<div class="pic-grid n${Math.min(pics.length, 9)}${pics.length === 1 ? " one" : ""}">${pics.slice(0, 9).map((p, i) =>
+    html`<button type="button" class="pic" data-pic="${i}" aria-label="${t("pictureOf", { i: i + 1, n: pics.length })}">
+      <img src="${media(p.icon || p.uri)}" alt="" loading="lazy" decoding="async"${p.width && p.height ? ` width="${p.width}" height="${p.height}"` : ""}></button>`)}</div>` : "";
   const place = feed.place || [feed.province, feed.city].filter(Boolean).join(" · ");
-  return `<li class="moment" data-id="${esc(feed.id)}">
-    <a class="moment-av" href="/user/${esc(feed.user.id)}" aria-label="${esc(feed.user.nickname)}">${avatar(feed.user, 40)}</a>
+  return html`<li class="moment" data-id="${feed.id}">
+    <a class="moment-av" href="/user/${feed.user.id}" aria-label="${feed.user.nickname}">${avatar(feed.user, 40)}</a>
     <div class="moment-body">
-      <div class="moment-head"><a class="moment-user" href="/user/${esc(feed.user.id)}">${esc(feed.user.nickname)}</a>
-        <span class="moment-time">${esc(ago(feed.createdAt))}${feed.distance != null ? ` · ${esc(feed.distance < 1000 ? `${Math.round(feed.distance)} m` : `${(feed.distance / 1000).toFixed(1)} km`)}` : ""}</span></div>
-      ${feed.content ? `<p class="moment-text">${richText(feed.content, feed.mentions, feed.topics)}</p>` : ""}
+      <div class="moment-head"><a class="moment-user" href="/user/${feed.user.id}">${feed.user.nickname}</a>
+        <span class="moment-time">${ago(feed.createdAt)}${feed.distance != null ? ` · ${feed.distance < 1000 ? `${Math.round(feed.distance)} m` : `${(feed.distance / 1000).toFixed(1)} km`}` : ""}</span></div>
+      ${feed.content ? html`<p class="moment-text">${richText(feed.content, feed.mentions, feed.topics)}</p>` : ""}
       ${grid}
-      ${place ? `<p class="moment-place">${icon("place")}<span>${esc(place)}</span></p>` : ""}
+      ${place ? html`<p class="moment-place">${icon("place")}<span>${place}</span></p>` : ""}
       <div class="moment-actions">
-        <button type="button" class="text-btn moment-like${feed.likeId ? " on" : ""}" aria-pressed="${Boolean(feed.likeId)}">${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${feed.likesCount ? esc(count(feed.likesCount)) : esc(t("likes"))}</span></button>
-        ${detail ? "" : `<a class="text-btn moment-comments" href="/moment/${esc(feed.id)}">${icon("comment")}<span>${feed.commentsCount ? esc(count(feed.commentsCount)) : esc(t("comment"))}</span></a>`}
-        ${me?.userId === feed.user.id ? `<button type="button" class="text-btn moment-delete" aria-label="${esc(t("delete"))}">${icon("trash")}</button>` : ""}
+        <button type="button" class="text-btn moment-like${feed.likeId ? " on" : ""}" aria-pressed="${Boolean(feed.likeId)}" aria-label="${likeLabel(feed)}">${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${feed.likesCount ? count(feed.likesCount) : t("likes")}</span></button>
+        ${detail ? "" : html`<a class="text-btn moment-comments" href="/moment/${feed.id}">${icon("comment")}<span>${feed.commentsCount ? count(feed.commentsCount) : t("comment")}</span></a>`}
+        ${me?.userId === feed.user.id ? html`<button type="button" class="text-btn moment-delete" aria-label="${t("delete")}">${icon("trash")}</button>` : ""}
       </div>
     </div></li>`;
 }
@@ -39,14 +42,14 @@ export function momentCard(feed, { detail = false } = {}) {
 export function waterfallCard(feed) {
   const pic = feed.images?.[0];
   const ratio = pic?.width && pic?.height ? ` width="${pic.width}" height="${pic.height}"` : ` width="1" height="1"`;
-  return `<li class="moment wf-card" data-id="${esc(feed.id)}">
-    <a class="wf-link" href="/moment/${esc(feed.id)}">
-      ${pic ? `<span class="wf-pic"><img src="${esc(media(pic.icon || pic.uri))}" alt=""${ratio} loading="lazy" decoding="async">
-        ${feed.images.length > 1 ? `<span class="wf-count">${icon("image")}${feed.images.length}</span>` : ""}</span>`
-        : `<span class="wf-quote">${esc(feed.content.slice(0, 80))}</span>`}
-      ${pic && feed.content ? `<span class="wf-text">${esc(feed.content)}</span>` : ""}</a>
-    <div class="wf-foot"><a class="wf-user" href="/user/${esc(feed.user.id)}">${avatar(feed.user, 20)}<span>${esc(feed.user.nickname)}</span></a>
-      <button type="button" class="text-btn moment-like${feed.likeId ? " on" : ""}" aria-pressed="${Boolean(feed.likeId)}">${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${feed.likesCount ? esc(count(feed.likesCount)) : ""}</span></button></div>
+  return html`<li class="moment wf-card" data-id="${feed.id}">
+    <a class="wf-link" href="/moment/${feed.id}">
+      ${pic ? html`<span class="wf-pic"><img src="${media(pic.icon || pic.uri)}" alt=""${ratio} loading="lazy" decoding="async">
+        ${feed.images.length > 1 ? html`<span class="wf-count">${icon("image")}${feed.images.length}</span>` : ""}</span>`
+        : html`<span class="wf-quote">${feed.content.slice(0, 80)}</span>`}
+      ${pic && feed.content ? html`<span class="wf-text">${feed.content}</span>` : ""}</a>
+    <div class="wf-foot"><a class="wf-user" href="/user/${feed.user.id}">${avatar(feed.user, 20)}<span>${feed.user.nickname}</span></a>
+      <button type="button" class="text-btn moment-like${feed.likeId ? " on" : ""}" aria-pressed="${Boolean(feed.likeId)}" aria-label="${likeLabel(feed)}">${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${feed.likesCount ? count(feed.likesCount) : ""}</span></button></div>
   </li>`;
 }
 
@@ -55,9 +58,9 @@ export function viewer(pictures, start = 0) {
   const dialog = document.createElement("dialog");
   dialog.className = "pic-viewer";
   dialog.setAttribute("aria-label", t("pictureOf", { i: start + 1, n: pictures.length }));
-  dialog.innerHTML = `<div class="viewer-track">${pictures.map((p, i) => `<figure class="viewer-slide"><img src="${esc(media(p.uri))}" alt="${esc(t("pictureOf", { i: i + 1, n: pictures.length }))}" decoding="async" draggable="false"></figure>`).join("")}</div>
+  setHTML(dialog, html`<div class="viewer-track">${pictures.map((p, i) => html`<figure class="viewer-slide"><img src="${media(p.uri)}" alt="${t("pictureOf", { i: i + 1, n: pictures.length })}" decoding="async" draggable="false"></figure>`)}</div>
     <p class="viewer-count">${start + 1} / ${pictures.length}</p>
-    <button type="button" class="icon-btn viewer-close" aria-label="${esc(t("close"))}">${icon("close")}</button>`;
+    <button type="button" class="icon-btn viewer-close" aria-label="${t("close")}">${icon("close")}</button>`);
   document.body.append(dialog);
   const track = dialog.querySelector(".viewer-track");
   const counter = dialog.querySelector(".viewer-count");
@@ -133,8 +136,9 @@ export function bindMoments(list, items, { onDelete } = {}) {
         }
         like.classList.toggle("on", Boolean(feed.likeId));
         like.setAttribute("aria-pressed", String(Boolean(feed.likeId)));
-        const label = feed.likesCount ? esc(count(feed.likesCount)) : row.classList.contains("wf-card") ? "" : esc(t("likes"));
-        like.innerHTML = `${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${label}</span>`;
+        like.setAttribute("aria-label", likeLabel(feed));
+        const label = feed.likesCount ? count(feed.likesCount) : row.classList.contains("wf-card") ? "" : t("likes");
+        setHTML(like, html`${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${label}</span>`);
       } catch (error) {
         toast(error.message);
       }
@@ -161,7 +165,7 @@ export function momentList(box, load, { empty = t("noMoments"), card = (f) => mo
   let cursor = null;
   let done = false;
   let busy = false;
-  box.innerHTML = `<ul class="moment-list ${cls}"></ul><div class="list-foot">${loadingBlock()}</div>`;
+  setHTML(box, html`<ul class="moment-list ${cls}"></ul><div class="list-foot">${loadingBlock()}</div>`);
   const list = box.querySelector(".moment-list");
   const foot = box.querySelector(".list-foot");
   bindMoments(list, items);
@@ -172,15 +176,15 @@ export function momentList(box, load, { empty = t("noMoments"), card = (f) => mo
       const page = await load(cursor);
       if (!box.isConnected) return;
       items.push(...page.data);
-      list.insertAdjacentHTML("beforeend", page.data.map(card).join(""));
+      addHTML(list, page.data.map(card), "beforeend");
       cursor = page.nextCursor;
       done = !cursor || !page.data.length;
-      foot.innerHTML = items.length ? (done ? `<p class="hint center">${esc(t("noMore"))}</p>` : `<div class="sentinel"></div>`) : emptyBlock(empty);
+      setHTML(foot, items.length ? (done ? html`<p class="hint center">${t("noMore")}</p>` : html`<div class="sentinel"></div>`) : emptyBlock(empty));
       const sentinel = foot.querySelector(".sentinel");
       if (sentinel) observer.observe(sentinel);
     } catch (error) {
       if (!box.isConnected) return;
-      foot.innerHTML = errorBlock(error);
+      setHTML(foot, errorBlock(error));
       foot.querySelector("[data-action=retry]").addEventListener("click", more);
     } finally {
       busy = false;
@@ -204,23 +208,23 @@ export async function mount(root, { query }) {
   const user = store.get().user;
   const tab = query.get("tab") || (user ? "following" : "everyone");
   const tabs = [["everyone", t("everyone")], ...(user ? [["following", t("followingFeed")]] : []), ["nearby", t("nearby")]];
-  root.innerHTML = `<header class="top-bar moments-bar"><h1 class="top-title">${esc(t("moments"))}</h1>
-      ${user ? `<a class="icon-btn new-moment" href="/moments/new" aria-label="${esc(t("newMoment"))}" title="${esc(t("newMoment"))}">${icon("camera")}</a>` : ""}</header>
-    <nav class="tabs moment-tabs">${tabs.map(([key, label]) => `<a class="tab-link${key === tab ? " active" : ""}" href="/moments?tab=${key}"${key === tab ? ' aria-current="page"' : ""}>${esc(label)}</a>`).join("")}</nav>
-    <div class="moments-body"></div>`;
+  setHTML(root, html`<header class="top-bar moments-bar"><h1 class="top-title">${t("moments")}</h1>
+      ${user ? html`<a class="icon-btn new-moment" href="/moments/new" aria-label="${t("newMoment")}" title="${t("newMoment")}">${icon("camera")}</a>` : ""}</header>
+    <nav class="tabs moment-tabs">${tabs.map(([key, label]) => html`<a class="tab-link${key === tab ? " active" : ""}" href="/moments?tab=${key}"${key === tab ? ' aria-current="page"' : ""}>${label}</a>`)}</nav>
+    <div class="moments-body"></div>`);
   const body = root.querySelector(".moments-body");
   let list = null;
   pullToRefresh(root, () => navigate(`/moments?tab=${tab}`, { replace: true }));
   if (tab === "following" && user) {
     list = momentList(body, (cursor) => feeds.timeline({ cursor, size: 15 }));
   } else if (tab === "nearby") {
-    body.innerHTML = `<div class="state-block" role="status"><span class="spinner" aria-hidden="true"></span>${esc(t("locating"))}</div>`;
+    setHTML(body, html`<div class="state-block" role="status"><span class="spinner" aria-hidden="true"></span>${t("locating")}</div>`);
     try {
       const coords = await position();
       if (!root.isConnected) return;
       list = momentList(body, (cursor) => feeds.nearby({ latitude: coords.latitude, longitude: coords.longitude, cursor, size: 15 }));
     } catch (error) {
-      if (root.isConnected) body.innerHTML = emptyBlock(error.message);
+      if (root.isConnected) setHTML(body, emptyBlock(error.message));
     }
   } else {
     list = momentList(body, (cursor) => feeds.list({ cursor, size: 20 }), { card: waterfallCard, cls: "waterfall" });

@@ -5,7 +5,7 @@ import { engine } from "../player.js";
 import { back, navigate } from "../router.js";
 import { t, duration } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, artistNames, toast } from "../ui.js";
+import { setHTML, html, artistNames, toast } from "../ui.js";
 import { cover } from "../media.js";
 import { LyricView, getLyric, indexAt } from "../lyrics.js";
 import { openQueue } from "../queue-drawer.js";
@@ -14,7 +14,7 @@ import * as downloads from "../downloads.js";
 import * as store from "../store.js";
 
 const modeIcon = { list: "loopList", single: "loopSingle", shuffle: "loopShuffle" };
-const TONEARM = `<svg viewBox="0 0 120 136" aria-hidden="true" focusable="false">
+const TONEARM = html`<svg viewBox="0 0 120 136" aria-hidden="true" focusable="false">
   <path d="M22 22 L38 76 L80 100" fill="none" stroke="#d5d5db" stroke-width="7" stroke-linecap="round" stroke-linejoin="round"/>
   <path d="M22 22 L38 76 L80 100" fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round" opacity=".75"/>
   <g transform="rotate(-62 90 106)"><rect x="78" y="92" width="24" height="30" rx="5" fill="#f4f4f6" stroke="#c4c4cb" stroke-width="2"/>
@@ -23,41 +23,41 @@ const TONEARM = `<svg viewBox="0 0 120 136" aria-hidden="true" focusable="false"
   <circle cx="22" cy="22" r="8" fill="#b4b4bc"/></svg>`;
 
 export async function mount(root) {
-  root.innerHTML = `<div class="play-page">
+  setHTML(root, html`<div class="play-page">
     <div class="play-bg" aria-hidden="true"></div>
     <header class="play-top">
-      <button class="icon-btn play-close" type="button" aria-label="${esc(t("back"))}">${icon("down")}</button>
+      <button class="icon-btn play-close" type="button" aria-label="${t("back")}">${icon("down")}</button>
       <div class="play-heading"><h1 class="play-title"></h1><p class="play-artist"></p></div>
-      <button class="icon-btn play-more" type="button" aria-label="${esc(t("more2"))}">${icon("more")}</button>
+      <button class="icon-btn play-more" type="button" aria-label="${t("more2")}">${icon("more")}</button>
     </header>
     <div class="play-main" data-view="disc">
       <div class="disc-pane">
         <div class="tonearm">${TONEARM}</div>
-        <div class="disc-stage" role="button" tabindex="0" aria-label="${esc(t("showLyrics"))}"></div>
+        <div class="disc-stage" role="button" tabindex="0" aria-label="${t("showLyrics")}"></div>
         <p class="disc-lyric" aria-hidden="true"></p>
       </div>
       <div class="lyric-pane"></div>
     </div>
     <div class="play-actions">
-      <button class="icon-btn act-like" type="button"></button>
-      <button class="icon-btn act-download" type="button"></button>
-      <button class="icon-btn act-sheet" type="button" aria-label="${esc(t("addToSheet"))}" title="${esc(t("addToSheet"))}">${icon("plus")}</button>
-      <button class="icon-btn act-comments" type="button" aria-label="${esc(t("comments"))}" title="${esc(t("comments"))}">${icon("comment")}</button>
-      <button class="icon-btn act-desk-lyrics desk-only" type="button" aria-label="${esc(t("desktopLyrics"))}" title="${esc(t("desktopLyrics"))}">${icon("lyrics")}</button>
+      <button class="icon-btn act-like" type="button" aria-label="${t("like")}"></button>
+      <button class="icon-btn act-download" type="button" aria-label="${t("download")}"></button>
+      <button class="icon-btn act-sheet" type="button" aria-label="${t("addToSheet")}" title="${t("addToSheet")}">${icon("plus")}</button>
+      <button class="icon-btn act-comments" type="button" aria-label="${t("comments")}" title="${t("comments")}">${icon("comment")}</button>
+      <button class="icon-btn act-desk-lyrics desk-only" type="button" aria-label="${t("desktopLyrics")}" title="${t("desktopLyrics")}">${icon("lyrics")}</button>
     </div>
     <div class="play-seek">
       <span class="seek-time">0:00</span>
-      <input class="range seek-range" type="range" min="0" max="1000" value="0" aria-label="${esc(t("nowPlaying"))}">
+      <input class="range seek-range" type="range" min="0" max="1000" value="0" aria-label="${t("nowPlaying")}">
       <span class="seek-duration">0:00</span>
     </div>
     <div class="play-controls">
       <button class="icon-btn ctl-mode" type="button"></button>
-      <button class="icon-btn ctl-prev" type="button" aria-label="${esc(t("previous"))}">${icon("prev")}</button>
+      <button class="icon-btn ctl-prev" type="button" aria-label="${t("previous")}">${icon("prev")}</button>
       <button class="ctl-toggle" type="button"></button>
-      <button class="icon-btn ctl-next" type="button" aria-label="${esc(t("next"))}">${icon("next")}</button>
-      <button class="icon-btn ctl-queue" type="button" aria-label="${esc(t("queue"))}">${icon("queue")}</button>
+      <button class="icon-btn ctl-next" type="button" aria-label="${t("next")}">${icon("next")}</button>
+      <button class="icon-btn ctl-queue" type="button" aria-label="${t("queue")}">${icon("queue")}</button>
     </div>
-  </div>`;
+  </div>`);
   const page = root.querySelector(".play-page");
   const q = (selector) => page.querySelector(selector);
   const main = q(".play-main");
@@ -81,20 +81,20 @@ export async function mount(root) {
     if (!song) {
       q(".play-title").textContent = t("emptyQueue");
       q(".play-artist").textContent = "";
-      stage.innerHTML = `<div class="disc"><div class="disc-spin"><span class="disc-cover ph">${icon("note")}</span></div></div>`;
+      setHTML(stage, html`<div class="disc"><div class="disc-spin"><span class="disc-cover ph">${icon("note")}</span></div></div>`);
       return;
     }
     if (song.id === shownId) return;
     shownId = song.id;
     q(".play-title").textContent = song.title;
     const artist = song.artists?.[0];
-    q(".play-artist").innerHTML = artist
-      ? `<a href="/artist/${esc(artist.id)}">${esc(artistNames(song))}</a>${song.album ? ` · <a href="/album/${esc(song.album.id)}">${esc(song.album.title)}</a>` : ""}`
-      : esc(artistNames(song));
+    setHTML(q(".play-artist"), artist
+      ? html`<a href="/artist/${artist.id}">${artistNames(song)}</a>${song.album ? html` · <a href="/album/${song.album.id}">${song.album.title}</a>` : ""}`
+      : html`${artistNames(song)}`);
     const big = cover(song, 300);
-    q(".play-bg").innerHTML = big ? `<img src="${esc(cover(song, 128))}" alt="">` : "";
+    setHTML(q(".play-bg"), big ? html`<img src="${cover(song, 128)}" alt="">` : "");
     // A new disc element starts its turn from the top, sliding in.
-    stage.innerHTML = `<div class="disc enter"><div class="disc-spin">${big ? `<img class="disc-cover" src="${esc(big)}" alt="${esc(song.album?.title ?? song.title)}" width="300" height="300">` : `<span class="disc-cover ph">${icon("note")}</span>`}</div></div>`;
+    setHTML(stage, html`<div class="disc enter"><div class="disc-spin">${big ? html`<img class="disc-cover" src="${big}" alt="${song.album?.title ?? song.title}" width="300" height="300">` : html`<span class="disc-cover ph">${icon("note")}</span>`}</div></div>`);
     q(".seek-duration").textContent = duration(song.duration);
     q(".disc-lyric").textContent = "";
     lyric = null;
@@ -107,7 +107,7 @@ export async function mount(root) {
     const playing = engine.playing;
     page.classList.toggle("is-playing", playing);
     const toggle = q(".ctl-toggle");
-    toggle.innerHTML = icon(playing ? "pause" : "play");
+    setHTML(toggle, icon(playing ? "pause" : "play"));
     toggle.setAttribute("aria-label", t(playing ? "pause" : "play"));
   };
 
@@ -130,7 +130,7 @@ export async function mount(root) {
 
   const renderMode = () => {
     const button = q(".ctl-mode");
-    button.innerHTML = icon(modeIcon[engine.mode]);
+    setHTML(button, icon(modeIcon[engine.mode]));
     const label = t({ list: "loopList", single: "loopSingle", shuffle: "loopShuffle" }[engine.mode]);
     button.setAttribute("aria-label", label);
     button.title = label;
@@ -140,7 +140,7 @@ export async function mount(root) {
   const renderLike = () => {
     const liked = isLiked(engine.song);
     const button = q(".act-like");
-    button.innerHTML = icon(liked ? "heartFill" : "heart");
+    setHTML(button, icon(liked ? "heartFill" : "heart"));
     button.classList.toggle("on", liked);
     button.setAttribute("aria-label", t(liked ? "unlike" : "like"));
     button.setAttribute("aria-pressed", String(liked));
@@ -151,16 +151,24 @@ export async function mount(root) {
     const button = q(".act-download");
     const done = song && downloads.isDownloaded(song.id);
     const fraction = song ? downloads.progress.get(song.id) : undefined;
-    button.innerHTML = icon(done ? "done" : "download");
+    setHTML(button, icon(done ? "done" : "download"));
     button.classList.toggle("on", !!done);
     const label = done ? t("downloaded") : fraction !== undefined ? t("downloading", { p: Number.isNaN(fraction) ? "" : `${Math.round(fraction * 100)}%` }) : t("download");
     button.setAttribute("aria-label", label);
     button.title = label;
   };
 
-  // Swipe the record for the next or previous song; a tap shows the lyrics.
+  // Swipe the record for the next or previous song; a tap shows the lyrics. The tap opens them on `click`,
+  // not on finger-up: a finger's tap sends its click after pointerup, to whatever is under it by then, and
+  // that would be the lyric pane that just replaced the record (which flips back on a click).
+  let swiped = false;
+  stage.addEventListener("click", () => {
+    if (swiped) swiped = false;
+    else setView("lyric");
+  });
   stage.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
+    swiped = false;
     const disc = stage.querySelector(".disc");
     const startX = event.clientX;
     const startY = event.clientY;
@@ -177,10 +185,8 @@ export async function mount(root) {
       stage.removeEventListener("pointermove", move);
       stage.removeEventListener("pointerup", up);
       stage.removeEventListener("pointercancel", up);
-      if (!moved) {
-        setView("lyric");
-        return;
-      }
+      swiped = moved;
+      if (!moved) return;
       if (Math.abs(dx) > width / 4 && engine.queue.length > 1) {
         disc?.classList.add(dx < 0 ? "leave-left" : "leave-right");
         if (dx < 0) engine.next();
@@ -194,7 +200,10 @@ export async function mount(root) {
     stage.addEventListener("pointercancel", up);
   });
   stage.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") setView("lyric");
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      setView("lyric");
+    }
   });
   q(".lyric-pane").addEventListener("click", (event) => {
     if (!event.target.closest(".lyric-line") && matchMedia("(max-width: 959px)").matches) setView("disc");

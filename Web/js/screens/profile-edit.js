@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { back, navigate } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, errorBlock, loadingBlock } from "../ui.js";
+import { setHTML, html, toast, errorBlock, loadingBlock } from "../ui.js";
 import { avatar, PICTURE_TYPES } from "../social.js";
 import "../i18n-social.js";
 
@@ -18,12 +18,12 @@ export function cropSquare(file, size = 512) {
     picture.onload = () => {
       const dialog = document.createElement("dialog");
       dialog.className = "modal crop-dialog";
-      dialog.innerHTML = `<div class="modal-body"><h2 class="modal-title">${esc(t("changeAvatar"))}</h2>
-        <p class="hint">${esc(t("cropHint"))}</p>
-        <canvas class="crop-canvas" width="600" height="600" aria-label="${esc(t("cropHint"))}"></canvas>
+      setHTML(dialog, html`<div class="modal-body"><h2 class="modal-title">${t("changeAvatar")}</h2>
+        <p class="hint">${t("cropHint")}</p>
+        <canvas class="crop-canvas" width="600" height="600" aria-label="${t("cropHint")}"></canvas>
         <input class="range crop-zoom" type="range" min="1" max="4" step="0.01" value="1" aria-label="zoom">
-        <div class="modal-actions"><button type="button" class="text-btn crop-cancel">${esc(t("cancel"))}</button>
-        <button type="button" class="pill-btn primary crop-ok">${esc(t("save"))}</button></div></div>`;
+        <div class="modal-actions"><button type="button" class="text-btn crop-cancel">${t("cancel")}</button>
+        <button type="button" class="pill-btn primary crop-ok">${t("save")}</button></div></div>`);
       document.body.append(dialog);
       const canvas = dialog.querySelector(".crop-canvas");
       const ctx = canvas.getContext("2d");
@@ -81,31 +81,31 @@ export function cropSquare(file, size = 512) {
 export async function mount(root) {
   const me = store.get().user;
   if (!me) { navigate("/login?next=/mine/profile", { replace: true }); return; }
-  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("editProfile"))}</h1></header><div class="profile-edit">${loadingBlock()}</div>`;
+  setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("editProfile")}</h1></header><div class="profile-edit">${loadingBlock()}</div>`);
   root.querySelector(".back-btn").addEventListener("click", () => back("/mine"));
   const box = root.querySelector(".profile-edit");
   let profile;
   try {
     profile = await accounts.profile({ id: me.userId });
   } catch (error) {
-    box.innerHTML = errorBlock(error);
+    setHTML(box, errorBlock(error));
     return;
   }
   if (!root.isConnected) return;
-  const option = (v, label) => `<option value="${v}"${profile.gender === v ? " selected" : ""}>${esc(label)}</option>`;
-  box.innerHTML = `<div class="avatar-edit"><span class="avatar-now">${avatar(profile, 88)}</span>
-      <label class="pill-btn">${icon("camera")}${esc(t("changeAvatar"))}<input class="avatar-file" type="file" accept="${PICTURE_TYPES.join(",")}" hidden></label></div>
+  const option = (v, label) => html`<option value="${v}"${profile.gender === v ? " selected" : ""}>${label}</option>`;
+  setHTML(box, html`<div class="avatar-edit"><span class="avatar-now">${avatar(profile, 88)}</span>
+      <label class="pill-btn">${icon("camera")}${t("changeAvatar")}<input class="avatar-file" type="file" accept="${PICTURE_TYPES.join(",")}" hidden></label></div>
     <form class="login-form edit-form">
-      <label class="field"><span class="field-label">${esc(t("nickname"))}</span><input class="text-input" name="nickname" maxlength="30" required value="${esc(profile.nickname)}"></label>
-      <label class="field"><span class="field-label">${esc(t("gender"))}</span><select class="text-input" name="gender">${option(0, t("secret"))}${option(10, t("male"))}${option(20, t("female"))}</select></label>
-      <label class="field"><span class="field-label">${esc(t("birthday"))}</span><input class="text-input" type="date" name="birthday" value="${esc(profile.birthday ?? "")}"></label>
-      <div class="code-row"><label class="field"><span class="field-label">${esc(t("province"))}</span><input class="text-input" name="province" maxlength="30" value="${esc(profile.province ?? "")}"></label>
-      <label class="field"><span class="field-label">${esc(t("city"))}</span><input class="text-input" name="city" maxlength="30" value="${esc(profile.city ?? "")}"></label></div>
-      <label class="field"><span class="field-label">${esc(t("bio"))}</span><textarea class="text-input textarea" name="description" maxlength="300" rows="3">${esc(profile.description ?? "")}</textarea></label>
+      <label class="field"><span class="field-label">${t("nickname")}</span><input class="text-input" name="nickname" maxlength="30" required value="${profile.nickname}"></label>
+      <label class="field"><span class="field-label">${t("gender")}</span><select class="text-input" name="gender">${option(0, t("secret"))}${option(10, t("male"))}${option(20, t("female"))}</select></label>
+      <label class="field"><span class="field-label">${t("birthday")}</span><input class="text-input" type="date" name="birthday" value="${profile.birthday ?? ""}"></label>
+      <div class="code-row"><label class="field"><span class="field-label">${t("province")}</span><input class="text-input" name="province" maxlength="30" value="${profile.province ?? ""}"></label>
+      <label class="field"><span class="field-label">${t("city")}</span><input class="text-input" name="city" maxlength="30" value="${profile.city ?? ""}"></label></div>
+      <label class="field"><span class="field-label">${t("bio")}</span><textarea class="text-input textarea" name="description" maxlength="300" rows="3">${profile.description ?? ""}</textarea></label>
       <p class="form-error" role="alert"></p>
-      <button class="pill-btn primary wide submit" type="submit">${esc(t("save"))}</button>
-    </form>`;
+      <button class="pill-btn primary wide submit" type="submit">${t("save")}</button>
+    </form>`);
   const error = box.querySelector(".form-error");
   box.querySelector(".avatar-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
@@ -121,7 +121,7 @@ export async function mount(root) {
       const updated = await accounts.uploadAvatar({ id: me.userId }, form);
       const icon2 = updated?.icon ?? profile.icon;
       profile.icon = icon2 ? `${icon2.split("?")[0]}?v=${Date.now()}` : icon2;
-      box.querySelector(".avatar-now").innerHTML = avatar(profile, 88);
+      setHTML(box.querySelector(".avatar-now"), avatar(profile, 88));
       const user = { ...store.get().user, icon: profile.icon };
       store.persist("cm.user", user);
       store.set({ user });

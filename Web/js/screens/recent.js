@@ -4,20 +4,20 @@ import * as store from "../store.js";
 import { back } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, emptyBlock, artistNames } from "../ui.js";
+import { setHTML, html, emptyBlock, artistNames } from "../ui.js";
 import { frame, songs, failed } from "../detail.js";
 
 export async function mount(root) {
   if (!store.get().user) {
-    root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("recentPlays"))}</h1></header>${emptyBlock(t("signInToSee"))}
-      <p class="center"><a class="pill-btn primary" href="/login?next=/mine/recent">${esc(t("signIn"))}</a></p>`;
+    setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("recentPlays")}</h1></header>${emptyBlock(t("signInToSee"))}
+      <p class="center"><a class="pill-btn primary" href="/login?next=/mine/recent">${t("signIn")}</a></p>`);
     root.querySelector(".back-btn").addEventListener("click", () => back("/mine"));
     return;
   }
   frame(root, t("recentPlays"), "/mine");
   root.querySelector(".detail").classList.add("plain");
-  root.querySelector(".detail-info").innerHTML = `<div class="detail-text"><h1 class="detail-title">${esc(t("recentPlays"))}</h1></div>`;
+  setHTML(root.querySelector(".detail-info"), html`<div class="detail-text"><h1 class="detail-title">${t("recentPlays")}</h1></div>`);
   let stop = () => {};
   const load = async () => {
     try {
@@ -26,7 +26,7 @@ export async function mount(root) {
       const list = page.data.map((entry) => entry.song);
       const plays = new Map(page.data.map((entry) => [entry.song.id, entry.playsCount]));
       if (!list.length) {
-        root.querySelector(".detail-body").innerHTML = emptyBlock(t("emptyHistory"));
+        setHTML(root.querySelector(".detail-body"), emptyBlock(t("emptyHistory")));
         return;
       }
       stop = songs(root, list, { sub: (song) => `${artistNames(song)} · ${t("plays", { n: plays.get(song.id) })}` });

@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { back } from "../router.js";
 import { t, bytes } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, confirmDialog, promptDialog } from "../ui.js";
+import { setHTML, html, toast, confirmDialog, promptDialog } from "../ui.js";
 import * as downloads from "../downloads.js";
 import { signOut, signOutHere } from "../session.js";
 import { navigate } from "../router.js";
@@ -14,44 +14,44 @@ import "../i18n-social.js";
 import "../i18n-chat.js";
 
 function segmented(name, value, options) {
-  return `<div class="segmented" role="radiogroup" aria-label="${esc(t(name))}">${options.map(([v, label]) =>
-    `<button type="button" role="radio" class="seg${v === value ? " on" : ""}" aria-checked="${v === value}" data-setting="${name}" data-value="${v}">${esc(label)}</button>`).join("")}</div>`;
+  return html`<div class="segmented" role="radiogroup" aria-label="${t(name)}">${options.map(([v, label]) =>
+    html`<button type="button" role="radio" class="seg${v === value ? " on" : ""}" aria-checked="${v === value}" data-setting="${name}" data-value="${v}">${label}</button>`)}</div>`;
 }
 
 export async function mount(root) {
   const state = store.get();
   const prefs = lyricPrefs();
-  root.innerHTML = `<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("settings"))}</h1></header>
+  setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("settings")}</h1></header>
     <div class="settings">
-      <section class="card-section setting"><h2>${esc(t("theme"))}</h2>
+      <section class="card-section setting"><h2>${t("theme")}</h2>
         ${segmented("theme", state.theme, [["system", t("themeSystem")], ["light", t("themeLight")], ["dark", t("themeDark")]])}</section>
-      <section class="card-section setting"><h2>${esc(t("language"))}</h2>
+      <section class="card-section setting"><h2>${t("language")}</h2>
         ${segmented("lang", state.lang, [["auto", t("langAuto")], ["zh", "中文"], ["en", "English"]])}</section>
-      <section class="card-section setting"><h2>${esc(t("audioQuality"))} <span class="setting-note">${esc(t("mobileData"))}</span></h2>
+      <section class="card-section setting"><h2>${t("audioQuality")} <span class="setting-note">${t("mobileData")}</span></h2>
         ${segmented("quality", String(store.load("cm.quality", "0")), [["0", t("qualityAuto")], ["128", t("qualityStandard")], ["192", t("qualityHigh")], ["320", t("qualityExtreme")]])}</section>
-      <section class="card-section setting"><h2>${esc(t("desktopLyrics"))}</h2>
-        <label class="setting-row"><span>${esc(t("lyricSize"))}</span>
+      <section class="card-section setting"><h2>${t("desktopLyrics")}</h2>
+        <label class="setting-row"><span>${t("lyricSize")}</span>
           <input class="range lyric-size" type="range" min="16" max="48" value="${prefs.size}"></label>
-        <div class="setting-row"><span>${esc(t("lyricColor"))}</span><div class="swatches">${COLORS.map((c) =>
-          `<button type="button" class="swatch swatch-${c.slice(1)}${c === prefs.color ? " on" : ""}" data-color="${c}" aria-label="${c}" aria-pressed="${c === prefs.color}"></button>`).join("")}</div></div>
+        <div class="setting-row"><span>${t("lyricColor")}</span><div class="swatches">${COLORS.map((c) =>
+          html`<button type="button" class="swatch swatch-${c.slice(1)}${c === prefs.color ? " on" : ""}" data-color="${c}" aria-label="${c}" aria-pressed="${c === prefs.color}"></button>`)}</div></div>
       </section>
-      <section class="card-section setting"><h2>${esc(t("downloads"))}</h2>
+      <section class="card-section setting"><h2>${t("downloads")}</h2>
         <p class="setting-note storage-note"></p>
-        <div class="setting-actions"><a class="pill-btn" href="/mine/downloads">${esc(t("downloads"))}</a>
-          <button class="pill-btn free-all" type="button">${esc(t("freeStorage"))}</button></div></section>
-      ${state.user ? `<section class="card-section setting message-setting"><h2>${esc(t("whoCanMessage"))}</h2>
-        <div class="segmented" role="radiogroup" aria-label="${esc(t("whoCanMessage"))}">${[["everyone", t("allowEveryone")], ["following", t("allowFollowing")]].map(([v, label]) =>
-          `<button type="button" role="radio" class="seg allow-seg" aria-checked="false" data-allow="${v}" disabled>${esc(label)}</button>`).join("")}</div></section>` : ""}
-      ${state.user ? `<section class="card-section setting account-actions">
-        <a class="setting-link" href="/mine/profile">${icon("edit")}<span>${esc(t("editProfile"))}</span>${icon("right", "chev")}</a>
-        <a class="setting-link" href="/settings/blocks">${icon("close")}<span>${esc(t("blocklist"))}</span>${icon("right", "chev")}</a>
-        <a class="setting-link app-passwords-link" href="/settings/app-passwords">${icon("edit")}<span>${esc(t("appPasswords"))}</span>${icon("right", "chev")}</a>
-        <button class="pill-btn wide danger sign-out" type="button">${esc(t("signOut"))}</button>
-        <button class="pill-btn wide sign-out-all" type="button">${esc(t("signOutAll"))}</button>
-        <button class="text-btn delete-account" type="button">${esc(t("deleteAccount"))}</button></section>` : ""}
+        <div class="setting-actions"><a class="pill-btn" href="/mine/downloads">${t("downloads")}</a>
+          <button class="pill-btn free-all" type="button">${t("freeStorage")}</button></div></section>
+      ${state.user ? html`<section class="card-section setting message-setting"><h2>${t("whoCanMessage")}</h2>
+        <div class="segmented" role="radiogroup" aria-label="${t("whoCanMessage")}">${[["everyone", t("allowEveryone")], ["following", t("allowFollowing")]].map(([v, label]) =>
+          html`<button type="button" role="radio" class="seg allow-seg" aria-checked="false" data-allow="${v}" disabled>${label}</button>`)}</div></section>` : ""}
+      ${state.user ? html`<section class="card-section setting account-actions">
+        <a class="setting-link" href="/mine/profile">${icon("edit")}<span>${t("editProfile")}</span>${icon("right", "chev")}</a>
+        <a class="setting-link" href="/settings/blocks">${icon("close")}<span>${t("blocklist")}</span>${icon("right", "chev")}</a>
+        <a class="setting-link app-passwords-link" href="/settings/app-passwords">${icon("edit")}<span>${t("appPasswords")}</span>${icon("right", "chev")}</a>
+        <button class="pill-btn wide danger sign-out" type="button">${t("signOut")}</button>
+        <button class="pill-btn wide sign-out-all" type="button">${t("signOutAll")}</button>
+        <button class="text-btn delete-account" type="button">${t("deleteAccount")}</button></section>` : ""}
       <p class="setting-note about"></p>
-    </div>`;
+    </div>`);
   root.querySelector(".back-btn").addEventListener("click", () => back("/mine"));
   // Who may send me messages: everyone (the server's default) or only people I follow.
   const showAllow = (value) => {

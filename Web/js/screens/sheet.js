@@ -4,7 +4,7 @@ import { sheets } from "../api.js";
 import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { t, count } from "../i18n.js";
-import { esc, toast } from "../ui.js";
+import { html, toast } from "../ui.js";
 import { media } from "../media.js";
 import { requireSignIn, addToSheet } from "../actions.js";
 import { frame, head, songs, failed, action } from "../detail.js";
@@ -25,16 +25,16 @@ export async function mount(root, { params }) {
     const mine = me && sheet.user?.id === me.userId;
     const isLikes = sheet.kind === "likes";
     const title = isLikes && mine ? t("iLike") : sheet.title;
-    const owner = `<span class="owner">${sheet.user?.icon ? `<img class="avatar" src="${esc(media(sheet.user.icon, 64))}" alt="" width="24" height="24">` : ""}${esc(sheet.user?.nickname ?? "")}</span>`;
+    const owner = html`<span class="owner">${sheet.user?.icon ? html`<img class="avatar" src="${media(sheet.user.icon, 64)}" alt="" width="24" height="24">` : ""}${sheet.user?.nickname ?? ""}</span>`;
     const render = () => head(root, {
       thing: sheet,
       title,
-      lines: [owner, sheet.detail ? `<span class="detail-desc">${esc(sheet.detail)}</span>` : ""].filter(Boolean),
+      lines: [owner, sheet.detail ? html`<span class="detail-desc">${sheet.detail}</span>` : ""].filter(Boolean),
       actions: [
         mine ? "" : action("collect", sheet.collected ? "done" : "plus", sheet.collected ? count(sheet.collectsCount) : t("collect"), { on: !!sheet.collected }),
         action("addAll", "addList", t("addToSheet")),
         action("comments", "comment", sheet.commentsCount ? count(sheet.commentsCount) : t("comments")),
-      ].join(""),
+      ],
     });
     render();
     root.querySelector(".detail-actions").onclick = async (event) => {

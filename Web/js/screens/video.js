@@ -6,49 +6,49 @@ import { back, navigate } from "../router.js";
 import { engine } from "../player.js";
 import { t, count, duration } from "../i18n.js";
 import { icon } from "../icons.js";
-import { esc, toast, errorBlock, loadingBlock } from "../ui.js";
+import { setHTML, html, toast, errorBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
 import { commentSection } from "./comments.js";
 import "../i18n-social.js";
 
 export async function mount(root, { params }) {
-  root.innerHTML = `<header class="top-bar video-bar"><button class="icon-btn back-btn" type="button" aria-label="${esc(t("back"))}">${icon("back")}</button>
-      <h1 class="top-title">${esc(t("videos"))}</h1></header><div class="video-page">${loadingBlock()}</div>`;
+  setHTML(root, html`<header class="top-bar video-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
+      <h1 class="top-title">${t("videos")}</h1></header><div class="video-page">${loadingBlock()}</div>`);
   root.querySelector(".back-btn").addEventListener("click", () => back("/videos"));
   const box = root.querySelector(".video-page");
   let video;
   try {
     video = await videos.detail({ id: params.id });
   } catch (error) {
-    if (root.isConnected) box.innerHTML = errorBlock(error);
+    if (root.isConnected) setHTML(box, errorBlock(error));
     return;
   }
   if (!root.isConnected) return;
   root.querySelector(".top-title").textContent = video.title;
   const canPlay = document.createElement("video").canPlayType(`video/${video.format === "mkv" ? "x-matroska" : video.format}`);
   const src = media(canPlay ? video.uri : video.compatibleUri);
-  box.innerHTML = `<div class="player-box">
-      <video class="video-el" src="${esc(src)}" ${video.icon ? `poster="${esc(media(video.icon))}"` : ""} playsinline preload="metadata"></video>
-      <button type="button" class="video-big-play" aria-label="${esc(t("play"))}">${icon("play")}</button>
+  setHTML(box, html`<div class="player-box">
+      <video class="video-el" src="${src}" ${video.icon ? html`poster="${media(video.icon)}"` : ""} playsinline preload="metadata"></video>
+      <button type="button" class="video-big-play" aria-label="${t("play")}">${icon("play")}</button>
       <div class="video-controls">
-        <button type="button" class="icon-btn v-toggle" aria-label="${esc(t("play"))}">${icon("play")}</button>
+        <button type="button" class="icon-btn v-toggle" aria-label="${t("play")}">${icon("play")}</button>
         <span class="v-time">0:00</span>
-        <input class="range v-seek" type="range" min="0" max="${Math.max(1, Math.round(video.duration / 1000))}" step="0.1" value="0" aria-label="${esc(t("play"))}">
+        <input class="range v-seek" type="range" min="0" max="${Math.max(1, Math.round(video.duration / 1000))}" step="0.1" value="0" aria-label="${t("play")}">
         <span class="v-total">${duration(video.duration)}</span>
-        <button type="button" class="icon-btn v-mute" aria-label="${esc(t("mute2"))}">${icon("volume")}</button>
-        <button type="button" class="icon-btn v-full" aria-label="${esc(t("fullscreen"))}">${icon("fullscreen")}</button>
+        <button type="button" class="icon-btn v-mute" aria-label="${t("mute2")}">${icon("volume")}</button>
+        <button type="button" class="icon-btn v-full" aria-label="${t("fullscreen")}">${icon("fullscreen")}</button>
       </div></div>
-    <div class="video-info"><h2 class="video-title">${esc(video.title)}</h2>
-      <p class="hint">${esc(video.singer?.name ?? "")} · ${esc(t("views", { n: count(video.clicksCount) }))}</p>
-      <div class="video-actions"><button type="button" class="pill-btn v-like${video.liked ? " on" : ""}" aria-pressed="${Boolean(video.liked)}">${icon(video.liked ? "heartFill" : "heart")}<span>${esc(count(video.likesCount))}</span></button>
-        <a class="pill-btn" href="/comments/video/${esc(video.id)}">${icon("comment")}${esc(t("comments"))}</a></div></div>
-    <section class="video-comments"></section><div class="composer-dock"></div>`;
+    <div class="video-info"><h2 class="video-title">${video.title}</h2>
+      <p class="hint">${video.singer?.name ?? ""} · ${t("views", { n: count(video.clicksCount) })}</p>
+      <div class="video-actions"><button type="button" class="pill-btn v-like${video.liked ? " on" : ""}" aria-pressed="${Boolean(video.liked)}">${icon(video.liked ? "heartFill" : "heart")}<span>${count(video.likesCount)}</span></button>
+        <a class="pill-btn" href="/comments/video/${video.id}">${icon("comment")}${t("comments")}</a></div></div>
+    <section class="video-comments"></section><div class="composer-dock"></div>`);
   const el = box.querySelector(".video-el");
   const player = box.querySelector(".player-box");
   const seek = box.querySelector(".v-seek");
   const setIcon = () => {
     const playing = !el.paused;
-    box.querySelector(".v-toggle").innerHTML = icon(playing ? "pause" : "play");
+    setHTML(box.querySelector(".v-toggle"), icon(playing ? "pause" : "play"));
     box.querySelector(".v-toggle").setAttribute("aria-label", playing ? t("pause") : t("play"));
     player.classList.toggle("playing", playing);
   };
@@ -71,7 +71,7 @@ export async function mount(root, { params }) {
   seek.addEventListener("input", () => { el.currentTime = Number(seek.value); });
   box.querySelector(".v-mute").addEventListener("click", (e) => {
     el.muted = !el.muted;
-    e.currentTarget.innerHTML = icon(el.muted ? "mute" : "volume");
+    setHTML(e.currentTarget, icon(el.muted ? "mute" : "volume"));
   });
   box.querySelector(".v-full").addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen();
@@ -86,7 +86,7 @@ export async function mount(root, { params }) {
       video.liked = !video.liked;
       button.classList.toggle("on", video.liked);
       button.setAttribute("aria-pressed", String(video.liked));
-      button.innerHTML = `${icon(video.liked ? "heartFill" : "heart")}<span>${esc(count(video.likesCount))}</span>`;
+      setHTML(button, html`${icon(video.liked ? "heartFill" : "heart")}<span>${count(video.likesCount)}</span>`);
     } catch (error) {
       toast(error.message);
     }

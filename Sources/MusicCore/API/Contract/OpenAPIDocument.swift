@@ -18,7 +18,11 @@ public enum OpenAPIDocument {
             "required": ["status", "message"],
             "properties": [
                 "status": ["type": "integer", "description": "Not 0: the HTTP status of the refusal."],
-                "message": ["type": "string", "description": "A sentence a person can act on."],
+                "message": [
+                    "type": "string",
+                    "description":
+                        "A sentence a person can act on, in the language the request's Accept-Language picks (en or zh-CN).",
+                ],
             ],
         ]
         return [
@@ -52,7 +56,12 @@ public enum OpenAPIDocument {
         The v1 REST API of a CloudMusic server. A success is `{"status":0,"data":...}` (or `{"status":0}`); \
         lists are pages `{total,pages,size,page,next,data}`; a refusal has a non-2xx HTTP status and \
         `{"status":<code>,"message":<a sentence a person can act on>}`. Media paths (`uri`, `icon`) are \
-        relative to the server root. Generated from the endpoint declarations in MusicCore/API.
+        relative to the server root. Refusals are written in the reader's language: the server reads the \
+        request's `Accept-Language` (q-values honoured; `zh`, `zh-CN`, `zh-Hans`, `zh-TW` and every other \
+        Chinese tag get Simplified Chinese, anything else English) and says which in `Content-Language`; the \
+        HTTP status and the envelope's `status` code never depend on the language, so clients that branch on a \
+        refusal branch on those. (The Subsonic API at /rest stays English: its clients show their own texts.) \
+        Generated from the endpoint declarations in MusicCore/API.
         """
 
     private static func operation(_ endpoint: any DescribedEndpoint, group: String, builder: SchemaBuilder)

@@ -134,7 +134,7 @@ extension APIParameters {
                 }
                 if !given.isEmpty && !field.schema.takesEmpty {
                     throw ServiceError.invalid(
-                        "'\(field.name)' is empty: leave it out, or give \(field.schema.kind == .string ? "one" : "a number")."
+                        "'\(field.name)' is empty: leave it out, or give \(field.schema.kind == .string ? LocalizedText("one") : LocalizedText("a number"))."
                     )
                 }
                 continue
@@ -151,8 +151,10 @@ extension APIParameters {
 }
 
 extension ParameterField {
-    var missingMessage: String {
-        doc.isEmpty ? "Give '\(name)'." : "Give '\(name)': \(doc.prefix(1).lowercased() + doc.dropFirst())"
+    var missingMessage: LocalizedText {
+        doc.isEmpty
+            ? LocalizedText("Give '\(name)'.")
+            : LocalizedText("Give '\(name)': \(doc.prefix(1).lowercased() + doc.dropFirst())")
     }
 
     // MARK: Ids
@@ -167,7 +169,7 @@ extension ParameterField {
             parse: { root, text, resource in
                 guard let id = parseID(text) else {
                     let noun = thing ?? (resource.isEmpty ? "thing" : resource)
-                    throw ServiceError.notFound("That \(noun) does not exist.")
+                    throw ServiceError.notFound("That \(word: noun) does not exist.")
                 }
                 root[keyPath: keyPath.path] = id
             },
@@ -184,7 +186,7 @@ extension ParameterField {
             name, schema: ParameterSchema(kind: .string, pattern: idPattern), doc: doc,
             parse: { root, text, _ in
                 guard let id = parseID(text) else {
-                    throw ServiceError.notFound("That \(thing) does not exist.")
+                    throw ServiceError.notFound("That \(word: thing) does not exist.")
                 }
                 root[keyPath: keyPath.path] = id
             },
@@ -288,7 +290,7 @@ extension ParameterField {
 
     /// One of a few whole numbers (an ad's position: 0, 10 or 20); `meaning` says what each is, for messages.
     public static func integer(
-        _ name: String, _ keyPath: WritableKeyPath<Root, Int?>, oneOf choices: [Int], meaning: String,
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int?>, oneOf choices: [Int], meaning: LocalizedText,
         required: Bool = false, doc: String = ""
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
@@ -305,7 +307,7 @@ extension ParameterField {
     }
 
     public static func integer(
-        _ name: String, _ keyPath: WritableKeyPath<Root, Int>, oneOf choices: [Int], meaning: String,
+        _ name: String, _ keyPath: WritableKeyPath<Root, Int>, oneOf choices: [Int], meaning: LocalizedText,
         doc: String = ""
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
@@ -325,7 +327,7 @@ extension ParameterField {
     /// Text that matches `pattern` exactly (taken as sent, not trimmed); `shape` says in a message what it
     /// must look like ("a semantic version such as 1.2.3").
     public static func text(
-        _ name: String, _ keyPath: WritableKeyPath<Root, String>, pattern: String, shape: String,
+        _ name: String, _ keyPath: WritableKeyPath<Root, String>, pattern: String, shape: LocalizedText,
         maxLength: Int, required: Bool = false, doc: String = ""
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
@@ -344,7 +346,7 @@ extension ParameterField {
     }
 
     public static func text(
-        _ name: String, _ keyPath: WritableKeyPath<Root, String?>, pattern: String, shape: String,
+        _ name: String, _ keyPath: WritableKeyPath<Root, String?>, pattern: String, shape: LocalizedText,
         maxLength: Int, doc: String = ""
     ) -> Self {
         let keyPath = KeyPathBox(keyPath)
@@ -363,7 +365,8 @@ extension ParameterField {
     ) -> Self {
         text(
             name, keyPath, pattern: "^([0-9]{1,19}:)?[1-9][0-9]{0,17}$",
-            shape: "the `nextCursor` of the page before, as it was given", maxLength: 40, doc: doc)
+            shape: LocalizedText("the `nextCursor` of the page before, as it was given"), maxLength: 40,
+            doc: doc)
     }
 
     /// Text of at most `maxLength` characters, trimmed of spaces at both ends unless `trimming` is false
@@ -507,7 +510,7 @@ private func parseText(_ value: String, _ name: String, _ maxLength: Int) throws
 
 /// `value` when it matches `pattern` and is at most `maxLength` code points long.
 private func parsePattern(
-    _ value: String, _ name: String, _ pattern: String, _ shape: String, _ maxLength: Int
+    _ value: String, _ name: String, _ pattern: String, _ shape: LocalizedText, _ maxLength: Int
 )
     throws -> String
 {

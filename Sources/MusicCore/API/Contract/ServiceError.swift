@@ -1,7 +1,8 @@
 /// A refusal with a sentence a person can act on: what services, rules and parameter parsing throw.
 ///
 /// `kind` says what went wrong in the product's terms; the server's one renderer turns it into an HTTP
-/// status and the envelope `{"status":code,"message":message}`, and the SDK reads it back.
+/// status and the envelope `{"status":code,"message":message}`, with the message in the language of the
+/// request's `Accept-Language` (the status never depends on it), and the SDK reads it back.
 public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
         /// What was sent cannot be used (a missing field, a value out of range).
@@ -29,37 +30,49 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var kind: Kind
-    public var message: String
+    /// The sentence, kept as a template so that it can be written in the reader's language.
+    public var text: LocalizedText
     /// Seconds to wait, for `rateLimited` and `unavailable`.
     public var retryAfter: Int?
 
-    public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {
+    /// The sentence in English.
+    public var message: String { text.description }
+
+    /// The sentence in `language`.
+    public func message(in language: Language) -> String { text.rendered(in: language) }
+
+    public init(_ kind: Kind, _ text: LocalizedText, retryAfter: Int? = nil) {
         self.kind = kind
-        self.message = message
+        self.text = text
         self.retryAfter = retryAfter
     }
 
-    public static func invalid(_ message: String) -> ServiceError { ServiceError(.invalid, message) }
-    public static func unauthenticated(_ message: String) -> ServiceError {
-        ServiceError(.unauthenticated, message)
+    public static func invalid(_ text: LocalizedText) -> ServiceError { ServiceError(.invalid, text) }
+    public static func unauthenticated(_ text: LocalizedText) -> ServiceError {
+        ServiceError(.unauthenticated, text)
     }
-    public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
-    public static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, message) }
-    public static func conflict(_ message: String) -> ServiceError { ServiceError(.conflict, message) }
-    public static func tooLarge(_ message: String) -> ServiceError { ServiceError(.tooLarge, message) }
-    public static func unsupportedFormat(_ message: String) -> ServiceError {
-        ServiceError(.unsupportedFormat, message)
+    public static func forbidden(_ text: LocalizedText) -> ServiceError { ServiceError(.forbidden, text) }
+    public static func notFound(_ text: LocalizedText) -> ServiceError { ServiceError(.notFound, text) }
+    public static func conflict(_ text: LocalizedText) -> ServiceError { ServiceError(.conflict, text) }
+    public static func tooLarge(_ text: LocalizedText) -> ServiceError { ServiceError(.tooLarge, text) }
+    public static func unsupportedFormat(_ text: LocalizedText) -> ServiceError {
+        ServiceError(.unsupportedFormat, text)
     }
-    public static func rateLimited(_ message: String, retryAfter: Int? = nil) -> ServiceError {
-        ServiceError(.rateLimited, message, retryAfter: retryAfter)
+    public static func rateLimited(_ text: LocalizedText, retryAfter: Int? = nil) -> ServiceError {
+        ServiceError(.rateLimited, text, retryAfter: retryAfter)
     }
-    public static func unavailable(_ message: String, retryAfter: Int? = nil) -> ServiceError {
-        ServiceError(.unavailable, message, retryAfter: retryAfter)
+    public static func unavailable(_ text: LocalizedText, retryAfter: Int? = nil) -> ServiceError {
+        ServiceError(.unavailable, text, retryAfter: retryAfter)
     }
 
-    public static func serverFault(_ message: String) -> ServiceError { ServiceError(.serverFault, message) }
+    public static func serverFault(_ text: LocalizedText) -> ServiceError { ServiceError(.serverFault, text) }
 
     public var description: String { "ServiceError(\(kind.rawValue)): \(message)" }
+
+    /// The same refusal: the same kind, wait and English sentence (however its template was put together).
+    public static func == (lhs: ServiceError, rhs: ServiceError) -> Bool {
+        lhs.kind == rhs.kind && lhs.retryAfter == rhs.retryAfter && lhs.message == rhs.message
+    }
 }
 
 extension ServiceError.Kind {
