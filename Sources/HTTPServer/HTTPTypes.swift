@@ -158,27 +158,41 @@ extension HTTPResponseError {
 /// An error the HTTP layer itself throws (bad framing, sizes, unknown addresses).
 public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible {
     public let status: Int
-    public let message: String
+    /// The sentence as a template, for a renderer that writes it in the reader's language.
+    public let text: HTTPErrorText
     public var headers: [(String, String)]
 
-    public init(status: Int, message: String, headers: [(String, String)] = []) {
+    /// The sentence in English.
+    public var message: String { text.description }
+
+    public init(status: Int, message: HTTPErrorText, headers: [(String, String)] = []) {
         self.status = status
-        self.message = message
+        self.text = message
         self.headers = headers
     }
 
-    public static func badRequest(_ message: String) -> HTTPError { HTTPError(status: 400, message: message) }
-    public static func unauthorized(_ message: String) -> HTTPError {
+    public static func badRequest(_ message: HTTPErrorText) -> HTTPError {
+        HTTPError(status: 400, message: message)
+    }
+    public static func unauthorized(_ message: HTTPErrorText) -> HTTPError {
         HTTPError(status: 401, message: message)
     }
-    public static func forbidden(_ message: String) -> HTTPError { HTTPError(status: 403, message: message) }
-    public static func notFound(_ message: String) -> HTTPError { HTTPError(status: 404, message: message) }
-    public static func conflict(_ message: String) -> HTTPError { HTTPError(status: 409, message: message) }
-    public static func tooLarge(_ message: String) -> HTTPError { HTTPError(status: 413, message: message) }
-    public static func unsupportedMediaType(_ message: String) -> HTTPError {
+    public static func forbidden(_ message: HTTPErrorText) -> HTTPError {
+        HTTPError(status: 403, message: message)
+    }
+    public static func notFound(_ message: HTTPErrorText) -> HTTPError {
+        HTTPError(status: 404, message: message)
+    }
+    public static func conflict(_ message: HTTPErrorText) -> HTTPError {
+        HTTPError(status: 409, message: message)
+    }
+    public static func tooLarge(_ message: HTTPErrorText) -> HTTPError {
+        HTTPError(status: 413, message: message)
+    }
+    public static func unsupportedMediaType(_ message: HTTPErrorText) -> HTTPError {
         HTTPError(status: 415, message: message)
     }
-    public static func tooManyRequests(_ message: String, retryAfter: Int? = nil) -> HTTPError {
+    public static func tooManyRequests(_ message: HTTPErrorText, retryAfter: Int? = nil) -> HTTPError {
         HTTPError(
             status: 429, message: message, headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
     }

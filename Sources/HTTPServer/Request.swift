@@ -127,44 +127,49 @@ func fieldPath(_ path: [CodingKey], plus key: CodingKey? = nil) -> String {
     return parts.joined()
 }
 
-func typeName(_ t: Any.Type) -> String {
+/// The kind of JSON value `t` decodes from, as a phrase ("a whole number").
+func typeName(_ t: Any.Type) -> HTTPErrorText {
     switch t {
-    case is String.Type, is Substring.Type: return "a string"
-    case is Bool.Type: return "true or false"
+    case is String.Type, is Substring.Type: return HTTPErrorText("a string")
+    case is Bool.Type: return HTTPErrorText("true or false")
     case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type, is Int16.Type,
         is UInt32.Type:
-        return "a whole number"
-    case is Double.Type, is Float.Type: return "a number"
-    case is Date.Type: return "a date"
+        return HTTPErrorText("a whole number")
+    case is Double.Type, is Float.Type: return HTTPErrorText("a number")
+    case is Date.Type: return HTTPErrorText("a date")
     default:
         let n = String(describing: t)
-        if n.hasPrefix("Array") || n.hasPrefix("[") { return "a list" }
-        if n.hasPrefix("Dictionary") { return "an object" }
-        return "an object"
+        if n.hasPrefix("Array") || n.hasPrefix("[") { return HTTPErrorText("a list") }
+        return HTTPErrorText("an object")
     }
 }
 
-func describe(_ error: DecodingError) -> String {
+/// What is wrong with a JSON body, naming the field.
+func describe(_ error: DecodingError) -> HTTPErrorText {
     switch error {
     case .keyNotFound(let key, let ctx):
-        return "The field '\(fieldPath(ctx.codingPath, plus: key))' is missing."
+        return HTTPErrorText("The field '\(fieldPath(ctx.codingPath, plus: key))' is missing.")
     case .typeMismatch(let type, let ctx):
         let p = fieldPath(ctx.codingPath)
-        return p.isEmpty
-            ? "The request body should be \(typeName(type))."
-            : "The field '\(p)' should be \(typeName(type))."
+        if p.isEmpty { return HTTPErrorText("The request body should be \(typeName(type)).") }
+        return HTTPErrorText("The field '\(p)' should be \(typeName(type)).")
     case .valueNotFound(let type, let ctx):
         let p = fieldPath(ctx.codingPath)
-        return p.isEmpty
-            ? "The request body is empty." : "The field '\(p)' should be \(typeName(type)), not null."
+        if p.isEmpty { return HTTPErrorText("The request body is empty.") }
+        return HTTPErrorText("The field '\(p)' should be \(typeName(type)), not null.")
     case .dataCorrupted(let ctx):
         let p = fieldPath(ctx.codingPath)
-        if p.isEmpty { return "The request body is not valid JSON." }
+        if p.isEmpty { return HTTPErrorText("The request body is not valid JSON.") }
         // Types that check their values say what is allowed ("must be one of: a, b.").
-        if ctx.debugDescription.hasPrefix("must be ") { return "The field '\(p)' \(ctx.debugDescription)" }
-        return "The field '\(p)' has a value that is not allowed."
+        let said = ctx.debugDescription
+        if said.hasPrefix("must be one of: ") && said.hasSuffix(".") {
+            let values = said.dropFirst("must be one of: ".count).dropLast()
+            return HTTPErrorText("The field '\(p)' must be one of: \(values).")
+        }
+        if said.hasPrefix("must be ") { return HTTPErrorText("The field '\(p)' \(said)") }
+        return HTTPErrorText("The field '\(p)' has a value that is not allowed.")
     @unknown default:
-        return "The request body could not be read."
+        return HTTPErrorText("The request body could not be read.")
     }
 }
 

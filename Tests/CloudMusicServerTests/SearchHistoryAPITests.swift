@@ -107,4 +107,32 @@ import Testing
             headers: ["Accept-Language": "zh-CN"])
         #expect(weak.status == 400 && weak.message.contains("密码"), "\(weak.json)")
     }
+
+    @Test func theHTTPLayersOwnRefusalsAreWrittenInTheReadersLanguageToo() async throws {
+        let world = try await DiscoveryWorld.start()
+        defer { _ = world.server.stop() }
+        let server = world.server
+        let zh = ["Accept-Language": "zh-CN"]
+        let nothing = try await server.call("GET", "/v1/no-such-thing", headers: zh)
+        #expect(nothing.status == 404 && nothing.message == "这个地址什么都没有。", "\(nothing.json)")
+        #expect(nothing.response.value(forHTTPHeaderField: "Content-Language") == "zh-CN")
+        #expect(
+            try await server.call("GET", "/v1/no-such-thing").message == "There is nothing at this address.")
+        let verb = try await server.call("PUT", "/v1/songs", headers: zh)
+        #expect(verb.status == 405 && verb.message == "这个地址不接受 PUT 请求。", "\(verb.json)")
+        // A JSON body's field of the wrong type: the field's name as sent, the type in Chinese.
+        let typed = try await server.call(
+            "POST", "/v1/sessions", json: ["email": 5, "password": "x"], headers: zh)
+        #expect(typed.status == 400 && typed.message == "字段“email”应该是文本。", "\(typed.json)")
+        let broken = try await server.call(
+            "POST", "/v1/sessions", body: Data("{".utf8), headers: ["Accept-Language": "zh"])
+        #expect(broken.status == 400 && broken.message == "请求内容不是有效的 JSON。", "\(broken.json)")
+        // The edge's limits: too many parameters (414) and too large a body (413), with their numbers.
+        let many = try await server.call(
+            "GET", "/v1/songs?" + Array(repeating: "a=1", count: 1_001).joined(separator: "&"), headers: zh)
+        #expect(many.status == 414 && many.message == "地址中有 1001 个查询参数，最多只能有 1000 个。", "\(many.json)")
+        let large = try await server.call(
+            "POST", "/v1/sessions", body: Data(repeating: 0x20, count: 2 << 20), headers: zh)
+        #expect(large.status == 413 && large.message == "请求内容太大了，超过了 1 MB 的上限。", "\(large.json)")
+    }
 }

@@ -111,6 +111,10 @@ enum TemplateScanner {
         "ServiceError.conflict(", "ServiceError.tooLarge(", "ServiceError.unsupportedFormat(",
         "ServiceError.rateLimited(", "ServiceError.unavailable(", "ServiceError.serverFault(",
         "LocalizedText(",
+        // The HTTP layer's own sentences, which the server's renderer writes through the same table.
+        "HTTPError.badRequest(", "HTTPError.unauthorized(", "HTTPError.forbidden(", "HTTPError.notFound(",
+        "HTTPError.conflict(", "HTTPError.tooLarge(", "HTTPError.unsupportedMediaType(",
+        "HTTPError.tooManyRequests(", "HTTPErrorText(",
     ]
 
     static func templates(in text: String) -> [(template: String, line: Int)] {
@@ -140,6 +144,24 @@ enum TemplateScanner {
                 while j < chars.count, chars[j] != "," && chars[j] != ")" { j += 1 }
                 if j < chars.count, chars[j] == "," {
                     j += 1
+                    if let template = chain(chars, &j) {
+                        found.append((template, chars[..<i].filter { $0 == "\n" }.count + 1))
+                    }
+                }
+            }
+            i += 1
+        }
+        // HTTPError(status: 414, message: "...")
+        let http = Array("HTTPError(".unicodeScalars)
+        let label = Array("message:".unicodeScalars)
+        i = 0
+        while i + http.count <= chars.count {
+            if chars[i..<(i + http.count)].elementsEqual(http) {
+                let end = closing(chars, i + http.count - 1)
+                var j = i + http.count
+                while j + label.count <= end, !chars[j..<(j + label.count)].elementsEqual(label) { j += 1 }
+                if j + label.count <= end {
+                    j += label.count
                     if let template = chain(chars, &j) {
                         found.append((template, chars[..<i].filter { $0 == "\n" }.count + 1))
                     }

@@ -64,6 +64,7 @@ enum APIEnvelope {
     static func sentence(of error: any HTTPResponseError) -> LocalizedText {
         switch error {
         case let refusal as ServiceError: refusal.text
+        case let refusal as HTTPError: LocalizedText(refusal.text)
         default: LocalizedText(verbatim: error.message)
         }
     }
@@ -88,5 +89,19 @@ enum APIEnvelope {
             }
         }
         out.append(0x22)
+    }
+}
+
+extension LocalizedText {
+    /// The HTTP layer's sentence, translated through the same tables as the services'.
+    init(_ text: HTTPErrorText) {
+        self.init(
+            template: text.template,
+            arguments: text.arguments.map { argument in
+                switch argument {
+                case .verbatim(let value): .verbatim(value)
+                case .phrase(let phrase): .text(LocalizedText(phrase))
+                }
+            })
     }
 }

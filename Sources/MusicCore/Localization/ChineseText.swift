@@ -513,8 +513,94 @@ enum ChineseText {
             "这个密码太常见了：把形似字母的数字和符号当作字母、去掉前后附加的字符后，它就是一个常用密码或字典单词。请换一个（几个不相关的词组合起来就很安全）。",
         "That password is one part (\"%@\") repeated, which is as easy to guess as the part. Choose another.":
             "这个密码是同一段（“%@”）的重复，和这一段本身一样容易被猜到。请换一个。",
+        "There is nothing at this address.":
+            "这个地址什么都没有。",
+        "This address does not accept %@ requests.":
+            "这个地址不接受 %@ 请求。",
+        "This address does not accept GET requests.":
+            "这个地址不接受 GET 请求。",
+        "Something went wrong on the server. Please try again; if it keeps happening, tell the administrator (error id %@).":
+            "服务器出了点问题，请重试；如果一直这样，请告诉管理员（错误编号 %@）。",
+        "The server could not write its answer. Please tell the administrator.":
+            "服务器无法生成回复，请告诉管理员。",
+        "The address has a malformed %%-escape.":
+            "地址中有格式错误的 %% 转义序列。",
+        "The address may not contain \".\" or \"..\" segments.":
+            "地址中不能包含“.”或“..”路径段。",
+        "The address is missing its %@.":
+            "地址中缺少 %@。",
+        "The address contains a NUL byte; send it as %%00.":
+            "地址中含有 NUL 字节，请写成 %%00。",
+        "The address has %@ query parameters; at most %@ are allowed.":
+            "地址中有 %@ 个查询参数，最多只能有 %@ 个。",
+        "The address is longer than the %@ allowed.":
+            "地址太长了，超过了 %@ 的上限。",
+        "The query string has a malformed %%-escape.":
+            "查询参数中有格式错误的 %% 转义序列。",
+        "The request's headers are larger than the %@ allowed.":
+            "请求头太大了，超过了 %@ 的上限。",
+        "The request has a malformed header name.":
+            "请求中有格式错误的请求头名称。",
+        "The Content-Length header is not a number.":
+            "Content-Length 请求头不是数字。",
+        "The request body is larger than the %@ allowed.":
+            "请求内容太大了，超过了 %@ 的上限。",
+        "The upload is larger than the %@ allowed.":
+            "上传的文件太大了，超过了 %@ 的上限。",
+        "The form has a malformed %%-escape.":
+            "表单中有格式错误的 %% 转义序列。",
+        "The multipart body has no boundary in its Content-Type.":
+            "multipart 内容的 Content-Type 中缺少 boundary。",
+        "The multipart body could not be read.":
+            "无法读取上传的表单内容。",
+        "The multipart body ended before its closing boundary.":
+            "上传的内容不完整（缺少结束分隔符），请重新上传。",
+        "The request needs a JSON body.":
+            "请求需要 JSON 格式的内容。",
+        "Send the body as JSON (Content-Type: application/json).":
+            "请以 JSON 格式发送内容（Content-Type: application/json）。",
+        "The request body is empty.":
+            "请求内容是空的。",
+        "The request body is not valid JSON.":
+            "请求内容不是有效的 JSON。",
+        "The request body could not be read.":
+            "无法读取请求内容。",
+        "The request body should be %@.":
+            "请求内容应该是%@。",
+        "The field '%@' is missing.":
+            "缺少字段“%@”。",
+        "The field '%@' should be %@.":
+            "字段“%@”应该是%@。",
+        "The field '%@' should be %@, not null.":
+            "字段“%@”应该是%@，不能是 null。",
+        "The field '%@' must be one of: %@.":
+            "字段“%@”只能是以下之一：%@。",
+        "The field '%@' %@":
+            "字段“%@”的值不符合要求：%@",
+        "The field '%@' has a value that is not allowed.":
+            "字段“%@”的值不符合要求。",
+        "a string":
+            "文本",
+        "true or false":
+            "true 或 false",
+        "a whole number":
+            "整数",
         "a number":
             "数字",
+        "a date":
+            "日期",
+        "a list":
+            "列表",
+        "an object":
+            "对象",
+        "The requested range is outside the file.":
+            "请求的范围超出了文件大小。",
+        "The server has no room for another stream right now; try again later.":
+            "服务器暂时无法再建立推送连接，请稍后再试。",
+        "The server has as many open streams as it allows; try again later.":
+            "服务器的推送连接数已达上限，请稍后再试。",
+        "This address has %@ streams open, as many as one address may; close one first.":
+            "你的网络已打开 %@ 个推送连接，达到了单个地址的上限，请先关闭一个。",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).

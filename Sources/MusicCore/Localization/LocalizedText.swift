@@ -33,6 +33,13 @@ public struct LocalizedText: Sendable, Hashable, ExpressibleByStringInterpolatio
     /// A phrase written where the type is not known from the context (`LocalizedText("phone number")`).
     public init(_ text: LocalizedText) { self = text }
 
+    /// A template made elsewhere (the HTTP layer's sentences), in this type's form: `%@` for each argument,
+    /// `%%` for a percent sign.
+    public init(template: String, arguments: [Argument]) {
+        self.template = template
+        self.arguments = arguments
+    }
+
     /// Text that is shown as it is in every language (a message from elsewhere that has no template).
     public init(verbatim text: String) {
         template = "%@"
