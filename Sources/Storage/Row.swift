@@ -1,19 +1,23 @@
 import CSQLite
 import Foundation
 
-/// The names of a statement's result columns, looked up once per statement (as GRDB does).
-final class ColumnIndex {
-    let byName: [String: Int]
+/// The names of a statement's result columns, looked up once per statement (as GRDB does), on either engine.
+public final class ColumnIndex {
+    public let byName: [String: Int]
 
-    init(_ statement: OpaquePointer) {
-        var names: [String: Int] = [:]
-        for i in 0..<Int(sqlite3_column_count(statement)) {
-            guard let name = sqlite3_column_name(statement, Int32(i)) else { continue }
-            // The first column of a name wins, as in SQL: a later duplicate needs an alias.
-            let key = String(cString: name)
-            if names[key] == nil { names[key] = i }
-        }
-        byName = names
+    /// The names in column order; `nil` for a column without one.
+    public init(names: [String?]) {
+        var byName: [String: Int] = [:]
+        // The first column of a name wins, as in SQL: a later duplicate needs an alias.
+        for (i, name) in names.enumerated() where name != nil && byName[name!] == nil { byName[name!] = i }
+        self.byName = byName
+    }
+
+    convenience init(_ statement: OpaquePointer) {
+        self.init(
+            names: (0..<sqlite3_column_count(statement)).map { i in
+                sqlite3_column_name(statement, i).map { String(cString: $0) }
+            })
     }
 }
 
