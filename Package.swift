@@ -96,6 +96,10 @@ let package = Package(
             path: "Tests/PostgresTestSupport"),
         .testTarget(
             name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage", "PostgresTestSupport"]),
+        // SQLite and PostgreSQL through Storage's engine-neutral surface, against the direct SQLite path.
+        .executableTarget(
+            name: "storage-bench", dependencies: ["Storage", "PostgresStorage"],
+            path: "Benchmarks/storage/Bench"),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(name: "PasswordPolicyTests", dependencies: ["PasswordPolicy"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
