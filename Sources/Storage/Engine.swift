@@ -21,24 +21,36 @@ public protocol SQLRow: SendableMetatype {
 }
 
 extension SQLRow {
-    public func int(_ index: Int) throws -> Int { Int(try int64(index)) }
-    public func optionalString(_ index: Int) throws -> String? { isNull(index) ? nil : try string(index) }
-    public func optionalInt(_ index: Int) throws -> Int? { isNull(index) ? nil : try int(index) }
-    public func optionalInt64(_ index: Int) throws -> Int64? { isNull(index) ? nil : try int64(index) }
-    public func optionalDouble(_ index: Int) throws -> Double? { isNull(index) ? nil : try double(index) }
+    @inlinable public func int(_ index: Int) throws -> Int { Int(try int64(index)) }
+    @inlinable public func optionalString(_ index: Int) throws -> String? {
+        isNull(index) ? nil : try string(index)
+    }
+    @inlinable public func optionalInt(_ index: Int) throws -> Int? { isNull(index) ? nil : try int(index) }
+    @inlinable public func optionalInt64(_ index: Int) throws -> Int64? {
+        isNull(index) ? nil : try int64(index)
+    }
+    @inlinable public func optionalDouble(_ index: Int) throws -> Double? {
+        isNull(index) ? nil : try double(index)
+    }
 
-    public func isNull(_ name: String) throws -> Bool { isNull(try index(name)) }
-    public func int(_ name: String) throws -> Int { try int(try index(name)) }
-    public func int64(_ name: String) throws -> Int64 { try int64(try index(name)) }
-    public func double(_ name: String) throws -> Double { try double(try index(name)) }
-    public func string(_ name: String) throws -> String { try string(try index(name)) }
-    public func data(_ name: String) throws -> Data { try data(try index(name)) }
-    public func bool(_ name: String) throws -> Bool { try bool(try index(name)) }
-    public func optionalString(_ name: String) throws -> String? { try optionalString(try index(name)) }
-    public func optionalInt(_ name: String) throws -> Int? { try optionalInt(try index(name)) }
-    public func optionalInt64(_ name: String) throws -> Int64? { try optionalInt64(try index(name)) }
-    public func optionalDouble(_ name: String) throws -> Double? { try optionalDouble(try index(name)) }
-    public func optionalData(_ name: String) throws -> Data? {
+    @inlinable public func isNull(_ name: String) throws -> Bool { isNull(try index(name)) }
+    @inlinable public func int(_ name: String) throws -> Int { try int(try index(name)) }
+    @inlinable public func int64(_ name: String) throws -> Int64 { try int64(try index(name)) }
+    @inlinable public func double(_ name: String) throws -> Double { try double(try index(name)) }
+    @inlinable public func string(_ name: String) throws -> String { try string(try index(name)) }
+    @inlinable public func data(_ name: String) throws -> Data { try data(try index(name)) }
+    @inlinable public func bool(_ name: String) throws -> Bool { try bool(try index(name)) }
+    @inlinable public func optionalString(_ name: String) throws -> String? {
+        try optionalString(try index(name))
+    }
+    @inlinable public func optionalInt(_ name: String) throws -> Int? { try optionalInt(try index(name)) }
+    @inlinable public func optionalInt64(_ name: String) throws -> Int64? {
+        try optionalInt64(try index(name))
+    }
+    @inlinable public func optionalDouble(_ name: String) throws -> Double? {
+        try optionalDouble(try index(name))
+    }
+    @inlinable public func optionalData(_ name: String) throws -> Data? {
         let i = try index(name)
         return isNull(i) ? nil : try data(i)
     }

@@ -25,35 +25,12 @@ public struct SQLArray: SQLBindable, Equatable {
     public var sqlValue: SQLValue { .text(json) }
 
     public var json: String {
+        let encoded: Data?
         switch elements {
-        case .integers(let values):
-            return "[" + values.map(String.init).joined(separator: ",") + "]"
-        case .strings(let values):
-            var text = "["
-            for (i, value) in values.enumerated() {
-                if i > 0 { text += "," }
-                Self.appendJSONString(value, to: &text)
-            }
-            return text + "]"
+        case .integers(let values): encoded = try? JSONEncoder().encode(values)
+        case .strings(let values): encoded = try? JSONEncoder().encode(values)
         }
-    }
-
-    private static func appendJSONString(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                text +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        // Arrays of integers and strings always encode.
+        return String(decoding: encoded ?? Data("[]".utf8), as: UTF8.self)
     }
 }

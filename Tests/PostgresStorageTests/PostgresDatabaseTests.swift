@@ -19,6 +19,21 @@ func count(_ table: String, in database: PostgresDatabase) throws -> Int {
     try database.read { try $0.queryOne("SELECT count(*) AS n FROM \(table)") { try $0.int("n") } } ?? -1
 }
 
+/// How many times each writer's closure has run.
+final class Attempts: Sendable {
+    private let byWriter = Locked<[String: Int]>([:])
+
+    /// Counts one more run of `writer`'s closure and returns its number (from 1).
+    func next(_ writer: String) -> Int {
+        byWriter.withLock { counts -> Int in
+            counts[writer, default: 0] += 1
+            return counts[writer]!
+        }
+    }
+
+    var counts: [String: Int] { byWriter.withLock { $0 } }
+}
+
 @Suite struct PostgresDatabaseTests {
     @Test func manyThreadsShareAFewConnectionsAndReadsNeverSeeHalfATransaction() throws {
         let database = try TestCluster.freshPool { $0.maximumConnections = 3 }
@@ -169,15 +184,12 @@ func count(_ table: String, in database: PostgresDatabase) throws -> Int {
         let bothRead = DispatchGroup()
         bothRead.enter()
         bothRead.enter()
-        let attempts = Locked<[String: Int]>([:])
+        let attempts = Attempts()
         let actions = Locked<[String]>([])
         try onThreads(2) { thread in
             let me = thread == 0 ? "alice" : "bob"
             try database.write { db in
-                let attempt = attempts.withLock { counts -> Int in
-                    counts[me, default: 0] += 1
-                    return counts[me]!
-                }
+                let attempt = attempts.next(me)
                 db.afterCommit { actions.withLock { $0.append("\(me) \(attempt)") } }
                 let onCall = try db.queryOne("SELECT count(*) AS n FROM doctors WHERE on_call") {
                     try $0.int("n")
@@ -193,7 +205,7 @@ func count(_ table: String, in database: PostgresDatabase) throws -> Int {
             try db.queryOne("SELECT count(*) AS n FROM doctors WHERE on_call") { try $0.int("n") }
         }
         #expect(onCall == 1)
-        let counts = attempts.withLock { $0 }
+        let counts = attempts.counts
         #expect(counts.values.sorted() == [1, 2])
         #expect(actions.withLock { $0 }.sorted() == counts.map { "\($0.key) \($0.value)" }.sorted())
     }
@@ -214,16 +226,13 @@ func count(_ table: String, in database: PostgresDatabase) throws -> Int {
             let firstLocks = DispatchGroup()
             firstLocks.enter()
             firstLocks.enter()
-            let tries = Locked<[Int: Int]>([:])
+            let tries = Attempts()
             let failures = Locked<[SQLErrorKind]>([])
             try onThreads(2) { thread in
                 let order = thread == 0 ? [1, 2] : [2, 1]
                 do {
                     try database.write { db in
-                        let attempt = tries.withLock { counts -> Int in
-                            counts[thread, default: 0] += 1
-                            return counts[thread]!
-                        }
+                        let attempt = tries.next("\(thread)")
                         try db.execute("UPDATE cells SET n = n + 1 WHERE id = ?", order[0])
                         if attempt == 1 {
                             firstLocks.leave()

@@ -64,23 +64,8 @@ struct Work {
     }
 }
 
-/// Ids spread over the table, the same sequence every run.
-var generator = SplitMix(seed: 28)
-let readIDs = (0..<(readsPerTransaction * readTransactions)).map { _ in
-    Int64(generator.next() % UInt64(songCount)) + 1
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Ids spread over the table, the same sequence every run (a stride prime to the table's size).
+let readIDs = (0..<(readsPerTransaction * readTransactions)).map { Int64($0 * 7_919 % songCount) + 1 }
 
 struct Song {
     var id: Int64
