@@ -3,7 +3,8 @@ import Foundation
 // The surface both engines meet (SQLite here, PostgreSQL in PostgresStorage), so that one set of stores runs on
 // either: a store takes `some SQLConnection` (or `any SQLConnection`), reads rows through `SQLRow`, and asks the
 // connection's `dialect` for the SQL that differs. The engines' own types keep their full API; SQLite's
-// `Connection`, `Row` and `Database` meet these protocols with the methods they already had.
+// `Connection`, `Database` and `Row` meet these protocols with the methods they already had (`Row`'s reads by
+// name now come from the inlinable extension below, the same code, specialized into the caller).
 
 /// The current row of a running query, read by column name or position; valid only inside the decode closure.
 public protocol SQLRow: SendableMetatype {

@@ -49,7 +49,6 @@ public struct Migration: Sendable {
             version: version, name: name, rebuildsTables: rebuildsTables,
             sqlite: { try $0.executeScript(sqlite) }, postgres: { try $0.executeScript(postgres) })
     }
-
 }
 
 /// A database this server's migrations cannot bring to their last version.
