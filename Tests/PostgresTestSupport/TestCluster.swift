@@ -39,6 +39,7 @@ public enum TestCluster {
         _ configure: (inout PostgresDatabase.Configuration) -> Void = { _ in }
     ) throws -> PostgresDatabase {
         var configuration = PostgresDatabase.Configuration()
+        configuration.connectionWaitSeconds = 600
         configure(&configuration)
         return try PostgresDatabase(address: try freshDatabase(), configuration: configuration)
     }
@@ -62,7 +63,9 @@ public enum TestCluster {
     }
 
     private static func connect(_ url: String, rootCertificate: String?) throws -> Cluster {
-        let address = try PostgresAddress(url)
+        // Connecting forks a server process, which can take seconds on a loaded machine: a bound for a hung
+        // test only, as is the pool's wait below.
+        let address = try PostgresAddress(url).with("connect_timeout", "120")
         var configuration = PostgresDatabase.Configuration()
         configuration.maximumConnections = 2
         configuration.applicationName = "cloudmusic tests"
