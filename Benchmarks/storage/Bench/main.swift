@@ -162,16 +162,19 @@ let direct = [
         }
     }
 
-    let neutralSQLite: any SQLDatabase = sqlite
-    let sqliteFigures = try measure(
-        direct + [
-            Work(name: "sqlite  point read   neutral", operations: readIDs.count) {
-                try neutralReads(neutralSQLite, ids: readIDs)
+    /// The point reads and writes through the neutral surface, on `database`.
+    func neutralWorks(_ engine: String, _ database: any SQLDatabase) -> [Work] {
+        [
+            Work(name: "\(engine)point read   neutral", operations: readIDs.count) {
+                try neutralReads(database, ids: readIDs)
             },
-            Work(name: "sqlite  write        neutral", operations: writeTransactions) {
-                try neutralWrites(neutralSQLite, count: writeTransactions)
+            Work(name: "\(engine)write        neutral", operations: writeTransactions) {
+                try neutralWrites(database, count: writeTransactions)
             },
-        ])
+        ]
+    }
+
+    let sqliteFigures = try measure(direct + neutralWorks("sqlite  ", sqlite))
     print(
         String(
             format: "neutral / direct on SQLite: reads %.3f, writes %.3f",
@@ -198,14 +201,7 @@ let direct = [
         }
         try postgres.withConnection { try $0.executeScript("VACUUM ANALYZE songs") }
         print("PostgreSQL at \(postgres.address)")
-        let postgresFigures = try measure([
-            Work(name: "postgres point read   neutral", operations: readIDs.count) {
-                try neutralReads(postgres, ids: readIDs)
-            },
-            Work(name: "postgres write        neutral", operations: writeTransactions) {
-                try neutralWrites(postgres, count: writeTransactions)
-            },
-        ])
+        let postgresFigures = try measure(neutralWorks("postgres ", postgres))
         print(
             String(
                 format: "PostgreSQL / SQLite (neutral), client CPU only: reads %.2f, writes %.2f",
