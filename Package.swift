@@ -39,6 +39,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -48,6 +51,8 @@ let package = Package(
         .target(name: "Logging"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Logging"]),
         .target(name: "Storage", dependencies: ["CSQLite"]),
+        // libpq, wrapped once: PostgreSQL behind the same engine-neutral surface as Storage's SQLite.
+        .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"]),
         .target(name: "AudioMetadata", dependencies: ["CTagLib", "CTagLibProperties"]),
         // libsodium, wrapped once (the only importer of CSodium): passwords, digests, randomness.
         .target(name: "Cryptography", dependencies: ["CSodium"]),
@@ -84,6 +89,17 @@ let package = Package(
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
+        // PostgreSQL tests: the throwaway cluster of scripts/pg-cluster (CLOUDMUSIC_TEST_POSTGRES_URL), a fresh
+        // database per test; and the engine-neutral tests, run on both engines.
+        .target(
+            name: "PostgresTestSupport", dependencies: ["PostgresStorage", "Storage", "ServerTestSupport"],
+            path: "Tests/PostgresTestSupport"),
+        .testTarget(
+            name: "PostgresStorageTests", dependencies: ["PostgresStorage", "Storage", "PostgresTestSupport"]),
+        // SQLite and PostgreSQL through Storage's engine-neutral surface, against the direct SQLite path.
+        .executableTarget(
+            name: "storage-bench", dependencies: ["Storage", "PostgresStorage"],
+            path: "Benchmarks/storage/Bench"),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(name: "PasswordPolicyTests", dependencies: ["PasswordPolicy"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),

@@ -1,19 +1,23 @@
 import CSQLite
 import Foundation
 
-/// The names of a statement's result columns, looked up once per statement (as GRDB does).
-final class ColumnIndex {
-    let byName: [String: Int]
+/// The names of a statement's result columns, looked up once per statement (as GRDB does), on either engine.
+public final class ColumnIndex {
+    public let byName: [String: Int]
 
-    init(_ statement: OpaquePointer) {
-        var names: [String: Int] = [:]
-        for i in 0..<Int(sqlite3_column_count(statement)) {
-            guard let name = sqlite3_column_name(statement, Int32(i)) else { continue }
-            // The first column of a name wins, as in SQL: a later duplicate needs an alias.
-            let key = String(cString: name)
-            if names[key] == nil { names[key] = i }
-        }
-        byName = names
+    /// The names in column order; `nil` for a column without one.
+    public init(names: [String?]) {
+        var byName: [String: Int] = [:]
+        // The first column of a name wins, as in SQL: a later duplicate needs an alias.
+        for (i, name) in names.enumerated() where name != nil && byName[name!] == nil { byName[name!] = i }
+        self.byName = byName
+    }
+
+    convenience init(_ statement: OpaquePointer) {
+        self.init(
+            names: (0..<sqlite3_column_count(statement)).map { i in
+                sqlite3_column_name(statement, i).map { String(cString: $0) }
+            })
     }
 }
 
@@ -33,29 +37,11 @@ public struct Row {
         return i
     }
 
-    public func isNull(_ name: String) throws -> Bool { isNull(try index(name)) }
-    public func int(_ name: String) throws -> Int { try int(try index(name)) }
-    public func int64(_ name: String) throws -> Int64 { try int64(try index(name)) }
-    public func double(_ name: String) throws -> Double { try double(try index(name)) }
-    public func string(_ name: String) throws -> String { try string(try index(name)) }
-    public func data(_ name: String) throws -> Data { try data(try index(name)) }
-    public func bool(_ name: String) throws -> Bool { try bool(try index(name)) }
-    public func optionalString(_ name: String) throws -> String? { try optionalString(try index(name)) }
-    public func optionalInt(_ name: String) throws -> Int? { try optionalInt(try index(name)) }
-    public func optionalInt64(_ name: String) throws -> Int64? { try optionalInt64(try index(name)) }
-    public func optionalDouble(_ name: String) throws -> Double? { try optionalDouble(try index(name)) }
-    public func optionalData(_ name: String) throws -> Data? {
-        let i = try index(name)
-        return isNull(i) ? nil : try data(i)
-    }
-
     public var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
     public func isNull(_ index: Int) -> Bool {
         sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
     }
-
-    public func int(_ index: Int) throws -> Int { Int(try int64(index)) }
 
     public func int64(_ index: Int) throws -> Int64 {
         try expect(index, SQLITE_INTEGER, "an integer")
@@ -84,11 +70,6 @@ public struct Row {
     }
 
     public func bool(_ index: Int) throws -> Bool { try int64(index) != 0 }
-
-    public func optionalString(_ index: Int) throws -> String? { isNull(index) ? nil : try string(index) }
-    public func optionalInt(_ index: Int) throws -> Int? { isNull(index) ? nil : try int(index) }
-    public func optionalInt64(_ index: Int) throws -> Int64? { isNull(index) ? nil : try int64(index) }
-    public func optionalDouble(_ index: Int) throws -> Double? { isNull(index) ? nil : try double(index) }
 
     public func value(_ index: Int) -> SQLValue {
         let i = Int32(index)
