@@ -39,6 +39,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // libcurl (OpenSSL flavour): what is fetched from the internet.
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -53,6 +57,9 @@ let package = Package(
         .target(name: "Cryptography", dependencies: ["CSodium"]),
         // The rules for new passwords: normalisation, invisible characters, length, and cracklib's dictionary.
         .target(name: "PasswordPolicy", dependencies: ["CCrack"]),
+
+        // Input from the internet (podcasts, news): libcurl wrapped once (fetching, with the SSRF rules).
+        .target(name: "WebFetch", dependencies: ["CCurl"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
@@ -124,6 +131,12 @@ let package = Package(
             name: "SubsonicTests",
             dependencies: ["CloudMusicServer", "MusicCore", "ServerTestSupport", "cloudmusic-server"],
             exclude: ["Support"]),
+        // The web server the fetcher's and the feed parser's tests fetch from (origin.py, on 127.0.0.2).
+        .target(
+            name: "OriginTestSupport", dependencies: ["ServerTestSupport"], path: "Tests/OriginTestSupport",
+            exclude: ["origin.py"]),
+        .testTarget(
+            name: "WebFetchTests", dependencies: ["WebFetch", "OriginTestSupport", "ServerTestSupport"]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
         .executableTarget(
