@@ -39,10 +39,13 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
-        // libcurl (OpenSSL flavour): what is fetched from the internet.
+        // libcurl (OpenSSL flavour) and libxml2: what is fetched from the internet, and how it is read.
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -58,8 +61,10 @@ let package = Package(
         // The rules for new passwords: normalisation, invisible characters, length, and cracklib's dictionary.
         .target(name: "PasswordPolicy", dependencies: ["CCrack"]),
 
-        // Input from the internet (podcasts, news): libcurl wrapped once (fetching, with the SSRF rules).
+        // Input from the internet (podcasts, news): libcurl wrapped once (fetching, with the SSRF rules),
+        // libxml2 wrapped once (a safe streaming XML reader, HTML events), and what is built on them.
         .target(name: "WebFetch", dependencies: ["CCurl"]),
+        .target(name: "Markup", dependencies: ["CLibXML2"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
@@ -137,6 +142,7 @@ let package = Package(
             exclude: ["origin.py"]),
         .testTarget(
             name: "WebFetchTests", dependencies: ["WebFetch", "OriginTestSupport", "ServerTestSupport"]),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup", "OriginTestSupport"]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
         .executableTarget(
