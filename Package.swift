@@ -63,8 +63,9 @@ let package = Package(
 
         // Input from the internet (podcasts, news): libcurl wrapped once (fetching, with the SSRF rules),
         // libxml2 wrapped once (a safe streaming XML reader, HTML events), and what is built on them.
-        .target(name: "WebFetch", dependencies: ["CCurl"]),
+        .target(name: "WebFetch", dependencies: ["CCurl", "MusicCore"]),
         .target(name: "Markup", dependencies: ["CLibXML2"]),
+        .target(name: "WebFeeds", dependencies: ["Markup", "MusicCore"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
@@ -143,6 +144,9 @@ let package = Package(
         .testTarget(
             name: "WebFetchTests", dependencies: ["WebFetch", "OriginTestSupport", "ServerTestSupport"]),
         .testTarget(name: "MarkupTests", dependencies: ["Markup", "OriginTestSupport"]),
+        .testTarget(
+            name: "WebFeedsTests",
+            dependencies: ["WebFeeds", "WebFetch", "MusicCore", "OriginTestSupport", "ServerTestSupport"]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
         .executableTarget(

@@ -67,7 +67,7 @@ public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
         case .declaresEntities(let name):
             "declares XML entities (\(name)), which can expand without end or read files, so it was refused"
         case .tooLarge(let limit):
-            "is larger than \(limit / 1_000_000) MB"
+            "is larger than \(limit >= 1_000_000 ? "\(limit / 1_000_000) MB" : "\(limit / 1_000) KB")"
         case .tooDeep(let limit):
             "nests elements deeper than \(limit) levels"
         case .empty:

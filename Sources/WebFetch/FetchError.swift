@@ -1,4 +1,5 @@
 import Foundation
+import MusicCore
 
 /// Why a fetch failed, worded for the person who added the address ("The feed is larger than 10 MB.").
 public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -56,9 +57,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return
                 "\(the)'s address points \(restriction.rawValue) (\(address)); an administrator can allow it."
         case .tooLarge(let limit):
-            return "\(the) is larger than \(Self.size(limit))."
+            return "\(the) is larger than \(DisplayFormat.byteSize(limit))."
         case .headersTooLarge(let limit):
-            return "\(the)'s server sent more than \(Self.size(Int64(limit))) of headers."
+            return "\(the)'s server sent more than \(DisplayFormat.byteSize(Int64(limit))) of headers."
         case .tooManyRedirects(let count):
             return "Too many redirects (\(count)) for the \(subject); at most \(count - 1) are followed."
         case .redirectLoop(let target):
@@ -69,7 +70,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(the) took longer than \(Self.seconds(seconds)) to download from \(host)."
         case .tooSlow(let rate, let seconds):
             return
-                "\(the)'s server (\(host)) sent less than \(Self.size(Int64(rate)))/s for \(Self.seconds(seconds))."
+                "\(the)'s server (\(host)) sent less than \(DisplayFormat.byteSize(Int64(rate)))/s for \(Self.seconds(seconds))."
         case .unknownHost(let name):
             return "\(the)'s server name \(name) could not be found."
         case .connectionFailed(let detail):
@@ -84,17 +85,6 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
-
-    /// "10 MB", "512 KB", "300 bytes" (decimal units, as people read file sizes).
-    static func size(_ bytes: Int64) -> String {
-        func figure(_ value: Double) -> String {
-            value == value.rounded() ? String(Int64(value)) : String(format: "%.1f", value)
-        }
-        if bytes >= 1_000_000_000 { return figure(Double(bytes) / 1e9) + " GB" }
-        if bytes >= 1_000_000 { return figure(Double(bytes) / 1e6) + " MB" }
-        if bytes >= 1_000 { return figure(Double(bytes) / 1e3) + " KB" }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
-    }
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
