@@ -66,6 +66,7 @@ let package = Package(
         .target(name: "WebFetch", dependencies: ["CCurl", "MusicCore"]),
         .target(name: "Markup", dependencies: ["CLibXML2"]),
         .target(name: "WebFeeds", dependencies: ["Markup", "MusicCore"]),
+        .target(name: "HTMLSanitizer", dependencies: ["Markup", "MusicCore"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
@@ -147,6 +148,7 @@ let package = Package(
         .testTarget(
             name: "WebFeedsTests",
             dependencies: ["WebFeeds", "WebFetch", "MusicCore", "OriginTestSupport", "ServerTestSupport"]),
+        .testTarget(name: "HTMLSanitizerTests", dependencies: ["HTMLSanitizer", "Markup", "MusicCore"]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
         .executableTarget(
