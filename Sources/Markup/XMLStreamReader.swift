@@ -196,11 +196,12 @@ public final class XMLStreamReader {
             for index in 0..<Int(count) {
                 let base = attributes + index * 5
                 guard let valueStart = base[3], let valueEnd = base[4] else { continue }
-                var value = String(
-                    decoding: UnsafeBufferPointer(start: valueStart, count: valueEnd - valueStart),
-                    as: UTF8.self)
+                let bytes = UnsafeBufferPointer(start: valueStart, count: valueEnd - valueStart)
                 // Without entity substitution libxml2 leaves every `&` of a value as "&#38;" (nothing else).
-                if value.contains("&#38;") { value = value.replacingOccurrences(of: "&#38;", with: "&") }
+                let value =
+                    bytes.contains(UInt8(ascii: "&"))
+                    ? String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "&#38;", with: "&")
+                    : String(decoding: bytes, as: UTF8.self)
                 list.append(XMLAttribute(name: Self.name(base[0], base[1], base[2]), value: value))
             }
         }

@@ -5,13 +5,15 @@ import Foundation
 /// links to can be `javascript:`, `file:` or `data:`.
 enum FeedAddress {
     static func resolve(_ text: String?, against base: URL?) -> URL? {
-        guard var text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
-            text.utf8.count <= 4096
-        else { return nil }
+        guard let text, !text.isEmpty, text.utf8.count <= 4096 else { return nil }
+        var trimmed = XMLFeedBuilder.trimmed(Array(text.utf8))
+        guard !trimmed.isEmpty else { return nil }
         // Browsers drop tabs and line breaks inside an address, and so do we (never spaces: they are encoded).
-        text.removeAll { $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        var url = URL(string: text, relativeTo: base)
-        if url == nil, let encoded = text.addingPercentEncoding(withAllowedCharacters: allowed) {
+        if trimmed.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            trimmed.removeAll { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        }
+        var url = URL(string: trimmed, relativeTo: base)
+        if url == nil, let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) {
             url = URL(string: encoded, relativeTo: base)
         }
         guard let absolute = url?.absoluteURL, let scheme = absolute.scheme?.lowercased(),

@@ -75,48 +75,58 @@ public enum FeedDate {
 
     // MARK: RFC 822
 
+    /// "Mon, 02 Jan 2006 15:04:05 -0700", "2 January 2006 15:04 GMT", "Jan 2, 2006 3:04:05 PM EST" ...; read
+    /// as bytes (a feed has thousands of dates, and String's and Foundation's splitting cost more than the XML).
     private static func rfc822(_ text: String) -> Date? {
-        // "Mon, 02 Jan 2006 15:04:05 -0700", "2 January 2006 15:04 GMT", "Jan 2, 2006 3:04:05 PM EST" ...
-        var words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
-        // A comment after the zone: "+0000 (UTC)".
-        if let comment = words.firstIndex(where: { $0.hasPrefix("(") }) { words.removeSubrange(comment...) }
-        if let first = words.first, weekdays.contains(String(first.lowercased().prefix(3))),
-            Int(first) == nil,
-            month(first) == nil
-        {
-            words.removeFirst()
+        let bytes = Array(text.utf8)
+        var words: [ArraySlice<UInt8>] = []
+        var start: Int?
+        for index in 0...bytes.count {
+            let separator =
+                index == bytes.count || bytes[index] == 0x20 || bytes[index] == 0x2C || bytes[index] == 0x09
+            if separator {
+                if let first = start { words.append(bytes[first..<index]) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
         }
+        // A comment after the zone: "+0000 (UTC)".
+        if let comment = words.firstIndex(where: { $0.first == UInt8(ascii: "(") }) {
+            words.removeSubrange(comment...)
+        }
+        if let first = words.first, first.count >= 3, isWeekday(first) { words.removeFirst() }
         guard words.count >= 3 else { return nil }
-        var day: Int
-        var monthNumber: Int
-        if let d = Int(words[0]), let m = month(words[1]) {
-            day = d
-            monthNumber = m
-        } else if let m = month(words[0]), let d = Int(words[1]) {
-            day = d
-            monthNumber = m
+        let day: Int
+        let monthNumber: Int
+        if let d = integer(words[0]), let m = month(words[1]) {
+            (day, monthNumber) = (d, m)
+        } else if let m = month(words[0]), let d = integer(words[1]) {
+            (day, monthNumber) = (d, m)
         } else {
             return nil
         }
-        guard var year = Int(words[2]) else { return nil }
+        guard var year = integer(words[2]) else { return nil }
         if words[2].count == 2 { year += year < 50 ? 2000 : 1900 }
-        var rest = Array(words.dropFirst(3))
+        var rest = words.dropFirst(3)
         var hour = 0
         var minute = 0
         var second = 0.0
-        if let time = rest.first, time.contains(":") {
+        if let time = rest.first, time.contains(UInt8(ascii: ":")) {
             rest.removeFirst()
-            let parts = time.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2 || parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]) else {
+            let parts = time.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard parts.count == 2 || parts.count == 3, let h = integer(parts[0]), let m = integer(parts[1])
+            else {
                 return nil
             }
-            hour = h
-            minute = m
+            (hour, minute) = (h, m)
             if parts.count == 3 {
-                guard let s = Double(parts[2]) else { return nil }
+                guard let s = Double(String(decoding: parts[2], as: UTF8.self)) else { return nil }
                 second = s
             }
-            if let meridiem = rest.first?.uppercased(), meridiem == "AM" || meridiem == "PM" {
+            if let meridiem = rest.first.map({ String(decoding: $0, as: UTF8.self).uppercased() }),
+                meridiem == "AM" || meridiem == "PM"
+            {
                 rest.removeFirst()
                 guard (1...12).contains(hour) else { return nil }
                 hour = hour % 12 + (meridiem == "PM" ? 12 : 0)
@@ -124,7 +134,7 @@ public enum FeedDate {
         }
         var offset = 0
         if let zone = rest.first {
-            guard let seconds = zoneOffset(zone) else { return nil }
+            guard let seconds = zoneOffset(String(decoding: zone, as: UTF8.self)) else { return nil }
             offset = seconds
         }
         return date(
@@ -132,22 +142,52 @@ public enum FeedDate {
             offset: offset)
     }
 
-    private static let weekdays: Set<String> = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    private static let weekdays: [[UInt8]] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map {
+        Array($0.utf8)
+    }
 
-    private static let months = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ]
+    private static let monthNames: [[UInt8]] = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december",
+    ].map { Array($0.utf8) }
 
-    private static func month(_ word: String) -> Int? {
-        let lower = word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        guard lower.count >= 3, lower.allSatisfy(\.isLetter) else { return nil }
-        guard let index = months.firstIndex(of: String(lower.prefix(3))) else { return nil }
-        // "Sept" and full names, but not "Marchx".
-        let full = [
-            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-            "november", "december",
-        ][index]
-        return full.hasPrefix(lower) || lower == "sept" ? index + 1 : nil
+    /// ASCII letters in lower case; nil when the word has anything else (a trailing "." is dropped).
+    private static func lowercaseLetters(_ word: ArraySlice<UInt8>) -> [UInt8]? {
+        var letters: [UInt8] = []
+        letters.reserveCapacity(word.count)
+        for (index, byte) in zip(word.indices, word) {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): letters.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): letters.append(byte + 32)
+            case UInt8(ascii: ".") where index == word.index(before: word.endIndex): break
+            default: return nil
+            }
+        }
+        return letters
+    }
+
+    private static func isWeekday(_ word: ArraySlice<UInt8>) -> Bool {
+        guard let letters = lowercaseLetters(word), letters.count >= 3 else { return false }
+        return weekdays.contains { $0.elementsEqual(letters.prefix(3)) }
+    }
+
+    /// "Jan", "January", "Sept" (not "Marchx").
+    private static func month(_ word: ArraySlice<UInt8>) -> Int? {
+        guard let letters = lowercaseLetters(word), letters.count >= 3 else { return nil }
+        for (index, name) in monthNames.enumerated() where name.starts(with: letters.prefix(3)) {
+            return name.starts(with: letters) || letters == Array("sept".utf8) ? index + 1 : nil
+        }
+        return nil
+    }
+
+    private static func integer(_ word: ArraySlice<UInt8>) -> Int? {
+        guard !word.isEmpty, word.count <= 9 else { return nil }
+        var value = 0
+        for byte in word {
+            guard isDigit(byte) else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return value
     }
 
     /// Zone names feeds use (RFC 822's and a few common ones), and numeric offsets.

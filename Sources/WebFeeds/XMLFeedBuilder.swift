@@ -73,18 +73,17 @@ final class XMLFeedBuilder: XMLEventHandler {
         stack.append(Element(space: space, local: name.local, base: base))
         let depth = stack.count - 1
 
-        if var capture {
+        if capture != nil {
             // Inside a text element: its markup is part of its text.
-            capture.bytes.append(UInt8(ascii: "<"))
-            capture.bytes.append(contentsOf: name.local.utf8)
+            capture!.bytes.append(UInt8(ascii: "<"))
+            capture!.bytes.append(contentsOf: name.local.utf8)
             for attribute in attributes where FeedNamespace(attribute.name) != .xml {
-                capture.bytes.append(contentsOf: " \(attribute.name.local)=\"".utf8)
-                Self.escape(attribute.value, into: &capture.bytes, quotes: true)
-                capture.bytes.append(UInt8(ascii: "\""))
+                capture!.bytes.append(contentsOf: " \(attribute.name.local)=\"".utf8)
+                Self.escape(attribute.value, into: &capture!.bytes, quotes: true)
+                capture!.bytes.append(UInt8(ascii: "\""))
             }
-            capture.bytes.append(UInt8(ascii: ">"))
-            try checkLength(capture.bytes)
-            self.capture = capture
+            capture!.bytes.append(UInt8(ascii: ">"))
+            try checkLength(capture!.bytes)
             return
         }
 
@@ -129,16 +128,15 @@ final class XMLFeedBuilder: XMLEventHandler {
     func endElement(_ name: XMLName) throws {
         let depth = stack.count - 1
         defer { stack.removeLast() }
-        if var capture {
-            if capture.owner < depth {
-                capture.bytes.append(contentsOf: "</\(name.local)>".utf8)
-                self.capture = capture
+        if let owner = capture?.owner {
+            if owner < depth {
+                capture!.bytes.append(contentsOf: "</\(name.local)>".utf8)
                 return
             }
-            self.capture = nil
-            var text = String(decoding: capture.bytes, as: UTF8.self).trimmingCharacters(
-                in: .whitespacesAndNewlines)
-            if capture.xhtml { text = Self.unwrapXHTMLDiv(text) }
+            let finished = capture!
+            capture = nil
+            var text = Self.trimmed(finished.bytes)
+            if finished.xhtml { text = Self.unwrapXHTMLDiv(text) }
             try finishText(stack[depth], text: text, depth: depth)
             return
         }
@@ -149,14 +147,14 @@ final class XMLFeedBuilder: XMLEventHandler {
     }
 
     func characters(_ text: UnsafeRawBufferPointer) throws {
-        guard var capture else { return }
-        if capture.xhtml {
-            Self.escape(String(decoding: text, as: UTF8.self), into: &capture.bytes, quotes: false)
+        guard let xhtml = capture?.xhtml else { return }
+        // In place: a copy of the capture would copy its bytes at every call.
+        if xhtml {
+            Self.escape(String(decoding: text, as: UTF8.self), into: &capture!.bytes, quotes: false)
         } else {
-            capture.bytes.append(contentsOf: text)
+            capture!.bytes.append(contentsOf: text)
         }
-        try checkLength(capture.bytes)
-        self.capture = capture
+        try checkLength(capture!.bytes)
     }
 
     // MARK: Where elements go
@@ -229,8 +227,15 @@ final class XMLFeedBuilder: XMLEventHandler {
         _ space: FeedNamespace, _ local: String, depth: Int, parent: Element, base: URL?,
         attribute: (String) -> String?
     ) throws {
-        guard var item else { return }
-        defer { self.item = item }
+        guard item != nil else { return }
+        try itemAttributes(&item!, space, local, depth: depth, base: base, attribute: attribute)
+    }
+
+    /// What an item's attribute-only elements say (and which of its elements hold text to read).
+    private func itemAttributes(
+        _ item: inout WebFeedItem, _ space: FeedNamespace, _ local: String, depth: Int, base: URL?,
+        attribute: (String) -> String?
+    ) throws {
         switch (space, local) {
         case (.rss, "enclosure"):
             if let url = FeedAddress.resolve(attribute("url"), against: base) {
@@ -308,9 +313,9 @@ final class XMLFeedBuilder: XMLEventHandler {
         guard !text.isEmpty else { return }
         let base = element.base
         let parent = depth > 0 ? stack[depth - 1] : element
-        if var item {
-            itemText(&item, element, parent: parent, text: text, base: base)
-            self.item = item
+        if item != nil {
+            // In place: a copy would copy the item's lists at each change.
+            itemText(&item!, element, parent: parent, text: text, base: base)
         } else {
             channelText(element, parent: parent, text: text, base: base)
         }
@@ -428,6 +433,15 @@ final class XMLFeedBuilder: XMLEventHandler {
     }
 
     // MARK: Helpers
+
+    /// The text of `bytes` without the white space around it.
+    static func trimmed(_ bytes: [UInt8]) -> String {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
 
     private func checkLength(_ bytes: [UInt8]) throws {
         guard bytes.count <= limits.maxTextBytes else {
