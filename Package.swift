@@ -152,6 +152,9 @@ let package = Package(
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
         .executableTarget(
+            name: "podcast-bench", dependencies: ["WebFeeds", "WebFetch", "Markup", "MusicCore"],
+            path: "Benchmarks/podcasts/Bench"),
+        .executableTarget(
             name: "recommendation-bench", dependencies: ["CloudMusicServer", "Storage", "MusicCore"],
             path: "Benchmarks/recommendations/Bench"),
     ],
