@@ -54,19 +54,6 @@ final class Recorder: XMLEventHandler {
     }
 }
 
-/// The XMLError `body` throws, or nil (recorded) when it throws none or another error.
-func xmlError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> XMLError? {
-    do {
-        try body()
-        Issue.record("expected an XMLError, got none", sourceLocation: sourceLocation)
-    } catch let error as XMLError {
-        return error
-    } catch {
-        Issue.record("expected an XMLError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
-
 @Suite struct XMLStreamReaderTests {
     static let sample = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -107,23 +94,27 @@ func xmlError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sour
     }
 
     @Test func anUnknownEntityIsRefusedWithWhereItIs() {
-        let error = xmlError { _ = try Recorder.read("<rss>\n<title>a &bogus; b</title></rss>") }
+        let error = #expect(throws: XMLError.self) {
+            _ = try Recorder.read("<rss>\n<title>a &bogus; b</title></rss>")
+        }
         #expect(
             error?.message
                 == "The document is not well-formed XML: Entity 'bogus' not defined (line 2, column 17).")
     }
 
     @Test func malformedDocumentsAreRefusedWithWhereAndWhy() {
-        let mismatch = xmlError { _ = try Recorder.read("<rss><channel>\n<item></channel></rss>") }
+        let mismatch = #expect(throws: XMLError.self) {
+            _ = try Recorder.read("<rss><channel>\n<item></channel></rss>")
+        }
         #expect(
             mismatch?.message.hasPrefix(
                 "The document is not well-formed XML: Opening and ending tag mismatch") == true)
         #expect(mismatch?.message.contains("(line 2,") == true)
-        let truncated = xmlError { _ = try Recorder.read("<rss><channel><title>cut") }
+        let truncated = #expect(throws: XMLError.self) { _ = try Recorder.read("<rss><channel><title>cut") }
         #expect(truncated.map { if case .malformed = $0.reason { true } else { false } } == true)
-        #expect(xmlError { _ = try Recorder.read("") }?.reason == .empty)
+        #expect(#expect(throws: XMLError.self) { _ = try Recorder.read("") }?.reason == .empty)
         #expect(
-            xmlError { _ = try Recorder.read("not xml at all") }.map {
+            #expect(throws: XMLError.self) { _ = try Recorder.read("not xml at all") }.map {
                 if case .malformed = $0.reason { true } else { false }
             } == true)
     }
@@ -142,7 +133,7 @@ func xmlError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sour
         // Refused while the declarations are read: the document that would use them never arrives.
         let recorder = Recorder()
         let reader = XMLStreamReader(handler: recorder)
-        let error = xmlError { try reader.feed(Data(laughs.utf8)) }
+        let error = #expect(throws: XMLError.self) { try reader.feed(Data(laughs.utf8)) }
         #expect(error?.reason == .declaresEntities("lol"))
         #expect(error?.message.contains("declares XML entities (lol)") == true)
         #expect(recorder.events.isEmpty)
@@ -154,9 +145,12 @@ func xmlError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sour
             <!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
             <rss><channel><title>&xxe;</title></channel></rss>
             """
-        #expect(xmlError { _ = try Recorder.read(xxe) }?.reason == .declaresEntities("xxe"))
+        #expect(
+            #expect(throws: XMLError.self) { _ = try Recorder.read(xxe) }?.reason == .declaresEntities("xxe"))
         let unparsed = "<!DOCTYPE x [<!ENTITY pic SYSTEM \"file:///etc/passwd\" NDATA gif>]><x/>"
-        #expect(xmlError { _ = try Recorder.read(unparsed) }?.reason == .declaresEntities("pic"))
+        #expect(
+            #expect(throws: XMLError.self) { _ = try Recorder.read(unparsed) }?.reason
+                == .declaresEntities("pic"))
     }
 
     @Test func externalDTDsAndParameterEntitiesAreNeverFetched() async throws {
@@ -168,7 +162,9 @@ func xmlError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sour
         // The DTD is not read, so the entity it would declare is unknown (skipped, as the DTD might have said).
         #expect(events == ["<rss>", "<title>", "a  b", "</title>", "</rss>"])
         let parameter = "<!DOCTYPE rss [<!ENTITY % remote SYSTEM \"\(dtd.absoluteString)\"> %remote;]><rss/>"
-        #expect(xmlError { _ = try Recorder.read(parameter) }?.reason == .declaresEntities("remote"))
+        #expect(
+            #expect(throws: XMLError.self) { _ = try Recorder.read(parameter) }?.reason
+                == .declaresEntities("remote"))
         let local = "<!DOCTYPE rss SYSTEM \"file:///etc/passwd\"><rss><t>&x;</t></rss>"
         #expect(try Recorder.read(local).joined().contains("root:") == false)
         #expect(try await origin.stats().requests("/docs/\(dtdName)") == 0)
@@ -184,9 +180,9 @@ func xmlError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sour
 
     @Test func depthAndSizeAreLimited() {
         let deep = String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100)
-        #expect(xmlError { _ = try Recorder.read(deep) }?.reason == .tooDeep(limit: 64))
+        #expect(#expect(throws: XMLError.self) { _ = try Recorder.read(deep) }?.reason == .tooDeep(limit: 64))
         let large = Data(("<rss>" + String(repeating: "<i>x</i>", count: 200_000) + "</rss>").utf8)
-        let error = xmlError {
+        let error = #expect(throws: XMLError.self) {
             _ = try Recorder.read(large, chunk: 65_536, limits: XMLLimits(maxBytes: 1_000_000))
         }
         #expect(error?.reason == .tooLarge(limit: 1_000_000))

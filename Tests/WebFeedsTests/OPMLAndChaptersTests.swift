@@ -43,16 +43,16 @@ import Testing
     }
 
     @Test func whatIsNoOPMLIsRefused() {
-        let error = feedError { _ = try OPMLReader.read(Data("<rss/>".utf8)) }
+        let error = #expect(throws: WebFeedError.self) { _ = try OPMLReader.read(Data("<rss/>".utf8)) }
         #expect(
             error?.message == "The OPML file is XML but not RSS, Atom or OPML (its root element is <rss>).")
-        let entities = feedError {
+        let entities = #expect(throws: WebFeedError.self) {
             _ = try OPMLReader.read(
                 Data("<!DOCTYPE o [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><opml>&e;</opml>".utf8))
         }
         #expect(entities?.reason == .xml(.declaresEntities("e")))
         let many = (1...20).map { "<outline xmlUrl=\"https://x.example/\($0)\"/>" }.joined()
-        let tooMany = feedError {
+        let tooMany = #expect(throws: WebFeedError.self) {
             _ = try OPMLReader.read(
                 Data("<opml><body>\(many)</body></opml>".utf8), limits: WebFeedLimits(maxItems: 10))
         }
@@ -87,10 +87,13 @@ import Testing
     @Test func whatIsNoChaptersDocumentIsRefused() {
         let url = URL(string: "https://radio.example/c.json")!
         #expect(
-            feedError { _ = try PodcastChapters.parse(Data("[1,2]".utf8), url: url) }?.message
+            #expect(throws: WebFeedError.self) {
+                _ = try PodcastChapters.parse(Data("[1,2]".utf8), url: url)
+            }?.message
                 == "The chapters document is not a valid chapters document: it is not a JSON object.")
         #expect(
-            feedError { _ = try PodcastChapters.parse(Data("{}".utf8), url: url) }?.reason
+            #expect(throws: WebFeedError.self) { _ = try PodcastChapters.parse(Data("{}".utf8), url: url) }?
+                .reason
                 == .json("it has no list of chapters"))
     }
 }

@@ -4,20 +4,6 @@ import Testing
 
 @testable import WebFeeds
 
-/// The WebFeedError `body` throws, or nil (recorded) when it throws none or another error.
-func feedError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) -> WebFeedError?
-{
-    do {
-        try body()
-        Issue.record("expected a WebFeedError, got none", sourceLocation: sourceLocation)
-    } catch let error as WebFeedError {
-        return error
-    } catch {
-        Issue.record("expected a WebFeedError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
-
 func parse(
     _ text: String, url: String = "https://radio.example/feed.xml", limits: WebFeedLimits = WebFeedLimits()
 )
@@ -229,20 +215,22 @@ func parse(
 
     @Test func jsonThatIsNoJSONFeedIsRefusedWithAReason() {
         #expect(
-            feedError { _ = try parse("{\"items\": []}") }?.message
+            #expect(throws: WebFeedError.self) { _ = try parse("{\"items\": []}") }?.message
                 == "The feed is not a valid JSON Feed: it has no jsonfeed.org version.")
         #expect(
-            feedError { _ = try parse("{\"version\": \"https://jsonfeed.org/version/1.1\"}") }?.message
+            #expect(throws: WebFeedError.self) {
+                _ = try parse("{\"version\": \"https://jsonfeed.org/version/1.1\"}")
+            }?.message
                 == "The feed is not a valid JSON Feed: it has no list of items.")
         #expect(
-            feedError { _ = try parse("{\"version\": ") }?.message
+            #expect(throws: WebFeedError.self) { _ = try parse("{\"version\": ") }?.message
                 == "The feed is not a valid JSON Feed: it is not JSON.")
     }
 }
 
 @Suite struct RefusedFeedTests {
     @Test func aWebPageIsNotAFeed() {
-        let error = feedError {
+        let error = #expect(throws: WebFeedError.self) {
             _ = try parse("<!DOCTYPE html>\n<html><head><title>Blog</title></head><body></body></html>")
         }
         #expect(error?.reason == .notAFeed(root: "html"))
@@ -250,10 +238,10 @@ func parse(
             error?.message
                 == "The address gives a web page, not a feed; look on the page for its RSS or Atom link.")
         #expect(
-            feedError { _ = try parse("<note><to>x</to></note>") }?.message
+            #expect(throws: WebFeedError.self) { _ = try parse("<note><to>x</to></note>") }?.message
                 == "The feed is XML but not RSS, Atom or OPML (its root element is <note>).")
-        #expect(feedError { _ = try parse("Hello, world") }?.reason == .notXMLOrJSON)
-        #expect(feedError { _ = try parse("   \n ") }?.reason == .xml(.empty))
+        #expect(#expect(throws: WebFeedError.self) { _ = try parse("Hello, world") }?.reason == .notXMLOrJSON)
+        #expect(#expect(throws: WebFeedError.self) { _ = try parse("   \n ") }?.reason == .xml(.empty))
     }
 
     @Test func hostileAndBrokenFeedsAreRefusedWithAReason() {
@@ -262,7 +250,7 @@ func parse(
             <!DOCTYPE rss [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
             <rss><channel><title>&lol1;</title></channel></rss>
             """
-        let error = feedError { _ = try parse(laughs) }
+        let error = #expect(throws: WebFeedError.self) { _ = try parse(laughs) }
         #expect(error?.reason == .xml(.declaresEntities("lol")))
         #expect(
             error?.message
@@ -270,8 +258,11 @@ func parse(
         )
         let xxe =
             "<!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><rss><channel><title>&x;</title></channel></rss>"
-        #expect(feedError { _ = try parse(xxe) }?.reason == .xml(.declaresEntities("x")))
-        let broken = feedError { _ = try parse("<rss><channel><item><title>cut</item></channel></rss>") }
+        #expect(
+            #expect(throws: WebFeedError.self) { _ = try parse(xxe) }?.reason == .xml(.declaresEntities("x")))
+        let broken = #expect(throws: WebFeedError.self) {
+            _ = try parse("<rss><channel><item><title>cut</item></channel></rss>")
+        }
         #expect(
             broken?.message.hasPrefix(
                 "The feed is not well-formed XML: Opening and ending tag mismatch: title line 1 and item")
@@ -279,7 +270,7 @@ func parse(
     }
 
     @Test func limitsOnItemsAndTextHold() {
-        let many = feedError {
+        let many = #expect(throws: WebFeedError.self) {
             _ = try parse(Fixtures.bigPodcast(episodes: 20), limits: WebFeedLimits(maxItems: 10))
         }
         #expect(many?.message == "The feed has more than 10 items.")
@@ -287,9 +278,11 @@ func parse(
             "<rss><channel><item><description>" + String(repeating: "x", count: 2_000_000)
             + "</description></item></channel></rss>"
         #expect(
-            feedError { _ = try parse(long, limits: WebFeedLimits(maxTextBytes: 1_000_000)) }?.reason
+            #expect(throws: WebFeedError.self) {
+                _ = try parse(long, limits: WebFeedLimits(maxTextBytes: 1_000_000))
+            }?.reason
                 == .textTooLong(limit: 1_000_000))
-        let large = feedError {
+        let large = #expect(throws: WebFeedError.self) {
             _ = try parse(Fixtures.bigPodcast(episodes: 200), limits: WebFeedLimits(maxBytes: 100_000))
         }
         #expect(large?.message == "The feed is larger than 100 KB.")

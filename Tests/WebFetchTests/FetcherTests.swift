@@ -13,21 +13,6 @@ func originFetcher(_ configure: (inout Fetcher.Configuration) -> Void = { _ in }
     return Fetcher(configuration)
 }
 
-/// The FetchError `body` throws, or nil (recorded as an issue) when it throws none or another error.
-func fetchError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async
-    -> FetchError?
-{
-    do {
-        try await body()
-        Issue.record("expected a FetchError, got none", sourceLocation: sourceLocation)
-    } catch let error as FetchError {
-        return error
-    } catch {
-        Issue.record("expected a FetchError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
-
 func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)" }
 
 @Suite struct FetcherTests {
@@ -35,7 +20,7 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
         let origin = try await FeedOrigin.start()
         let name = unique("feed.xml")
         let url = try origin.put(name, "<rss/>")
-        let error = await fetchError { _ = try await Fetcher().open(.feed(url)) }
+        let error = await #expect(throws: FetchError.self) { _ = try await Fetcher().open(.feed(url)) }
         #expect(error?.reason == .restrictedAddress(IPAddress("127.0.0.2")!, .loopback))
         #expect(
             error?.message
@@ -126,13 +111,17 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
         #expect(response.head.url == origin.url("/chain/0"))
         #expect(response.head.movedTo == nil)
 
-        let error = await fetchError { _ = try await fetcher.open(.feed(origin.url("/chain/6"))) }
+        let error = await #expect(throws: FetchError.self) {
+            _ = try await fetcher.open(.feed(origin.url("/chain/6")))
+        }
         #expect(error?.reason == .tooManyRedirects(6))
         #expect(error?.message == "Too many redirects (6) for the feed; at most 5 are followed.")
         let five = try await fetcher.open(.feed(origin.url("/chain/5")))
         #expect(five.status == 200)
 
-        let loop = await fetchError { _ = try await fetcher.open(.feed(origin.url("/loop/a"))) }
+        let loop = await #expect(throws: FetchError.self) {
+            _ = try await fetcher.open(.feed(origin.url("/loop/a")))
+        }
         #expect(loop?.reason == .redirectLoop(origin.url("/loop/a")))
     }
 
@@ -169,7 +158,7 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
         let to = target.replacingOccurrences(of: "PORT", with: String(origin.forbiddenPort))
         let escaped = to.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let before = try await origin.stats().forbiddenRequests
-        let error = await fetchError {
+        let error = await #expect(throws: FetchError.self) {
             _ = try await originFetcher().open(.feed(origin.url("/redirect?status=302&to=\(escaped)")))
         }
         guard case .restrictedAddress(let address, let found) = error?.reason else {
@@ -187,10 +176,12 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
     func onlyHttpAndHttpsAreFetchedEvenAfterARedirect(_ target: String) async throws {
         let origin = try await FeedOrigin.start()
         let scheme = String(target.prefix { $0 != ":" })
-        let direct = await fetchError { _ = try await originFetcher().open(.feed(URL(string: target)!)) }
+        let direct = await #expect(throws: FetchError.self) {
+            _ = try await originFetcher().open(.feed(URL(string: target)!))
+        }
         #expect(direct?.reason == .unsupportedScheme(scheme))
         let escaped = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let redirected = await fetchError {
+        let redirected = await #expect(throws: FetchError.self) {
             _ = try await originFetcher().open(.feed(origin.url("/redirect?to=\(escaped)")))
         }
         #expect(redirected?.reason == .unsupportedScheme(scheme))
@@ -202,7 +193,7 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
     @Test(arguments: ["true", "none", "chunked"])
     func aBodyPastTheLimitIsCutOff(_ length: String) async throws {
         let origin = try await FeedOrigin.start()
-        let error = await fetchError {
+        let error = await #expect(throws: FetchError.self) {
             _ = try await originFetcher().fetch(.feed(origin.url("/big?bytes=50000000&length=\(length)"))) {
                 _ in
             }
@@ -214,7 +205,7 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
     @Test func aCompressedBombIsCountedAsItUnpacks() async throws {
         let origin = try await FeedOrigin.start()
         var received = 0
-        let error = await fetchError {
+        let error = await #expect(throws: FetchError.self) {
             _ = try await originFetcher().fetch(.feed(origin.url("/bomb?bytes=50000000"))) {
                 received += $0.count
             }
@@ -234,7 +225,9 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
 
     @Test func headersPastTheLimitAreRefused() async throws {
         let origin = try await FeedOrigin.start()
-        let error = await fetchError { _ = try await originFetcher().open(.feed(origin.url("/fatheaders"))) }
+        let error = await #expect(throws: FetchError.self) {
+            _ = try await originFetcher().open(.feed(origin.url("/fatheaders")))
+        }
         #expect(error?.reason == .headersTooLarge(limit: 64_000))
     }
 
@@ -242,13 +235,17 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
         let origin = try await FeedOrigin.start()
         var request = FetchRequest.feed(origin.url("/slow?bytes=100000&rate=100"))
         request.limits.lowSpeed = .init(bytesPerSecond: 1_000, seconds: 2)
-        let error = await fetchError { _ = try await originFetcher().fetch(request) { _ in } }
+        let error = await #expect(throws: FetchError.self) {
+            _ = try await originFetcher().fetch(request) { _ in }
+        }
         #expect(error?.reason == .tooSlow(bytesPerSecond: 1_000, seconds: 2))
         #expect(error?.message == "The feed's server (127.0.0.2) sent less than 1 KB/s for 2 s.")
 
         var stalled = FetchRequest.feed(origin.url("/stall?after=head"))
         stalled.limits.lowSpeed = .init(bytesPerSecond: 1_000, seconds: 2)
-        let stall = await fetchError { _ = try await originFetcher().fetch(stalled) { _ in } }
+        let stall = await #expect(throws: FetchError.self) {
+            _ = try await originFetcher().fetch(stalled) { _ in }
+        }
         #expect(stall?.reason == .tooSlow(bytesPerSecond: 1_000, seconds: 2))
     }
 
@@ -257,7 +254,9 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
         var request = FetchRequest.feed(origin.url("/stall?after=nothing"))
         request.limits.totalTimeout = 2
         request.limits.lowSpeed = nil
-        let error = await fetchError { _ = try await originFetcher().fetch(request) { _ in } }
+        let error = await #expect(throws: FetchError.self) {
+            _ = try await originFetcher().fetch(request) { _ in }
+        }
         #expect(error?.reason == .timeout(seconds: 2))
         #expect(error?.message == "The feed took longer than 2 s to download from 127.0.0.2.")
     }
@@ -267,7 +266,7 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
         defer { listener.close() }
         var request = FetchRequest.feed(URL(string: "http://\(FeedOrigin.host):\(listener.port)/feed")!)
         request.limits.connectTimeout = 1
-        let error = await fetchError { _ = try await originFetcher().open(request) }
+        let error = await #expect(throws: FetchError.self) { _ = try await originFetcher().open(request) }
         #expect(error?.reason == .connectTimeout(seconds: 1))
     }
 
@@ -275,16 +274,18 @@ func unique(_ name: String) -> String { "\(UUID().uuidString.prefix(8))-\(name)"
         let origin = try await FeedOrigin.start()
         let response = try await originFetcher().open(.feed(origin.url("/status/404")))
         #expect(response.status == 404)
-        let error = await fetchError {
+        let error = await #expect(throws: FetchError.self) {
             _ = try await originFetcher().fetch(.feed(origin.url("/status/404"))) { _ in }
         }
         #expect(error?.message == "The feed's server (127.0.0.2) answered 404 (Not Found).")
     }
 
     @Test func addressesThatAreNotWebAddressesAreRefusedBeforeAnyConnection() async throws {
-        let noHost = await fetchError { _ = try await Fetcher().open(.feed(URL(string: "http:///feed")!)) }
+        let noHost = await #expect(throws: FetchError.self) {
+            _ = try await Fetcher().open(.feed(URL(string: "http:///feed")!))
+        }
         #expect(noHost.map { if case .invalidAddress = $0.reason { true } else { false } } == true)
-        let unknown = await fetchError {
+        let unknown = await #expect(throws: FetchError.self) {
             _ = try await Fetcher().open(.feed(URL(string: "http://no-such-host.invalid/")!))
         }
         #expect(unknown?.reason == .unknownHost("no-such-host.invalid"))

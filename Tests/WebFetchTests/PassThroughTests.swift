@@ -91,7 +91,7 @@ import Testing
         var request = FetchRequest(
             origin.url("/big?bytes=50000000&length=none"), subject: "episode", limits: .download)
         request.limits.maxBytes = 5_000_000
-        let error = await fetchError {
+        let error = await #expect(throws: FetchError.self) {
             _ = try await originFetcher().download(request, into: folder, as: "episode.mp3")
         }
         #expect(error?.message == "The episode is larger than 5 MB.")
@@ -102,7 +102,7 @@ import Testing
     func aNameThatIsNotPlainIsRefused(_ name: String) async throws {
         let origin = try await FeedOrigin.start()
         let folder = URL(fileURLWithPath: temporaryFolder())
-        let error = await fetchError {
+        let error = await #expect(throws: FetchError.self) {
             _ = try await originFetcher().download(
                 FetchRequest(origin.url("/bytes?size=10")), into: folder, as: name)
         }
