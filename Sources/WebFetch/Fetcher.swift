@@ -20,7 +20,7 @@ public final class Fetcher: Sendable {
 
         public init(
             addressRules: AddressRules = AddressRules(),
-            userAgent: String = "CloudMusic/1.0 (feed fetcher; +https://github.com/cloudmusic)",
+            userAgent: String = "CloudMusic/1.0 (podcast and feed reader)",
             maxConcurrentTransfers: Int = 32, maxConnectionsPerHost: Int = 6, maxHeaderBytes: Int = 64_000
         ) {
             self.addressRules = addressRules
