@@ -7,8 +7,8 @@ struct HopHead: Sendable {
     var headers: HTTPFields
     /// Where a redirect points (absolute), when this answer is one to follow.
     var redirectTarget: String?
-    /// When the whole fetch must be done, counted from the first hop's start.
-    var deadline: ContinuousClock.Instant?
+    /// What is left of the fetch's total time for the hops after this one.
+    var timeLeft: Duration?
 }
 
 /// Hands one hop's head and body from the transfer loop's thread to the task reading them, holding at most

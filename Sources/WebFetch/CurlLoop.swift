@@ -80,9 +80,7 @@ final class CurlLoop: @unchecked Sendable {
                     if transfer.urgent { waiting.insert(transfer, at: 0) } else { waiting.append(transfer) }
                 case .resume(let id):
                     if let transfer = running[id], transfer.pausedForReader, let easy = transfer.easy {
-                        transfer.pausedForReader = false
-                        transfer.speedWindowStart = .now
-                        transfer.speedWindowBytes = transfer.receivedBytes
+                        transfer.resumed(at: .now)
                         // Hands the chunk it held straight to the write callback, which may pause again, or
                         // refuse it (past the size limit): then the transfer ends here, not in the multi handle.
                         let code = curl_easy_pause(easy, CURLPAUSE_CONT)
@@ -107,11 +105,11 @@ final class CurlLoop: @unchecked Sendable {
             var stillRunning: Int32 = 0
             curl_multi_perform(multi, &stillRunning)
             collectFinished()
-            checkSpeeds()
+            checkTimes()
             if !waiting.isEmpty, running.count < maxRunning { continue }
             var timeout = -1
             curl_multi_timeout(multi, &timeout)
-            // A tick a second while transfers run, for the low-speed check; idle, only a command wakes it.
+            // A tick a second while transfers run, for the time limits; idle, only a command wakes it.
             let wait = running.isEmpty ? 60_000 : (timeout < 0 ? 1_000 : min(timeout, 1_000))
             curl_multi_poll(multi, nil, 0, Int32(wait), nil)
         }
@@ -159,11 +157,16 @@ final class CurlLoop: @unchecked Sendable {
         }
     }
 
-    /// Ends transfers that received less than their low-speed limit over its window, while not held back by
-    /// their reader.
-    private func checkSpeeds() {
+    /// Ends transfers past their total time, or that received less than their low-speed limit over its
+    /// window; time their reader held them back does not count.
+    private func checkTimes() {
         let now = ContinuousClock.now
         for transfer in Array(running.values) {
+            if let left = transfer.remaining(at: now), left <= .zero {
+                remove(transfer)
+                transfer.fail(.timeout(seconds: transfer.request.limits.totalTimeout ?? 0))
+                continue
+            }
             guard let lowSpeed = transfer.request.limits.lowSpeed, !transfer.pausedForReader else { continue }
             let window = Duration.seconds(lowSpeed.seconds)
             guard transfer.speedWindowStart.duration(to: now) >= window else { continue }

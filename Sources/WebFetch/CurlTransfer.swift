@@ -18,7 +18,12 @@ final class CurlTransfer: @unchecked Sendable {
     let channel: BodyChannel
     /// A redirect's next hop goes before transfers that have not started.
     let urgent: Bool
-    private(set) var deadline: ContinuousClock.Instant?
+    /// The fetch's total time still to spend (nil: no limit). Time the reader holds the transfer paused is
+    /// not spent: the limit is on the origin's slowness, not on a busy machine's.
+    private(set) var timeLeft: Duration?
+    private var startedAt = ContinuousClock.now
+    private var pausedAt: ContinuousClock.Instant?
+    private var pausedFor = Duration.zero
 
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -44,7 +49,7 @@ final class CurlTransfer: @unchecked Sendable {
     init(
         id: UInt64, url: URL, request: FetchRequest, rules: AddressRules, userAgent: String,
         maxHeaderBytes: Int,
-        deadline: ContinuousClock.Instant?, urgent: Bool, channel: BodyChannel
+        timeLeft: Duration?, urgent: Bool, channel: BodyChannel
     ) {
         self.id = id
         self.url = url
@@ -52,7 +57,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.rules = rules
         self.userAgent = userAgent
         self.maxHeaderBytes = maxHeaderBytes
-        self.deadline = deadline
+        self.timeLeft = timeLeft
         self.urgent = urgent
         self.channel = channel
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -71,21 +76,16 @@ final class CurlTransfer: @unchecked Sendable {
     /// Makes the easy handle; nil (with the channel finished) when the fetch cannot start.
     func prepare(now: ContinuousClock.Instant) -> UnsafeMutableRawPointer? {
         let limits = request.limits
-        if deadline == nil, let total = limits.totalTimeout { deadline = now + .seconds(total) }
-        var timeLeft: Double?
-        if let deadline {
-            let left = now.duration(to: deadline)
-            guard left > .zero else {
-                channel.finish(error(.timeout(seconds: limits.totalTimeout ?? 0)))
-                return nil
-            }
-            timeLeft = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+        if let timeLeft, timeLeft <= .zero {
+            channel.finish(error(.timeout(seconds: limits.totalTimeout ?? 0)))
+            return nil
         }
         guard let easy = curl_easy_init() else {
             channel.finish(error(.connectionFailed("libcurl could not start a transfer")))
             return nil
         }
         self.easy = easy
+        startedAt = now
         speedWindowStart = now
         let me = Unmanaged.passUnretained(self).toOpaque()
         func text(_ option: CURLoption, _ value: String) { _ = cm_curl_set_pointer(easy, option, value) }
@@ -102,7 +102,6 @@ final class CurlTransfer: @unchecked Sendable {
         number(CURLOPT_TCP_KEEPALIVE, 1)
         number(CURLOPT_BUFFERSIZE, 64 << 10)
         number(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
-        if let timeLeft { number(CURLOPT_TIMEOUT_MS, max(1, Int(timeLeft * 1000))) }
         // Refuses at once a body whose announced length is too large; `write` counts what really comes.
         if let maxBytes = limits.maxBytes {
             _ = cm_curl_set_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
@@ -154,6 +153,24 @@ final class CurlTransfer: @unchecked Sendable {
             }
     }
 
+    // MARK: Time
+
+    /// The reader has caught up: the transfer goes on, and the time it waited is not counted.
+    func resumed(at now: ContinuousClock.Instant) {
+        pausedForReader = false
+        if let pausedAt { pausedFor += pausedAt.duration(to: now) }
+        pausedAt = nil
+        speedWindowStart = now
+        speedWindowBytes = receivedBytes
+    }
+
+    /// The total time still to spend at `now`, nil without a limit.
+    func remaining(at now: ContinuousClock.Instant) -> Duration? {
+        guard let timeLeft else { return nil }
+        let paused = pausedFor + (pausedAt.map { $0.duration(to: now) } ?? .zero)
+        return timeLeft - (startedAt.duration(to: now) - paused)
+    }
+
     // MARK: Callbacks (on the loop's thread)
 
     fileprivate func header(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -191,7 +208,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         headDelivered = true
         channel.deliverHead(
-            HopHead(status: status, headers: headers, redirectTarget: nil, deadline: deadline))
+            HopHead(status: status, headers: headers, redirectTarget: nil, timeLeft: remaining(at: .now)))
     }
 
     fileprivate func write(_ bytes: UnsafeRawBufferPointer) -> Int {
@@ -206,6 +223,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         guard channel.offer(Data(bytes)) else {
             pausedForReader = true
+            pausedAt = .now
             return cm_curl_write_pause()
         }
         bodyBytes += Int64(bytes.count)
@@ -239,7 +257,7 @@ final class CurlTransfer: @unchecked Sendable {
                 HopHead(
                     status: status, headers: headers,
                     redirectTarget: target.map { String(cString: $0) } ?? "",
-                    deadline: deadline))
+                    timeLeft: remaining(at: .now)))
             channel.finish(nil)
             return
         }
@@ -267,14 +285,8 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_COULDNT_RESOLVE_HOST:
             return .unknownHost(url.host ?? url.absoluteString)
         case CURLE_OPERATION_TIMEDOUT:
-            var connectMicroseconds: curl_off_t = 0
-            _ = cm_curl_get_offset(easy, CURLINFO_CONNECT_TIME_T, &connectMicroseconds)
-            if connectMicroseconds == 0 || detail.hasPrefix("Connection timed out")
-                || detail.hasPrefix("Resolving timed out")
-            {
-                return .connectTimeout(seconds: request.limits.connectTimeout)
-            }
-            return .timeout(seconds: request.limits.totalTimeout ?? 0)
+            // libcurl is given only the connect limit (DNS, TCP, TLS); the loop keeps the total one.
+            return .connectTimeout(seconds: request.limits.connectTimeout)
         case CURLE_FILESIZE_EXCEEDED:
             return .tooLarge(limit: request.limits.maxBytes ?? 0)
         case CURLE_UNSUPPORTED_PROTOCOL:

@@ -51,11 +51,11 @@ public final class Fetcher: Sendable {
         var redirects = 0
         var movedTo: URL?
         var onlyPermanent = true
-        var deadline: ContinuousClock.Instant?
+        var timeLeft = request.limits.totalTimeout.map { Duration.seconds($0) }
         while true {
-            let channel = start(url, request: request, deadline: deadline, urgent: redirects > 0)
+            let channel = start(url, request: request, timeLeft: timeLeft, urgent: redirects > 0)
             let hop = try await channel.head()
-            deadline = hop.deadline
+            timeLeft = hop.timeLeft
             guard let target = hop.redirectTarget else {
                 let head = FetchHead(status: hop.status, headers: hop.headers, url: url, movedTo: movedTo)
                 return FetchResponse(head: head, body: FetchBody(channel, owner: self))
@@ -127,7 +127,7 @@ public final class Fetcher: Sendable {
         }
     }
 
-    private func start(_ url: URL, request: FetchRequest, deadline: ContinuousClock.Instant?, urgent: Bool)
+    private func start(_ url: URL, request: FetchRequest, timeLeft: Duration?, urgent: Bool)
         -> BodyChannel
     {
         let id = loop.makeID()
@@ -137,7 +137,7 @@ public final class Fetcher: Sendable {
             CurlTransfer(
                 id: id, url: url, request: request, rules: configuration.addressRules,
                 userAgent: configuration.userAgent, maxHeaderBytes: configuration.maxHeaderBytes,
-                deadline: deadline, urgent: urgent, channel: channel))
+                timeLeft: timeLeft, urgent: urgent, channel: channel))
         return channel
     }
 
