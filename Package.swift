@@ -42,6 +42,13 @@ let package = Package(
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // libcurl (OpenSSL flavour) and libxml2: what is fetched from the internet, and how it is read.
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -58,6 +65,13 @@ let package = Package(
         .target(name: "Cryptography", dependencies: ["CSodium"]),
         // The rules for new passwords: normalisation, invisible characters, length, and cracklib's dictionary.
         .target(name: "PasswordPolicy", dependencies: ["CCrack"]),
+
+        // Input from the internet (podcasts, news): libcurl wrapped once (fetching, with the SSRF rules),
+        // libxml2 wrapped once (a safe streaming XML reader, HTML events), and what is built on them.
+        .target(name: "WebFetch", dependencies: ["CCurl", "MusicCore"]),
+        .target(name: "Markup", dependencies: ["CLibXML2"]),
+        .target(name: "WebFeeds", dependencies: ["Markup", "MusicCore"]),
+        .target(name: "HTMLSanitizer", dependencies: ["Markup", "MusicCore"]),
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
@@ -142,8 +156,22 @@ let package = Package(
                 "CloudMusicServer", "MusicCore", "Storage", "ServerTestSupport", "cloudmusic-server",
             ],
             exclude: ["Support"]),
+        // The web server the fetcher's and the feed parser's tests fetch from (origin.py, on 127.0.0.2).
+        .target(
+            name: "OriginTestSupport", dependencies: ["ServerTestSupport"], path: "Tests/OriginTestSupport",
+            exclude: ["origin.py"]),
+        .testTarget(
+            name: "WebFetchTests", dependencies: ["WebFetch", "OriginTestSupport", "ServerTestSupport"]),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup", "OriginTestSupport"]),
+        .testTarget(
+            name: "WebFeedsTests",
+            dependencies: ["WebFeeds", "WebFetch", "MusicCore", "OriginTestSupport", "ServerTestSupport"]),
+        .testTarget(name: "HTMLSanitizerTests", dependencies: ["HTMLSanitizer", "Markup", "MusicCore"]),
         .executableTarget(
             name: "library-bench-gen", dependencies: ["AudioMetadata"], path: "Benchmarks/library/Generate"),
+        .executableTarget(
+            name: "podcast-bench", dependencies: ["WebFeeds", "WebFetch", "Markup", "MusicCore"],
+            path: "Benchmarks/podcasts/Bench"),
         .executableTarget(
             name: "recommendation-bench", dependencies: ["CloudMusicServer", "Storage", "MusicCore"],
             path: "Benchmarks/recommendations/Bench"),
