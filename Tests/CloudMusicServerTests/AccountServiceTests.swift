@@ -35,22 +35,6 @@ final class ExpectingSender: CodeSender, @unchecked Sendable {
     }
 }
 
-/// A clock the test moves by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var now: Int64 = 1_800_000_000
-    func read() -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return now
-    }
-    func advance(_ seconds: Int64) {
-        lock.lock()
-        now += seconds
-        lock.unlock()
-    }
-}
-
 /// Rules that depend on time, checked at the service level with a hand-moved clock and a real database.
 @Suite struct AccountServiceTests {
     func service(

@@ -15,6 +15,35 @@ struct Reply {
     var list: [[String: Any]] { json["data"] as? [[String: Any]] ?? [] }
     var message: String { json["message"] as? String ?? "" }
     var retryAfter: Int? { response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0) } }
+    /// When the server says it wrote what this answer holds (`createdAt`), in its own seconds.
+    var createdAt: Int64? {
+        (data["createdAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }.map {
+            Int64($0.timeIntervalSince1970)
+        }
+    }
+}
+
+/// Checks a posting limit of `limit` a minute by the server's own clock: `written` are the times the server
+/// recorded for `limit` posts sent one after another, `next` its answer to one more. Refused (429, wait a
+/// minute): all of them were within the minute, as the rule says. Accepted: the first had left the window
+/// (`created_at >= now - 60`) by the time the next came, which happens when the machine is so loaded that
+/// sending them took longer than a minute, and nothing else.
+func expectPostingLimit(
+    _ limit: Int, written: [Int64], next: Reply, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(written.count == limit, sourceLocation: sourceLocation)
+    guard let first = written.first, let last = written.last else { return }
+    if next.status == 429 {
+        #expect(next.retryAfter == 60, sourceLocation: sourceLocation)
+        #expect(next.message.contains("Wait a minute"), "\(next.json)", sourceLocation: sourceLocation)
+        #expect(
+            last - first <= 60, "refused although the first was over a minute old",
+            sourceLocation: sourceLocation)
+    } else {
+        #expect(next.status == 201, "\(next.json)", sourceLocation: sourceLocation)
+        let at = next.createdAt ?? 0
+        #expect(first < at - 60, "accepted within the minute of \(written)", sourceLocation: sourceLocation)
+    }
 }
 
 extension RunningServer {

@@ -248,10 +248,6 @@ import Testing
 /// The engine on a database made by hand: the day's list across the server's midnight, and the backfill of
 /// what existed before recommendations.
 @Suite struct RecommendationServiceTests {
-    final class Clock: @unchecked Sendable {
-        var now: Int64 = 0
-    }
-
     /// A database with `songs` songs (ids 1...) and one person (id 1).
     static func library(songs: Int) throws -> Database {
         let database = try makeLibraryDatabase()
@@ -276,7 +272,7 @@ import Testing
 
     @Test func theDayEndsAtTheServersMidnightAndTheNextListAvoidsYesterdays() throws {
         let database = try Self.library(songs: 45)
-        let clock = Clock()
+        let clock = TestClock(0)
         var service = RecommendationService(database: database)
         service.timeZone = TimeZone(identifier: "Asia/Shanghai")!
         service.clock = { clock.now }

@@ -379,13 +379,9 @@ extension RunningServer {
 
 /// The click counter on its own, with a clock the test moves.
 @Suite struct ViewerClicksTests {
-    final class Clock: @unchecked Sendable {
-        var now: Int64 = 1_000
-    }
-
     @Test func countsOncePerViewerPerWindowAndWritesInBatches() throws {
         let database = try makeLibraryDatabase()
-        let clock = Clock()
+        let clock = TestClock(1_000)
         let counted = LockedCounts()
         let clicks = ViewerClicks(
             database: database, writers: [.song: { _, counts in counted.add(counts) }], clock: { clock.now })
