@@ -50,6 +50,10 @@ def scene(server):
     feed = api("POST", server.url + "/v1/feeds", {"content": "九宫格 📷 @林间小鹿", "images": upload(friends[2]["session"], palette)},
                token=friends[2]["session"])
     api("POST", server.url + "/v1/likes", {"feedId": feed["id"]}, token=me["session"])
+    # "I like" is private until shown (issue 26): a friend's profile lists a sheet they made public.
+    for friend in friends:
+        sheet = api("POST", server.url + "/v1/sheets", {"title": "夏夜循环"}, token=friend["session"])
+        api("POST", server.url + f"/v1/sheets/{sheet['id']}/relations", {"songIds": [song["id"]]}, token=friend["session"])
     topic = api("GET", server.url + "/v1/topics?title=%E5%A4%8F%E5%A4%A9")["data"]
     videos = api("GET", server.url + "/v1/videos")["data"]
     return {"me": me, "friends": friends, "song": song, "feed": feed, "topic": topic[0] if topic else None,
@@ -177,7 +181,8 @@ def test_each_page_makes_at_most_one_request_per_list_on_first_render(browser, s
         ("/mine/profile", ".edit-form", 0, 1),
         ("/settings/blocks", ".people .state-block, .user-row", 1, 0),
     ]
-    likes = api("GET", server.url + f"/v1/users/{scene['me']['userId']}/create")["data"][0]
+    # "I like" is private until its owner shows it (issue 26): its owner lists it.
+    likes = api("GET", server.url + f"/v1/users/{scene['me']['userId']}/create", token=scene["me"]["session"])["data"][0]
     pages.append((f"/comments/sheet/{likes['id']}", ".comment-section .state-block, .comment-section .comment", 1, 1))
     if scene["topic"]:
         pages.append((f"/topic/{scene['topic']['id']}", ".topic-head", 1, 0))

@@ -58,7 +58,8 @@ export function viewer(pictures, start = 0) {
   const dialog = document.createElement("dialog");
   dialog.className = "pic-viewer";
   dialog.setAttribute("aria-label", t("pictureOf", { i: start + 1, n: pictures.length }));
-  setHTML(dialog, html`<div class="viewer-track">${pictures.map((p, i) => html`<figure class="viewer-slide"><img src="${media(p.uri)}" alt="${t("pictureOf", { i: i + 1, n: pictures.length })}" decoding="async" draggable="false"></figure>`)}</div>
+  // The track scrolls, so it takes focus (the arrows move it; axe's scrollable-region-focusable).
+  setHTML(dialog, html`<div class="viewer-track" tabindex="0" role="group" aria-label="${t("pictureOf", { i: start + 1, n: pictures.length })}">${pictures.map((p, i) => html`<figure class="viewer-slide"><img src="${media(p.uri)}" alt="${t("pictureOf", { i: i + 1, n: pictures.length })}" decoding="async" draggable="false"></figure>`)}</div>
     <p class="viewer-count">${start + 1} / ${pictures.length}</p>
     <button type="button" class="icon-btn viewer-close" aria-label="${t("close")}">${icon("close")}</button>`);
   document.body.append(dialog);
@@ -72,6 +73,7 @@ export function viewer(pictures, start = 0) {
   track.addEventListener("scroll", () => {
     index = Math.round(track.scrollLeft / Math.max(1, track.clientWidth));
     counter.textContent = `${index + 1} / ${pictures.length}`;
+    track.setAttribute("aria-label", t("pictureOf", { i: index + 1, n: pictures.length }));
   }, { passive: true });
   // Pinch: two pointers on a picture scale it; a double tap toggles 2x.
   const pointers = new Map();
