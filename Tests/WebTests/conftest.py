@@ -80,7 +80,9 @@ class Server:
         self.data = tempfile.mkdtemp(prefix="cloudmusic-web-")
         self.process = subprocess.Popen(
             [server_binary(), "serve", "--port", "0", "--data", self.data, "--music", demo_library(),
-             "--videos", demo_library() + "-videos", "--log-level", "warning", "--web", str(ROOT / "Web"), *extra],
+             "--videos", demo_library() + "-videos", "--log-level", "warning", "--web", str(ROOT / "Web"),
+             # Every account of a session's tests comes from 127.0.0.1; the per-address limit has its own tests.
+             "--signups-per-address", "10000", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         found = re.search(r"127\.0\.0\.1:(\d+)/", line)
@@ -221,9 +223,12 @@ def discovery_server():
 
 
 
-# The screen has settled for a picture: nothing loading, every picture on screen drawn (a lazy one out of sight
-# is fetched only when scrolled to).
-SETTLED = """() => !document.querySelector('.spinner') && [...document.images].every((i) => {
+# The screen has settled for a picture: nothing loading, no toast half faded (it has half its contrast then,
+# which axe rightly counts), every picture on screen drawn (a lazy one out of sight is fetched
+# only when scrolled to).
+SETTLED = """() => !document.querySelector('.spinner')
+  && [...document.querySelectorAll('.toast')].every((t) => t.getAnimations().length === 0)
+  && [...document.images].every((i) => {
   const r = i.getBoundingClientRect();
   return i.complete || (i.loading === 'lazy' && (r.top > innerHeight || r.bottom < 0 || r.left > innerWidth || r.right < 0));
 })"""

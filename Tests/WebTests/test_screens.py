@@ -80,6 +80,9 @@ def test_screenshots_of_every_screen(browser, server, person, viewport, theme):
     page.locator(".detail-body .song-row .song-more").nth(2).click()
     page.locator(".sheet-item", has_text="下载").click()
     page.locator(".toast", has_text="下载完成").wait_for(timeout=30000)
+    # The next screens are pictured without it: wait until it has faded out entirely.
+    page.wait_for_function("() => [...document.querySelectorAll('.toast')].every((t) =>"
+                           " !t.classList.contains('show') && t.getAnimations().length === 0)", timeout=30000)
     page.locator(".detail-info .head-link").click()
     page.locator(".detail-body .song-row").first.wait_for()
     shoot(page, "06-artist", size, theme)

@@ -47,6 +47,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var watchFolders: Bool = false
     /// Sign-up needs a code sent to the phone or email (see AccountService.Settings.signupCodes).
     public var signupCodes: Bool = true
+    /// Accounts one address may make before it is slowed down (an office or school behind one NAT needs more).
+    public var signupsPerAddress: Int = 20
     /// An SMTP relay for email codes; nil keeps them in the outbox.
     public var smtpHost: String?
     public var smtpPort: Int = 25
@@ -158,6 +160,12 @@ public struct CommandLineParser {
                 "Sign-up needs a code sent to the phone or email (on), so nobody learns which addresses have accounts."
         ) {
             $0.signupCodes = try onOff($1, flag: "--signup-codes")
+        },
+        Flag(
+            name: "--signups-per-address", environment: "CLOUDMUSIC_SIGNUPS_PER_ADDRESS", valueName: "N",
+            help: "Accounts one network address may make before it must wait (30 s, doubling to 15 min)."
+        ) {
+            $0.signupsPerAddress = try integer($1, flag: "--signups-per-address", range: 1...100_000)
         },
         Flag(
             name: "--max-transcodes", environment: "CLOUDMUSIC_MAX_TRANSCODES", valueName: "N",

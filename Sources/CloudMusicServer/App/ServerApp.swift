@@ -87,6 +87,7 @@ public final class ServerApp: Sendable {
             } ?? outbox
         var accountSettings = AccountService.Settings()
         accountSettings.signupCodes = options.signupCodes
+        accountSettings.registrationsPerAddress = options.signupsPerAddress
         let sheets = SheetService(
             database: database, coverFolder: options.dataFolder + "/sheet-covers", events: events)
         self.sheets = sheets
