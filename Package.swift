@@ -39,6 +39,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // OpenSSL's libcrypto: RSA, X.509 and AES-GCM for payment providers (libsodium has none of them).
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -49,8 +53,9 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Logging"]),
         .target(name: "Storage", dependencies: ["CSQLite"]),
         .target(name: "AudioMetadata", dependencies: ["CTagLib", "CTagLibProperties"]),
-        // libsodium, wrapped once (the only importer of CSodium): passwords, digests, randomness.
-        .target(name: "Cryptography", dependencies: ["CSodium"]),
+        // libsodium and libcrypto, each wrapped once (the only importer of CSodium and of COpenSSL): passwords,
+        // digests, randomness; RSA signatures, certificates and AES-GCM for payments.
+        .target(name: "Cryptography", dependencies: ["CSodium", "COpenSSL"]),
         // The rules for new passwords: normalisation, invisible characters, length, and cracklib's dictionary.
         .target(name: "PasswordPolicy", dependencies: ["CCrack"]),
 
@@ -86,7 +91,7 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "storage-torture"]),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(name: "PasswordPolicyTests", dependencies: ["PasswordPolicy"]),
-        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography", "ServerTestSupport"]),
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [
