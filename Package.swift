@@ -61,6 +61,9 @@ let package = Package(
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
+        // Payment providers (Alipay, WeChat Pay, our sandbox): requests signed, notifications verified and
+        // decoded; what to do with them is the shop's.
+        .target(name: "Payments", dependencies: ["Cryptography"]),
 
         // The server's features.
         .target(
@@ -92,6 +95,7 @@ let package = Package(
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(name: "PasswordPolicyTests", dependencies: ["PasswordPolicy"]),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography", "ServerTestSupport"]),
+        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Cryptography", "ServerTestSupport"]),
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [
