@@ -149,6 +149,10 @@ import Testing
         expectRefusal(.malformed("it has total_amount twice")) {
             () throws(PaymentRefusal) in try alipay.provider.notice(from: doubled, now: Date())
         }
+        // An empty value is neither signed nor read: appending some changes nothing.
+        let padded = ProviderMessage(body: signed.body + Array("&trans_currency=&refund_fee=".utf8))
+        #expect(try alipay.provider.notice(from: padded, now: Date()).amount == PaymentAmount(cents: 8888))
+        #expect(try alipay.provider.notice(from: padded, now: Date()).status == .paid)
         let broken = ProviderMessage(body: signed.body + Array("&x=%E4%B8".utf8))
         expectRefusal(.malformed("its form encoding or UTF-8 is broken")) {
             () throws(PaymentRefusal) in try alipay.provider.notice(from: broken, now: Date())

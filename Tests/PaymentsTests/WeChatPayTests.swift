@@ -326,7 +326,7 @@ import Testing
         let wechat = try await WeChatHarness.make()
         #expect(
             throws: PaymentRequestError(
-                "WeChat Pay takes an order number of up to 32 letters, digits and _-*, not \"12345\".")
+                "WeChat Pay takes an order number of 6 to 32 letters, digits and _-*, not \"12345\".")
         ) {
             try wechat.provider.payment(for: order("12345", cents: 100), now: Date())
         }

@@ -79,7 +79,9 @@ struct AlipayNotifications: Sendable {
                 throw .malformed("it has \(name) twice")
             }
         }
-        guard let sign = fields["sign"], !sign.isEmpty else { throw .unsigned }
+        // Empty values are not signed, so they are not read either.
+        fields = fields.filter { !$0.value.isEmpty }
+        guard let sign = fields["sign"] else { throw .unsigned }
         guard fields["sign_type"] == AlipayForm.signType else {
             throw .unsupportedSignatureType(fields["sign_type"].map { "sign_type \($0)" } ?? "no sign_type")
         }

@@ -296,7 +296,7 @@ public struct WeChatPayProvider: PaymentProvider {
 
     public func refund(_ refund: RefundRequest, now: Date) throws(PaymentRequestError) -> RefundStep {
         try Self.checkNumber(refund.orderNumber, "order number")
-        try Self.checkNumber(refund.refundNumber, "refund number", maximum: 64, extras: "_-|*@")
+        try Self.checkNumber(refund.refundNumber, "refund number")
         try PaymentRequestError.checkCNY(refund, provider: "WeChat Pay")
         struct Refund: Encodable {
             struct Amount: Encodable {
@@ -321,7 +321,7 @@ public struct WeChatPayProvider: PaymentProvider {
     }
 
     public func refundQuery(_ refund: RefundRequest, now: Date) throws(PaymentRequestError) -> RefundStep {
-        try Self.checkNumber(refund.refundNumber, "refund number", maximum: 64, extras: "_-|*@")
+        try Self.checkNumber(refund.refundNumber, "refund number")
         return .callProvider(
             try call("GET", "/v3/refund/domestic/refunds/\(refund.refundNumber)", body: "", now: now))
     }
@@ -389,7 +389,9 @@ public struct WeChatPayProvider: PaymentProvider {
             let code: String
             let message: String
         }
-        guard let failure = try? ProviderJSON.decode(Failure.self, from: answer.body, what: "answer") else {
+        guard answer.body.count <= WeChatPaySignatures.maximumBytes,
+            let failure = try? ProviderJSON.decode(Failure.self, from: answer.body, what: "answer")
+        else {
             return .providerDeclined(code: "HTTP \(answer.status)", message: "no reason given")
         }
         return .providerDeclined(code: failure.code, message: failure.message)
@@ -417,15 +419,12 @@ public struct WeChatPayProvider: PaymentProvider {
         return date
     }
 
-    /// WeChat Pay's order numbers: 6 to 32 letters, digits, _, - or *; refund numbers up to 64 with | and @.
-    private static func checkNumber(
-        _ number: String, _ name: String, maximum: Int = 32, extras: String = "_-*"
-    )
-        throws(PaymentRequestError)
-    {
-        guard number.isCode(maximum: maximum, minimum: name == "order number" ? 6 : 1, extras: extras) else {
+    /// WeChat Pay's numbers: orders 6 to 32 letters, digits, _, - or *; refunds 1 to 64, with | and @ too.
+    private static func checkNumber(_ number: String, _ name: String) throws(PaymentRequestError) {
+        let (minimum, maximum, extras) = name == "order number" ? (6, 32, "_-*") : (1, 64, "_-|*@")
+        guard number.isCode(maximum: maximum, minimum: minimum, extras: extras) else {
             throw PaymentRequestError(
-                "WeChat Pay takes an \(name) of up to \(maximum) letters, digits and \(extras), not \"\(number)\"."
+                "WeChat Pay takes an \(name) of \(minimum) to \(maximum) letters, digits and \(extras), not \"\(number)\"."
             )
         }
     }
