@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "MusicCore"),
         // Payment providers (Alipay, WeChat Pay, our sandbox): requests signed, notifications verified and
         // decoded; what to do with them is the shop's.
-        .target(name: "Payments", dependencies: ["Cryptography"]),
+        .target(name: "Payments", dependencies: ["Cryptography", "MusicCore"]),
 
         // The server's features.
         .target(

@@ -38,8 +38,8 @@ import Testing
         #expect(
             ProviderTime.parseRFC3339("2018-06-08T02:34:56Z") == Date(timeIntervalSince1970: 1_528_425_296))
         #expect(
-            ProviderTime.parseRFC3339("2018-06-08T02:34:56.789Z")
-                == Date(timeIntervalSince1970: 1_528_425_296))
+            ProviderTime.parseRFC3339("2018-06-08T02:34:56.5Z")
+                == Date(timeIntervalSince1970: 1_528_425_296.5))
         #expect(
             ProviderTime.parseRFC3339("2018-06-07T21:34:56-05:00")
                 == Date(timeIntervalSince1970: 1_528_425_296))
