@@ -16,6 +16,8 @@ struct ConfigurationCheck {
         if !condition { problems.append(sentence()) }
     }
 
+    mutating func note(_ sentence: String) { problems.append(sentence) }
+
     /// The value `read` makes from a key setting, or nil with the setting's problem noted ("The Alipay public
     /// key is not a PEM public key ...").
     mutating func read<Value>(_ setting: String, _ read: () throws(Crypto.KeyError) -> Value) -> Value? {
@@ -49,7 +51,7 @@ extension String {
     /// Whether every character is an ASCII digit, and there is at least one.
     var isDigits: Bool { !isEmpty && utf8.allSatisfy { (0x30...0x39).contains($0) } }
 
-    /// Whether it is 1 to `maximum` characters from `allowed` (ASCII letters and digits plus the extras).
+    /// Whether it is `minimum` to `maximum` characters, each an ASCII letter or digit or one of `extras`.
     func isCode(maximum: Int, minimum: Int = 1, extras: String = "") -> Bool {
         (minimum...maximum).contains(utf8.count)
             && unicodeScalars.allSatisfy {

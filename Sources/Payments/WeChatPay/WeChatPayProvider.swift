@@ -76,6 +76,29 @@ public struct WeChatPayProvider: PaymentProvider {
                 && configuration.apiV3Key.utf8.allSatisfy { (0x21...0x7E).contains($0) },
             "The WeChat Pay APIv3 key must be the 32 characters set in the merchant platform's API security page "
                 + "(this one has \(configuration.apiV3Key.count)).")
+        let platformKeys = Self.platformKeys(configuration, merchantKey: merchantKey, now: now, check: &check)
+        check.requireURL(
+            configuration.notifyURL, setting: "WeChat Pay notify URL", schemes: ["https"],
+            example: "https://shop.example.com/v1/payments/wechatpay/notify")
+        check.requireURL(
+            configuration.apiBaseURL, setting: "WeChat Pay API address", schemes: ["https"],
+            example: WeChatPayConfiguration.productionAPI)
+        check.require(
+            ["", "/"].contains(URLComponents(string: configuration.apiBaseURL)?.path ?? ""),
+            "The WeChat Pay API address is a host only, such as \(WeChatPayConfiguration.productionAPI).")
+        try check.done()
+        self.configuration = configuration
+        signatures = WeChatPaySignatures(
+            merchantID: configuration.merchantID, merchantSerialNumber: serial, merchantKey: merchantKey!,
+            platformKeys: platformKeys)
+    }
+
+    /// The keys WeChat Pay signs with, by serial: its platform certificates' and its public key, with the
+    /// problems of those settings noted.
+    private static func platformKeys(
+        _ configuration: WeChatPayConfiguration, merchantKey: Crypto.RSAPrivateKey?, now: Date,
+        check: inout ConfigurationCheck
+    ) -> [String: WeChatPaySignatures.PlatformKey] {
         var platformKeys: [String: WeChatPaySignatures.PlatformKey] = [:]
         if let text = configuration.platformCertificates {
             let certificates =
@@ -87,14 +110,14 @@ public struct WeChatPayProvider: PaymentProvider {
                     key: certificate.publicKey, validity: certificate.notBefore...certificate.notAfter)
             }
             if let newest = certificates.map(\.notAfter).max(), newest < now {
-                check.require(
-                    false,
+                check.note(
                     "Every WeChat Pay platform certificate has expired (the newest on "
                         + "\(ProviderTime.beijingText(newest))); download the current ones.")
             }
             check.require(
                 !certificates.contains {
-                    WeChatPaySignatures.serialKey($0.serialNumber) == WeChatPaySignatures.serialKey(serial)
+                    WeChatPaySignatures.serialKey($0.serialNumber)
+                        == WeChatPaySignatures.serialKey(configuration.merchantSerialNumber)
                 },
                 "The WeChat Pay merchant serial number is a platform certificate's; use the serial of the "
                     + "merchant's own API certificate (apiclient_cert.pem).")
@@ -117,25 +140,12 @@ public struct WeChatPayProvider: PaymentProvider {
             }
         case (nil, nil): break
         default:
-            check.require(false, "The WeChat Pay public key and its id go together: set both or neither.")
+            check.note("The WeChat Pay public key and its id go together: set both or neither.")
         }
         check.require(
             configuration.platformCertificates != nil || configuration.platformPublicKey != nil,
             "WeChat Pay needs its platform certificates or its public key, to check its notifications.")
-        check.requireURL(
-            configuration.notifyURL, setting: "WeChat Pay notify URL", schemes: ["https"],
-            example: "https://shop.example.com/v1/payments/wechatpay/notify")
-        check.requireURL(
-            configuration.apiBaseURL, setting: "WeChat Pay API address", schemes: ["https"],
-            example: WeChatPayConfiguration.productionAPI)
-        check.require(
-            ["", "/"].contains(URLComponents(string: configuration.apiBaseURL)?.path ?? ""),
-            "The WeChat Pay API address is a host only, such as \(WeChatPayConfiguration.productionAPI).")
-        try check.done()
-        self.configuration = configuration
-        signatures = WeChatPaySignatures(
-            merchantID: configuration.merchantID, merchantSerialNumber: serial, merchantKey: merchantKey!,
-            platformKeys: platformKeys)
+        return platformKeys
     }
 
     private struct Amount: Codable {
