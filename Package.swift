@@ -49,6 +49,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // OpenSSL's libcrypto: RSA, X.509 and AES-GCM for payment providers (libsodium has none of them).
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         // TagLib 1.13's C API has no property map (it came in TagLib 2.0): this C++ file adds it.
         .target(
             name: "CTagLibProperties", dependencies: ["CTagLib"],
@@ -61,8 +65,9 @@ let package = Package(
         // libpq, wrapped once: PostgreSQL behind the same engine-neutral surface as Storage's SQLite.
         .target(name: "PostgresStorage", dependencies: ["CPostgres", "Storage"]),
         .target(name: "AudioMetadata", dependencies: ["CTagLib", "CTagLibProperties"]),
-        // libsodium, wrapped once (the only importer of CSodium): passwords, digests, randomness.
-        .target(name: "Cryptography", dependencies: ["CSodium"]),
+        // libsodium and libcrypto, each wrapped once (the only importer of CSodium and of COpenSSL): passwords,
+        // digests, randomness; RSA signatures, certificates and AES-GCM for payments.
+        .target(name: "Cryptography", dependencies: ["CSodium", "COpenSSL"]),
         // The rules for new passwords: normalisation, invisible characters, length, and cracklib's dictionary.
         .target(name: "PasswordPolicy", dependencies: ["CCrack"]),
 
@@ -75,6 +80,9 @@ let package = Package(
 
         // Pure logic shared by server and clients: no I/O, no C.
         .target(name: "MusicCore"),
+        // Payment providers (Alipay, WeChat Pay, our sandbox): requests signed, notifications verified and
+        // decoded; what to do with them is the shop's.
+        .target(name: "Payments", dependencies: ["Cryptography", "MusicCore"]),
 
         // The server's features.
         .target(
@@ -116,7 +124,8 @@ let package = Package(
             path: "Benchmarks/storage/Bench"),
         .testTarget(name: "MusicCoreTests", dependencies: ["MusicCore"]),
         .testTarget(name: "PasswordPolicyTests", dependencies: ["PasswordPolicy"]),
-        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"]),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography", "ServerTestSupport"]),
+        .testTarget(name: "PaymentsTests", dependencies: ["Payments", "Cryptography", "ServerTestSupport"]),
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [
