@@ -133,7 +133,7 @@ def test_a_too_long_message_shows_the_server_message_and_deleting_is_for_oneself
     page.locator(".chat-input").fill("长" * 2001)
     expect(page.locator(".chat-count")).to_have_text("2001/2000")
     page.locator(".chat-input").press("Enter")
-    expect(page.locator("#toast")).to_have_text("一条私信最多 2000 个字，这条有 2001 个。")
+    expect(page.locator("#toast")).to_have_text("私信最多 2000 个字，现在有 2001 个。")
     assert len(posts) == 1
     # What was typed stays, to be shortened.
     assert len(page.locator(".chat-input").input_value()) == 2001
