@@ -97,11 +97,16 @@ function conversationList(box, { activeId, onDeleted }) {
       : html`<li class="conv-empty">${emptyBlock(t("noConversations"))}<p class="hint center">${t("noConversationsHint")}</p></li>`);
     setHTML(foot, cache.cursor ? html`<button type="button" class="pill-btn load-more">${t("loadMore")}</button>` : "");
   };
+  // Unread counts the event stream told while a page was on its way: they are newer than, or the same as, the
+  // page's (a read mark made just before the list opened can commit after the server read the page).
+  const heard = new Map();
   const load = async (more = false) => {
+    if (!more) heard.clear();
     try {
       const page = await messages.conversations({ size: PAGE, cursor: more ? cache.cursor : undefined });
       if (!box.isConnected || cache.userId !== user) return;
       const fresh = page.data;
+      for (const c of fresh) if (heard.has(c.id)) c.unreadCount = heard.get(c.id);
       cache.items = more ? [...cache.items, ...fresh.filter((c) => !cache.items.some((o) => o.id === c.id))] : fresh;
       cache.cursor = page.nextCursor ?? null;
       draw();
@@ -120,14 +125,17 @@ function conversationList(box, { activeId, onDeleted }) {
   };
   const onMessage = ({ detail }) => {
     const { message } = detail;
-    if (!message || !cache.items) return;
+    if (!message) return;
     const mine = message.sender.id === user;
+    // The chat open beside the list reads it at once; elsewhere it counts as unread.
+    const unread = message.conversationId === activeId && document.visibilityState === "visible" ? 0 : detail.unreadCount;
+    if (!mine) heard.set(message.conversationId, unread);
+    if (!cache.items) return;
     const known = cache.items.find((c) => c.id === message.conversationId);
     if (known) {
       known.lastMessage = message;
       known.updatedAt = message.createdAt;
-      // The chat open beside the list reads it at once; elsewhere it counts as unread.
-      if (!mine) known.unreadCount = message.conversationId === activeId && document.visibilityState === "visible" ? 0 : detail.unreadCount;
+      if (!mine) known.unreadCount = unread;
       bringUp(known);
       draw();
     } else {
@@ -139,7 +147,9 @@ function conversationList(box, { activeId, onDeleted }) {
     }
   };
   const onRead = ({ detail }) => {
-    if (detail.userId !== user || !cache.items) return;
+    if (detail.userId !== user) return;
+    heard.set(detail.conversationId, detail.unreadCount ?? 0);
+    if (!cache.items) return;
     const known = cache.items.find((c) => c.id === detail.conversationId);
     if (!known) return;
     known.unreadCount = detail.unreadCount ?? 0;
