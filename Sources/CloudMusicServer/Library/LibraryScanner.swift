@@ -17,6 +17,12 @@ final class LibraryScanner: Sendable {
     let logger: Logger?
     let batchSize = 500
     let maxIssues = 1_000
+    /// For crash tests: with CLOUDMUSIC_SCAN_STOP_IN_BATCH=N the scan stops itself (SIGSTOP) halfway through batch
+    /// N's transaction, so that the test's kill lands there every time, not only when a loaded machine lets the
+    /// test look between two batches.
+    static let stopInBatch = ProcessInfo.processInfo.environment["CLOUDMUSIC_SCAN_STOP_IN_BATCH"].flatMap {
+        Int($0)
+    }
 
     init(database: Database, folders: [String], logger: Logger? = nil) {
         self.database = database
@@ -131,6 +137,7 @@ final class LibraryScanner: Sendable {
             try database.write { db in
                 if store == nil { store = try LibraryStore(db) }
                 for (index, result) in results.enumerated() {
+                    if number + 1 == Self.stopInBatch, index == results.count / 2 { raise(SIGSTOP) }
                     switch result {
                     case .failure(let reason):
                         note(batch[index].0.path, reason)
