@@ -80,9 +80,9 @@ final class RawConnection {
         #expect(headers.hasPrefix("HTTP/1.1 200"))
         #expect(headers.lowercased().contains("transfer-encoding: chunked"))
         var running = 0
-        for _ in 0..<100 where running == 0 {
+        _ = await eventually {
             running = ffmpegChildren(of: server.child.pid).count
-            if running == 0 { try await Task.sleep(nanoseconds: 20_000_000) }
+            return running > 0
         }
         #expect(running == 1)
 
@@ -95,18 +95,16 @@ final class RawConnection {
         #expect(try await server.request("/v1/songs/\(id)/stream", headers: ["Range": "bytes=0-9"]).0 == 206)
 
         slow.close()
-        var gone = false
-        for _ in 0..<100 where !gone {
-            try await Task.sleep(nanoseconds: 50_000_000)
-            gone = ffmpegChildren(of: server.child.pid).isEmpty
-        }
+        let gone = await eventually { ffmpegChildren(of: server.child.pid).isEmpty }
         #expect(gone, "ffmpeg kept running after its client went away")
         // The slot is free again: a short transcode from near the end completes. The slot is released
-        // when the stream's producer has finished, a moment after ffmpeg is reaped, so allow up to 5 s.
-        var (status, mp3, _) = try await server.request("/v1/songs/\(id)/stream?format=mp3&timeOffset=298")
-        for _ in 0..<50 where status == 429 {
-            try await Task.sleep(nanoseconds: 100_000_000)
-            (status, mp3, _) = try await server.request("/v1/songs/\(id)/stream?format=mp3&timeOffset=298")
+        // when the stream's producer has finished, a moment after ffmpeg is reaped.
+        var (status, mp3) = (0, Data())
+        _ = await eventually {
+            guard let answer = try? await server.request("/v1/songs/\(id)/stream?format=mp3&timeOffset=298")
+            else { return false }
+            (status, mp3) = (answer.0, answer.1)
+            return status != 429
         }
         #expect(status == 200)
         #expect(mp3.count > 1_000 && mp3.count < 200_000)
