@@ -90,7 +90,7 @@ let package = Package(
             dependencies: [
                 "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "Cryptography",
                 "PasswordPolicy",
-                "CZlib",
+                "CZlib", "Payments", "HTMLSanitizer",
             ]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 

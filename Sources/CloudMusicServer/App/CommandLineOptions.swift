@@ -55,6 +55,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var smtpFrom: String = "cloudmusic@localhost"
     /// The web player's folder; nil finds the repository's `Web` folder beside the executable.
     public var webFolder: String?
+    /// Orders and payment providers.
+    public var shop = ShopOptions()
 
     public init(dataFolder: String) { self.dataFolder = dataFolder }
 
@@ -219,7 +221,7 @@ public struct CommandLineParser {
         ) {
             $0.maxUploadBytes = try byteCount($1, flag: "--max-upload")
         },
-    ]
+    ] + shopFlags
 
     /// Parses arguments (without the program name) over the environment's settings.
     public static func parse(
