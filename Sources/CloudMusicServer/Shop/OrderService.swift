@@ -315,7 +315,9 @@ final class OrderService: Sendable {
         case .cancelled, .expired, .refunded:
             why = "paid late through \(through); refund due"
         }
-        try orders.markRefundDue(db, orderID: record.id, now: now)
+        try orders.markRefundDue(
+            db, orderID: record.id, provider: notice.provider.rawValue, tradeID: notice.providerTradeNumber,
+            now: now)
         try orders.record(db, orderID: record.id, from: record.state, to: record.state, why: why, now: now)
         return "refund due"
     }

@@ -192,8 +192,15 @@ struct OrderStore: Sendable {
             orderID, from?.rawValue, to.rawValue, why, now)
     }
 
-    func markRefundDue(_ db: Connection, orderID: Int64, now: Int64) throws {
-        try db.execute("UPDATE shop_orders SET refund_due = 1, updated_at = ? WHERE id = ?", now, orderID)
+    /// Records that money came for an order that cannot take it; the provider that took it is kept when the
+    /// order names none (an unpaid order never started paying through it here), so the refund goes there.
+    func markRefundDue(_ db: Connection, orderID: Int64, provider: String, tradeID: String, now: Int64) throws
+    {
+        try db.execute(
+            """
+            UPDATE shop_orders SET refund_due = 1, provider = coalesce(provider, ?),
+                provider_trade_id = coalesce(provider_trade_id, ?), updated_at = ? WHERE id = ?
+            """, provider, tradeID, now, orderID)
     }
 
     func setProvider(_ db: Connection, orderID: Int64, provider: String, now: Int64) throws {
