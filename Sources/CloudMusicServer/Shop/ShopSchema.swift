@@ -87,7 +87,7 @@ enum ShopSchema {
             CREATE INDEX shop_order_history_order ON shop_order_history(order_id, id);
 
             -- One row per notification believed (its signature checked), under the provider's own id for it:
-            -- the same notification again finds its row and changes nothing. digest: SHA-256 of the body.
+            -- the same notification again finds its row and changes nothing. digest: BLAKE2b of the body.
             CREATE TABLE shop_payment_notifications (
                 id INTEGER PRIMARY KEY,
                 provider TEXT NOT NULL,
