@@ -1,5 +1,6 @@
 import Cryptography
 import Foundation
+import HTMLSanitizer
 import Logging
 import MusicCore
 import Payments
@@ -347,8 +348,8 @@ final class OrderService: Sendable {
         let body =
             record.state == .created
             ? """
-            <p>Order <b>\(HTMLText.escaped(order.number))</b>: \(HTMLText.escaped(order.subject))</p>
-            <p class="amount">\(HTMLText.escaped(order.amount.description))</p>
+            <p>Order <b>\(HTMLSanitizer.escaped(order.number))</b>: \(HTMLSanitizer.escaped(order.subject))</p>
+            <p class="amount">\(HTMLSanitizer.escaped(order.amount.description))</p>
             <form method="post" action="\(link(.pay))"><button id="pay">Pay (sandbox)</button></form>
             <form method="post" action="\(link(.cancel))"><button id="cancel">Cancel</button></form>
             """
@@ -453,23 +454,5 @@ final class OrderService: Sendable {
                 refundDue: false)
             return try full(db, try orders.order(db, id: orderID) ?? record)
         }
-    }
-}
-
-/// Text made safe inside HTML.
-enum HTMLText {
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
