@@ -90,140 +90,140 @@ public struct CommandLineParser {
         let apply: @Sendable (inout ServerOptions, String) throws -> Void
     }
 
-    static let flags: [Flag] =
-        [
-            Flag(
-                name: "--data", environment: "CLOUDMUSIC_DATA", valueName: "DIR",
-                help: "Folder for the database, caches and uploads (created if missing)."
-            ) { $0.dataFolder = $1 },
-            Flag(
-                name: "--music", environment: "CLOUDMUSIC_MUSIC", valueName: "DIR",
-                help: "A music folder to serve; repeat the flag for several (environment: colon-separated)."
-            ) {
-                options, value in
-                options.musicFolders.append(contentsOf: value.split(separator: ":").map(String.init))
-            },
-            Flag(
-                name: "--videos", environment: "CLOUDMUSIC_VIDEOS", valueName: "DIR",
-                help:
-                    "A folder of videos (MVs: mp4, mkv, webm, mov); repeat the flag for several (environment: colon-separated)."
-            ) {
-                options, value in
-                options.videoFolders.append(contentsOf: value.split(separator: ":").map(String.init))
-            },
-            Flag(
-                name: "--host", environment: "CLOUDMUSIC_HOST", valueName: "ADDRESS",
-                help: "Address to listen on (0.0.0.0 for every interface)."
-            ) { $0.host = $1 },
-            Flag(
-                name: "--port", environment: "CLOUDMUSIC_PORT", valueName: "PORT",
-                help: "TCP port to listen on, 1-65535 (0 picks a free one)."
-            ) {
-                $0.port = try integer($1, flag: "--port", range: 0...65535)
-            },
-            Flag(
-                name: "--log-level", environment: "CLOUDMUSIC_LOG_LEVEL", valueName: "LEVEL",
-                help: "debug, info, warning or error."
-            ) { options, value in
-                guard levels.contains(value.lowercased()) else {
-                    throw UsageError(
-                        message: "--log-level must be one of debug, info, warning, error (got '\(value)').")
-                }
-                options.logLevel = value.lowercased()
-            },
-            Flag(
-                name: "--threads", environment: "CLOUDMUSIC_THREADS", valueName: "N",
-                help: "HTTP worker threads (0 means one per core)."
-            ) {
-                $0.threads = try integer($1, flag: "--threads", range: 0...512)
-            },
-            Flag(
-                name: "--cors-origin", environment: "CLOUDMUSIC_CORS_ORIGINS", valueName: "ORIGIN",
-                help: "An origin allowed to call the API from a browser, or * for any; repeatable "
-                    + "(environment: comma-separated)."
-            ) { options, value in
-                options.corsOrigins.append(
-                    contentsOf: value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-            },
-            Flag(
-                name: "--max-body", environment: "CLOUDMUSIC_MAX_BODY", valueName: "BYTES",
-                help: "Largest JSON or form body accepted (suffixes K, M, G)."
-            ) {
-                $0.maxBodyBytes = try byteCount($1, flag: "--max-body")
-            },
-            Flag(
-                name: "--watch", environment: "CLOUDMUSIC_WATCH", valueName: "on|off",
-                help: "Rescan by itself a few seconds after files in the music folders change (inotify)."
-            ) {
-                $0.watchFolders = try onOff($1, flag: "--watch")
-            },
-            Flag(
-                name: "--signup-codes", environment: "CLOUDMUSIC_SIGNUP_CODES", valueName: "on|off",
-                help:
-                    "Sign-up needs a code sent to the phone or email (on), so nobody learns which addresses have accounts."
-            ) {
-                $0.signupCodes = try onOff($1, flag: "--signup-codes")
-            },
-            Flag(
-                name: "--signups-per-address", environment: "CLOUDMUSIC_SIGNUPS_PER_ADDRESS", valueName: "N",
-                help: "Accounts one network address may make before it must wait (30 s, doubling to 15 min)."
-            ) {
-                $0.signupsPerAddress = try integer($1, flag: "--signups-per-address", range: 1...100_000)
-            },
-            Flag(
-                name: "--max-transcodes", environment: "CLOUDMUSIC_MAX_TRANSCODES", valueName: "N",
-                help: "Most songs converted at once (format, bit rate or offset asked); more get 429."
-            ) {
-                $0.maxTranscodes = try integer($1, flag: "--max-transcodes", range: 1...64)
-            },
-            Flag(
-                name: "--smtp-host", environment: "CLOUDMUSIC_SMTP_HOST", valueName: "HOST",
-                help:
-                    "Send email codes through this SMTP relay (plain SMTP, no login); without it they go to the outbox."
-            ) {
-                options, value in
-                guard !value.contains(where: { $0.isWhitespace || $0 == "/" }) else {
-                    throw UsageError(message: "--smtp-host must be a host name or address (got '\(value)').")
-                }
-                options.smtpHost = value
-            },
-            Flag(
-                name: "--smtp-port", environment: "CLOUDMUSIC_SMTP_PORT", valueName: "PORT",
-                help: "The SMTP relay's port."
-            ) {
-                $0.smtpPort = try integer($1, flag: "--smtp-port", range: 1...65535)
-            },
-            Flag(
-                name: "--smtp-from", environment: "CLOUDMUSIC_SMTP_FROM", valueName: "ADDRESS",
-                help: "The sender address of code emails."
-            ) {
-                options, value in
-                guard value.contains("@"),
-                    !value.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
-                else {
-                    throw UsageError(message: "--smtp-from must be an email address (got '\(value)').")
-                }
-                options.smtpFrom = value
-            },
-            Flag(
-                name: "--web", environment: "CLOUDMUSIC_WEB", valueName: "DIR",
-                help:
-                    "The web player's folder, served at / (default: the Web folder beside the executable's package)."
-            ) {
-                options, value in
-                guard FileManager.default.fileExists(atPath: value + "/index.html") else {
-                    throw UsageError(
-                        message: "--web must be a folder with the web player's index.html (got '\(value)').")
-                }
-                options.webFolder = value
-            },
-            Flag(
-                name: "--max-upload", environment: "CLOUDMUSIC_MAX_UPLOAD", valueName: "BYTES",
-                help: "Largest multipart upload accepted (suffixes K, M, G)."
-            ) {
-                $0.maxUploadBytes = try byteCount($1, flag: "--max-upload")
-            },
-        ] + shopFlags
+    static let flags: [Flag] = coreFlags + shopFlags
+
+    static let coreFlags: [Flag] = [
+        Flag(
+            name: "--data", environment: "CLOUDMUSIC_DATA", valueName: "DIR",
+            help: "Folder for the database, caches and uploads (created if missing)."
+        ) { $0.dataFolder = $1 },
+        Flag(
+            name: "--music", environment: "CLOUDMUSIC_MUSIC", valueName: "DIR",
+            help: "A music folder to serve; repeat the flag for several (environment: colon-separated)."
+        ) {
+            options, value in
+            options.musicFolders.append(contentsOf: value.split(separator: ":").map(String.init))
+        },
+        Flag(
+            name: "--videos", environment: "CLOUDMUSIC_VIDEOS", valueName: "DIR",
+            help:
+                "A folder of videos (MVs: mp4, mkv, webm, mov); repeat the flag for several (environment: colon-separated)."
+        ) {
+            options, value in
+            options.videoFolders.append(contentsOf: value.split(separator: ":").map(String.init))
+        },
+        Flag(
+            name: "--host", environment: "CLOUDMUSIC_HOST", valueName: "ADDRESS",
+            help: "Address to listen on (0.0.0.0 for every interface)."
+        ) { $0.host = $1 },
+        Flag(
+            name: "--port", environment: "CLOUDMUSIC_PORT", valueName: "PORT",
+            help: "TCP port to listen on, 1-65535 (0 picks a free one)."
+        ) {
+            $0.port = try integer($1, flag: "--port", range: 0...65535)
+        },
+        Flag(
+            name: "--log-level", environment: "CLOUDMUSIC_LOG_LEVEL", valueName: "LEVEL",
+            help: "debug, info, warning or error."
+        ) { options, value in
+            guard levels.contains(value.lowercased()) else {
+                throw UsageError(
+                    message: "--log-level must be one of debug, info, warning, error (got '\(value)').")
+            }
+            options.logLevel = value.lowercased()
+        },
+        Flag(
+            name: "--threads", environment: "CLOUDMUSIC_THREADS", valueName: "N",
+            help: "HTTP worker threads (0 means one per core)."
+        ) {
+            $0.threads = try integer($1, flag: "--threads", range: 0...512)
+        },
+        Flag(
+            name: "--cors-origin", environment: "CLOUDMUSIC_CORS_ORIGINS", valueName: "ORIGIN",
+            help: "An origin allowed to call the API from a browser, or * for any; repeatable "
+                + "(environment: comma-separated)."
+        ) { options, value in
+            options.corsOrigins.append(
+                contentsOf: value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        },
+        Flag(
+            name: "--max-body", environment: "CLOUDMUSIC_MAX_BODY", valueName: "BYTES",
+            help: "Largest JSON or form body accepted (suffixes K, M, G)."
+        ) {
+            $0.maxBodyBytes = try byteCount($1, flag: "--max-body")
+        },
+        Flag(
+            name: "--watch", environment: "CLOUDMUSIC_WATCH", valueName: "on|off",
+            help: "Rescan by itself a few seconds after files in the music folders change (inotify)."
+        ) {
+            $0.watchFolders = try onOff($1, flag: "--watch")
+        },
+        Flag(
+            name: "--signup-codes", environment: "CLOUDMUSIC_SIGNUP_CODES", valueName: "on|off",
+            help:
+                "Sign-up needs a code sent to the phone or email (on), so nobody learns which addresses have accounts."
+        ) {
+            $0.signupCodes = try onOff($1, flag: "--signup-codes")
+        },
+        Flag(
+            name: "--signups-per-address", environment: "CLOUDMUSIC_SIGNUPS_PER_ADDRESS", valueName: "N",
+            help: "Accounts one network address may make before it must wait (30 s, doubling to 15 min)."
+        ) {
+            $0.signupsPerAddress = try integer($1, flag: "--signups-per-address", range: 1...100_000)
+        },
+        Flag(
+            name: "--max-transcodes", environment: "CLOUDMUSIC_MAX_TRANSCODES", valueName: "N",
+            help: "Most songs converted at once (format, bit rate or offset asked); more get 429."
+        ) {
+            $0.maxTranscodes = try integer($1, flag: "--max-transcodes", range: 1...64)
+        },
+        Flag(
+            name: "--smtp-host", environment: "CLOUDMUSIC_SMTP_HOST", valueName: "HOST",
+            help:
+                "Send email codes through this SMTP relay (plain SMTP, no login); without it they go to the outbox."
+        ) {
+            options, value in
+            guard !value.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw UsageError(message: "--smtp-host must be a host name or address (got '\(value)').")
+            }
+            options.smtpHost = value
+        },
+        Flag(
+            name: "--smtp-port", environment: "CLOUDMUSIC_SMTP_PORT", valueName: "PORT",
+            help: "The SMTP relay's port."
+        ) {
+            $0.smtpPort = try integer($1, flag: "--smtp-port", range: 1...65535)
+        },
+        Flag(
+            name: "--smtp-from", environment: "CLOUDMUSIC_SMTP_FROM", valueName: "ADDRESS",
+            help: "The sender address of code emails."
+        ) {
+            options, value in
+            guard value.contains("@"), !value.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
+            else {
+                throw UsageError(message: "--smtp-from must be an email address (got '\(value)').")
+            }
+            options.smtpFrom = value
+        },
+        Flag(
+            name: "--web", environment: "CLOUDMUSIC_WEB", valueName: "DIR",
+            help:
+                "The web player's folder, served at / (default: the Web folder beside the executable's package)."
+        ) {
+            options, value in
+            guard FileManager.default.fileExists(atPath: value + "/index.html") else {
+                throw UsageError(
+                    message: "--web must be a folder with the web player's index.html (got '\(value)').")
+            }
+            options.webFolder = value
+        },
+        Flag(
+            name: "--max-upload", environment: "CLOUDMUSIC_MAX_UPLOAD", valueName: "BYTES",
+            help: "Largest multipart upload accepted (suffixes K, M, G)."
+        ) {
+            $0.maxUploadBytes = try byteCount($1, flag: "--max-upload")
+        },
+    ]
 
     /// Parses arguments (without the program name) over the environment's settings.
     public static func parse(

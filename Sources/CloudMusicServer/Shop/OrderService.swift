@@ -342,8 +342,10 @@ final class OrderService: Sendable {
     /// The sandbox's payment page: clearly not a real cashier; its buttons post back to it.
     func sandboxPage(_ query: SandboxPayQuery) throws -> String {
         let (_, order, record) = try sandboxOrder(query)
+        // The token checked out as hex and the number is the order's own, so both are safe in the address.
         let link = { (action: SandboxAction) in
-            "/v1/shop/sandbox/pay?order=\(query.order)&amp;token=\(query.token)&amp;action=\(action.rawValue)"
+            "/v1/shop/sandbox/pay?order=\(HTMLSanitizer.escaped(order.number))&amp;token="
+                + "\(HTMLSanitizer.escaped(query.token))&amp;action=\(action.rawValue)"
         }
         let body =
             record.state == .created

@@ -641,10 +641,6 @@ enum ChineseText {
             "“%1$@”库存不足 %2$@ 件；请减少数量。",
         "One order can be at most 100000000.00; order less at a time.":
             "一个订单最多 100000000.00；请分开下单。",
-        "an order number":
-            "订单号",
-        "the page's token":
-            "页面令牌",
         "A payment notification is a form or JSON, not multipart.":
             "支付通知应为表单或 JSON，而不是 multipart。",
         "Your cart holds at most 100 items; order or remove some first.":
