@@ -56,6 +56,13 @@ public struct HTMLSanitizer: Sendable {
         return writer.result()
     }
 
+    /// `text` made safe inside HTML text or a quoted attribute (a page the server writes itself).
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        SanitizingWriter.escape(text, into: &out, quotes: true)
+        return out
+    }
+
     /// The text of an article alone, for the terminal player and for summaries.
     public static func plainText(_ html: String, maxInputBytes: Int = 2_000_000) -> String {
         HTMLSanitizer(baseURL: nil, imageProxy: { _ in nil }, maxInputBytes: maxInputBytes).sanitize(html)

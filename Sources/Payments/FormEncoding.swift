@@ -57,3 +57,11 @@ enum FormEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 }
+
+extension ProviderMessage {
+    /// A form body from pairs a web server already decoded (Alipay signs the decoded pairs, so encoding them
+    /// again keeps the signature).
+    public static func formBody(_ pairs: [(String, String)]) -> [UInt8] {
+        Array(FormEncoding.encode(pairs).utf8)
+    }
+}

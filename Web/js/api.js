@@ -223,3 +223,28 @@ export const events = {
   stream: (params) => address(e("GET", "/v1/events", ["token", "lastEventId"], "chatToken", true), params),
   token: (params, body) => call(e("POST", "/v1/events/token", [], "signedIn", false), params, body),
 };
+
+export const shop = {
+  products: (params, body) => call(e("GET", "/v1/shop/products", ["q", "page", "size"], "optionalSignIn", false), params, body),
+  product: (params, body) => call(e("GET", "/v1/shop/products/{id}", [], "optionalSignIn", false), params, body),
+  createProduct: (params, body) => call(e("POST", "/v1/admin/shop/products", [], "admin", false), params, body),
+  updateProduct: (params, body) => call(e("PATCH", "/v1/admin/shop/products/{id}", [], "admin", false), params, body),
+  addSKU: (params, body) => call(e("POST", "/v1/admin/shop/products/{id}/skus", [], "admin", false), params, body),
+  updateSKU: (params, body) => call(e("PATCH", "/v1/admin/shop/skus/{id}", [], "admin", false), params, body),
+  cart: (params, body) => call(e("GET", "/v1/carts", [], "signedIn", false), params, body),
+  addToCart: (params, body) => call(e("POST", "/v1/carts", [], "signedIn", false), params, body),
+  setCartQuantity: (params, body) => call(e("PATCH", "/v1/carts/{id}", [], "signedIn", false), params, body),
+  removeFromCart: (params, body) => call(e("DELETE", "/v1/carts/{id}", [], "signedIn", false), params, body),
+  order: (params, body) => call(e("POST", "/v1/orders", [], "signedIn", false), params, body),
+  orders: (params, body) => call(e("GET", "/v1/orders", ["page", "size"], "signedIn", false), params, body),
+  orderDetail: (params, body) => call(e("GET", "/v1/orders/{id}", [], "signedIn", false), params, body),
+  cancelOrder: (params, body) => call(e("POST", "/v1/orders/{id}/cancel", [], "signedIn", false), params, body),
+  pay: (params, body) => call(e("POST", "/v1/orders/{id}/payments", [], "signedIn", false), params, body),
+  notifyAlipay: (params) => address(e("POST", "/v1/shop/notify/alipay", [], "anyone", true), params),
+  notifyWeChatPay: (params) => address(e("POST", "/v1/shop/notify/wechat", [], "anyone", true), params),
+  notifySandbox: (params) => address(e("POST", "/v1/shop/notify/sandbox", [], "anyone", true), params),
+  sandboxPage: (params) => address(e("GET", "/v1/shop/sandbox/pay", ["order", "token", "action"], "anyone", true), params),
+  sandboxAct: (params) => address(e("POST", "/v1/shop/sandbox/pay", ["order", "token", "action"], "anyone", true), params),
+  adminOrders: (params, body) => call(e("GET", "/v1/admin/shop/orders", ["state", "cursor", "size"], "admin", false), params, body),
+  refund: (params, body) => call(e("POST", "/v1/admin/shop/orders/{id}/refund", [], "admin", false), params, body),
+};

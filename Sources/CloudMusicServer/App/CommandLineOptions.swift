@@ -55,6 +55,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var smtpFrom: String = "cloudmusic@localhost"
     /// The web player's folder; nil finds the repository's `Web` folder beside the executable.
     public var webFolder: String?
+    /// Orders and payment providers.
+    public var shop = ShopOptions()
 
     public init(dataFolder: String) { self.dataFolder = dataFolder }
 
@@ -88,7 +90,9 @@ public struct CommandLineParser {
         let apply: @Sendable (inout ServerOptions, String) throws -> Void
     }
 
-    static let flags: [Flag] = [
+    static let flags: [Flag] = coreFlags + shopFlags
+
+    static let coreFlags: [Flag] = [
         Flag(
             name: "--data", environment: "CLOUDMUSIC_DATA", valueName: "DIR",
             help: "Folder for the database, caches and uploads (created if missing)."

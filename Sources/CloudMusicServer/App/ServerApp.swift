@@ -33,6 +33,8 @@ public final class ServerApp: Sendable {
     let recommendationBackfill: RecommendationBackfill
     let passwords: AppPasswordService
     let messages: MessageService
+    let shop: ShopService
+    let orders: OrderService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -138,6 +140,10 @@ public final class ServerApp: Sendable {
             database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         messages = MessageService(database: database, accounts: accounts, videos: videos, events: events)
         recommendationBackfill = RecommendationBackfill(database: database)
+        shop = ShopService(database: database)
+        orders = OrderService(
+            database: database, providers: try options.shop.providers(dataFolder: options.dataFolder),
+            logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds))
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -169,6 +175,7 @@ public final class ServerApp: Sendable {
         AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
+        ShopRoutes(shop: shop, orders: orders).register(on: api)
         SubsonicRoutes(
             service: subsonic, passwords: passwords, media: media, files: files, accounts: accounts,
             logger: logger, envelope: .current
@@ -207,6 +214,8 @@ public final class ServerApp: Sendable {
         let purge = EventPurge(database: database, log: events, logger: logger)
         purge.start()
         sessionEnds.start(logger: logger)
+        let sweeper = OrderSweeper(orders: orders, logger: logger)
+        sweeper.start()
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
         if options.watchFolders {
@@ -222,6 +231,7 @@ public final class ServerApp: Sendable {
         recommendationBackfill.stop()
         purge.stop()
         sessionEnds.stop()
+        sweeper.stop()
         do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }
         do { try clicks.stop() } catch { logger.error("event=viewer_click_flush_failed error=\"\(error)\"") }
     }

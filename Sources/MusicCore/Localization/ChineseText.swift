@@ -601,6 +601,72 @@ enum ChineseText {
             "服务器的推送连接数已达上限，请稍后再试。",
         "This address has %@ streams open, as many as one address may; close one first.":
             "你的网络已打开 %@ 个推送连接，达到了单个地址的上限，请先关闭一个。",
+        "Only an unpaid order can be cancelled; this one is %@.":
+            "只有未付款的订单可以取消；这个订单的状态是 %@。",
+        "This server does not take %@; choose one of: %@.":
+            "本服务器不支持 %1$@；请从以下方式中选择：%2$@。",
+        "Only an unpaid order can be paid; this one is %@.":
+            "只有未付款的订单可以支付；这个订单的状态是 %@。",
+        "The payment cannot start: %@":
+            "无法发起支付：%@",
+        "Paying with %@ needs a call to its server, which this server does not make yet; choose another way to pay.":
+            "使用 %@ 支付需要调用其服务器，本服务器暂不支持；请选择其他支付方式。",
+        "That order does not exist.":
+            "这个订单不存在。",
+        "This server does not take payments through %@.":
+            "本服务器不通过 %@ 收款。",
+        "This sandbox payment link is not valid.":
+            "这个沙箱支付链接无效。",
+        "The sandbox cannot sign this payment: %@":
+            "沙箱无法为这笔支付签名：%@",
+        "Only a paid order can be refunded; this one is %@.":
+            "只有已付款的订单可以退款；这个订单的状态是 %@。",
+        "The provider this order was paid through is not set up on this server.":
+            "这个订单所用的支付渠道没有在本服务器上配置。",
+        "The refund cannot be asked for: %@":
+            "无法申请退款：%@",
+        "Refunds through %@ need a call to its server, which this server does not make yet.":
+            "通过 %@ 退款需要调用其服务器，本服务器暂不支持。",
+        "The provider did not refund the order: %@.":
+            "支付渠道没有退款：%@。",
+        "The order changed meanwhile; look at it again.":
+            "订单刚刚有变化，请重新查看。",
+        "Your cart is empty; put something in it, or order one SKU.":
+            "购物车是空的；请先加入商品，或直接购买单个规格。",
+        "%@ is no longer on sale; take it out of your cart first.":
+            "“%@”已下架；请先把它移出购物车。",
+        "One order takes one currency; order these separately.":
+            "一个订单只能使用一种货币；请分开下单。",
+        "Not enough of %@ is left for %@; lower the quantity.":
+            "“%1$@”库存不足 %2$@ 件；请减少数量。",
+        "One order can be at most 100000000.00; order less at a time.":
+            "一个订单最多 100000000.00；请分开下单。",
+        "A payment notification is a form or JSON, not multipart.":
+            "支付通知应为表单或 JSON，而不是 multipart。",
+        "Your cart holds at most 100 items; order or remove some first.":
+            "购物车最多放 100 件商品；请先下单或移除一些。",
+        "That product does not exist.":
+            "这个商品不存在。",
+        "That SKU does not exist.":
+            "这个规格不存在。",
+        "Give the product a title.":
+            "请给商品起个标题。",
+        "That item is not in your cart.":
+            "购物车里没有这件商品。",
+        "'quantity' must be a whole number from 1 to 99.":
+            "“quantity”必须是 1 到 99 之间的整数。",
+        "A product has at most 9 pictures.":
+            "一个商品最多 9 张图片。",
+        "A picture must be a path on this server (an uploaded file's uri) or an https address.":
+            "图片必须是本服务器上的路径（上传文件的 uri）或 https 地址。",
+        "'priceCents' must be a whole number of cents from 1 to 10000000000.":
+            "“priceCents”必须是 1 到 10000000000 之间的整数（单位：分）。",
+        "'stock' must be a whole number from 0 to 1000000.":
+            "“stock”必须是 0 到 1000000 之间的整数。",
+        "'currency' must be a 3-letter ISO 4217 code such as CNY.":
+            "“currency”必须是 3 个字母的 ISO 4217 代码，例如 CNY。",
+        "A SKU has at most 8 options, each a name of 1 to 20 characters and a value of 1 to 40.":
+            "一个规格最多 8 个选项，每个名称 1 到 20 个字，取值 1 到 40 个字。",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).
