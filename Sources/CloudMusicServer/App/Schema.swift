@@ -33,6 +33,7 @@ enum Schema {
         SheetsSchema.repeats,
         SecuritySchema.failureCounts,
         EventsSchema.sessionEnds,
+        PodcastsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

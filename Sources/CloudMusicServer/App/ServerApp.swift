@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import MusicCore
 import Storage
+import WebFetch
 
 /// The running server: its data folder, database and routes.
 public final class ServerApp: Sendable {
@@ -33,6 +34,7 @@ public final class ServerApp: Sendable {
     let recommendationBackfill: RecommendationBackfill
     let passwords: AppPasswordService
     let messages: MessageService
+    let podcasts: PodcastService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -138,6 +140,11 @@ public final class ServerApp: Sendable {
             database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         messages = MessageService(database: database, accounts: accounts, videos: videos, events: events)
         recommendationBackfill = RecommendationBackfill(database: database)
+        podcasts = PodcastService(
+            database: database,
+            fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
+            downloadFolder: options.dataFolder + "/podcasts",
+            refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -168,6 +175,7 @@ public final class ServerApp: Sendable {
             database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying)
         AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
+        PodcastRoutes(podcasts: podcasts, files: files).register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         SubsonicRoutes(
             service: subsonic, passwords: passwords, media: media, files: files, accounts: accounts,
@@ -209,6 +217,8 @@ public final class ServerApp: Sendable {
         sessionEnds.start(logger: logger)
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
+        let podcastSchedule = PodcastScheduler(podcasts: podcasts, logger: logger)
+        if options.podcastRefreshSeconds > 0 { podcastSchedule.start() }
         if options.watchFolders {
             let scans = self.scans
             LibraryWatcher(folders: options.musicFolders, logger: logger) { _ = try? scans.start() }?.start()
@@ -220,6 +230,7 @@ public final class ServerApp: Sendable {
         onStart(server.port)
         server.runUntilSignalled()
         recommendationBackfill.stop()
+        podcastSchedule.stop()
         purge.stop()
         sessionEnds.stop()
         do { try sheets.clicks.stop() } catch { logger.error("event=click_flush_failed error=\"\(error)\"") }

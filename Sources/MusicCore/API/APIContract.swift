@@ -10,6 +10,7 @@ public enum APIContract {
         AppVersionsAPI.group, TermsAPI.group,
         VideosAPI.group, RecommendationsAPI.group,
         AppPasswordsAPI.group, MessagesAPI.group, EventsAPI.group,
+        PodcastsAPI.group,
     ]
 
     /// Every endpoint, in group order.
