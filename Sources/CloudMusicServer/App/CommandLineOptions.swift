@@ -232,7 +232,8 @@ public struct CommandLineParser {
         },
         Flag(
             name: "--fetch-allow", environment: "CLOUDMUSIC_FETCH_ALLOW", valueName: "CIDR",
-            help: "A private or local network feeds and episodes may be fetched from (10.0.0.0/8); repeatable "
+            help:
+                "A private or local network feeds and episodes may be fetched from (10.0.0.0/8); repeatable "
                 + "(environment: comma-separated). Without it only public addresses are fetched."
         ) { options, value in
             for part in value.split(separator: ",") {
@@ -368,7 +369,9 @@ public struct CommandLineParser {
             (60...604_800).contains(number * (unit ?? 1))
         else {
             throw UsageError(
-                message: "\(flag) must be off or a time from 60 s to a week, such as 900, 30m or 2h (got '\(text)').")
+                message:
+                    "\(flag) must be off or a time from 60 s to a week, such as 900, 30m or 2h (got '\(text)')."
+            )
         }
         return number * (unit ?? 1)
     }

@@ -20,7 +20,8 @@ enum PodcastFeeds {
     /// The longest show notes kept, in characters.
     static let maxNotes = 20_000
 
-    static func fetch(_ url: URL, validators: Validators?, with fetcher: Fetcher) async throws -> FetchedFeed {
+    static func fetch(_ url: URL, validators: Validators?, with fetcher: Fetcher) async throws -> FetchedFeed
+    {
         let response = try await fetcher.open(.feed(url, validators: validators))
         let head = response.head
         guard (200..<300).contains(head.status) || head.notModified else {
@@ -31,7 +32,9 @@ enum PodcastFeeds {
         var episodes: [(guid: String, fields: PodcastStore.EpisodeFields)] = []
         var seen: Set<String> = []
         let parser = WebFeedParser(url: head.url, limits: WebFeedLimits(maxBytes: 10_000_000)) { item in
-            guard let guid = item.identity, let fields = episode(item), seen.insert(guid).inserted else { return }
+            guard let guid = item.identity, let fields = episode(item), seen.insert(guid).inserted else {
+                return
+            }
             episodes.append((guid, fields))
         }
         do {
@@ -80,7 +83,8 @@ enum PodcastFeeds {
             enclosureType: enclosure.type.map { String($0.prefix(100)) },
             enclosureLength: enclosure.length.flatMap { $0 > 0 ? $0 : nil }, season: item.season,
             episode: item.episode, chaptersURL: item.chaptersURL?.absoluteString,
-            transcriptURL: item.transcripts.first?.url.absoluteString, imageURL: item.imageURL?.absoluteString)
+            transcriptURL: item.transcripts.first?.url.absoluteString, imageURL: item.imageURL?.absoluteString
+        )
     }
 
     /// Text folded for a substring search: lower case, full-width letters and digits as ASCII.

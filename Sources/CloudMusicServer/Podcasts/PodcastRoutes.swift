@@ -35,7 +35,9 @@ struct PodcastRoutes {
             }
         }
         api.on(PodcastsAPI.refreshAll) { _ in try waitFor { [podcasts] in try await podcasts.refreshAll() } }
-        api.on(PodcastsAPI.subscribe) { call in try podcasts.subscribe(podcastID: call.path.id, viewer: call.caller, true) }
+        api.on(PodcastsAPI.subscribe) { call in
+            try podcasts.subscribe(podcastID: call.path.id, viewer: call.caller, true)
+        }
         api.on(PodcastsAPI.unsubscribe) { call in
             try podcasts.subscribe(podcastID: call.path.id, viewer: call.caller, false)
         }
@@ -49,7 +51,9 @@ struct PodcastRoutes {
             try podcasts.continueListening(paging: call.query.paging, viewer: call.caller)
         }
         api.on(PodcastsAPI.episode) { call in try podcasts.episode(id: call.path.id, viewer: call.caller) }
-        api.on(PodcastsAPI.progress) { call in try podcasts.progress(episodeID: call.path.id, viewer: call.caller) }
+        api.on(PodcastsAPI.progress) { call in
+            try podcasts.progress(episodeID: call.path.id, viewer: call.caller)
+        }
         api.on(PodcastsAPI.saveProgress) { call in
             try podcasts.saveProgress(episodeID: call.path.id, draft: call.body, viewer: call.caller)
         }
@@ -87,13 +91,16 @@ struct PodcastRoutes {
         }
         var headers = HTTPHeaders()
         // The body goes out chunked: the origin's length would contradict it.
-        for (name, value) in head.passThroughHeaders where name != "Content-Length" { headers.add(name, value) }
+        for (name, value) in head.passThroughHeaders where name != "Content-Length" {
+            headers.add(name, value)
+        }
         let body = response.body
         guard request.method != .HEAD else {
             body.cancel()
             return Response(status: head.status, headers: headers, body: .empty)
         }
-        return .stream(contentType: "application/octet-stream", status: head.status, headers: headers) { writer in
+        return .stream(contentType: "application/octet-stream", status: head.status, headers: headers) {
+            writer in
             do {
                 for try await chunk in body { try await writer.write(chunk) }
             } catch {

@@ -43,7 +43,12 @@ final class PodcastScheduler: Sendable {
 
     /// Stops checking and waits (at most `seconds`) for the refreshes under way.
     func stop(seconds: Double = 10) {
-        guard let running = task.withLock({ task in defer { task = nil }; return task }) else { return }
+        guard
+            let running = task.withLock({ task in
+                defer { task = nil }
+                return task
+            })
+        else { return }
         running.cancel()
         _ = finished.wait(timeout: .now() + seconds)
     }

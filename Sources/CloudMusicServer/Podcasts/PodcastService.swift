@@ -21,6 +21,8 @@ struct PodcastService: Sendable {
     let logger: Logger?
     let store = PodcastStore()
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// Milliseconds, for the order of places saved within one second.
+    var millisecondClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) }
 
     /// Feeds fetched at once by a refresh of many, and by an OPML import.
     static let concurrentFeeds = 4
@@ -39,7 +41,8 @@ struct PodcastService: Sendable {
                 db, needle: needle?.isEmpty == false ? needle : nil, paging: query.paging,
                 viewerID: viewer?.userID)
             return Page(
-                items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size)
+                items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size
+            )
         }
     }
 
@@ -53,13 +56,16 @@ struct PodcastService: Sendable {
             let (records, total) = try store.episodes(
                 db, podcastID: podcastID, order: query.sort, paging: query.paging, viewerID: viewer?.userID)
             return Page(
-                items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size)
+                items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size
+            )
         }
     }
 
     func episode(id: Int64, viewer: Viewer?) throws -> PodcastEpisode {
         try database.read { db in
-            guard let record = try store.episode(db, id: id, viewerID: viewer?.userID) else { throw Self.noEpisode }
+            guard let record = try store.episode(db, id: id, viewerID: viewer?.userID) else {
+                throw Self.noEpisode
+            }
             return Self.model(record)
         }
     }
@@ -71,7 +77,8 @@ struct PodcastService: Sendable {
     }
 
     func audio(episodeID: Int64) throws -> Audio {
-        guard let record = try database.read({ db in try store.episode(db, id: episodeID, viewerID: nil) }) else {
+        guard let record = try database.read({ db in try store.episode(db, id: episodeID, viewerID: nil) })
+        else {
             throw Self.noEpisode
         }
         if record.keep == .download, let name = record.fileName {
@@ -82,7 +89,9 @@ struct PodcastService: Sendable {
     }
 
     private func existing(_ db: Connection, id: Int64, viewer: Viewer?) throws -> PodcastStore.Record {
-        guard let record = try store.podcast(db, id: id, viewerID: viewer?.userID) else { throw Self.noPodcast }
+        guard let record = try store.podcast(db, id: id, viewerID: viewer?.userID) else {
+            throw Self.noPodcast
+        }
         return record
     }
 
@@ -130,11 +139,12 @@ struct PodcastService: Sendable {
     }
 
     /// Saves a place; an older one than the stored place changes nothing. Answers the place now stored.
-    func saveProgress(episodeID: Int64, draft: EpisodeProgressDraft, viewer: Viewer) throws -> EpisodeProgress {
+    func saveProgress(episodeID: Int64, draft: EpisodeProgressDraft, viewer: Viewer) throws -> EpisodeProgress
+    {
         guard draft.position.isFinite, (0...864_000).contains(draft.position) else {
             throw ServiceError.invalid("'position' must be a number of seconds from 0 to 864000.")
         }
-        let nowMilliseconds = clock() * 1_000
+        let nowMilliseconds = millisecondClock()
         var taken = nowMilliseconds
         if let text = draft.updatedAt {
             guard let date = Self.parseDate(text) else {
@@ -195,7 +205,8 @@ struct PodcastService: Sendable {
             document = try OPMLReader.read(
                 Data(text.utf8), limits: WebFeedLimits(maxBytes: 2_000_000, maxItems: 500))
         } catch let error as WebFeedError {
-            throw ServiceError.invalid("The OPML file cannot be read: \(LocalizedText(verbatim: error.message))")
+            throw ServiceError.invalid(
+                "The OPML file cannot be read: \(LocalizedText(verbatim: error.message))")
         }
         enum Outcome: Sendable {
             case added(Podcast)
@@ -211,7 +222,8 @@ struct PodcastService: Sendable {
                 }
                 return .added(try await add(PodcastDraft(url: address)))
             } catch let error as ServiceError {
-                if error.kind == .conflict, let id = try? database.read({ try store.podcastID($0, feedURL: address) }),
+                if error.kind == .conflict,
+                    let id = try? database.read({ try store.podcastID($0, feedURL: address) }),
                     let existing = try? podcast(id: id, viewer: nil)
                 {
                     return .existing(existing)
@@ -236,7 +248,8 @@ struct PodcastService: Sendable {
         try database.write { db in
             let record = try existing(db, id: id, viewer: nil)
             let retention = try Self.checkedRetention(settings.retention ?? record.retention)
-            try store.updateSettings(db, id: id, keep: settings.keep ?? record.keep, retention: retention, now: clock())
+            try store.updateSettings(
+                db, id: id, keep: settings.keep ?? record.keep, retention: retention, now: clock())
         }
         await downloadIfKept(podcastID: id)
         return try podcast(id: id, viewer: nil)
@@ -278,7 +291,8 @@ struct PodcastService: Sendable {
                     db, id: id, error: message, failures: failures,
                     nextRefresh: now + Self.backoff(interval: refreshInterval, failures: failures))
             }
-            logger?.warning("event=podcast_refresh_failed podcast=\(id) failures=\(failures) error=\"\(message)\"")
+            logger?.warning(
+                "event=podcast_refresh_failed podcast=\(id) failures=\(failures) error=\"\(message)\"")
             return .failed(message)
         }
         let now = clock()
@@ -297,7 +311,8 @@ struct PodcastService: Sendable {
         let outcome = try database.write { db -> RefreshOutcome in
             try store.update(db, id: id, fields: fields, now: now)
             let known = try store.knownEpisodes(db, podcastID: id)
-            let (added, updated) = try write(db, podcastID: id, episodes: fetched.episodes, known: known, now: now)
+            let (added, updated) = try write(
+                db, podcastID: id, episodes: fetched.episodes, known: known, now: now)
             try store.recordSuccess(
                 db, id: id, etag: head.validators.etag, lastModified: head.validators.lastModified, now: now,
                 nextRefresh: next)
@@ -329,7 +344,8 @@ struct PodcastService: Sendable {
         let outcomes = await Self.boundedMap(ids, limit: Self.concurrentFeeds) { id -> RefreshOutcome? in
             do { return try await refresh(id: id) } catch { return nil }
         }
-        var report = PodcastRefreshReport(refreshed: 0, unchanged: 0, failed: 0, episodesAdded: 0, episodesUpdated: 0)
+        var report = PodcastRefreshReport(
+            refreshed: 0, unchanged: 0, failed: 0, episodesAdded: 0, episodesUpdated: 0)
         for outcome in outcomes {
             switch outcome {
             case .unchanged: report.unchanged += 1
@@ -378,7 +394,8 @@ struct PodcastService: Sendable {
     /// files of older ones. Failures are logged; the episode streams from its origin meanwhile.
     func downloadIfKept(podcastID: Int64) async {
         do {
-            guard let record = try database.read({ db in try store.podcast(db, id: podcastID, viewerID: nil) }),
+            guard
+                let record = try database.read({ db in try store.podcast(db, id: podcastID, viewerID: nil) }),
                 record.keep == .download
             else { return }
             let folder = "\(downloadFolder)/\(podcastID)"
@@ -393,7 +410,9 @@ struct PodcastService: Sendable {
                     _ = try await fetcher.download(
                         FetchRequest(url, subject: "episode", limits: .download, compressed: false),
                         into: URL(fileURLWithPath: folder), as: name)
-                    try database.write { db in try store.setFileName(db, episodeID: episode.id, fileName: name) }
+                    try database.write { db in
+                        try store.setFileName(db, episodeID: episode.id, fileName: name)
+                    }
                 } catch {
                     logger?.warning("event=episode_download_failed episode=\(episode.id) error=\"\(error)\"")
                 }
@@ -412,7 +431,8 @@ struct PodcastService: Sendable {
     /// A short extension of letters and digits from the address, else `audio`.
     static func fileExtension(_ url: URL) -> String {
         let ext = url.pathExtension.lowercased()
-        return !ext.isEmpty && ext.count <= 5 && ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        return !ext.isEmpty && ext.count <= 5
+            && ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
             ? ext : "audio"
     }
 
@@ -503,7 +523,8 @@ struct PodcastService: Sendable {
         let fields = record.fields
         return PodcastEpisode(
             id: String(record.id), podcastId: String(record.podcastID), podcastTitle: record.podcastTitle,
-            title: fields.title, detail: fields.descriptionText, publishedAt: fields.publishedAt.map(APIDate.string),
+            title: fields.title, detail: fields.descriptionText,
+            publishedAt: fields.publishedAt.map(APIDate.string),
             duration: fields.duration, uri: PodcastsAPI.stream.uri(IDPath(record.id)),
             enclosureUrl: fields.enclosureURL, enclosureType: fields.enclosureType,
             enclosureLength: fields.enclosureLength, season: fields.season, episode: fields.episode,
@@ -515,7 +536,8 @@ struct PodcastService: Sendable {
 
     static func model(episodeID: Int64, _ progress: PodcastStore.ProgressRecord?) -> EpisodeProgress {
         EpisodeProgress(
-            episodeId: String(episodeID), position: progress?.position ?? 0, finished: progress?.finished ?? false,
+            episodeId: String(episodeID), position: progress?.position ?? 0,
+            finished: progress?.finished ?? false,
             updatedAt: progress.map { millisecondsText($0.updatedAt) })
     }
 }

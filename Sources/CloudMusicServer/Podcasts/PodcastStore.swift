@@ -108,7 +108,8 @@ struct PodcastStore: Sendable {
             lastModified: try row.optionalString("last_modified"),
             refreshedAt: try row.optionalInt64("refreshed_at"), failures: try row.int("failures"),
             lastError: try row.optionalString("last_error"),
-            keep: PodcastKeep(rawValue: try row.string("keep")) ?? .stream, retention: try row.int("retention"),
+            keep: PodcastKeep(rawValue: try row.string("keep")) ?? .stream,
+            retention: try row.int("retention"),
             episodesCount: try row.int("episodes_count"), subscribersCount: try row.int("subscribers_count"),
             subscribed: try row.isNull("subscribed") ? nil : try row.bool("subscribed"),
             createdAt: try row.int64("created_at"), updatedAt: try row.int64("updated_at"))
@@ -140,8 +141,9 @@ struct PodcastStore: Sendable {
     }
 
     /// The podcasts `userID` subscribes to, latest subscription first.
-    func subscriptions(_ db: Connection, userID: Int64, paging: Paging) throws -> (records: [Record], total: Int)
-    {
+    func subscriptions(_ db: Connection, userID: Int64, paging: Paging) throws -> (
+        records: [Record], total: Int
+    ) {
         let total =
             try db.queryOne("SELECT count(*) AS n FROM podcast_subscriptions WHERE user_id = ?", userID) {
                 try $0.int("n")
@@ -165,7 +167,8 @@ struct PodcastStore: Sendable {
                 created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, feedURL, fields.title, fields.author, fields.descriptionText, fields.descriptionHTML,
-            fields.link, fields.imageURL, JSONColumn.text(fields.categories), fields.explicit, fields.language,
+            fields.link, fields.imageURL, JSONColumn.text(fields.categories), fields.explicit,
+            fields.language,
             fields.searchText, keep.rawValue, retention, now, nextRefresh, now, now
         ) { try $0.int64("id") }!
     }
@@ -208,7 +211,8 @@ struct PodcastStore: Sendable {
 
     func updateSettings(_ db: Connection, id: Int64, keep: PodcastKeep, retention: Int, now: Int64) throws {
         try db.execute(
-            "UPDATE podcasts SET keep = ?, retention = ?, updated_at = ? WHERE id = ?", keep.rawValue, retention,
+            "UPDATE podcasts SET keep = ?, retention = ?, updated_at = ? WHERE id = ?", keep.rawValue,
+            retention,
             now, id)
     }
 
@@ -219,7 +223,8 @@ struct PodcastStore: Sendable {
     /// Podcasts whose next refresh is due, soonest first.
     func due(_ db: Connection, now: Int64, limit: Int) throws -> [Int64] {
         try db.query(
-            "SELECT id FROM podcasts WHERE next_refresh_at <= ? ORDER BY next_refresh_at, id LIMIT ?", now, limit
+            "SELECT id FROM podcasts WHERE next_refresh_at <= ? ORDER BY next_refresh_at, id LIMIT ?", now,
+            limit
         ) { try $0.int64("id") }
     }
 
@@ -253,7 +258,8 @@ struct PodcastStore: Sendable {
                 publishedAt: try row.optionalInt64("published_at"), duration: try row.optionalInt("duration"),
                 enclosureURL: try row.string("enclosure_url"),
                 enclosureType: try row.optionalString("enclosure_type"),
-                enclosureLength: try row.optionalInt64("enclosure_length"), season: try row.optionalInt("season"),
+                enclosureLength: try row.optionalInt64("enclosure_length"),
+                season: try row.optionalInt("season"),
                 episode: try row.optionalInt("episode"), chaptersURL: try row.optionalString("chapters_url"),
                 transcriptURL: try row.optionalString("transcript_url"),
                 imageURL: try row.optionalString("image_url")),
@@ -289,7 +295,9 @@ struct PodcastStore: Sendable {
     {
         let mine = "SELECT podcast_id FROM podcast_subscriptions WHERE user_id = ?"
         let total =
-            try db.queryOne("SELECT count(*) AS n FROM podcast_episodes WHERE podcast_id IN (\(mine))", userID) {
+            try db.queryOne(
+                "SELECT count(*) AS n FROM podcast_episodes WHERE podcast_id IN (\(mine))", userID
+            ) {
                 try $0.int("n")
             } ?? 0
         let records = try db.query(
@@ -318,11 +326,13 @@ struct PodcastStore: Sendable {
     }
 
     /// The episodes a podcast has, by guid, with what was written of them.
-    func knownEpisodes(_ db: Connection, podcastID: Int64) throws -> [String: (id: Int64, fields: EpisodeFields)]
-    {
+    func knownEpisodes(_ db: Connection, podcastID: Int64) throws -> [String: (
+        id: Int64, fields: EpisodeFields
+    )] {
         var known: [String: (id: Int64, fields: EpisodeFields)] = [:]
         for record in try db.query(
-            "\(Self.selectEpisode) WHERE e.podcast_id = ?", nil as Int64?, podcastID, decode: Self.decodeEpisode)
+            "\(Self.selectEpisode) WHERE e.podcast_id = ?", nil as Int64?, podcastID,
+            decode: Self.decodeEpisode)
         {
             known[record.guid] = (record.id, record.fields)
         }
@@ -350,7 +360,8 @@ struct PodcastStore: Sendable {
                 enclosure_url = ?, enclosure_type = ?, enclosure_length = ?, season = ?, episode = ?,
                 chapters_url = ?, transcript_url = ?, image_url = ?, updated_at = ?
             WHERE id = ?
-            """, fields.title, fields.descriptionText, fields.publishedAt, fields.duration, fields.enclosureURL,
+            """, fields.title, fields.descriptionText, fields.publishedAt, fields.duration,
+            fields.enclosureURL,
             fields.enclosureType, fields.enclosureLength, fields.season, fields.episode, fields.chaptersURL,
             fields.transcriptURL, fields.imageURL, now, id)
     }
@@ -370,7 +381,9 @@ struct PodcastStore: Sendable {
     }
 
     /// Downloaded episodes beyond the newest `keep`, to delete.
-    func downloadsBeyond(_ db: Connection, podcastID: Int64, keep: Int) throws -> [(id: Int64, fileName: String)] {
+    func downloadsBeyond(_ db: Connection, podcastID: Int64, keep: Int) throws -> [(
+        id: Int64, fileName: String
+    )] {
         try db.query(
             """
             SELECT id, file_name FROM podcast_episodes WHERE podcast_id = ? AND file_name IS NOT NULL

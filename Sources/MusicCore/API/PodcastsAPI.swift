@@ -31,7 +31,8 @@ public enum PodcastsAPI {
         idempotent: true)
     public static let refresh = Endpoint<IDPath, NoQuery, NoBody, Podcast, Admin>(
         "refresh", .POST, "/v1/podcasts/{id}/refresh",
-        "fetch a podcast's feed now (a conditional GET); the answer says what came of it", resource: "podcast")
+        "fetch a podcast's feed now (a conditional GET); the answer says what came of it", resource: "podcast"
+    )
     public static let refreshAll = Endpoint<NoPath, NoQuery, NoBody, PodcastRefreshReport, Admin>(
         "refreshAll", .POST, "/v1/podcasts/refresh", "fetch every podcast's feed now, a few at a time")
     public static let subscribe = Endpoint<IDPath, NoQuery, NoBody, Podcast, SignedIn>(
@@ -57,7 +58,9 @@ public enum PodcastsAPI {
         resource: "episode", refusals: [.outsideRange, .unavailable])
     public static let progress = Endpoint<IDPath, NoQuery, NoBody, EpisodeProgress, SignedIn>(
         "progress", .GET, "/v1/episodes/{id}/progress", "My place in an episode", resource: "episode")
-    public static let saveProgress = Endpoint<IDPath, NoQuery, EpisodeProgressDraft, EpisodeProgress, SignedIn>(
+    public static let saveProgress = Endpoint<
+        IDPath, NoQuery, EpisodeProgressDraft, EpisodeProgress, SignedIn
+    >(
         "saveProgress", .PUT, "/v1/episodes/{id}/progress",
         "Save my place in an episode; of two saves, the one taken later (`updatedAt`) wins",
         resource: "episode", idempotent: true)
