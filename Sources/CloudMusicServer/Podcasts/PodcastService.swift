@@ -509,10 +509,11 @@ struct PodcastService: Sendable {
     // MARK: Models
 
     static func model(_ record: PodcastStore.Record) -> Podcast {
-        Podcast(
-            id: String(record.id), title: record.title, author: record.author, detail: record.descriptionText,
-            detailHtml: record.descriptionHTML, imageUrl: record.imageURL, feedUrl: record.feedURL,
-            link: record.link, categories: record.categories, explicit: record.explicit, keep: record.keep,
+        let fields = record.fields
+        return Podcast(
+            id: String(record.id), title: fields.title, author: fields.author, detail: fields.descriptionText,
+            detailHtml: fields.descriptionHTML, imageUrl: fields.imageURL, feedUrl: record.feedURL,
+            link: fields.link, categories: fields.categories, explicit: fields.explicit, keep: record.keep,
             retention: record.retention, episodesCount: record.episodesCount,
             subscribersCount: record.subscribersCount, subscribed: record.subscribed,
             refreshedAt: record.refreshedAt.map(APIDate.string), lastError: record.lastError,

@@ -9,14 +9,8 @@ struct PodcastStore: Sendable {
     struct Record: Sendable {
         var id: Int64
         var feedURL: String
-        var title: String
-        var author: String?
-        var descriptionText: String
-        var descriptionHTML: String?
-        var link: String?
-        var imageURL: String?
-        var categories: [String]
-        var explicit: Bool
+        /// What the feed last said.
+        var fields: Fields
         var etag: String?
         var lastModified: String?
         var refreshedAt: Int64?
@@ -31,7 +25,7 @@ struct PodcastStore: Sendable {
         var updatedAt: Int64
     }
 
-    /// What a feed says about the podcast, to write.
+    /// What a feed says about the podcast, to write (and as read back).
     struct Fields: Sendable {
         var title: String
         var author: String?
@@ -86,7 +80,7 @@ struct PodcastStore: Sendable {
 
     private static let select = """
         SELECT p.id, p.feed_url, p.title, p.author, p.description_text, p.description_html, p.link, p.image_url,
-            p.categories, p.explicit, p.etag, p.last_modified, p.refreshed_at, p.failures, p.last_error, p.keep,
+            p.categories, p.explicit, p.language, p.search_text, p.etag, p.last_modified, p.refreshed_at, p.failures, p.last_error, p.keep,
             p.retention, p.created_at, p.updated_at,
             (SELECT count(*) FROM podcast_episodes e WHERE e.podcast_id = p.id) AS episodes_count,
             (SELECT count(*) FROM podcast_subscriptions s WHERE s.podcast_id = p.id) AS subscribers_count,
@@ -100,11 +94,16 @@ struct PodcastStore: Sendable {
         let categories =
             (try? JSONDecoder().decode([String].self, from: Data(try row.string("categories").utf8))) ?? []
         return Record(
-            id: try row.int64("id"), feedURL: try row.string("feed_url"), title: try row.string("title"),
-            author: try row.optionalString("author"), descriptionText: try row.string("description_text"),
-            descriptionHTML: try row.optionalString("description_html"), link: try row.optionalString("link"),
-            imageURL: try row.optionalString("image_url"), categories: categories,
-            explicit: try row.bool("explicit"), etag: try row.optionalString("etag"),
+            id: try row.int64("id"), feedURL: try row.string("feed_url"),
+            fields: Fields(
+                title: try row.string("title"), author: try row.optionalString("author"),
+                descriptionText: try row.string("description_text"),
+                descriptionHTML: try row.optionalString("description_html"),
+                link: try row.optionalString("link"),
+                imageURL: try row.optionalString("image_url"), categories: categories,
+                explicit: try row.bool("explicit"), language: try row.optionalString("language"),
+                searchText: try row.string("search_text")),
+            etag: try row.optionalString("etag"),
             lastModified: try row.optionalString("last_modified"),
             refreshedAt: try row.optionalInt64("refreshed_at"), failures: try row.int("failures"),
             lastError: try row.optionalString("last_error"),
