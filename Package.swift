@@ -90,7 +90,7 @@ let package = Package(
             dependencies: [
                 "HTTPServer", "Logging", "Storage", "MusicCore", "AudioMetadata", "Cryptography",
                 "PasswordPolicy",
-                "CZlib", "Payments", "HTMLSanitizer",
+                "CZlib", "Payments", "WebFetch", "WebFeeds", "HTMLSanitizer",
             ]),
         .executableTarget(name: "cloudmusic-server", dependencies: ["CloudMusicServer"]),
 
@@ -154,7 +154,7 @@ let package = Package(
             name: "CloudMusicServerTests",
             dependencies: [
                 "CloudMusicServer", "HTTPServer", "Storage", "MusicCore", "AudioMetadata", "Cryptography",
-                "ServerTestSupport", "Payments",
+                "ServerTestSupport", "Payments", "OriginTestSupport",
                 "cloudmusic-server",
             ]),
         // The Subsonic API (/rest) over the real server on the demo library; XML checked against the schema in

@@ -248,3 +248,24 @@ export const shop = {
   adminOrders: (params, body) => call(e("GET", "/v1/admin/shop/orders", ["state", "cursor", "size"], "admin", false), params, body),
   refund: (params, body) => call(e("POST", "/v1/admin/shop/orders/{id}/refund", [], "admin", false), params, body),
 };
+
+export const podcasts = {
+  list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q"], "optionalSignIn", false), params, body),
+  detail: (params, body) => call(e("GET", "/v1/podcasts/{id}", [], "optionalSignIn", false), params, body),
+  episodes: (params, body) => call(e("GET", "/v1/podcasts/{id}/episodes", ["page", "size", "sort"], "optionalSignIn", false), params, body),
+  add: (params, body) => call(e("POST", "/v1/podcasts", [], "admin", false), params, body),
+  importOPML: (params, body) => call(e("POST", "/v1/podcasts/opml", [], "admin", false), params, body),
+  update: (params, body) => call(e("PATCH", "/v1/podcasts/{id}", [], "admin", false), params, body),
+  delete: (params, body) => call(e("DELETE", "/v1/podcasts/{id}", [], "admin", false), params, body),
+  refresh: (params, body) => call(e("POST", "/v1/podcasts/{id}/refresh", [], "admin", false), params, body),
+  refreshAll: (params, body) => call(e("POST", "/v1/podcasts/refresh", [], "admin", false), params, body),
+  subscribe: (params, body) => call(e("PUT", "/v1/podcasts/{id}/subscription", [], "signedIn", false), params, body),
+  unsubscribe: (params, body) => call(e("DELETE", "/v1/podcasts/{id}/subscription", [], "signedIn", false), params, body),
+  subscriptions: (params, body) => call(e("GET", "/v1/podcasts/subscribed", ["page", "size"], "signedIn", false), params, body),
+  newEpisodes: (params, body) => call(e("GET", "/v1/episodes/new", ["page", "size"], "signedIn", false), params, body),
+  continueListening: (params, body) => call(e("GET", "/v1/episodes/continue", ["page", "size"], "signedIn", false), params, body),
+  episode: (params, body) => call(e("GET", "/v1/episodes/{id}", [], "optionalSignIn", false), params, body),
+  stream: (params) => address(e("GET", "/v1/episodes/{id}/stream", [], "optionalSignIn", true), params),
+  progress: (params, body) => call(e("GET", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),
+  saveProgress: (params, body) => call(e("PUT", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),
+};

@@ -1,4 +1,5 @@
 import Foundation
+import WebFetch
 
 /// What `cloudmusic-server` was asked to do.
 public enum ServerCommand: Equatable, Sendable {
@@ -57,6 +58,10 @@ public struct ServerOptions: Equatable, Sendable {
     public var webFolder: String?
     /// Orders and payment providers.
     public var shop = ShopOptions()
+    /// Seconds between refreshes of each podcast's feed; 0 turns the schedule off.
+    public var podcastRefreshSeconds: Int = 3_600
+    /// Restricted addresses (this machine, private networks) the server may fetch feeds and episodes from.
+    public var fetchAllow: [NetworkRange] = []
 
     public init(dataFolder: String) { self.dataFolder = dataFolder }
 
@@ -223,6 +228,26 @@ public struct CommandLineParser {
         ) {
             $0.maxUploadBytes = try byteCount($1, flag: "--max-upload")
         },
+        Flag(
+            name: "--podcast-refresh", environment: "CLOUDMUSIC_PODCAST_REFRESH", valueName: "SECONDS|off",
+            help: "How often each podcast's feed is fetched again (suffixes m, h; off stops the schedule)."
+        ) {
+            $0.podcastRefreshSeconds = try duration($1, flag: "--podcast-refresh")
+        },
+        Flag(
+            name: "--fetch-allow", environment: "CLOUDMUSIC_FETCH_ALLOW", valueName: "CIDR",
+            help:
+                "A private or local network feeds and episodes may be fetched from (10.0.0.0/8); repeatable "
+                + "(environment: comma-separated). Without it only public addresses are fetched."
+        ) { options, value in
+            for part in value.split(separator: ",") {
+                guard let range = NetworkRange(String(part)) else {
+                    throw UsageError(
+                        message: "--fetch-allow must be an address block such as 10.0.0.0/8 (got '\(part)').")
+                }
+                options.fetchAllow.append(range)
+            }
+        },
     ]
 
     /// Parses arguments (without the program name) over the environment's settings.
@@ -336,6 +361,23 @@ public struct CommandLineParser {
         case ("app-password", 3): return .appPassword(account: words[1], name: words[2])
         default: throw UsageError(message: usage)
         }
+    }
+
+    /// Seconds, minutes (`30m`) or hours (`2h`), from a minute to a week; `off` is 0.
+    static func duration(_ text: String, flag: String) throws -> Int {
+        let lower = text.lowercased()
+        if lower == "off" || lower == "0" { return 0 }
+        let unit = lower.last.flatMap { ["s": 1, "m": 60, "h": 3_600][String($0)] }
+        let digits = unit == nil ? lower : String(lower.dropLast())
+        guard let number = Int(digits), number > 0, number <= 604_800 / (unit ?? 1),
+            (60...604_800).contains(number * (unit ?? 1))
+        else {
+            throw UsageError(
+                message:
+                    "\(flag) must be off or a time from 60 s to a week, such as 900, 30m or 2h (got '\(text)')."
+            )
+        }
+        return number * (unit ?? 1)
     }
 
     static func onOff(_ text: String, flag: String) throws -> Bool {

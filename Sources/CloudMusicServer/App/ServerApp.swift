@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import MusicCore
 import Storage
+import WebFetch
 
 /// The running server: its data folder, database and routes.
 public final class ServerApp: Sendable {
@@ -35,6 +36,7 @@ public final class ServerApp: Sendable {
     let messages: MessageService
     let shop: ShopService
     let orders: OrderService
+    let podcasts: PodcastService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -144,6 +146,11 @@ public final class ServerApp: Sendable {
         orders = OrderService(
             database: database, providers: try options.shop.providers(dataFolder: options.dataFolder),
             logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds))
+        podcasts = PodcastService(
+            database: database,
+            fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
+            downloadFolder: options.dataFolder + "/podcasts",
+            refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -174,6 +181,7 @@ public final class ServerApp: Sendable {
             database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying)
         AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
+        PodcastRoutes(podcasts: podcasts, files: files).register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         ShopRoutes(shop: shop, orders: orders).register(on: api)
         SubsonicRoutes(
@@ -218,6 +226,8 @@ public final class ServerApp: Sendable {
         sweeper.start()
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
+        let podcastSchedule = PodcastScheduler(podcasts: podcasts, logger: logger)
+        if options.podcastRefreshSeconds > 0 { podcastSchedule.start() }
         if options.watchFolders {
             let scans = self.scans
             LibraryWatcher(folders: options.musicFolders, logger: logger) { _ = try? scans.start() }?.start()
@@ -229,6 +239,7 @@ public final class ServerApp: Sendable {
         onStart(server.port)
         server.runUntilSignalled()
         recommendationBackfill.stop()
+        podcastSchedule.stop()
         purge.stop()
         sessionEnds.stop()
         sweeper.stop()

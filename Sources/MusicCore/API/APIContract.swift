@@ -11,6 +11,7 @@ public enum APIContract {
         VideosAPI.group, RecommendationsAPI.group,
         AppPasswordsAPI.group, MessagesAPI.group, EventsAPI.group,
         ShopAPI.group,
+        PodcastsAPI.group,
     ]
 
     /// Every endpoint, in group order.

@@ -667,6 +667,30 @@ enum ChineseText {
             "“currency”必须是 3 个字母的 ISO 4217 代码，例如 CNY。",
         "A SKU has at most 8 options, each a name of 1 to 20 characters and a value of 1 to 40.":
             "一个规格最多 8 个选项，每个名称 1 到 20 个字，取值 1 到 40 个字。",
+        "That podcast does not exist.":
+            "这个播客不存在。",
+        "That episode does not exist.":
+            "这一集不存在。",
+        "'position' must be a number of seconds from 0 to 864000.":
+            "“position”必须是 0 到 864000 之间的秒数。",
+        "'updatedAt' must be a date and time such as 2026-12-05T13:30:00.250Z.":
+            "“updatedAt”必须是日期时间，例如 2026-12-05T13:30:00.250Z。",
+        "That podcast is already here.":
+            "这个播客已经添加过了。",
+        "The OPML file cannot be read: %@":
+            "无法读取这个 OPML 文件：%@",
+        "'retention' must be a whole number from 1 to 1000.":
+            "“retention”必须是 1 到 1000 之间的整数。",
+        "Give the feed's address as an http or https address.":
+            "请填写以 http 或 https 开头的订阅源地址。",
+        "The feed cannot be used: %@":
+            "无法使用这个订阅源：%@",
+        "The range asked for lies outside the episode's audio.":
+            "请求的范围超出了这一集音频的长度。",
+        "The episode's audio cannot be fetched: %@":
+            "无法获取这一集的音频：%@",
+        "The episode's audio cannot be fetched: its server answered %@.":
+            "无法获取这一集的音频：它的服务器返回了 %@。",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).
@@ -677,6 +701,8 @@ enum ChineseText {
         "sheet": "歌单",
         "song": "歌曲",
         "video": "视频",
+        "podcast": "播客",
+        "episode": "节目",
         "comment": "评论",
         "ad": "广告",
         "conversation": "会话",
