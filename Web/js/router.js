@@ -31,6 +31,9 @@ const routes = [
   ["/messages/:id", "messages"],
   ["/videos", "videos"],
   ["/video/:id", "video"],
+  ["/shop", "shop"],
+  ["/shop/:kind", "shop"],
+  ["/shop/:kind/:id", "shop"],
 ].map(([pattern, screen]) => {
   const names = [];
   const source = pattern.replace(/:(\w+)/g, (_, name) => {

@@ -36,6 +36,7 @@ export async function mount(root) {
         ${shortcut("/mine/recent", "history", t("recentPlays"))}
         ${shortcut("/mine/downloads", "download", t("downloads"), String(downloads.list().length))}
         <span class="likes-shortcut"></span>
+        ${shortcut("/shop", "star", t("shop"))}
         ${user ? html`<a class="shortcut messages-shortcut" href="/messages"><span class="shortcut-icon">${icon("chat")}</span><span>${t("messages")}</span>
           <span class="badge badge-slot" data-badge="messages" hidden></span></a>` : ""}
       </nav>
