@@ -24,7 +24,8 @@ public enum ShopAPI {
     public static let cart = Endpoint<NoPath, NoQuery, NoBody, Cart, SignedIn>(
         "cart", .GET, "/v1/carts", "The caller's cart, the same on every device")
     public static let addToCart = Endpoint<NoPath, NoQuery, CartAddition, Cart, SignedIn>(
-        "addToCart", .POST, "/v1/carts", "put a SKU in the cart (its quantity adds to what is there)")
+        "addToCart", .POST, "/v1/carts", "put a SKU in the cart (its quantity adds to what is there)",
+        refusals: [.notFound])
     public static let setCartQuantity = Endpoint<IDPath, NoQuery, CartQuantity, Cart, SignedIn>(
         "setCartQuantity", .PATCH, "/v1/carts/{id}", "set the quantity of an item in the cart",
         resource: "cart item")
@@ -35,7 +36,7 @@ public enum ShopAPI {
     public static let order = Endpoint<NoPath, NoQuery, OrderDraft, Order, SignedIn>(
         "order", .POST, "/v1/orders",
         "order one SKU, or the whole cart; the stock is reserved until the order is paid or expires",
-        status: 201, refusals: [.conflict])
+        status: 201, refusals: [.notFound, .conflict])
     public static let orders = Endpoint<NoPath, PageQuery, NoBody, Page<Order>, SignedIn>(
         "orders", .GET, "/v1/orders", "The caller's orders, newest first")
     public static let orderDetail = Endpoint<IDPath, NoQuery, NoBody, Order, SignedIn>(
@@ -51,19 +52,22 @@ public enum ShopAPI {
 
     public static let notifyAlipay = Endpoint<NoPath, NoQuery, NoBody, PlainText, Anyone>(
         "notifyAlipay", .POST, "/v1/shop/notify/alipay",
-        "Alipay's signed notification (a form); answered `success` once stored, `failure` otherwise")
+        "Alipay's signed notification (a form); answered `success` once stored, `failure` otherwise; 404 when this server does not take Alipay",
+        refusals: [.notFound])
     public static let notifyWeChatPay = Endpoint<NoPath, NoQuery, NoBody, JSONDocument, Anyone>(
         "notifyWeChatPay", .POST, "/v1/shop/notify/wechat",
-        "WeChat Pay's signed notification; 204 once stored, `{\"code\":\"FAIL\"}` otherwise")
+        "WeChat Pay's signed notification; 204 once stored, `{\"code\":\"FAIL\"}` otherwise; 404 when this server does not take WeChat Pay",
+        refusals: [.notFound])
     public static let notifySandbox = Endpoint<NoPath, NoQuery, NoBody, PlainText, Anyone>(
         "notifySandbox", .POST, "/v1/shop/notify/sandbox",
         "The sandbox's signed notification (Alipay's format); answered `success` once stored")
     public static let sandboxPage = Endpoint<NoPath, SandboxPayQuery, NoBody, HTMLPage, Anyone>(
-        "sandboxPage", .GET, "/v1/shop/sandbox/pay", "The sandbox's payment page (no money moves)")
+        "sandboxPage", .GET, "/v1/shop/sandbox/pay", "The sandbox's payment page (no money moves)",
+        refusals: [.notFound])
     public static let sandboxAct = Endpoint<NoPath, SandboxPayQuery, NoBody, HTMLPage, Anyone>(
         "sandboxAct", .POST, "/v1/shop/sandbox/pay",
-        "The sandbox page's buttons: the sandbox signs a notification (paid or closed) and it is handled as any provider's"
-    )
+        "The sandbox page's buttons: the sandbox signs a notification (paid or closed) and it is handled as any provider's",
+        refusals: [.notFound])
 
     public static let adminOrders = Endpoint<NoPath, AdminOrderQuery, NoBody, OrderList, Admin>(
         "adminOrders", .GET, "/v1/admin/shop/orders", "every order, newest first, by cursor")
