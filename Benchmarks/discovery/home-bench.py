@@ -14,33 +14,12 @@ starts it again and asks for homes:
 Python 3 stdlib only, plus wrk. The songs belong to a music folder the server does not scan, so its start-up
 scan of the (empty) music folder leaves them be. Results go to stdout as JSON (last line).
 """
-import argparse, hashlib, http.client, json, os, random, secrets, signal, sqlite3, statistics, subprocess, sys
+import argparse, hashlib, http.client, json, os, random, secrets, sqlite3, statistics, subprocess, sys
 import tempfile, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "social"))
+from benchserver import start, stop  # noqa: E402
 
 GENRES = ["Pop", "Rock", "Jazz", "Folk", "Electronic", "Classical", "华语流行", "民谣"]
-
-
-def start(server_bin, data, music, log):
-    proc = subprocess.Popen(
-        [server_bin, "serve", "--port", "0", "--data", data, "--music", music, "--log-level", "warning",
-         "--signup-codes", "off"], stdout=subprocess.PIPE, stderr=open(log, "a"), text=True)
-    line = proc.stdout.readline()
-    if "127.0.0.1:" not in line:
-        raise SystemExit(f"server did not start: {line!r} (see {log})")
-    return proc, int(line.split("127.0.0.1:")[1].split("/")[0])
-
-
-def stop(proc):
-    # A stop request that comes while the server is still setting up its signal handling is lost: ask again.
-    for _ in range(12):
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=5)
-            return
-        except subprocess.TimeoutExpired:
-            pass
-    proc.kill()
-    proc.wait()
 
 
 def get(conn, path, token=None):

@@ -10,30 +10,9 @@ then:
 
 Python 3 stdlib only. Results go to stdout as JSON (last line).
 """
-import argparse, http.client, json, os, random, signal, sqlite3, statistics, subprocess, threading, time
-
-
-def start(server_bin, data, music, log):
-    proc = subprocess.Popen(
-        [server_bin, "serve", "--port", "0", "--data", data, "--music", music, "--log-level", "warning",
-         "--signup-codes", "off", "--signups-per-address", "100000"], stdout=subprocess.PIPE,
-        stderr=open(log, "a"), text=True)
-    line = proc.stdout.readline()
-    if "127.0.0.1:" not in line:
-        raise SystemExit(f"server did not start: {line!r} (see {log})")
-    return proc, int(line.split("127.0.0.1:")[1].split("/")[0])
-
-
-def stop(proc):
-    for _ in range(12):
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=5)
-            return
-        except subprocess.TimeoutExpired:
-            pass
-    proc.kill()
-    proc.wait()
+import argparse, http.client, json, os, random, sqlite3, statistics, sys, threading, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "social"))
+from benchserver import start, stop  # noqa: E402
 
 
 def call(conn, method, path, body=None, token=None):
@@ -76,7 +55,7 @@ def main():
     args = parser.parse_args()
     data, music, log = (os.path.join(args.work, n) for n in ("data", "music", "server.log"))
     os.makedirs(music, exist_ok=True)
-    proc, port = start(args.server_bin, data, music, log)
+    proc, port = start(args.server_bin, data, music, log, "--signups-per-address", "100000")
     conn = http.client.HTTPConnection("127.0.0.1", port)
     admin = account(conn, 0)
     _, status, product = call(conn, "POST", "/v1/admin/shop/products", {
@@ -134,7 +113,7 @@ def main():
         "VALUES (?, ?, 'Bench', '{}', 100, 1)", [(start_id + i, int(sku)) for i in range(args.orders)])
     db.commit()
     db.close()
-    proc, port = start(args.server_bin, data, music, log)
+    proc, port = start(args.server_bin, data, music, log, "--signups-per-address", "100000")
     conn = http.client.HTTPConnection("127.0.0.1", port)
     first, deep, by_state = [], [], []
     cursor = None

@@ -1,15 +1,30 @@
-"""Shared by the social benchmarks: start the server, call the API, summarise timings. Python 3 stdlib only."""
-import json, statistics, subprocess, time
+"""Shared by the benchmarks (social, discovery, shop): start the server, call the API, summarise timings. Python 3 stdlib only."""
+import json, signal, statistics, subprocess, time
 
 
-def start(server_bin, data, music, log):
-    """Starts `cloudmusic-server serve` on a free port; returns (process, port)."""
+def start(server_bin, data, music, log, *extra):
+    """Starts `cloudmusic-server serve` on a free port, with `extra` flags; returns (process, port)."""
     proc = subprocess.Popen([server_bin, "serve", "--port", "0", "--data", data, "--music", music,
-                             "--log-level", "warning", "--signup-codes", "off"],
+                             "--log-level", "warning", "--signup-codes", "off", *extra],
                             stdout=subprocess.PIPE, stderr=open(log, "a"), text=True)
     line = proc.stdout.readline()
-    port = int(line.split("127.0.0.1:")[1].split("/")[0])
-    return proc, port
+    if "127.0.0.1:" not in line:
+        raise SystemExit(f"server did not start: {line!r} (see {log})")
+    return proc, int(line.split("127.0.0.1:")[1].split("/")[0])
+
+
+def stop(proc):
+    """Stops the server; a stop request that comes while it is still setting up its signal handling is lost, so
+    it asks again."""
+    for _ in range(12):
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+    proc.kill()
+    proc.wait()
 
 
 def call(conn, method, path, token=None, body=None, expect=None):
