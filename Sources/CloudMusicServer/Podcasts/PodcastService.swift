@@ -147,7 +147,7 @@ struct PodcastService: Sendable {
         let nowMilliseconds = millisecondClock()
         var taken = nowMilliseconds
         if let text = draft.updatedAt {
-            guard let date = Self.parseDate(text) else {
+            guard let date = ISO8601Timestamp.date(from: text) else {
                 throw ServiceError.invalid(
                     "'updatedAt' must be a date and time such as 2026-12-05T13:30:00.250Z.")
             }
@@ -468,12 +468,6 @@ struct PodcastService: Sendable {
         default:
             return ServiceError.invalid("The feed cannot be used: \(LocalizedText(verbatim: "\(error)"))")
         }
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text) ?? ISO8601DateFormatter().date(from: text)
     }
 
     static func millisecondsText(_ milliseconds: Int64) -> String {
