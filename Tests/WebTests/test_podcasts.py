@@ -180,14 +180,14 @@ def test_a_listener_subscribes_plays_and_resumes(browser, podcast_world):
             page.wait_for_timeout(100)
         assert saved_place(), (saved, paused_at)
         assert not saved["finished"]
-        shots(page, "podcast-episode", PHONE, "light")
+        shots(page, "podcast-episode-paused", PHONE, "light")
 
         # Continue listening lists it; the speed is remembered after a reload; the next visit resumes there.
         resumed = api("GET", server.url + "/v1/episodes/continue", token=listener["session"])
         assert [e["id"] for e in resumed["data"]] == [episode_id]
         page.goto("/podcasts")
         page.locator(".continue-listening .episode-row", has_text=f"第{EPISODES}集").wait_for()
-        shots(page, "podcasts", PHONE, "light")
+        shots(page, "podcasts-continue", PHONE, "light")
         page.goto(f"/episode/{episode_id}")
         page.locator("[data-head=play]", has_text="继续").wait_for()
         assert page.locator(".episode-speed").input_value() == "1.5"
