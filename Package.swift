@@ -129,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [
-                "CloudMusicTUI", "CloudMusicKit", "MusicCore", "ServerTestSupport", "cloudmusic",
-                "cloudmusic-server",
+                "CloudMusicTUI", "CloudMusicKit", "MusicCore", "ServerTestSupport", "OriginTestSupport",
+                "cloudmusic", "cloudmusic-server",
             ]),
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "CloudMusicKit", "MusicCore", "ServerTestSupport"]),

@@ -53,12 +53,15 @@ import Testing
         ])
         defer { server.stop() }
         let admin = MusicRepository(client: Self.client(server.baseURL))
-        _ = try await admin.signUp(.email("kit-admin@example.com"), password: "kit-admin-pass-1", nickname: "管理员")
+        _ = try await admin.signUp(
+            .email("kit-admin@example.com"), password: "kit-admin-pass-1", nickname: "管理员")
         try await admin.login(.email("kit-admin@example.com"), password: "kit-admin-pass-1")
-        let podcast = try await admin.client.send(PodcastsAPI.add, body: PodcastDraft(url: feed.absoluteString))
+        let podcast = try await admin.client.send(
+            PodcastsAPI.add, body: PodcastDraft(url: feed.absoluteString))
 
         let online = MusicRepository(client: Self.client(server.baseURL))
-        _ = try await online.signUp(.email("kit-bob@example.com"), password: "kit-bob-pass-1", nickname: "Bob")
+        _ = try await online.signUp(
+            .email("kit-bob@example.com"), password: "kit-bob-pass-1", nickname: "Bob")
         let login = try await online.login(.email("kit-bob@example.com"), password: "kit-bob-pass-1")
         let episodes = try await online.episodes(podcastID: podcast.id, sort: .oldest)
         #expect(episodes.data.map(\.title) == ["第1集", "第2集", "第3集"])
@@ -92,7 +95,8 @@ import Testing
         _ = try await online.client.send(
             PodcastsAPI.saveProgress, path: IDPath(first),
             body: EpisodeProgressDraft(
-                position: 50, updatedAt: EpisodeProgressRepository.Local.timestamp(
+                position: 50,
+                updatedAt: EpisodeProgressRepository.Local.timestamp(
                     Int64(now.addingTimeInterval(-60).timeIntervalSince1970 * 1_000))))
         _ = try await online.client.send(
             PodcastsAPI.saveProgress, path: IDPath(second), body: EpisodeProgressDraft(position: 40))
@@ -102,8 +106,10 @@ import Testing
         #expect(try progress.pendingCount() == 0)
         let firstOnServer = try await online.client.send(PodcastsAPI.progress, path: IDPath(first))
         #expect(firstOnServer.position == 95.5)
-        #expect(firstOnServer.updatedAt == EpisodeProgressRepository.Local.timestamp(
-            Int64((now.timeIntervalSince1970 * 1_000).rounded())))
+        #expect(
+            firstOnServer.updatedAt
+                == EpisodeProgressRepository.Local.timestamp(
+                    Int64((now.timeIntervalSince1970 * 1_000).rounded())))
         #expect(try await online.client.send(PodcastsAPI.progress, path: IDPath(second)).position == 40)
         #expect(try await offline.progress(episodeID: second)?.position == 40)
         #expect(try await progress.progress(episodeID: second)?.position == 40)
@@ -119,7 +125,9 @@ import Testing
 
         // Another person on the same store sees none of these places.
         let other = MusicRepository(client: Self.client(try Self.unreachable()), userID: "someone-else")
-        #expect(try await EpisodeProgressRepository(repository: other, store: store).progress(episodeID: first) == nil)
+        #expect(
+            try await EpisodeProgressRepository(repository: other, store: store).progress(episodeID: first)
+                == nil)
     }
 
     @Test func timestampsKeepTheirMilliseconds() {

@@ -33,7 +33,8 @@ public final class EpisodeProgressRepository: Sendable {
 
         /// The API's timestamp to the millisecond, which the server keeps.
         static func timestamp(_ milliseconds: Int64) -> String {
-            let seconds = ISO8601Timestamp.string(from: Date(timeIntervalSince1970: Double(milliseconds / 1_000)))
+            let seconds = ISO8601Timestamp.string(
+                from: Date(timeIntervalSince1970: Double(milliseconds / 1_000)))
             let fraction = Int(milliseconds % 1_000)
             return String(seconds.dropLast()) + "." + String(String(fraction + 1_000).dropFirst()) + "Z"
         }

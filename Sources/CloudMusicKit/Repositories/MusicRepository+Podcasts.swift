@@ -35,7 +35,8 @@ extension MusicRepository {
     }
 
     /// `GET v1/episodes/continue`: started, not finished, the last played first.
-    public func continueListening(page: Int = 1, size: Int = 20) async throws -> Cached<Page<PodcastEpisode>> {
+    public func continueListening(page: Int = 1, size: Int = 20) async throws -> Cached<Page<PodcastEpisode>>
+    {
         try await cached(PodcastsAPI.continueListening, query: PageQuery(page: page, size: size))
     }
 

@@ -11,7 +11,8 @@ extension PodcastService {
     static let maxExtraBytes: Int64 = 2_000_000
 
     func chapters(episodeID: Int64) async throws -> EpisodeChapters {
-        guard let address = try episode(id: episodeID, viewer: nil).chaptersUrl, let url = URL(string: address)
+        guard let address = try episode(id: episodeID, viewer: nil).chaptersUrl,
+            let url = URL(string: address)
         else { return EpisodeChapters(chapters: []) }
         let (data, _) = try await fetchExtra(url, subject: "chapters document")
         let parsed: [PodcastChapter]
