@@ -117,7 +117,7 @@ import Testing
                 ).lines, width: width, height: height)
         }
         let list = PodcastsView.podcasts([podcast], selected: 0, scrollOffset: 0, width: 80, height: 4)
-        #expect(list.lines[1].text.contains("✓ 山海夜话"))
+        #expect(list.lines[1].text.hasPrefix("  ✓  山海夜话"))
         #expect(
             PodcastsView.podcasts([], selected: 0, scrollOffset: 0, width: 80, height: 4).lines
                 .contains { $0.text.contains(PodcastsView.emptyPodcasts) })

@@ -62,7 +62,9 @@ public enum PodcastsView {
             header: header, rows: rows, layout: ColumnLayout(columns, gap: 2), selected: selected,
             scrollOffset: scrollOffset, width: width, height: max(0, height - 1), marked: marked,
             emptyMessage: emptyEpisodes)
-        return TableView.Output(lines: [top] + table.lines, scrollOffset: table.scrollOffset)
+        return TableView.Output(
+            lines: ViewKit.screen([top] + table.lines, width: width, height: height),
+            scrollOffset: table.scrollOffset)
     }
 
     /// "1.5×", "1×".
