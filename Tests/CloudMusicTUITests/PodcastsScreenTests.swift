@@ -125,6 +125,10 @@ import Testing
 
     @Test func anEpisodeIsASongOfItsOwnKind() {
         let song = EpisodeSong.song(Self.episode("7"))
+        var state = AppState(server: AppFixture.server, signedIn: ("u1", "Ann"))
+        // No lyrics are asked for an episode.
+        #expect(state.reduce(.queueChanged(songs: [song], current: 0, mode: .list)) == [])
+        #expect(state.playing.lyricStatus == "A podcast episode: no lyrics")
         #expect(EpisodeSong.episodeID(of: song) == "7")
         #expect(song.uri == "v1/episodes/7/stream")
         #expect(song.artistNames == "山海夜话")

@@ -167,6 +167,10 @@ extension AppState {
             playing.lyric = nil
             playing.lyricSongID = nil
             guard let song else { return [] }
+            if EpisodeSong.episodeID(of: song) != nil {
+                playing.lyricStatus = "A podcast episode: no lyrics"
+                return []
+            }
             playing.lyricStatus = "Loading lyrics…"
             return [.loadLyric(songID: song.id)]
         case .playback(let state):
