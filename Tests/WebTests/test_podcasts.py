@@ -200,6 +200,25 @@ def test_a_listener_subscribes_plays_and_resumes(browser, podcast_world):
         assert audio(page, "a.playbackRate") == 1.5
         page.locator(".episode-toggle").tap()
         page.wait_for_function("() => document.querySelector('audio[data-active]').paused")
+
+        # Played from the album page the older episodes follow; the sleep timer's "end of episode" stops at its
+        # end instead, and the episode is marked finished.
+        page.goto(f"/podcast/{podcast['id']}")
+        page.locator(".episode-row", has_text=f"第{EPISODES}集").locator(".episode-play").tap()
+        page.locator(".mini-title", has_text=f"第{EPISODES}集").wait_for()
+        page.goto(f"/episode/{episode_id}")
+        page.locator(".episode-player").wait_for()
+        page.wait_for_function("() => document.querySelector('.detail-body.is-current')")
+        page.locator(".episode-sleep").select_option("end")
+        page.locator(".chapter", has_text="Links").tap()
+        page.wait_for_function("() => document.querySelector('audio[data-active]').ended")
+        assert f"第{EPISODES}集" in page.locator(".mini-title").inner_text()
+        for _ in range(300):  # a bound for a hung test: the finished place is saved at the end
+            if api("GET", f"{server.url}/v1/episodes/{episode_id}/progress", token=listener["session"])["finished"]:
+                break
+            page.wait_for_timeout(100)
+        assert api("GET", f"{server.url}/v1/episodes/{episode_id}/progress", token=listener["session"])["finished"]
+        assert page.locator(".sleep-note").inner_text() == ""
         assert not page.errors, page.errors
     finally:
         page.context.close()
