@@ -129,8 +129,8 @@ let package = Package(
         .testTarget(
             name: "CloudMusicTUITests",
             dependencies: [
-                "CloudMusicTUI", "CloudMusicKit", "MusicCore", "ServerTestSupport", "cloudmusic",
-                "cloudmusic-server",
+                "CloudMusicTUI", "CloudMusicKit", "MusicCore", "ServerTestSupport", "OriginTestSupport",
+                "cloudmusic", "cloudmusic-server",
             ]),
         .testTarget(
             name: "MPRISTests", dependencies: ["MPRIS", "CloudMusicKit", "MusicCore", "ServerTestSupport"]),
@@ -140,8 +140,8 @@ let package = Package(
         .testTarget(
             name: "CloudMusicKitTests",
             dependencies: [
-                "CloudMusicKit", "MusicCore", "Storage", "ServerTestSupport", "cloudmusic-server",
-                "kit-download-torture",
+                "CloudMusicKit", "MusicCore", "Storage", "ServerTestSupport", "OriginTestSupport",
+                "cloudmusic-server", "kit-download-torture",
             ]),
         // Test helper: downloads slowly until it is killed (the resume-after-kill test).
         .executableTarget(

@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 root = "."
 types = {"xml": "application/rss+xml", "rss": "application/rss+xml", "atom": "application/atom+xml",
          "json": "application/feed+json", "opml": "text/x-opml", "dtd": "application/xml-dtd",
-         "html": "text/html", "mp3": "audio/mpeg"}
+         "html": "text/html", "mp3": "audio/mpeg", "png": "image/png", "svg": "image/svg+xml", "vtt": "text/vtt"}
 lock = threading.Lock()
 requests = {}  # "listener path" -> count
 connections = {}  # listener -> count

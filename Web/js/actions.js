@@ -38,7 +38,7 @@ export async function loadLikes() {
 export const isLiked = (song) => !!song && store.get().liked.has(song.id);
 
 export async function toggleLike(song) {
-  if (!song || !requireSignIn()) return;
+  if (!song || song.kind === "episode" || !requireSignIn()) return;
   const liked = new Set(store.get().liked);
   const was = liked.has(song.id);
   try {

@@ -252,6 +252,7 @@ export const shop = {
 export const podcasts = {
   list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q"], "optionalSignIn", false), params, body),
   detail: (params, body) => call(e("GET", "/v1/podcasts/{id}", [], "optionalSignIn", false), params, body),
+  cover: (params) => address(e("GET", "/v1/podcasts/{id}/cover", ["size"], "optionalSignIn", true), params),
   episodes: (params, body) => call(e("GET", "/v1/podcasts/{id}/episodes", ["page", "size", "sort"], "optionalSignIn", false), params, body),
   add: (params, body) => call(e("POST", "/v1/podcasts", [], "admin", false), params, body),
   importOPML: (params, body) => call(e("POST", "/v1/podcasts/opml", [], "admin", false), params, body),
@@ -268,4 +269,6 @@ export const podcasts = {
   stream: (params) => address(e("GET", "/v1/episodes/{id}/stream", [], "optionalSignIn", true), params),
   progress: (params, body) => call(e("GET", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),
   saveProgress: (params, body) => call(e("PUT", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),
+  chapters: (params, body) => call(e("GET", "/v1/episodes/{id}/chapters", [], "optionalSignIn", false), params, body),
+  transcript: (params, body) => call(e("GET", "/v1/episodes/{id}/transcript", [], "optionalSignIn", false), params, body),
 };

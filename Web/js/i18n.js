@@ -80,6 +80,8 @@ const en = {
 // The few words of the social side the chrome shows at once; the rest come with its screens (i18n-social.js).
 Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage: "主页", messages: "私信" });
 Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page", messages: "Messages" });
+Object.assign(zh, { podcasts: "播客" });
+Object.assign(en, { podcasts: "Podcasts" });
 // The home's module titles (the search screen and the home's actions bring their own words).
 Object.assign(zh, { personalRadio: "私人FM", sheetsForYou: "推荐歌单", guessYouLike: "猜你喜欢", arrangeHome: "调整首页" });
 Object.assign(en, { personalRadio: "Personal FM", sheetsForYou: "Playlists for you", guessYouLike: "You may like", arrangeHome: "Arrange home" });

@@ -10,7 +10,7 @@ const cache = new Map();
 
 /** The parsed lyric of `song` ({ lines, format }), or null when it has none. */
 export function getLyric(song) {
-  if (!song) return Promise.resolve(null);
+  if (!song || song.kind === "episode") return Promise.resolve(null);
   if (!cache.has(song.id)) {
     const pending = catalog.lyric({ id: song.id }).catch((error) => {
       if (error.status === 404) return null;

@@ -5,6 +5,8 @@ import { setToken, events as httpEvents } from "./http.js";
 import { t, lang } from "./i18n.js";
 import { start, navigate, onRoute, route, refresh } from "./router.js";
 import { engine } from "./player.js";
+// Episodes left in the queue play at their speed and save their place from any screen, after a reload too.
+import "./episode-player.js";
 import { mountMiniPlayer } from "./mini-player.js";
 import { loadLikes } from "./actions.js";
 import { icon } from "./icons.js";

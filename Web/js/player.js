@@ -1,7 +1,7 @@
 // The audio engine: the only place that touches <audio>. It lives outside the screens, so moving between
 // pages never stops the music. Two elements take turns: while one plays, the other holds the next song,
 // loaded, so the next one starts the moment the first ends (gapless).
-import { catalog, sheets } from "./api.js";
+import { catalog, sheets, podcasts } from "./api.js";
 import { getToken } from "./http.js";
 import { Queue, MODES } from "./queue.js";
 import { load, persist } from "./store.js";
@@ -28,6 +28,7 @@ export function fallbackFormat() {
 
 /** The address a song is played from: the original when the browser can play its format, else a conversion. */
 export function streamURL(song, convert = false) {
+  if (song.kind === "episode") return podcasts.stream({ id: song.episodeId });
   const type = TYPES[String(song.format || "").toLowerCase()];
   // Settings' audio quality on mobile data: a bit rate cap, converted by the server.
   let cap = 0;
@@ -41,8 +42,8 @@ export function streamURL(song, convert = false) {
 
 /** Only what the app shows of a song, so a long queue stays small in storage. */
 export function slim(song) {
-  const { id, title, icon, uri, style, artists, album, duration, format, singer } = song;
-  return { id, title, icon, uri, style, artists, album, duration, format, singer };
+  const { id, title, icon, uri, style, artists, album, duration, format, singer, kind, episodeId } = song;
+  return { id, title, icon, uri, style, artists, album, duration, format, singer, kind, episodeId };
 }
 
 class Engine extends EventTarget {
@@ -99,12 +100,12 @@ class Engine extends EventTarget {
 
   // MARK: What screens call
 
-  /** Replaces the queue with `songs` and plays the one at `index`. */
-  playList(songs, index = 0) {
+  /** Replaces the queue with `songs` and plays the one at `index`, from `at` seconds. */
+  playList(songs, index = 0, at = 0) {
     if (!songs.length) return;
     this.queue.replace(songs.map(slim), Math.max(0, Math.min(index, songs.length - 1)));
     this.changed();
-    this.start(this.queue.current, { autoplay: true });
+    this.start(this.queue.current, { autoplay: true, at });
   }
 
   /** Plays the queue's entry `key`. */
@@ -360,7 +361,20 @@ class Engine extends EventTarget {
     spare.addEventListener("canplay", ready, { once: true });
   }
 
-  ended() { this.advance(true); }
+  /** Episodes (see episode-player.js) say so at their end ("episodeEnded") and go on to the next in the list,
+   * in order and never around, unless the sleep timer asked to stop there (`stopAtEnd`). */
+  ended() {
+    const song = this.song;
+    if (song?.kind !== "episode") return this.advance(true);
+    this.emit("episodeEnded", song);
+    const next = this.queue.items[this.queue.currentIndex + 1];
+    if (this.stopAtEnd || !next) {
+      this.stopAtEnd = false;
+      this.emit("state");
+      return;
+    }
+    this.playKey(next.key);
+  }
 
   /** Moves to the next song: the preloaded one when the queue has not changed since it was chosen (its
    * shuffle draw included), so the spare element takes over without loading anything. */
@@ -458,7 +472,7 @@ class Engine extends EventTarget {
   }
 
   report(song) {
-    if (!song || !getToken()) return;
+    if (!song || song.kind === "episode" || !getToken()) return;
     sheets.reportPlay({}, { songId: song.id }).catch(() => {});
   }
 

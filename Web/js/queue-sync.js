@@ -37,7 +37,8 @@ async function songsFor(ids) {
 }
 
 async function perform() {
-  if (!getToken()) return;
+  // A podcast episode is not a song: while one is in the queue, the queue stays on this device.
+  if (!getToken() || engine.queue.items.some((item) => item.song.kind === "episode")) return;
   const revision = engine.revision;
   const remote = await sheets.queue();
   if (engine.unsynced) {

@@ -34,6 +34,9 @@ const routes = [
   ["/shop", "shop"],
   ["/shop/:kind", "shop"],
   ["/shop/:kind/:id", "shop"],
+  ["/podcasts", "podcasts"],
+  ["/podcast/:id", "podcasts"],
+  ["/episode/:id", "podcasts"],
 ].map(([pattern, screen]) => {
   const names = [];
   const source = pattern.replace(/:(\w+)/g, (_, name) => {

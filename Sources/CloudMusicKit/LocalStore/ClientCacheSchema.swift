@@ -36,4 +36,20 @@ enum ClientCacheSchema {
             ) WITHOUT ROWID;
             CREATE INDEX cached_responses_by_age ON cached_responses (fetched_at);
             """)
+
+    /// Each person's place in the episodes they played, kept until the server has it (`pending`).
+    static let episodeProgress = Migration(
+        version: 4, name: "episode progress",
+        sql: """
+            CREATE TABLE episode_progress (
+                user_id TEXT NOT NULL,
+                episode_id TEXT NOT NULL,
+                position REAL NOT NULL,
+                finished INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                pending INTEGER NOT NULL,
+                PRIMARY KEY (user_id, episode_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX episode_progress_pending ON episode_progress (user_id) WHERE pending = 1;
+            """)
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Storage
 
-/// The client's own SQLite file: the play list and its state, downloads, and the lists cached for offline
-/// browsing. One file, one forward-only migration list, each feature's tables in its own migration.
+/// The client's own SQLite file: the play list and its state, downloads, the lists cached for offline
+/// browsing, and places in episodes. One file, one forward-only migration list, each feature's tables in its
+/// own migration.
 public final class LocalStore: Sendable {
     public let database: Database
 
@@ -19,5 +20,6 @@ public final class LocalStore: Sendable {
         MusicListSchema.migration,
         ClientCacheSchema.downloads,
         ClientCacheSchema.offlineLists,
+        ClientCacheSchema.episodeProgress,
     ])
 }

@@ -139,15 +139,17 @@ public actor MusicListManager {
 
     // MARK: Editing the list
 
-    /// Replaces the list and starts `startAt` (playing it unless `autoplay` is false).
-    public func setList(_ newSongs: [Song], startAt: Int = 0, autoplay: Bool = true) async throws {
+    /// Replaces the list and starts `startAt` (playing it unless `autoplay` is false), `from` seconds in.
+    public func setList(_ newSongs: [Song], startAt: Int = 0, from seconds: Double = 0, autoplay: Bool = true)
+        async throws
+    {
         let start = newSongs.indices.contains(startAt) ? startAt : (newSongs.isEmpty ? nil : 0)
         let ids = order.replace(count: newSongs.count, start: start)
         songs = Dictionary(uniqueKeysWithValues: zip(ids, newSongs))
-        position = 0
+        position = max(0, seconds)
         try save(added: Array(zip(ids, newSongs)), replaceAll: true)
         emit(.listChanged)
-        try await currentDidChange(autoplay: autoplay)
+        try await currentDidChange(autoplay: autoplay, from: position)
     }
 
     public func append(_ more: [Song]) async throws {
@@ -408,7 +410,10 @@ public actor MusicListManager {
     }
 
     private func markUnsynced() {
-        guard sync != nil else { return }
+        // Podcast episodes are not songs: a list holding them stays on this device.
+        guard sync != nil, !songs.values.contains(where: { EpisodeSong.episodeID(of: $0) != nil }) else {
+            return
+        }
         unsynced = true
         schedulePush()
     }

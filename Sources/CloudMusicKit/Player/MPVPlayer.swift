@@ -90,6 +90,11 @@ public final class MPVPlayer: Player, @unchecked Sendable {
         engine.setDouble("volume", min(100, max(0, percent)))
     }
     public func setMuted(_ muted: Bool) async { engine.setFlag("mute", muted) }
+    /// Plays faster or slower (0.5× to 3×), keeping the pitch; it holds for the files loaded after.
+    public func setSpeed(_ rate: Double) async {
+        guard rate.isFinite else { return }
+        engine.setDouble("speed", min(3, max(0.5, rate)))
+    }
     /// Changes where the sound goes; the next `load` uses it (after `.outputFailed`, that is the way to try
     /// another output without making a new player).
     public func setAudioOutput(_ output: MPVConfiguration.AudioOutput, device: String?) {

@@ -24,13 +24,13 @@ public final class MusicRepository: Sendable {
 
     /// Sends a call of `endpoint`, saving a good answer to the offline cache, or answering the saved one
     /// when the server cannot be reached.
-    private func cached<P, Q, A: Decodable & Sendable, C>(
+    func cached<P, Q, A: Decodable & Sendable, C>(
         _ endpoint: Endpoint<P, Q, NoBody, A, C>, path: P, query: Q = Q()
     ) async throws -> Cached<A> {
         try await cached(try client.request(endpoint, path: path, query: query, body: NoBody()))
     }
 
-    private func cached<Q, A: Decodable & Sendable, C>(
+    func cached<Q, A: Decodable & Sendable, C>(
         _ endpoint: Endpoint<NoPath, Q, NoBody, A, C>, query: Q = Q()
     )
         async throws -> Cached<A>

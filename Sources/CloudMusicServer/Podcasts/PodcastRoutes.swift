@@ -8,10 +8,27 @@ import WebFetch
 struct PodcastRoutes {
     let podcasts: PodcastService
     let files: FileRoots
+    /// Pictures fetched from the feeds' addresses, by podcast, for an hour.
+    let covers = ExpiringCache<Int64, PreparedPicture>(capacity: 500)
+
+    struct PreparedPicture: Sendable {
+        var data: Data
+        var type: String
+    }
 
     func register(on api: EndpointRouter) {
         api.on(PodcastsAPI.list) { call in try podcasts.podcasts(query: call.query, viewer: call.caller) }
         api.on(PodcastsAPI.detail) { call in try podcasts.podcast(id: call.path.id, viewer: call.caller) }
+        api.on(PodcastsAPI.cover) { [covers] call in
+            let id = call.path.id
+            let picture = try covers.value(id, serveStale: false) { [podcasts] in
+                let (data, type) = try waitFor { try await podcasts.cover(podcastID: id) }
+                return (PreparedPicture(data: data, type: type), Date().timeIntervalSince1970 + 3_600)
+            }
+            var response = Response.raw(picture.data, contentType: picture.type)
+            response.headers.add("Cache-Control", "public, max-age=3600")
+            return response
+        }
         api.on(PodcastsAPI.episodes) { call in
             try podcasts.episodes(podcastID: call.path.id, query: call.query, viewer: call.caller)
         }
@@ -56,6 +73,12 @@ struct PodcastRoutes {
         }
         api.on(PodcastsAPI.saveProgress) { call in
             try podcasts.saveProgress(episodeID: call.path.id, draft: call.body, viewer: call.caller)
+        }
+        api.on(PodcastsAPI.chapters) { call in
+            try waitFor { [podcasts] in try await podcasts.chapters(episodeID: call.path.id) }
+        }
+        api.on(PodcastsAPI.transcript) { call in
+            try waitFor { [podcasts] in try await podcasts.transcript(episodeID: call.path.id) }
         }
         api.on(PodcastsAPI.stream) { call in
             switch try podcasts.audio(episodeID: call.path.id) {

@@ -70,6 +70,13 @@ public enum AppAction: Sendable {
     case remote(Command)
     case remoteVolume(Int)
     case remoteLoopMode(LoopMode)
+    // Podcasts.
+    case podcastsLoaded([Podcast])
+    case podcastsFailed(String)
+    case episodesLoaded(podcastID: String, [PodcastEpisode])
+    case episodesFailed(podcastID: String, String)
+    /// Subscribed or unsubscribed.
+    case podcastChanged(Podcast)
 }
 
 /// One page of one of the library's tabs.
@@ -136,5 +143,12 @@ public enum AppEffect: Sendable, Equatable {
     case renameSheet(id: String, title: String)
     case deleteSheet(id: String)
     case removeFromSheet(songID: String, sheetID: String)
+    // Podcasts.
+    case loadPodcasts
+    case openPodcast(id: String)
+    case setSubscribed(podcastID: String, Bool)
+    /// Plays the episodes from `start`, resumed where the person left it.
+    case playEpisodes([PodcastEpisode], start: Int)
+    case setSpeed(Double)
     case quit
 }

@@ -17,6 +17,7 @@ extension AppState {
         if let effects = reducePlayback(action) { return effects }
         if let effects = reduceComments(action) { return effects }
         if let effects = reduceMine(action) { return effects }
+        if let effects = reducePodcasts(action) { return effects }
         switch action {
         case .key(let key): return handle(key)
         case .tick:
@@ -166,6 +167,10 @@ extension AppState {
             playing.lyric = nil
             playing.lyricSongID = nil
             guard let song else { return [] }
+            if EpisodeSong.episodeID(of: song) != nil {
+                playing.lyricStatus = "A podcast episode: no lyrics"
+                return []
+            }
             playing.lyricStatus = "Loading lyrics…"
             return [.loadLyric(songID: song.id)]
         case .playback(let state):
@@ -333,6 +338,9 @@ extension AppState {
         case .nowPlaying: return switchTab(.nowPlaying)
         case .messages: return switchTab(.messages)
         case .notifications: return switchTab(.notifications)
+        case .podcasts: return openPodcasts()
+        case .speedUp: return changeSpeed(by: 1)
+        case .speedDown: return changeSpeed(by: -1)
         case .share: return share(playing.song)
         case .comments:
             guard let song = playing.song else {
@@ -436,7 +444,7 @@ extension AppState {
         case .downloads: return downloads[safe: downloadsList.selected]?.song
         case .nowPlaying, .comments: return playing.song
         case .chat: return chat?.selected.flatMap { chat?.messages[safe: $0]?.song }
-        case .messages, .notifications, .help, .login: return nil
+        case .messages, .notifications, .help, .login, .podcasts: return nil
         }
     }
 
@@ -487,6 +495,7 @@ extension AppState {
         case .messages: return messagesCommand(command)
         case .notifications: return notificationsCommand(command)
         case .chat: return chatCommand(command)
+        case .podcasts: return podcastsCommand(command)
         case .help, .nowPlaying, .login: return nil
         }
     }
@@ -556,6 +565,8 @@ extension AppState {
             helpScroll = max(0, min(Command.allCases.count + 8, helpScroll + max(-1000, min(1000, delta))))
         case .messages, .notifications, .chat:
             return moveSocial(delta)
+        case .podcasts:
+            moveInPodcasts(delta)
         case .nowPlaying, .login:
             break
         }

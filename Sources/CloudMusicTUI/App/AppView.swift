@@ -94,6 +94,7 @@ public enum AppView {
         case .messages: state.messages.status
         case .notifications: state.notifications.status
         case .chat: state.chat?.status
+        case .podcasts: state.podcasts.open == nil ? state.podcasts.status : state.podcasts.episodesStatus
         case .search, .queue, .downloads, .nowPlaying, .help, .login: nil
         }
     }
@@ -154,6 +155,14 @@ public enum AppView {
                     pair(.remove, "delete"), pair(.back, "back"),
                 ]
             }
+        case .podcasts:
+            parts =
+                state.podcasts.open == nil
+                ? [pair(.play, "episodes"), pair(.collect, "subscribe")]
+                : [
+                    pair(.play, "play"), pair(.collect, "subscribe"), pair(.speedDown, "slower"),
+                    pair(.speedUp, "faster"), pair(.back, "podcasts"),
+                ]
         case .help, .login: parts = []
         }
         return (parts + [pair(.help, "help"), pair(.quit, "quit")]).joined(separator: " · ")
@@ -222,6 +231,7 @@ public enum AppView {
         case .messages: return messages(&state, width: width, height: height, now: now)
         case .notifications: return notifications(&state, width: width, height: height, now: now)
         case .chat: return chat(&state, width: width, height: height, now: now)
+        case .podcasts: return podcasts(&state, width: width, height: height)
         case .help:
             let entries = Command.allCases.map {
                 HelpView.Entry(keys: state.keyMap.label($0), action: $0.summary, section: $0.section)
@@ -229,6 +239,23 @@ public enum AppView {
             return HelpView.render(
                 entries: entries, scrollOffset: state.helpScroll, width: width, height: height)
         }
+    }
+
+    static func podcasts(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+        let podcasts = state.podcasts
+        guard let open = podcasts.open else {
+            let output = PodcastsView.podcasts(
+                podcasts.podcasts, selected: podcasts.list.selected, scrollOffset: podcasts.list.scroll,
+                width: width, height: height)
+            state.podcasts.list.scroll = output.scrollOffset
+            return output.lines
+        }
+        let output = PodcastsView.episodes(
+            of: open, podcasts.episodes, playingID: state.playing.song?.id, speed: podcasts.speed,
+            selected: podcasts.episodeList.selected, scrollOffset: podcasts.episodeList.scroll, width: width,
+            height: height)
+        state.podcasts.episodeList.scroll = output.scrollOffset
+        return output.lines
     }
 
     /// "Add <song> to a sheet": a new sheet first, then mine; or the new sheet's title being typed.

@@ -12,6 +12,8 @@ public enum Command: String, CaseIterable, Sendable {
     case volumeDown = "volume_down"
     case loopMode = "loop_mode"
     case like
+    case speedDown = "speed_down"
+    case speedUp = "speed_up"
     // Screens.
     case home
     case library
@@ -22,6 +24,7 @@ public enum Command: String, CaseIterable, Sendable {
     case nowPlaying = "now_playing"
     case messages
     case notifications
+    case podcasts
     case comments
     case help
     case back
@@ -74,6 +77,9 @@ public enum Command: String, CaseIterable, Sendable {
         case .nowPlaying: "Now playing, with lyrics"
         case .messages: "Messages: conversations and chats"
         case .notifications: "Inbox: replies, mentions, likes, follows, comments"
+        case .podcasts: "Podcasts: subscriptions, episodes"
+        case .speedDown: "Play episodes slower (down to 0.5×)"
+        case .speedUp: "Play episodes faster (up to 3×)"
         case .comments: "Comments of the playing song"
         case .help: "This help"
         case .back: "Back"
@@ -91,7 +97,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .addToQueue: "Add to the queue"
         case .addToSheet: "Add the song to one of my sheets, or a new one"
         case .download: "Download for offline play"
-        case .collect: "Collect the sheet, or stop collecting it"
+        case .collect: "Collect the sheet, or stop collecting it; subscribe to the podcast"
         case .moveUp: "Move up in the queue"
         case .moveDown: "Move down in the queue"
         case .remove: "Remove from the queue or my sheet; delete a download, sheet or message"
@@ -108,10 +114,11 @@ public enum Command: String, CaseIterable, Sendable {
     /// Where the help screen lists it.
     public var section: String {
         switch self {
-        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .loopMode, .like:
+        case .playPause, .next, .previous, .seekBack, .seekForward, .volumeUp, .volumeDown, .loopMode, .like,
+            .speedDown, .speedUp:
             "Playback"
         case .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .messages, .notifications,
-            .comments, .help, .back, .quit:
+            .podcasts, .comments, .help, .back, .quit:
             "Screens"
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextTab, .previousTab, .play, .playAll,
             .addToQueue, .addToSheet, .download, .collect, .refresh, .rename:

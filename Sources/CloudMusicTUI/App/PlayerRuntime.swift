@@ -15,9 +15,12 @@ final class PlayerRuntime: Sendable {
     let downloads: DownloadManager
     /// Conversations and messages, kept up to date by the event stream.
     let chat: ChatRepository
+    /// Places in podcast episodes, kept offline and sent when the server answers.
+    let episodeProgress: EpisodeProgressRepository
+    let episodeState = Mutex(EpisodeTracking())
     /// The event stream's task while signed in.
     private let live = Mutex<Task<Void, Never>?>(nil)
-    private let post: @Sendable (AppAction) -> Void
+    let post: @Sendable (AppAction) -> Void
     private let onSignedIn: @Sendable (_ userID: String, _ token: String, _ nickname: String?) -> Void
     private let onSignedOut: @Sendable () -> Void
     private let onVolume: @Sendable (Int) -> Void
@@ -61,6 +64,7 @@ final class PlayerRuntime: Sendable {
         self.list = list
         self.downloads = downloads
         self.chat = chat
+        episodeProgress = EpisodeProgressRepository(repository: repository, store: downloads.store)
         self.mediaSession = mediaSession
         self.volume = Mutex(volume)
         lanes = [
@@ -95,10 +99,16 @@ final class PlayerRuntime: Sendable {
                     case .listChanged, .currentChanged, .modeChanged:
                         await self.postQueue()
                         if case .modeChanged(let mode) = event { self.mediaSession?.updateLoop(mode) }
-                        if case .currentChanged(let song?) = event { self.reportPlay(song) }
-                    case .state(let state): self.post(.playback(state))
+                        if case .currentChanged(let song) = event {
+                            await self.episodeCurrentChanged(song)
+                            if let song { self.reportPlay(song) }
+                        }
+                    case .state(let state):
+                        self.post(.playback(state))
+                        if state == .paused { self.episodePaused() }
                     case .progress(let position, let duration):
                         self.post(.progress(position: position, duration: duration))
+                        self.episodeProgressed(position: position, duration: duration)
                     case .skipped(let song, let message):
                         self.post(.notice("Skipped \(song.title): \(message)", isError: true))
                     case .soundOutput(let output):
@@ -354,7 +364,7 @@ final class PlayerRuntime: Sendable {
     }
 
     private func reportPlay(_ song: Song) {
-        guard repository.userID != nil else { return }
+        guard repository.userID != nil, EpisodeSong.episodeID(of: song) == nil else { return }
         Task { _ = try? await repository.reportPlay(songID: song.id) }
     }
 
@@ -398,6 +408,8 @@ final class PlayerRuntime: Sendable {
             case .sendMessage(let text, _): post(.messageFailed(message, text: text))
             case .shareSong: post(.messageFailed(message, text: nil))
             case .loadNotifications: post(.notificationsFailed(message))
+            case .loadPodcasts: post(.podcastsFailed(message))
+            case .openPodcast(let id): post(.episodesFailed(podcastID: id, message))
             case .loadLyric(let songID):
                 post(.lyricLoaded(songID: songID, nil, message: "Lyrics unavailable: \(message)"))
             default: post(.notice(message, isError: true))
@@ -551,6 +563,12 @@ final class PlayerRuntime: Sendable {
             post(
                 .songRemovedFromSheet(
                     try await repository.removeSong(songID, fromSheet: sheetID), songID: songID))
+        case .loadPodcasts: try await loadPodcasts()
+        case .openPodcast(let id): try await openPodcast(id: id)
+        case .setSubscribed(let podcastID, let subscribed):
+            try await setSubscribed(podcastID: podcastID, subscribed)
+        case .playEpisodes(let episodes, let start): try await playEpisodes(episodes, start: start)
+        case .setSpeed(let speed): await setSpeed(speed)
         case .quit:
             quitReached.signal()
         }
@@ -692,17 +710,17 @@ extension AppEffect {
         case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic,
             .loadLyric,
             .loadComments, .loadConversations, .openConversation, .loadOlderMessages, .loadUnreadCounts,
-            .loadNotifications:
+            .loadNotifications, .loadPodcasts, .openPodcast:
             nil
         case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment,
             .download,
             .deleteDownload, .pauseDownload, .resumeDownload, .sendMessage, .shareSong, .markConversationRead,
             .deleteMessage, .deleteConversation, .markNotificationRead, .markAllNotificationsRead,
             .renameSheet,
-            .deleteSheet, .removeFromSheet:
+            .deleteSheet, .removeFromSheet, .setSubscribed:
             .server
         case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,
-            .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .quit:
+            .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .playEpisodes, .setSpeed, .quit:
             .player
         }
     }

@@ -6,6 +6,11 @@ public enum PodcastsAPI {
         "Podcasts by title, or those whose title or author holds `q` (Chinese too, any substring)")
     public static let detail = Endpoint<IDPath, NoQuery, NoBody, Podcast, OptionalSignIn>(
         "detail", .GET, "/v1/podcasts/{id}", "A podcast", resource: "podcast")
+    public static let cover = Endpoint<IDPath, CoverQuery, NoBody, Picture, OptionalSignIn>(
+        "cover", .GET, "/v1/podcasts/{id}/cover",
+        "The podcast's picture, fetched by the server from the feed's address (so the listener's address never "
+            + "reaches it) and kept for an hour; answered as the feed gives it, whatever `size` asks",
+        resource: "podcast", refusals: [.unavailable])
     public static let episodes = Endpoint<
         IDPath, EpisodeListQuery, NoBody, Page<PodcastEpisode>, OptionalSignIn
     >(
@@ -64,14 +69,24 @@ public enum PodcastsAPI {
         "saveProgress", .PUT, "/v1/episodes/{id}/progress",
         "Save my place in an episode; of two saves, the one taken later (`updatedAt`) wins",
         resource: "episode", idempotent: true)
+    public static let chapters = Endpoint<IDPath, NoQuery, NoBody, EpisodeChapters, OptionalSignIn>(
+        "chapters", .GET, "/v1/episodes/{id}/chapters",
+        "An episode's chapters (Podcasting 2.0), fetched by the server from the feed's address so the listener's "
+            + "address never reaches it; empty when the feed gives none",
+        resource: "episode", refusals: [.unavailable])
+    public static let transcript = Endpoint<IDPath, NoQuery, NoBody, EpisodeTranscript, OptionalSignIn>(
+        "transcript", .GET, "/v1/episodes/{id}/transcript",
+        "An episode's transcript as text, fetched by the server from the feed's address; empty when the feed "
+            + "gives none",
+        resource: "episode", refusals: [.unavailable])
 
     public static let group = APIGroup(
         "podcasts",
         "Podcasts: feeds, episodes paged as an album, subscriptions, progress that follows the person",
         [
-            list, detail, episodes, add, importOPML, update, delete, refresh, refreshAll, subscribe,
+            list, detail, cover, episodes, add, importOPML, update, delete, refresh, refreshAll, subscribe,
             unsubscribe, subscriptions, newEpisodes, continueListening, episode, stream, progress,
-            saveProgress,
+            saveProgress, chapters, transcript,
         ])
 }
 
@@ -231,6 +246,36 @@ public struct EpisodeProgressDraft: Codable, Sendable, Equatable {
         self.finished = finished
         self.updatedAt = updatedAt
     }
+}
+
+/// An episode's chapters, in order of their start.
+public struct EpisodeChapters: Codable, Sendable, Equatable {
+    public struct Chapter: Codable, Sendable, Equatable {
+        /// Seconds from the episode's start.
+        public var start: Double
+        public var end: Double?
+        public var title: String?
+        /// A web page about what the chapter talks of (http or https).
+        public var url: String?
+
+        public init(start: Double, end: Double?, title: String?, url: String?) {
+            self.start = start
+            self.end = end
+            self.title = title
+            self.url = url
+        }
+    }
+
+    public var chapters: [Chapter]
+
+    public init(chapters: [Chapter]) { self.chapters = chapters }
+}
+
+/// An episode's transcript as text (cue numbers and timings left out).
+public struct EpisodeTranscript: Codable, Sendable, Equatable {
+    public var text: String
+
+    public init(text: String) { self.text = text }
 }
 
 /// A podcast to add.

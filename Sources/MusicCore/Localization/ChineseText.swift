@@ -691,6 +691,18 @@ enum ChineseText {
             "无法获取这一集的音频：%@",
         "The episode's audio cannot be fetched: its server answered %@.":
             "无法获取这一集的音频：它的服务器返回了 %@。",
+        "The episode's chapters cannot be fetched: %@":
+            "无法获取这一集的章节：%@",
+        "The episode's chapters cannot be read: %@":
+            "无法读取这一集的章节：%@",
+        "The episode's transcript cannot be fetched: %@":
+            "无法获取这一集的文字稿：%@",
+        "The podcast's picture cannot be fetched: %@":
+            "无法获取这个播客的封面：%@",
+        "The podcast's picture is not a JPEG, PNG, WebP or GIF image.":
+            "这个播客的封面不是 JPEG、PNG、WebP 或 GIF 图片。",
+        "That podcast has no picture.":
+            "这个播客没有封面。",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).

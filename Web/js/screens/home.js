@@ -132,6 +132,7 @@ const entries = (modules) => {
     { href: "/browse/sheets", label: t("sheets"), icon: "sheet", show: true },
     { href: "/browse/songs", label: t("hotSongs"), icon: "chart", show: true },
     { href: "/videos", label: t("videos"), icon: "video", show: true },
+    { href: "/podcasts", label: t("podcasts"), icon: "mic", show: true },
   ];
 };
 
