@@ -639,10 +639,6 @@ enum ChineseText {
             "请填写快递公司，例如顺丰速运。",
         "Give the tracking number.":
             "请填写快递单号。",
-        "The carrier":
-            "快递公司",
-        "The tracking number":
-            "快递单号",
         "Too many refused payment notices came from this address; try again in %@ seconds.":
             "这个地址发来的支付通知被拒绝的次数太多；请 %@ 秒后再试。",
         "Your cart is empty; put something in it, or order one SKU.":
@@ -767,6 +763,8 @@ enum ChineseText {
         "The place": "地点",
         "The province": "省份",
         "The reason": "原因",
+        "The carrier": "快递公司",
+        "The tracking number": "快递单号",
         "The title": "标题",
         "A bookmark's comment": "书签备注",
         "A message": "私信",
