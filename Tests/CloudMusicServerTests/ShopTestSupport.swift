@@ -19,10 +19,11 @@ struct ShopWorld {
     let skuID: String
 
     static func start(
-        stock: Int = 10, priceCents: Int = 1990, arguments: [String] = [], dataFolder: String? = nil
+        stock: Int = 10, priceCents: Int = 1990, arguments: [String] = [], dataFolder: String? = nil,
+        environment: [String: String] = [:]
     ) async throws -> ShopWorld {
         let server = try await RunningServer.start(
-            extraArguments: arguments + (dataFolder.map { ["--data", $0] } ?? []))
+            extraArguments: arguments + (dataFolder.map { ["--data", $0] } ?? []), environment: environment)
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
         _ = try await server.signUp(["email": "cy@example.com"], nickname: "Cy")
@@ -61,14 +62,22 @@ struct ShopWorld {
     }
 
     /// Posts a provider's notification as it would come; the status and the body as text.
-    func notify(_ provider: String, body: [UInt8], contentType: String) async throws -> (Int, String) {
+    func notify(_ provider: String, body: [UInt8], contentType: String, headers: [String: String] = [:])
+        async throws -> (Int, String)
+    {
         var request = URLRequest(
             url: URL(string: "http://127.0.0.1:\(server.port)/v1/shop/notify/\(provider)")!)
         request.httpMethod = "POST"
         request.httpBody = Data(body)
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as! HTTPURLResponse).statusCode, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The same people and product on another server (a restarted one on the same data).
+    func on(_ other: RunningServer) -> ShopWorld {
+        ShopWorld(server: other, ann: ann, bob: bob, cy: cy, productID: productID, skuID: skuID)
     }
 
     /// The sandbox as the server made it at first start, from the key it stored.

@@ -239,6 +239,7 @@ export const shop = {
   orders: (params, body) => call(e("GET", "/v1/orders", ["page", "size"], "signedIn", false), params, body),
   orderDetail: (params, body) => call(e("GET", "/v1/orders/{id}", [], "signedIn", false), params, body),
   cancelOrder: (params, body) => call(e("POST", "/v1/orders/{id}/cancel", [], "signedIn", false), params, body),
+  confirmReceipt: (params, body) => call(e("POST", "/v1/orders/{id}/receipt", [], "signedIn", false), params, body),
   pay: (params, body) => call(e("POST", "/v1/orders/{id}/payments", [], "signedIn", false), params, body),
   notifyAlipay: (params) => address(e("POST", "/v1/shop/notify/alipay", [], "anyone", true), params),
   notifyWeChatPay: (params) => address(e("POST", "/v1/shop/notify/wechat", [], "anyone", true), params),
@@ -246,6 +247,7 @@ export const shop = {
   sandboxPage: (params) => address(e("GET", "/v1/shop/sandbox/pay", ["order", "token", "action"], "anyone", true), params),
   sandboxAct: (params) => address(e("POST", "/v1/shop/sandbox/pay", ["order", "token", "action"], "anyone", true), params),
   adminOrders: (params, body) => call(e("GET", "/v1/admin/shop/orders", ["state", "cursor", "size"], "admin", false), params, body),
+  shipOrder: (params, body) => call(e("POST", "/v1/admin/shop/orders/{id}/ship", [], "admin", false), params, body),
   refund: (params, body) => call(e("POST", "/v1/admin/shop/orders/{id}/refund", [], "admin", false), params, body),
 };
 

@@ -9,6 +9,9 @@ const zh = {
   state_created: "待支付", state_paid: "已支付", state_shipped: "已发货", state_completed: "已完成",
   state_cancelled: "已取消", state_expired: "已过期", state_refunded: "已退款",
   provider_alipay: "支付宝", provider_wechatpay: "微信支付", provider_sandbox: "测试支付",
+  noPicture: "暂无图片", moreOrders: "加载更多订单", carrier: "快递公司", trackingNumber: "快递单号",
+  completesBy: "自动确认收货", confirmReceipt: "确认收货", cancelOrder: "取消订单",
+  cancelOrderQuestion: "确定取消这个订单吗？库存会被释放。",
 };
 const en = {
   cart: "Cart", orders: "My orders", noProducts: "Nothing on sale yet", addToCart: "Add to cart",
@@ -18,6 +21,9 @@ const en = {
   state_created: "Awaiting payment", state_paid: "Paid", state_shipped: "Shipped", state_completed: "Completed",
   state_cancelled: "Cancelled", state_expired: "Expired", state_refunded: "Refunded",
   provider_alipay: "Alipay", provider_wechatpay: "WeChat Pay", provider_sandbox: "Sandbox",
+  noPicture: "No picture", moreOrders: "More orders", carrier: "Carrier", trackingNumber: "Tracking number",
+  completesBy: "Completes by itself on", confirmReceipt: "Confirm receipt", cancelOrder: "Cancel order",
+  cancelOrderQuestion: "Cancel this order? Its items go back on sale.",
 };
 
 extend({ zh, en });

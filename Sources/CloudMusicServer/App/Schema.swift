@@ -34,6 +34,7 @@ enum Schema {
         SecuritySchema.failureCounts,
         EventsSchema.sessionEnds,
         ShopSchema.migration,
+        ShopSchema.shipping,
         PodcastsSchema.migration,
         Migration(
             version: 1, name: "server metadata",

@@ -145,7 +145,8 @@ public final class ServerApp: Sendable {
         shop = ShopService(database: database)
         orders = OrderService(
             database: database, providers: try options.shop.providers(dataFolder: options.dataFolder),
-            logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds))
+            logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds),
+            autoCompleteSeconds: Int64(options.shop.orderAutoCompleteSeconds))
         podcasts = PodcastService(
             database: database,
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),

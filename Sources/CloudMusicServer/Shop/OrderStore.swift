@@ -17,15 +17,25 @@ struct OrderStore: Sendable {
         var paidAt: Int64?
         var providerTradeID: String?
         var refundDue: Bool
+        var carrier: String?
+        var trackingNumber: String?
+        var shippedAt: Int64?
+        var completesAt: Int64?
         var createdAt: Int64
         var updatedAt: Int64
 
         func model(lines: [OrderLine]? = nil, history: [OrderEvent]? = nil) -> Order {
-            Order(
+            var shipment: OrderShipment?
+            if let carrier, let trackingNumber, let shippedAt {
+                shipment = OrderShipment(
+                    carrier: carrier, trackingNumber: trackingNumber, shippedAt: APIDate.string(shippedAt),
+                    completesAt: APIDate.string(completesAt ?? shippedAt))
+            }
+            return Order(
                 id: String(id), number: number, state: state, totalCents: totalCents, currency: currency,
                 provider: provider, expiresAt: APIDate.string(expiresAt), paidAt: paidAt.map(APIDate.string),
-                refundDue: refundDue, lines: lines, history: history, createdAt: APIDate.string(createdAt),
-                updatedAt: APIDate.string(updatedAt))
+                refundDue: refundDue, lines: lines, history: history, shipment: shipment,
+                createdAt: APIDate.string(createdAt), updatedAt: APIDate.string(updatedAt))
         }
     }
 
@@ -45,7 +55,7 @@ struct OrderStore: Sendable {
 
     private static let columns = """
         id, user_id, number, state, total_cents, currency, provider, expires_at, paid_at, provider_trade_id,
-        refund_due, created_at, updated_at
+        refund_due, carrier, tracking_number, shipped_at, completes_at, created_at, updated_at
         """
 
     private static func decode(_ row: Row) throws -> Record {
@@ -57,7 +67,11 @@ struct OrderStore: Sendable {
             provider: try row.optionalString("provider"), expiresAt: try row.int64("expires_at"),
             paidAt: try row.optionalInt64("paid_at"),
             providerTradeID: try row.optionalString("provider_trade_id"),
-            refundDue: try row.bool("refund_due"), createdAt: try row.int64("created_at"),
+            refundDue: try row.bool("refund_due"), carrier: try row.optionalString("carrier"),
+            trackingNumber: try row.optionalString("tracking_number"),
+            shippedAt: try row.optionalInt64("shipped_at"),
+            completesAt: try row.optionalInt64("completes_at"),
+            createdAt: try row.int64("created_at"),
             updatedAt: try row.int64("updated_at"))
     }
 
@@ -109,6 +123,32 @@ struct OrderStore: Sendable {
             SELECT \(Self.columns) FROM shop_orders WHERE state = 'created' AND expires_at <= ?
             ORDER BY expires_at LIMIT ?
             """, now, limit, decode: Self.decode)
+    }
+
+    /// Shipped orders whose time to complete by themselves came by `now`, the oldest first.
+    func dueToComplete(_ db: Connection, now: Int64, limit: Int) throws -> [Record] {
+        try db.query(
+            """
+            SELECT \(Self.columns) FROM shop_orders WHERE state = 'shipped' AND completes_at <= ?
+            ORDER BY completes_at LIMIT ?
+            """, now, limit, decode: Self.decode)
+    }
+
+    /// Moves a paid order to shipped with how it travels and when it completes by itself, with its history
+    /// row; false when it was no longer paid.
+    func ship(
+        _ db: Connection, orderID: Int64, carrier: String, trackingNumber: String, completesAt: Int64,
+        why: String, now: Int64
+    ) throws -> Bool {
+        let changed = try db.execute(
+            """
+            UPDATE shop_orders SET state = 'shipped', carrier = ?, tracking_number = ?, shipped_at = ?,
+                completes_at = ?, updated_at = ?
+            WHERE id = ? AND state = 'paid'
+            """, carrier, trackingNumber, now, completesAt, now, orderID)
+        guard changed == 1 else { return false }
+        try record(db, orderID: orderID, from: .paid, to: .shipped, why: why, now: now)
+        return true
     }
 
     func insert(

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Expires unpaid orders whose time is up, at start and then every second, on a thread of its own. The
-/// expiry time is stored with each order, so orders that ran out while the server was down expire at start.
+/// Expires unpaid orders whose time is up, and completes shipped ones whose time is up, at start and then
+/// every second, on a thread of its own. Both times are stored with each order, so orders whose time ran out
+/// while the server was down are dealt with at start.
 final class OrderSweeper: Sendable {
     let orders: OrderService
     let logger: Logger
@@ -21,6 +22,9 @@ final class OrderSweeper: Sendable {
             while !stopping.load(ordering: .relaxed) {
                 do { try orders.expireDue() } catch {
                     logger.error("event=order_expiry_failed error=\"\(error)\"")
+                }
+                do { try orders.completeDue() } catch {
+                    logger.error("event=order_completion_failed error=\"\(error)\"")
                 }
                 if wake.wait(timeout: .now() + .seconds(1)) == .success { break }
             }

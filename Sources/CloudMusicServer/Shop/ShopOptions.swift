@@ -5,6 +5,8 @@ import Payments
 /// files. With neither Alipay nor WeChat Pay set, the shop takes payments through the sandbox only.
 public struct ShopOptions: Equatable, Sendable {
     public var orderExpirySeconds = 1_800
+    /// How long after shipping an order completes by itself (given in days, fractions allowed).
+    public var orderAutoCompleteSeconds = 15 * 86_400
     public var alipayAppID: String?
     public var alipaySellerID: String?
     public var alipayPrivateKeyFile: String?
@@ -112,6 +114,18 @@ extension CommandLineParser {
             name: "--order-expiry", environment: "CLOUDMUSIC_ORDER_EXPIRY", valueName: "SECONDS",
             help: "How long an unpaid order keeps its stock before it expires (default 1800)."
         ) { $0.shop.orderExpirySeconds = try integer($1, flag: "--order-expiry", range: 1...604_800) },
+        Flag(
+            name: "--order-auto-complete", environment: "CLOUDMUSIC_ORDER_AUTO_COMPLETE", valueName: "DAYS",
+            help:
+                "Days after shipping when an order the buyer has not confirmed completes by itself (default 15)."
+        ) { options, text in
+            guard let days = Double(text), days > 0, days <= 365 else {
+                throw UsageError(
+                    message:
+                        "--order-auto-complete must be a number of days above 0, up to 365 (got '\(text)').")
+            }
+            options.shop.orderAutoCompleteSeconds = max(1, Int((days * 86_400).rounded()))
+        },
         Flag(
             name: "--shop-public-url", environment: "CLOUDMUSIC_SHOP_PUBLIC_URL", valueName: "URL",
             help: "The server's public https address, where payment providers send notifications."

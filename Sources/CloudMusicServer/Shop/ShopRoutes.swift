@@ -37,6 +37,9 @@ struct ShopRoutes {
         }
         api.on(ShopAPI.cancelOrder) { call in try orders.cancel(userID: call.caller.userID, id: call.path.id)
         }
+        api.on(ShopAPI.confirmReceipt) { call in
+            try orders.confirmReceipt(userID: call.caller.userID, id: call.path.id)
+        }
         api.on(ShopAPI.pay) { call in
             try orders.startPayment(
                 userID: call.caller.userID, orderID: call.path.id, choice: call.body.provider)
@@ -51,6 +54,7 @@ struct ShopRoutes {
         api.on(ShopAPI.adminOrders) { call in
             try orders.adminList(state: call.query.state, cursor: call.query.cursor, size: call.query.size)
         }
+        api.on(ShopAPI.shipOrder) { call in try orders.ship(orderID: call.path.id, call.body) }
         api.on(ShopAPI.refund) { call in
             try orders.refund(orderID: call.path.id, reason: call.body?.reason, by: call.caller.userID)
         }
@@ -70,7 +74,7 @@ struct ShopRoutes {
         var headers: [String: String] = [:]
         for (name, value) in request.headers { headers[name] = value }
         let answer = try orders.handleNotification(
-            from: provider, ProviderMessage(headers: headers, body: body))
+            from: provider, ProviderMessage(headers: headers, body: body), address: request.remoteAddress)
         var responseHeaders = HTTPHeaders()
         if let type = answer.contentType { responseHeaders.add("Content-Type", type) }
         return Response(status: answer.status, headers: responseHeaders, body: Data(answer.body))

@@ -116,4 +116,16 @@ enum ShopSchema {
             );
             CREATE INDEX shop_refunds_order ON shop_refunds(order_id);
             """)
+
+    /// Shipping: the carrier and tracking number an administrator gives, and when a shipped order completes
+    /// by itself (stored, so it completes whether or not the server was running then).
+    static let shipping = Migration(
+        version: 61, name: "shop shipping",
+        sql: """
+            ALTER TABLE shop_orders ADD COLUMN carrier TEXT;
+            ALTER TABLE shop_orders ADD COLUMN tracking_number TEXT;
+            ALTER TABLE shop_orders ADD COLUMN shipped_at INTEGER;
+            ALTER TABLE shop_orders ADD COLUMN completes_at INTEGER;
+            CREATE INDEX shop_orders_shipped ON shop_orders(completes_at) WHERE state = 'shipped';
+            """)
 }

@@ -45,6 +45,10 @@ public enum ShopAPI {
     public static let cancelOrder = Endpoint<IDPath, NoQuery, NoBody, Order, SignedIn>(
         "cancelOrder", .POST, "/v1/orders/{id}/cancel", "cancel an unpaid order; its stock goes back",
         resource: "order", refusals: [.conflict])
+    public static let confirmReceipt = Endpoint<IDPath, NoQuery, NoBody, Order, SignedIn>(
+        "confirmReceipt", .POST, "/v1/orders/{id}/receipt",
+        "confirm that a shipped order arrived (确认收货): it is completed", resource: "order",
+        refusals: [.conflict])
     public static let pay = Endpoint<IDPath, NoQuery, PaymentChoice, PaymentLaunch, SignedIn>(
         "pay", .POST, "/v1/orders/{id}/payments",
         "start paying an order with a provider: where to send the payer (the order is paid only when the provider's signed notice comes)",
@@ -52,15 +56,16 @@ public enum ShopAPI {
 
     public static let notifyAlipay = Endpoint<NoPath, NoQuery, NoBody, PlainText, Anyone>(
         "notifyAlipay", .POST, "/v1/shop/notify/alipay",
-        "Alipay's signed notification (a form); answered `success` once stored, `failure` otherwise; 404 when this server does not take Alipay",
-        refusals: [.notFound])
+        "Alipay's signed notification (a form); answered `success` once stored, `failure` otherwise; 404 when this server does not take Alipay; 429 for an address with too many refused",
+        refusals: [.notFound, .rateLimited])
     public static let notifyWeChatPay = Endpoint<NoPath, NoQuery, NoBody, JSONDocument, Anyone>(
         "notifyWeChatPay", .POST, "/v1/shop/notify/wechat",
-        "WeChat Pay's signed notification; 204 once stored, `{\"code\":\"FAIL\"}` otherwise; 404 when this server does not take WeChat Pay",
-        refusals: [.notFound])
+        "WeChat Pay's signed notification; 204 once stored, `{\"code\":\"FAIL\"}` otherwise; 404 when this server does not take WeChat Pay; 429 for an address with too many refused",
+        refusals: [.notFound, .rateLimited])
     public static let notifySandbox = Endpoint<NoPath, NoQuery, NoBody, PlainText, Anyone>(
         "notifySandbox", .POST, "/v1/shop/notify/sandbox",
-        "The sandbox's signed notification (Alipay's format); answered `success` once stored")
+        "The sandbox's signed notification (Alipay's format); answered `success` once stored; 429 for an address with too many refused",
+        refusals: [.rateLimited])
     public static let sandboxPage = Endpoint<NoPath, SandboxPayQuery, NoBody, HTMLPage, Anyone>(
         "sandboxPage", .GET, "/v1/shop/sandbox/pay", "The sandbox's payment page (no money moves)",
         refusals: [.notFound])
@@ -71,6 +76,10 @@ public enum ShopAPI {
 
     public static let adminOrders = Endpoint<NoPath, AdminOrderQuery, NoBody, OrderList, Admin>(
         "adminOrders", .GET, "/v1/admin/shop/orders", "every order, newest first, by cursor")
+    public static let shipOrder = Endpoint<IDPath, NoQuery, ShipmentDraft, Order, Admin>(
+        "shipOrder", .POST, "/v1/admin/shop/orders/{id}/ship",
+        "ship a paid order with its carrier and tracking number, which the buyer sees; it completes by itself after the configured days",
+        resource: "order", refusals: [.conflict])
     public static let refund = Endpoint<IDPath, NoQuery, RefundDraft?, Order, Admin>(
         "refund", .POST, "/v1/admin/shop/orders/{id}/refund",
         "refund a paid order (or one paid late) in full through its provider", resource: "order",
@@ -80,8 +89,9 @@ public enum ShopAPI {
         "shop", "Products, carts, orders and their payment",
         [
             products, product, createProduct, updateProduct, addSKU, updateSKU, cart, addToCart,
-            setCartQuantity, removeFromCart, order, orders, orderDetail, cancelOrder, pay, notifyAlipay,
-            notifyWeChatPay, notifySandbox, sandboxPage, sandboxAct, adminOrders, refund,
+            setCartQuantity, removeFromCart, order, orders, orderDetail, cancelOrder, confirmReceipt, pay,
+            notifyAlipay, notifyWeChatPay, notifySandbox, sandboxPage, sandboxAct, adminOrders, shipOrder,
+            refund,
         ])
 }
 
@@ -359,14 +369,17 @@ public struct Order: Codable, Sendable, Equatable {
     /// The lines and history, in the order's own answers (not in lists).
     public var lines: [OrderLine]?
     public var history: [OrderEvent]?
+    /// How it was sent, once an administrator shipped it.
+    public var shipment: OrderShipment?
     public var createdAt: String
     public var updatedAt: String
 
     public init(
         id: String, number: String, state: OrderState, totalCents: Int, currency: String, provider: String?,
         expiresAt: String, paidAt: String?, refundDue: Bool, lines: [OrderLine]?, history: [OrderEvent]?,
-        createdAt: String, updatedAt: String
+        shipment: OrderShipment? = nil, createdAt: String, updatedAt: String
     ) {
+        self.shipment = shipment
         self.id = id
         self.number = number
         self.state = state
@@ -380,6 +393,33 @@ public struct Order: Codable, Sendable, Equatable {
         self.history = history
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+}
+
+/// How a shipped order travels, and when it completes by itself unless the buyer confirms it first.
+public struct OrderShipment: Codable, Sendable, Equatable {
+    public var carrier: String
+    public var trackingNumber: String
+    public var shippedAt: String
+    public var completesAt: String
+
+    public init(carrier: String, trackingNumber: String, shippedAt: String, completesAt: String) {
+        self.carrier = carrier
+        self.trackingNumber = trackingNumber
+        self.shippedAt = shippedAt
+        self.completesAt = completesAt
+    }
+}
+
+/// What an administrator ships an order with.
+public struct ShipmentDraft: Codable, Sendable, Equatable {
+    /// Such as 顺丰速运 or SF Express.
+    public var carrier: String
+    public var trackingNumber: String
+
+    public init(carrier: String, trackingNumber: String) {
+        self.carrier = carrier
+        self.trackingNumber = trackingNumber
     }
 }
 

@@ -631,6 +631,16 @@ enum ChineseText {
             "支付渠道没有退款：%@。",
         "The order changed meanwhile; look at it again.":
             "订单刚刚有变化，请重新查看。",
+        "Only a shipped order can be confirmed as received; this one is %@.":
+            "只有已发货的订单可以确认收货；这个订单的状态是 %@。",
+        "Only a paid order can be shipped; this one is %@.":
+            "只有已付款的订单可以发货；这个订单的状态是 %@。",
+        "Give the carrier, such as 顺丰速运.":
+            "请填写快递公司，例如顺丰速运。",
+        "Give the tracking number.":
+            "请填写快递单号。",
+        "Too many refused payment notices came from this address; try again in %@ seconds.":
+            "这个地址发来的支付通知被拒绝的次数太多；请 %@ 秒后再试。",
         "Your cart is empty; put something in it, or order one SKU.":
             "购物车是空的；请先加入商品，或直接购买单个规格。",
         "%@ is no longer on sale; take it out of your cart first.":
@@ -753,6 +763,8 @@ enum ChineseText {
         "The place": "地点",
         "The province": "省份",
         "The reason": "原因",
+        "The carrier": "快递公司",
+        "The tracking number": "快递单号",
         "The title": "标题",
         "A bookmark's comment": "书签备注",
         "A message": "私信",

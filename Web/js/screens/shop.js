@@ -21,6 +21,12 @@ function detailsText(details) {
   return new DOMParser().parseFromString(String(details ?? ""), "text/html").body.textContent ?? "";
 }
 
+/** A product's picture, or a placeholder of the page's colours when it has none. */
+function picture(uri, size, css) {
+  return uri ? html`<img class="${css}" src="${media(uri, size * 2)}" alt="" width="${size}" height="${size}">`
+    : html`<span class="${css} picture-placeholder" role="img" aria-label="${t("noPicture")}">${icon("image")}</span>`;
+}
+
 const options = (map) => Object.entries(map ?? {}).map(([k, v]) => `${k}: ${v}`).join(" · ");
 
 function page(root, title, body) {
@@ -47,7 +53,7 @@ async function list(root) {
     const result = await shop.products({ size: 50 });
     if (!root.isConnected) return;
     setHTML(box, result.data.length ? html`<ul class="product-list">${result.data.map((p) => html`<li><a class="product-row" href="/shop/product/${p.id}">
-        ${p.pictures?.[0] ? html`<img src="${media(p.pictures[0], 128)}" alt="" width="64" height="64">` : ""}
+        ${picture(p.pictures?.[0], 64, "product-thumb")}
         <span class="product-title">${p.title}</span>
         ${p.priceCents != null ? html`<span class="product-price">${money(p.priceCents, p.currency)}</span>` : ""}</a></li>`)}</ul>`
       : emptyBlock(t("noProducts")));
@@ -59,7 +65,8 @@ async function product(root, id) {
   await guarded(root, box, async () => {
     const p = await shop.product({ id });
     if (!root.isConnected) return;
-    setHTML(box, html`<div class="product-pictures">${(p.pictures ?? []).map((u) => html`<img src="${media(u, 512)}" alt="" width="320" height="320">`)}</div>
+    const pictures = p.pictures?.length ? p.pictures : [null];
+    setHTML(box, html`<div class="product-pictures">${pictures.map((u) => picture(u, 320, "product-picture"))}</div>
       <h2 class="product-name">${p.title}</h2>
       <div class="product-details">${detailsText(p.details)}</div>
       <fieldset class="sku-choice"><legend>${t("shop")}</legend>${p.skus.map((s, i) => html`<label class="sku">
@@ -90,7 +97,7 @@ async function cart(root) {
   const box = page(root, t("cart"), loadingBlock());
   const draw = (c) => {
     setHTML(box, c.items.length ? html`<ul class="cart-items">${c.items.map((item) => html`<li class="cart-item" data-id="${item.id}">
-        <span class="cart-title">${item.title}</span> <span class="cart-options">${options(item.sku.options)}</span>
+        ${picture(item.picture, 48, "cart-thumb")}<span class="cart-title">${item.title}</span> <span class="cart-options">${options(item.sku.options)}</span>
         <span class="cart-price">${money(item.sku.priceCents, item.sku.currency)}</span>
         <input type="number" class="cart-quantity" min="1" max="99" value="${item.quantity}" aria-label="${t("quantity")}">
         <button class="pill-btn cart-remove" type="button">${t("remove")}</button></li>`)}</ul>
@@ -120,13 +127,32 @@ async function cart(root) {
 
 async function orders(root) {
   const box = page(root, t("orders"), loadingBlock());
-  await guarded(root, box, async () => {
-    const result = await shop.orders({ size: 50 });
-    if (!root.isConnected) return;
-    setHTML(box, result.data.length ? html`<ul class="order-list">${result.data.map((o) => html`<li><a class="order-row" href="/shop/order/${o.id}">
+  const size = 20;
+  let shown = [];
+  let pageNumber = 0;
+  let pages = 0;
+  const draw = () => {
+    setHTML(box, shown.length ? html`<ul class="order-list">${shown.map((o) => html`<li><a class="order-row" href="/shop/order/${o.id}">
         <span class="order-number">${o.number}</span> <span class="order-state">${t(`state_${o.state}`)}</span>
-        <span class="order-total">${money(o.totalCents, o.currency)}</span></a></li>`)}</ul>` : emptyBlock(t("noOrders")));
-  });
+        <span class="order-total">${money(o.totalCents, o.currency)}</span></a></li>`)}</ul>
+      ${pageNumber < pages ? html`<button type="button" class="pill-btn more-orders">${t("moreOrders")}</button>` : ""}`
+      : emptyBlock(t("noOrders")));
+    box.querySelector(".more-orders")?.addEventListener("click", async (event) => {
+      event.target.disabled = true;
+      try { await next(); } catch (error) { toast(error.message); event.target.disabled = false; }
+    });
+  };
+  // Pages by number, newest first; an order made meanwhile shifts them, so ones already shown are skipped.
+  const next = async () => {
+    const result = await shop.orders({ page: pageNumber + 1, size });
+    if (!root.isConnected) return;
+    const seen = new Set(shown.map((o) => o.id));
+    shown = shown.concat(result.data.filter((o) => !seen.has(o.id)));
+    pageNumber = result.page;
+    pages = result.pages;
+    draw();
+  };
+  await guarded(root, box, next);
 }
 
 async function order(root, id) {
@@ -137,10 +163,22 @@ async function order(root, id) {
       <p class="order-state" data-state="${o.state}">${t(`state_${o.state}`)}</p>
       <ul class="order-lines">${(o.lines ?? []).map((l) => html`<li>${l.title} ${options(l.options)} × ${l.quantity} ${money(l.priceCents, o.currency)}</li>`)}</ul>
       <p class="order-total">${t("total")} ${money(o.totalCents, o.currency)}</p>
+      ${o.shipment ? html`<dl class="order-shipment"><dt>${t("carrier")}</dt><dd class="shipment-carrier">${o.shipment.carrier}</dd>
+        <dt>${t("trackingNumber")}</dt><dd class="shipment-tracking">${o.shipment.trackingNumber}</dd>
+        ${o.state === "shipped" ? html`<dt>${t("completesBy")}</dt><dd><time>${new Date(o.shipment.completesAt).toLocaleDateString()}</time></dd>` : ""}</dl>` : ""}
+      ${o.state === "shipped" ? html`<button class="pill-btn primary confirm-receipt" type="button">${t("confirmReceipt")}</button>` : ""}
       ${o.state === "created" ? html`<fieldset class="providers"><legend>${t("payWith")}</legend>${PROVIDERS.map((p, i) => html`<label>
           <input type="radio" name="provider" value="${p}" ${i === 0 ? "checked" : ""}> ${t(`provider_${p}`)}</label>`)}</fieldset>
-        <button class="pill-btn primary pay" type="button">${t("pay")}</button><p class="waiting" hidden>${t("waitingPayment")}</p>` : ""}
+        <button class="pill-btn primary pay" type="button">${t("pay")}</button><p class="waiting" hidden>${t("waitingPayment")}</p>
+        <button class="pill-btn cancel-order" type="button">${t("cancelOrder")}</button>` : ""}
       <h3>${t("orderHistory")}</h3><ol class="order-history">${(o.history ?? []).map((e) => html`<li><time>${e.at}</time> ${t(`state_${e.to}`)} ${e.why}</li>`)}</ol>`);
+    box.querySelector(".cancel-order")?.addEventListener("click", async () => {
+      if (!window.confirm(t("cancelOrderQuestion"))) return;
+      try { draw(await shop.cancelOrder({ id })); } catch (error) { toast(error.message); }
+    });
+    box.querySelector(".confirm-receipt")?.addEventListener("click", async () => {
+      try { draw(await shop.confirmReceipt({ id })); } catch (error) { toast(error.message); }
+    });
     box.querySelector(".pay")?.addEventListener("click", async () => {
       const provider = box.querySelector("input[name=provider]:checked").value;
       try {
