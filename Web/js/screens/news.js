@@ -32,7 +32,7 @@ const news = {
   saved: (p, b) => call(spec("GET", "/v1/news/saved", ["size", "cursor"]), p, b),
 };
 
-const rowsOf = (page) => page?.list ?? page?.data ?? [];
+const rowsOf = (page) => (Array.isArray(page) ? page : page?.list ?? page?.data ?? page?.channels ?? []);
 
 // ---------- Kept articles (offline reading) ----------
 
@@ -97,8 +97,8 @@ function articleRow(a) {
   const pictures = (a.images || []).slice(0, 3);
   const meta = html`<span class="news-meta">${[a.sourceTitle, when(a)].filter(Boolean).join(" · ")}${a.hasVideo ? html` <span class="news-video-mark">${icon("video")}<span class="visually-hidden">${t("newsHasVideo")}</span></span>` : ""}${a.saved ? html` <span class="news-saved-mark">${icon("star")}<span class="visually-hidden">${t("newsSaved")}</span></span>` : ""}</span>`;
   const picture = (src) => html`<img class="news-pic" src="${src}" alt="" loading="lazy" decoding="async" referrerpolicy="no-referrer">`;
-  const kind = pictures.length >= 3 ? "three" : pictures.length ? "one" : "text";
-  return html`<li class="news-row news-${kind}${a.read ? " is-read" : ""}" data-id="${a.id}">
+  const kind = pictures.length >= 3 ? "three" : pictures.length ? "one" : "plain";
+  return html`<li class="news-row row-${kind}${a.read ? " is-read" : ""}" data-id="${a.id}">
     <a class="news-link" href="/news/article/${a.id}">
       <span class="news-text"><span class="news-title">${a.title}</span>
         ${kind === "three" ? html`<span class="news-pics">${pictures.map(picture)}</span>` : ""}
@@ -206,8 +206,7 @@ async function channelsScreen(root, query) {
   setHTML(box, loadingBlock());
   let channels;
   try {
-    channels = rowsOf(await news.channels()) ?? [];
-    if (!Array.isArray(channels)) channels = [];
+    channels = rowsOf(await news.channels());
   } catch (error) {
     setHTML(box, errorBlock(error));
     box.querySelector("[data-action=retry]")?.addEventListener("click", () => channelsScreen(root, query));
