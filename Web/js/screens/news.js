@@ -19,15 +19,15 @@ const KEPT = "cm.newsKept";
 /** How many opened (not saved) articles stay readable offline. */
 const LAST_OPENED = 20;
 
-// The news endpoints (docs: openapi.json, tag news).
+// The news endpoints as api.js will generate them from NewsAPI (issue-32-news); until that merge, here.
 const spec = (method, path, query = []) => ({ method, path, query, access: "signedIn", media: false });
 const news = {
   channels: (p, b) => call(spec("GET", "/v1/news/channels"), p, b),
   articles: (p, b) => call(spec("GET", "/v1/news/channels/{id}/articles", ["size", "cursor", "since", "page"]), p, b),
   article: (p, b) => call(spec("GET", "/v1/news/articles/{id}"), p, b),
-  setRead: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/read"), p, b),
-  setSaved: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/saved"), p, b),
-  setHidden: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/hidden"), p, b),
+  markRead: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/read"), p, b),
+  markSaved: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/saved"), p, b),
+  markHidden: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/hidden"), p, b),
   readAll: (p, b) => call(spec("POST", "/v1/news/channels/{id}/read-all"), p, b),
   saved: (p, b) => call(spec("GET", "/v1/news/saved", ["size", "cursor"]), p, b),
 };
@@ -120,13 +120,13 @@ async function rowMenu(a, { changed, gone }) {
   });
   try {
     if (choice === "save") {
-      await news.setSaved({ id: a.id }, { saved: !a.saved });
+      await news.markSaved({ id: a.id }, { saved: !a.saved });
       a.saved = !a.saved;
       rememberSaved(a, a.saved);
       toast(a.saved ? t("newsSavedToast") : t("newsUnsavedToast"));
       changed(a);
     } else if (choice === "hide") {
-      await news.setHidden({ id: a.id }, { hidden: true });
+      await news.markHidden({ id: a.id }, { hidden: true });
       toast(t("newsHiddenToast"));
       gone();
     } else if (choice === "share") {
@@ -416,7 +416,7 @@ async function articleScreen(root, id) {
     if (event.target.closest(".news-share")) share(a);
     if (!event.target.closest(".news-save")) return;
     try {
-      await news.setSaved({ id: a.id }, { saved: !a.saved });
+      await news.markSaved({ id: a.id }, { saved: !a.saved });
       a.saved = !a.saved;
       rememberSaved(a, a.saved);
       toast(a.saved ? t("newsSavedToast") : t("newsUnsavedToast"));
@@ -426,7 +426,7 @@ async function articleScreen(root, id) {
     }
   });
   // Opened is read; and the last opened stay readable offline.
-  if (!a.read) news.setRead({ id: a.id }, { read: true }).catch(() => {});
+  if (!a.read) news.markRead({ id: a.id }, { read: true }).catch(() => {});
   a.read = true;
   keep(a);
 }
