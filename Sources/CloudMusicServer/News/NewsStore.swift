@@ -383,8 +383,11 @@ struct NewsStore: Sendable {
         """
         a.id, a.url, a.title, a.summary, a.author, a.published_at, a.images, a.videos,
         \(channel) AS channel_id, \(key) AS list_key,
-        coalesce((SELECT s.title FROM news_links l JOIN news_sources s ON s.id = l.source_id
-            WHERE l.article_id = a.id ORDER BY s.channel_id = \(channel) DESC, s.id LIMIT 1), '') AS source_title,
+        coalesce(
+            (SELECT s.title FROM news_links l JOIN news_sources s ON s.id = l.source_id
+                WHERE l.article_id = a.id AND s.channel_id = \(channel) LIMIT 1),
+            (SELECT s.title FROM news_links l JOIN news_sources s ON s.id = l.source_id
+                WHERE l.article_id = a.id LIMIT 1), '') AS source_title,
         m.read AS mark_read, m.saved_at AS saved_at,
         EXISTS (SELECT 1 FROM news_entries le JOIN news_read_lines r ON r.user_id = ?1 AND r.channel_id = le.channel_id
             WHERE le.article_id = a.id AND le.channel_id = \(channel)
