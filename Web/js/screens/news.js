@@ -2,7 +2,7 @@
 // three below the title, or text only; read rows greyed), load-more by cursor and pull-to-refresh by `since`,
 // per-row hide and save, mark all read, the saved list, and the article page (sanitized content, inline
 // videos, pictures full-screen, share). The last opened and the saved articles are kept for reading offline.
-import { call } from "../http.js";
+import { news } from "../api.js";
 import "../i18n-news.js";
 import { t } from "../i18n.js";
 import { back } from "../router.js";
@@ -19,18 +19,9 @@ const KEPT = "cm.newsKept";
 /** How many opened (not saved) articles stay readable offline. */
 const LAST_OPENED = 20;
 
-// The news endpoints as api.js will generate them from NewsAPI (issue-32-news); until that merge, here.
-const spec = (method, path, query = []) => ({ method, path, query, access: "signedIn", media: false });
-const news = {
-  channels: (p, b) => call(spec("GET", "/v1/news/channels"), p, b),
-  articles: (p, b) => call(spec("GET", "/v1/news/channels/{id}/articles", ["size", "cursor", "since", "page"]), p, b),
-  article: (p, b) => call(spec("GET", "/v1/news/articles/{id}"), p, b),
-  markRead: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/read"), p, b),
-  markSaved: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/saved"), p, b),
-  markHidden: (p, b) => call(spec("PUT", "/v1/news/articles/{id}/hidden"), p, b),
-  readAll: (p, b) => call(spec("POST", "/v1/news/channels/{id}/read-all"), p, b),
-  saved: (p, b) => call(spec("GET", "/v1/news/saved", ["size", "cursor"]), p, b),
-};
+
+/** Articles opened on this visit: read in every list, even one answered before the read mark arrived. */
+const readHere = new Set();
 
 const rowsOf = (page) => (Array.isArray(page) ? page : page?.list ?? page?.data ?? page?.channels ?? []);
 
@@ -98,7 +89,7 @@ function articleRow(a) {
   const meta = html`<span class="news-meta">${[a.sourceTitle, when(a)].filter(Boolean).join(" · ")}${a.hasVideo ? html` <span class="news-video-mark">${icon("video")}<span class="visually-hidden">${t("newsHasVideo")}</span></span>` : ""}${a.saved ? html` <span class="news-saved-mark">${icon("star")}<span class="visually-hidden">${t("newsSaved")}</span></span>` : ""}</span>`;
   const picture = (src) => html`<img class="news-pic" src="${src}" alt="" loading="lazy" decoding="async" referrerpolicy="no-referrer">`;
   const kind = pictures.length >= 3 ? "three" : pictures.length ? "one" : "plain";
-  return html`<li class="news-row row-${kind}${a.read ? " is-read" : ""}" data-id="${a.id}">
+  return html`<li class="news-row row-${kind}${a.read || readHere.has(String(a.id)) ? " is-read" : ""}" data-id="${a.id}">
     <a class="news-link" href="/news/article/${a.id}">
       <span class="news-text"><span class="news-title">${a.title}</span>
         ${kind === "three" ? html`<span class="news-pics">${pictures.map(picture)}</span>` : ""}
@@ -428,6 +419,7 @@ async function articleScreen(root, id) {
   // Opened is read; and the last opened stay readable offline.
   if (!a.read) news.markRead({ id: a.id }, { read: true }).catch(() => {});
   a.read = true;
+  readHere.add(String(a.id));
   keep(a);
 }
 
