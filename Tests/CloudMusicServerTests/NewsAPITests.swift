@@ -486,6 +486,12 @@ import Testing
         #expect(
             try await world.server.call("GET", "/v1/news/articles/\(article)", token: world.bob).status == 404
         )
+        // Bob's channel goes with what is left in it; the shared one stays.
+        #expect(
+            try await world.server.call("DELETE", "/v1/news/channels/\(mine)", token: world.bob).status == 200
+        )
+        let bobChannels = try await world.server.call("GET", "/v1/news/channels", token: world.bob).list
+        #expect(bobChannels.compactMap { $0["id"] as? String } == [shared])
         // Nobody signed in: refused.
         #expect(try await world.server.call("GET", "/v1/news/channels").status == 401)
     }
