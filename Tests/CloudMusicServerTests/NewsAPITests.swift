@@ -486,7 +486,42 @@ import Testing
         #expect(
             try await world.server.call("GET", "/v1/news/articles/\(article)", token: world.bob).status == 404
         )
+        // Bob's channel goes with what is left in it; the shared one stays.
+        #expect(
+            try await world.server.call("DELETE", "/v1/news/channels/\(mine)", token: world.bob).status == 200
+        )
+        let bobChannels = try await world.server.call("GET", "/v1/news/channels", token: world.bob).list
+        #expect(bobChannels.compactMap { $0["id"] as? String } == [shared])
         // Nobody signed in: refused.
         #expect(try await world.server.call("GET", "/v1/news/channels").status == 401)
+    }
+
+    @Test func aPersonHasAtMost20ChannelsAnd50Sources() async throws {
+        let world = try await World.start()
+        let tag = UUID().uuidString.prefix(8)
+        var channels: [String] = []
+        for n in 1...20 { channels.append(try await world.channel("Mine \(n)", token: world.bob)) }
+        let refused = try await world.server.call(
+            "POST", "/v1/news/channels", json: ["title": "One more"], token: world.bob)
+        #expect(refused.status == 409)
+        #expect(refused.message.contains("20 channels"), "\(refused.message)")
+        let long = try await world.server.call(
+            "POST", "/v1/news/channels", json: ["title": String(repeating: "长", count: 41)],
+            token: world.admin)
+        #expect(long.status == 400)
+        let url = try world.origin.put(
+            "news-limit-\(tag).xml", Self.rss("Limit", [Item(guid: "l1", title: "Limit", hour: 1)]))
+        for n in 0..<50 {
+            let added = try await world.source(
+                world.origin.url("/docs/news-limit-\(tag).xml?copy=\(n)"), channel: channels[n % 20],
+                token: world.bob)
+            #expect(added.status == 201, "\(n): \(added.json)")
+        }
+        let fiftyFirst = try await world.source(url, channel: channels[0], token: world.bob)
+        #expect(fiftyFirst.status == 409)
+        #expect(fiftyFirst.message.contains("50 sources"), "\(fiftyFirst.message)")
+        // One article however many of the 50 sources carry it.
+        let found = try await world.server.call("GET", "/v1/news/search?q=Limit", token: world.bob)
+        #expect(Self.titles(found) == ["Limit"])
     }
 }

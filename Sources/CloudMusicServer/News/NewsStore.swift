@@ -110,14 +110,15 @@ struct NewsStore: Sendable {
             try db.queryOne(
                 """
                 SELECT count(*) AS n FROM (
-                    SELECT e.article_id FROM news_entries e
-                    WHERE e.channel_id = ?2 AND (e.published_at, e.article_id) > (?3, ?4)
-                    ORDER BY e.published_at DESC, e.article_id DESC LIMIT ?5
-                ) x LEFT JOIN news_marks m ON m.user_id = ?1 AND m.article_id = x.article_id
-                WHERE coalesce(m.read, 0) = 0 AND coalesce(m.hidden, 0) = 0
-                """, viewerID, channelID, line.at, line.id, scan
+                    SELECT 1 FROM (
+                        SELECT e.article_id FROM news_entries e
+                        WHERE e.channel_id = ?2 AND (e.published_at, e.article_id) > (?3, ?4)
+                        ORDER BY e.published_at DESC, e.article_id DESC LIMIT ?5
+                    ) x LEFT JOIN news_marks m ON m.user_id = ?1 AND m.article_id = x.article_id
+                    WHERE coalesce(m.read, 0) = 0 AND coalesce(m.hidden, 0) = 0 LIMIT ?6)
+                """, viewerID, channelID, line.at, line.id, scan, cap
             ) { try $0.int("n") } ?? 0
-        return min(n, cap)
+        return n
     }
 
     func readLine(_ db: Connection, channelID: Int64, viewerID: Int64) throws -> Key? {
@@ -433,13 +434,18 @@ struct NewsStore: Sendable {
             arguments += [after.at, after.id]
             order = "ASC"
         }
+        // The keys first (OFFSET skips cheap rows), then the rows' columns for the page alone.
         let rows = try db.query(
             """
             SELECT \(Self.columns(channel: "e.channel_id", key: "e.published_at"))
-            FROM news_entries e JOIN news_articles a ON a.id = e.article_id
+            FROM (
+                SELECT e.channel_id, e.article_id, e.published_at FROM news_entries e
+                LEFT JOIN news_marks h ON h.user_id = ?1 AND h.article_id = e.article_id
+                WHERE e.channel_id = ?2 \(filter) AND coalesce(h.hidden, 0) = 0
+                ORDER BY e.published_at \(order), e.article_id \(order) LIMIT ?3 OFFSET ?4
+            ) e JOIN news_articles a ON a.id = e.article_id
             LEFT JOIN news_marks m ON m.user_id = ?1 AND m.article_id = e.article_id
-            WHERE e.channel_id = ?2 \(filter) AND coalesce(m.hidden, 0) = 0
-            ORDER BY e.published_at \(order), e.article_id \(order) LIMIT ?3 OFFSET ?4
+            ORDER BY e.published_at \(order), e.article_id \(order)
             """, arguments: arguments, decode: Self.row)
         return order == "ASC" ? rows.reversed() : rows
     }
