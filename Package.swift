@@ -103,7 +103,9 @@ let package = Package(
         // The terminal player: screens as pure functions of state, the ncurses shell, and the app.
         .target(
             name: "CloudMusicTUI",
-            dependencies: ["CloudMusicKit", "MusicCore", "CNCurses", "MPRIS", "PlayerControl"]),
+            dependencies: [
+                "CloudMusicKit", "MusicCore", "CNCurses", "MPRIS", "PlayerControl", "HTMLSanitizer",
+            ]),
         .executableTarget(name: "cloudmusic", dependencies: ["CloudMusicTUI"]),
 
         // Test helper: writes through Storage until it is killed (crash-consistency tests).

@@ -10,6 +10,8 @@ const SHELL = `cm-shell-${BUILD}`;
 const SONGS = "cm-songs";
 const API = "cm-api";
 const API_LIMIT = 300;
+/** News articles kept to read offline and their proxied pictures; news.js chooses what is in it. */
+const NEWS = "cm-news";
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -44,6 +46,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(shellFile(request));
   } else if (/^\/v1\/songs\/[^/]+\/stream$/.test(url.pathname)) {
     event.respondWith(song(request));
+  } else if (/^\/v1\/news\/(articles\/[^/]+|images\/[^/]+)$/.test(url.pathname)) {
+    event.respondWith(keptNews(request));
   } else if (/^\/v1\/(songs|albums|sheets|users)\/[^/]+\/(cover|avatar)$/.test(url.pathname)) {
     event.respondWith(picture(request));
   } else if (url.pathname.startsWith("/v1/") && !/^\/v1\/(admin|queue|plays|sessions|library|events)/.test(url.pathname)) {
@@ -111,6 +115,24 @@ async function picture(request) {
     return await fetch(request);
   } catch {
     return (await caches.match(request.url, { cacheName: SONGS })) || Response.error();
+  }
+}
+
+/** A news article or picture: the network first, else the copy news.js kept, else the API's last answer. */
+async function keptNews(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok && (response.headers.get("Content-Type") || "").includes("json")) {
+      const cache = await caches.open(API);
+      await cache.put(request.url, response.clone());
+      trim(cache);
+    }
+    return response;
+  } catch {
+    const cached = (await caches.match(request.url, { cacheName: NEWS })) || (await caches.match(request.url, { cacheName: API }));
+    if (cached) return cached;
+    if (new URL(request.url).pathname.startsWith("/v1/news/images/")) return Response.error();
+    return api(request);
   }
 }
 

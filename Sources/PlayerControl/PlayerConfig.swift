@@ -73,6 +73,7 @@ public struct PlayerConfig: Equatable, Sendable {
         ("messages", [.character("8")]),
         ("notifications", [.character("9")]),
         ("podcasts", [.character("0")]),
+        ("news", [.character("N")]),
         ("comments", [.character("c")]),
         ("help", [.character("?"), .function(1)]),
         ("back", [.escape, .backspace]),

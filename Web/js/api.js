@@ -274,3 +274,23 @@ export const podcasts = {
   chapters: (params, body) => call(e("GET", "/v1/episodes/{id}/chapters", [], "optionalSignIn", false), params, body),
   transcript: (params, body) => call(e("GET", "/v1/episodes/{id}/transcript", [], "optionalSignIn", false), params, body),
 };
+
+export const news = {
+  channels: (params, body) => call(e("GET", "/v1/news/channels", [], "signedIn", false), params, body),
+  createChannel: (params, body) => call(e("POST", "/v1/news/channels", [], "signedIn", false), params, body),
+  updateChannel: (params, body) => call(e("PATCH", "/v1/news/channels/{id}", [], "signedIn", false), params, body),
+  deleteChannel: (params, body) => call(e("DELETE", "/v1/news/channels/{id}", [], "signedIn", false), params, body),
+  sources: (params, body) => call(e("GET", "/v1/news/sources", [], "signedIn", false), params, body),
+  addSource: (params, body) => call(e("POST", "/v1/news/sources", [], "signedIn", false), params, body),
+  deleteSource: (params, body) => call(e("DELETE", "/v1/news/sources/{id}", [], "signedIn", false), params, body),
+  refreshSource: (params, body) => call(e("POST", "/v1/news/sources/{id}/refresh", [], "signedIn", false), params, body),
+  articles: (params, body) => call(e("GET", "/v1/news/channels/{id}/articles", ["cursor", "since", "page", "size"], "signedIn", false), params, body),
+  article: (params, body) => call(e("GET", "/v1/news/articles/{id}", [], "signedIn", false), params, body),
+  markRead: (params, body) => call(e("PUT", "/v1/news/articles/{id}/read", [], "signedIn", false), params, body),
+  markSaved: (params, body) => call(e("PUT", "/v1/news/articles/{id}/saved", [], "signedIn", false), params, body),
+  markHidden: (params, body) => call(e("PUT", "/v1/news/articles/{id}/hidden", [], "signedIn", false), params, body),
+  readAll: (params, body) => call(e("POST", "/v1/news/channels/{id}/read-all", [], "signedIn", false), params, body),
+  saved: (params, body) => call(e("GET", "/v1/news/saved", ["cursor", "size"], "signedIn", false), params, body),
+  search: (params, body) => call(e("GET", "/v1/news/search", ["q", "cursor", "size"], "signedIn", false), params, body),
+  image: (params) => address(e("GET", "/v1/news/images/{token}", [], "anyone", true), params),
+};

@@ -82,6 +82,8 @@ Object.assign(zh, { moments: "动态", inbox: "通知", videos: "视频", myPage
 Object.assign(en, { moments: "Moments", inbox: "Inbox", videos: "Videos", myPage: "My page", messages: "Messages" });
 Object.assign(zh, { podcasts: "播客" });
 Object.assign(en, { podcasts: "Podcasts" });
+Object.assign(zh, { news: "资讯" });
+Object.assign(en, { news: "News" });
 // The home's module titles (the search screen and the home's actions bring their own words).
 Object.assign(zh, { personalRadio: "私人FM", sheetsForYou: "推荐歌单", guessYouLike: "猜你喜欢", arrangeHome: "调整首页" });
 Object.assign(en, { personalRadio: "Personal FM", sheetsForYou: "Playlists for you", guessYouLike: "You may like", arrangeHome: "Arrange home" });

@@ -15,7 +15,7 @@ import { socialStyles } from "./router.js";
 
 performance.mark("cm-main");
 const dark = matchMedia("(prefers-color-scheme: dark)");
-const TOP_LEVEL = new Set(["home", "search", "mine", "settings", "moments", "inbox", "videos"]);
+const TOP_LEVEL = new Set(["home", "search", "mine", "settings", "moments", "inbox", "videos", "news"]);
 
 function applyTheme() {
   const theme = store.get().theme;
@@ -34,6 +34,7 @@ const nav = [
   { path: "/search", label: "search", icon: "search", match: ["search"] },
   { path: "/moments", label: "moments", icon: "people", match: ["moments", "moment", "moment-new", "topic"] },
   { path: "/videos", label: "videos", icon: "video", match: ["videos", "video"], desktop: true },
+  { path: "/news", label: "news", icon: "news", match: ["news"], desktop: true },
   { path: "/inbox", label: "inbox", icon: "bell", match: ["inbox"], badge: "notifications", tabBadge: "all" },
   { path: "/messages", label: "messages", icon: "chat", match: ["messages"], badge: "messages", desktop: true },
   { path: "/mine", label: "mine", icon: "note", match: ["mine", "recent", "downloads", "profile-edit"] },

@@ -37,6 +37,9 @@ const routes = [
   ["/podcasts", "podcasts"],
   ["/podcast/:id", "podcasts"],
   ["/episode/:id", "podcasts"],
+  ["/news", "news"],
+  ["/news/saved", "news"],
+  ["/news/article/:id", "news"],
 ].map(([pattern, screen]) => {
   const names = [];
   const source = pattern.replace(/:(\w+)/g, (_, name) => {
@@ -48,7 +51,7 @@ const routes = [
 
 /** Screens styled by css/social.css, which is loaded when one of them is first shown (or after the first
  * screen), so the first render of home does not carry it. */
-const SOCIAL = new Set(["search", "comments", "moments", "moment-new", "moment", "topic", "user", "people", "profile-edit", "inbox", "videos", "video", "messages"]);
+const SOCIAL = new Set(["search", "comments", "moments", "moment-new", "moment", "topic", "user", "people", "profile-edit", "inbox", "videos", "video", "messages", "news"]);
 /** Screens that also need css/chat.css (messages), loaded when one is first shown. */
 const CHAT = new Set(["messages"]);
 const sheets = new Map();

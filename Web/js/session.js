@@ -24,9 +24,14 @@ export async function signIn(result) {
 export function signOutHere() {
   store.persist("cm.user", null);
   store.persist("cm.chat", null);
+  // The articles kept for reading offline are this person's (news.js).
+  store.persist("cm.newsKept", null);
   setToken(null);
   store.set({ user: null, liked: new Set(), likesSheetId: null });
-  if ("caches" in globalThis) caches.delete("cm-api").catch(() => {});
+  if ("caches" in globalThis) {
+    caches.delete("cm-api").catch(() => {});
+    caches.delete("cm-news").catch(() => {});
+  }
 }
 
 export async function signOut() {

@@ -54,6 +54,34 @@ export function replaceWithHTML(element, markup) {
   element.remove();
 }
 
+/** ONLY for HTML the server sanitized (a news article's `content`): never for text a person typed here.
+ * It is parsed inert (DOMParser runs no scripts and loads nothing) and, as a second guard, stripped again of
+ * scripts, frames, handlers and `javascript:` addresses before it is moved into `element`. */
+export function setSanitizedHTML(element, sanitized) {
+  const doc = new DOMParser().parseFromString(`<body>${String(sanitized ?? "")}</body>`, "text/html");
+  for (const bad of doc.body.querySelectorAll("script, style, iframe, frame, object, embed, form, base, link, meta")) bad.remove();
+  for (const node of doc.body.querySelectorAll("*")) {
+    for (const attribute of [...node.attributes]) {
+      const name = attribute.name.toLowerCase();
+      if (name.startsWith("on") || name === "style" || name === "srcdoc") node.removeAttribute(attribute.name);
+      else if (["href", "src", "poster", "srcset", "action", "formaction", "xlink:href"].includes(name)
+        && /^\s*(javascript|data|vbscript):/i.test(attribute.value) && !(name === "src" && /^\s*data:image\//i.test(attribute.value))) {
+        node.removeAttribute(attribute.name);
+      }
+    }
+    if (node.tagName === "A") {
+      node.target = "_blank";
+      node.rel = "noopener noreferrer";
+    }
+    if (node.tagName === "IMG") {
+      node.loading = "lazy";
+      node.decoding = "async";
+      node.referrerPolicy = "no-referrer";
+    }
+  }
+  element.replaceChildren(...doc.body.childNodes);
+}
+
 /** Whether an address may go into an `href`: the app's own paths and web addresses, never `javascript:`. */
 export function safeLink(address) {
   const text = String(address ?? "").trim();

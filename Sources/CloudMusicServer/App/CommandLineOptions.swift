@@ -60,6 +60,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var shop = ShopOptions()
     /// Seconds between refreshes of each podcast's feed; 0 turns the schedule off.
     public var podcastRefreshSeconds: Int = 3_600
+    /// Minutes between refreshes of each news source; 0 turns the schedule off.
+    public var newsRefreshMinutes: Int = 30
     /// Restricted addresses (this machine, private networks) the server may fetch feeds and episodes from.
     public var fetchAllow: [NetworkRange] = []
 
@@ -233,6 +235,19 @@ public struct CommandLineParser {
             help: "How often each podcast's feed is fetched again (suffixes m, h; off stops the schedule)."
         ) {
             $0.podcastRefreshSeconds = try duration($1, flag: "--podcast-refresh")
+        },
+        Flag(
+            name: "--news-refresh", environment: "CLOUDMUSIC_NEWS_REFRESH", valueName: "MINUTES|off",
+            help:
+                "How often each news source is fetched again, in minutes (default 30; 0 or off stops the schedule)."
+        ) { options, value in
+            guard value == "off" || (Int(value).map { (0...10_080).contains($0) } ?? false) else {
+                throw UsageError(
+                    message:
+                        "--news-refresh must be a number of minutes from 0 to 10080, or off (got '\(value)')."
+                )
+            }
+            options.newsRefreshMinutes = Int(value) ?? 0
         },
         Flag(
             name: "--fetch-allow", environment: "CLOUDMUSIC_FETCH_ALLOW", valueName: "CIDR",

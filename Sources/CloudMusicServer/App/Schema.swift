@@ -36,6 +36,7 @@ enum Schema {
         ShopSchema.migration,
         ShopSchema.shipping,
         PodcastsSchema.migration,
+        NewsSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -37,6 +37,7 @@ public final class ServerApp: Sendable {
     let shop: ShopService
     let orders: OrderService
     let podcasts: PodcastService
+    let news: NewsService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -152,6 +153,11 @@ public final class ServerApp: Sendable {
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
             downloadFolder: options.dataFolder + "/podcasts",
             refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
+        news = NewsService(
+            database: database,
+            fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
+            images: try NewsImageKey(file: options.dataFolder + "/news-images.key"),
+            refreshInterval: Int64(max(options.newsRefreshMinutes, 1) * 60), logger: logger)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -183,6 +189,7 @@ public final class ServerApp: Sendable {
         AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
         PodcastRoutes(podcasts: podcasts, files: files).register(on: api)
+        NewsRoutes(news: news).register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         ShopRoutes(shop: shop, orders: orders).register(on: api)
         SubsonicRoutes(
@@ -229,6 +236,8 @@ public final class ServerApp: Sendable {
         videoScans.start()
         let podcastSchedule = PodcastScheduler(podcasts: podcasts, logger: logger)
         if options.podcastRefreshSeconds > 0 { podcastSchedule.start() }
+        let newsSchedule = NewsScheduler(news: news, logger: logger)
+        if options.newsRefreshMinutes > 0 { newsSchedule.start() }
         if options.watchFolders {
             let scans = self.scans
             LibraryWatcher(folders: options.musicFolders, logger: logger) { _ = try? scans.start() }?.start()
@@ -241,6 +250,7 @@ public final class ServerApp: Sendable {
         server.runUntilSignalled()
         recommendationBackfill.stop()
         podcastSchedule.stop()
+        newsSchedule.stop()
         purge.stop()
         sessionEnds.stop()
         sweeper.stop()

@@ -22,29 +22,21 @@ enum PodcastFeeds {
 
     static func fetch(_ url: URL, validators: Validators?, with fetcher: Fetcher) async throws -> FetchedFeed
     {
-        let response = try await fetcher.open(.feed(url, validators: validators))
-        let head = response.head
-        guard (200..<300).contains(head.status) || head.notModified else {
-            response.body.cancel()
-            throw FetchError(.status(head.status), url: head.url, subject: "feed")
-        }
-        if head.notModified { return FetchedFeed(head: head, podcast: nil, episodes: []) }
         var episodes: [(guid: String, fields: PodcastStore.EpisodeFields)] = []
         var seen: Set<String> = []
-        let parser = WebFeedParser(url: head.url, limits: WebFeedLimits(maxBytes: 10_000_000)) { item in
+        let fetched = try await FeedRefresh.fetch(
+            url, validators: validators, maxBytes: 10_000_000, with: fetcher
+        ) { item in
             guard let guid = item.identity, let fields = episode(item), seen.insert(guid).inserted else {
                 return
             }
             episodes.append((guid, fields))
         }
-        do {
-            for try await chunk in response.body { try parser.feed(chunk) }
-        } catch {
-            response.body.cancel()
-            throw error
+        guard let feed = fetched.feed else {
+            return FetchedFeed(head: fetched.head, podcast: nil, episodes: [])
         }
-        let feed = try parser.finish()
-        return FetchedFeed(head: head, podcast: podcast(feed, url: head.url), episodes: episodes)
+        return FetchedFeed(
+            head: fetched.head, podcast: podcast(feed, url: fetched.head.url), episodes: episodes)
     }
 
     static func podcast(_ feed: WebFeed, url: URL) -> PodcastStore.Fields {

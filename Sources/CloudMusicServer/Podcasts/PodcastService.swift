@@ -27,7 +27,7 @@ struct PodcastService: Sendable {
     /// Feeds fetched at once by a refresh of many, and by an OPML import.
     static let concurrentFeeds = 4
     /// The longest a failing feed waits.
-    static let maxBackoff: Int64 = 86_400
+    static let maxBackoff = FeedRefresh.maxBackoff
 
     static let noPodcast = ServiceError.notFound("That podcast does not exist.")
     static let noEpisode = ServiceError.notFound("That episode does not exist.")
@@ -379,13 +379,9 @@ struct PodcastService: Sendable {
         return (added, updated)
     }
 
-    /// The wait after the `failures`th failure in a row: the interval, doubling, at most a day (or the
-    /// interval, when that is longer).
+    /// The wait after the `failures`th failure in a row (shared with news).
     static func backoff(interval: Int64, failures: Int) -> Int64 {
-        let cap = max(interval, maxBackoff)
-        var wait = max(interval, 60)
-        for _ in 1..<max(1, failures) where wait < cap { wait *= 2 }
-        return min(wait, cap)
+        FeedRefresh.backoff(interval: interval, failures: failures)
     }
 
     // MARK: Downloads
@@ -480,24 +476,7 @@ struct PodcastService: Sendable {
     static func boundedMap<T: Sendable, R: Sendable>(
         _ items: [T], limit: Int, _ transform: @escaping @Sendable (T) async -> R
     ) async -> [R] {
-        await withTaskGroup(of: (Int, R).self) { group in
-            var results = [R?](repeating: nil, count: items.count)
-            var next = 0
-            while next < min(limit, items.count) {
-                let index = next
-                group.addTask { (index, await transform(items[index])) }
-                next += 1
-            }
-            while let (index, result) = await group.next() {
-                results[index] = result
-                if next < items.count {
-                    let index = next
-                    group.addTask { (index, await transform(items[index])) }
-                    next += 1
-                }
-            }
-            return results.map { $0! }
-        }
+        await FeedRefresh.boundedMap(items, limit: limit, transform)
     }
 
     // MARK: Models

@@ -19,7 +19,7 @@ struct WebRoutes {
         (
             "Content-Security-Policy",
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-                + "media-src 'self' blob:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
+                + "media-src 'self' blob: https:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
                 + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         ),
         ("Cross-Origin-Opener-Policy", "same-origin"),

@@ -77,6 +77,14 @@ public enum AppAction: Sendable {
     case episodesFailed(podcastID: String, String)
     /// Subscribed or unsubscribed.
     case podcastChanged(Podcast)
+    // News.
+    case newsChannelsLoaded([NewsChannel])
+    case newsChannelsFailed(String)
+    /// A channel's first page, or (`more`) the next older one.
+    case newsArticlesLoaded(channelID: String, NewsArticlePage, more: Bool)
+    case newsArticlesFailed(channelID: String, String)
+    case newsArticleLoaded(NewsArticleDetail)
+    case newsArticleFailed(id: String, String)
 }
 
 /// One page of one of the library's tabs.
@@ -150,5 +158,12 @@ public enum AppEffect: Sendable, Equatable {
     /// Plays the episodes from `start`, resumed where the person left it.
     case playEpisodes([PodcastEpisode], start: Int)
     case setSpeed(Double)
+    // News.
+    case loadNewsChannels
+    /// A channel's first page, or the page after `cursor`.
+    case openNewsChannel(id: String, cursor: String?)
+    case openNewsArticle(id: String)
+    case markNewsRead(articleID: String, Bool)
+    case markNewsChannelRead(channelID: String)
     case quit
 }

@@ -18,6 +18,7 @@ extension AppState {
         if let effects = reduceComments(action) { return effects }
         if let effects = reduceMine(action) { return effects }
         if let effects = reducePodcasts(action) { return effects }
+        if let effects = reduceNews(action) { return effects }
         switch action {
         case .key(let key): return handle(key)
         case .tick:
@@ -339,6 +340,7 @@ extension AppState {
         case .messages: return switchTab(.messages)
         case .notifications: return switchTab(.notifications)
         case .podcasts: return openPodcasts()
+        case .news: return openNews()
         case .speedUp: return changeSpeed(by: 1)
         case .speedDown: return changeSpeed(by: -1)
         case .share: return share(playing.song)
@@ -444,7 +446,7 @@ extension AppState {
         case .downloads: return downloads[safe: downloadsList.selected]?.song
         case .nowPlaying, .comments: return playing.song
         case .chat: return chat?.selected.flatMap { chat?.messages[safe: $0]?.song }
-        case .messages, .notifications, .help, .login, .podcasts: return nil
+        case .messages, .notifications, .help, .login, .podcasts, .news: return nil
         }
     }
 
@@ -496,6 +498,7 @@ extension AppState {
         case .notifications: return notificationsCommand(command)
         case .chat: return chatCommand(command)
         case .podcasts: return podcastsCommand(command)
+        case .news: return newsCommand(command)
         case .help, .nowPlaying, .login: return nil
         }
     }
@@ -567,6 +570,8 @@ extension AppState {
             return moveSocial(delta)
         case .podcasts:
             moveInPodcasts(delta)
+        case .news:
+            return moveInNews(delta)
         case .nowPlaying, .login:
             break
         }

@@ -5,7 +5,7 @@ import MusicCore
 /// A screen of the player. The first nine are tabs (keys 1 to 9); the rest open over them.
 public enum Screen: Int, CaseIterable, Sendable, Equatable {
     case home, library, search, myMusic, queue, downloads, nowPlaying, messages, notifications
-    case detail, comments, chat, help, login, podcasts
+    case detail, comments, chat, help, login, podcasts, news
 
     public static let tabs: [Screen] = [
         .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .messages, .notifications,
@@ -28,6 +28,7 @@ public enum Screen: Int, CaseIterable, Sendable, Equatable {
         case .help: "Help"
         case .login: "Sign in"
         case .podcasts: "Podcasts"
+        case .news: "News"
         }
     }
 }
@@ -306,6 +307,7 @@ public struct AppState: Sendable, Equatable {
     public var chat: ChatState?
     public var notifications = NotificationsState()
     public var podcasts = PodcastsState()
+    public var news = NewsState()
     /// A yes-or-no question in the status row.
     public var confirmation: Confirmation?
     /// A line of text asked for in the status row.

@@ -95,6 +95,10 @@ public enum AppView {
         case .notifications: state.notifications.status
         case .chat: state.chat?.status
         case .podcasts: state.podcasts.open == nil ? state.podcasts.status : state.podcasts.episodesStatus
+        case .news:
+            state.news.reading != nil
+                ? state.news.readingStatus
+                : state.news.open == nil ? state.news.status : state.news.articlesStatus
         case .search, .queue, .downloads, .nowPlaying, .help, .login: nil
         }
     }
@@ -163,6 +167,13 @@ public enum AppView {
                     pair(.play, "play"), pair(.collect, "subscribe"), pair(.speedDown, "slower"),
                     pair(.speedUp, "faster"), pair(.back, "podcasts"),
                 ]
+        case .news:
+            parts =
+                state.news.reading != nil
+                ? [pair(.down, "scroll"), pair(.markRead, "read/unread"), pair(.back, "articles")]
+                : state.news.open == nil
+                    ? [pair(.play, "articles"), pair(.refresh, "reload")]
+                    : [pair(.play, "read"), pair(.markRead, "all read"), pair(.back, "channels")]
         case .help, .login: parts = []
         }
         return (parts + [pair(.help, "help"), pair(.quit, "quit")]).joined(separator: " · ")
@@ -232,6 +243,7 @@ public enum AppView {
         case .notifications: return notifications(&state, width: width, height: height, now: now)
         case .chat: return chat(&state, width: width, height: height, now: now)
         case .podcasts: return podcasts(&state, width: width, height: height)
+        case .news: return news(&state, width: width, height: height)
         case .help:
             let entries = Command.allCases.map {
                 HelpView.Entry(keys: state.keyMap.label($0), action: $0.summary, section: $0.section)
@@ -255,6 +267,31 @@ public enum AppView {
             selected: podcasts.episodeList.selected, scrollOffset: podcasts.episodeList.scroll, width: width,
             height: height)
         state.podcasts.episodeList.scroll = output.scrollOffset
+        return output.lines
+    }
+
+    static func news(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+        let news = state.news
+        if let article = news.reading {
+            let output = NewsView.article(
+                article, text: news.readingText, scrollOffset: news.readingScroll, width: width,
+                height: height)
+            state.news.readingScroll = output.scrollOffset
+            return output.lines
+        }
+        guard let open = news.open else {
+            let output = NewsView.channels(
+                news.channels, selected: news.channelList.selected, scrollOffset: news.channelList.scroll,
+                width: width, height: height)
+            state.news.channelList.scroll = output.scrollOffset
+            return output.lines
+        }
+        let channel = news.channels.first { $0.id == open.id } ?? open
+        let output = NewsView.articles(
+            of: channel, news.articles, selected: news.articleList.selected,
+            scrollOffset: news.articleList.scroll,
+            width: width, height: height)
+        state.news.articleList.scroll = output.scrollOffset
         return output.lines
     }
 

@@ -25,6 +25,7 @@ public enum Command: String, CaseIterable, Sendable {
     case messages
     case notifications
     case podcasts
+    case news
     case comments
     case help
     case back
@@ -78,6 +79,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .messages: "Messages: conversations and chats"
         case .notifications: "Inbox: replies, mentions, likes, follows, comments"
         case .podcasts: "Podcasts: subscriptions, episodes"
+        case .news: "News: channels, articles as text"
         case .speedDown: "Play episodes slower (down to 0.5×)"
         case .speedUp: "Play episodes faster (up to 3×)"
         case .comments: "Comments of the playing song"
@@ -107,7 +109,7 @@ public enum Command: String, CaseIterable, Sendable {
         case .refresh: "Reload"
         case .rename: "Rename my sheet"
         case .share: "Share the playing song in a chat"
-        case .markRead: "Mark every notification read"
+        case .markRead: "Mark every notification read; news: the channel, or the article (un)read"
         }
     }
 
@@ -118,7 +120,7 @@ public enum Command: String, CaseIterable, Sendable {
             .speedDown, .speedUp:
             "Playback"
         case .home, .library, .search, .myMusic, .queue, .downloads, .nowPlaying, .messages, .notifications,
-            .podcasts, .comments, .help, .back, .quit:
+            .podcasts, .news, .comments, .help, .back, .quit:
             "Screens"
         case .up, .down, .pageUp, .pageDown, .top, .bottom, .nextTab, .previousTab, .play, .playAll,
             .addToQueue, .addToSheet, .download, .collect, .refresh, .rename:

@@ -410,6 +410,9 @@ final class PlayerRuntime: Sendable {
             case .loadNotifications: post(.notificationsFailed(message))
             case .loadPodcasts: post(.podcastsFailed(message))
             case .openPodcast(let id): post(.episodesFailed(podcastID: id, message))
+            case .loadNewsChannels: post(.newsChannelsFailed(message))
+            case .openNewsChannel(let id, _): post(.newsArticlesFailed(channelID: id, message))
+            case .openNewsArticle(let id): post(.newsArticleFailed(id: id, message))
             case .loadLyric(let songID):
                 post(.lyricLoaded(songID: songID, nil, message: "Lyrics unavailable: \(message)"))
             default: post(.notice(message, isError: true))
@@ -569,6 +572,16 @@ final class PlayerRuntime: Sendable {
             try await setSubscribed(podcastID: podcastID, subscribed)
         case .playEpisodes(let episodes, let start): try await playEpisodes(episodes, start: start)
         case .setSpeed(let speed): await setSpeed(speed)
+        case .loadNewsChannels: post(.newsChannelsLoaded(try await repository.newsChannels().value))
+        case .openNewsChannel(let id, let cursor):
+            let page = try await repository.newsArticles(channelID: id, cursor: cursor).value
+            post(.newsArticlesLoaded(channelID: id, page, more: cursor != nil))
+        case .openNewsArticle(let id):
+            post(.newsArticleLoaded(try await repository.newsArticle(id: id).value))
+        case .markNewsRead(let articleID, let read):
+            try await repository.markNewsRead(read, articleID: articleID)
+        case .markNewsChannelRead(let channelID):
+            try await repository.markNewsChannelRead(channelID: channelID)
         case .quit:
             quitReached.signal()
         }
@@ -710,14 +723,15 @@ extension AppEffect {
         case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic,
             .loadLyric,
             .loadComments, .loadConversations, .openConversation, .loadOlderMessages, .loadUnreadCounts,
-            .loadNotifications, .loadPodcasts, .openPodcast:
+            .loadNotifications, .loadPodcasts, .openPodcast, .loadNewsChannels, .openNewsChannel,
+            .openNewsArticle:
             nil
         case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment,
             .download,
             .deleteDownload, .pauseDownload, .resumeDownload, .sendMessage, .shareSong, .markConversationRead,
             .deleteMessage, .deleteConversation, .markNotificationRead, .markAllNotificationsRead,
             .renameSheet,
-            .deleteSheet, .removeFromSheet, .setSubscribed:
+            .deleteSheet, .removeFromSheet, .setSubscribed, .markNewsRead, .markNewsChannelRead:
             .server
         case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,
             .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .playEpisodes, .setSpeed, .quit:

@@ -12,6 +12,7 @@ public enum APIContract {
         AppPasswordsAPI.group, MessagesAPI.group, EventsAPI.group,
         ShopAPI.group,
         PodcastsAPI.group,
+        NewsAPI.group,
     ]
 
     /// Every endpoint, in group order.

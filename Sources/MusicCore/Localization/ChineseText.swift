@@ -713,6 +713,44 @@ enum ChineseText {
             "这个播客的封面不是 JPEG、PNG、WebP 或 GIF 图片。",
         "That podcast has no picture.":
             "这个播客没有封面。",
+        "That channel does not exist.":
+            "这个频道不存在。",
+        "That source does not exist.":
+            "这个订阅源不存在。",
+        "That article does not exist.":
+            "这篇文章不存在。",
+        "You have %@ channels, the most one may have.":
+            "你已有 %@ 个频道，已达上限。",
+        "Only administrators change the shared channels.":
+            "只有管理员可以修改公共频道。",
+        "You have %@ sources, the most one may have.":
+            "你已有 %@ 个订阅源，已达上限。",
+        "That source is already in this channel.":
+            "这个订阅源已经在这个频道里了。",
+        "Only administrators change the shared sources.":
+            "只有管理员可以修改公共订阅源。",
+        "Numbered pages reach the first %@ articles; go on with 'cursor'.":
+            "按页码只能翻到前 %@ 篇文章，请用“cursor”继续。",
+        "'upTo' must be an article's id.":
+            "“upTo”必须是文章的 id。",
+        "That article is not in this channel.":
+            "这篇文章不在这个频道里。",
+        "'cursor' and 'since' must be cursors this server gave, such as 1767225600:42.":
+            "“cursor”和“since”必须是服务器给出的游标，例如 1767225600:42。",
+        "That picture does not exist.":
+            "这张图片不存在。",
+        "The picture cannot be fetched: its server answered %@.":
+            "无法获取这张图片：它的服务器返回了 %@。",
+        "The picture cannot be fetched: %@":
+            "无法获取这张图片：%@",
+        "The picture is not a PNG, JPEG, GIF or WebP image.":
+            "这张图片不是 PNG、JPEG、GIF 或 WebP 格式。",
+        "A channel's title must be 1 to 40 characters.":
+            "频道名称须为 1 到 40 个字。",
+        "'position' must be a whole number from 0 to 10000.":
+            "“position”必须是 0 到 10000 之间的整数。",
+        "the token an article gave":
+            "文章给出的令牌",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).

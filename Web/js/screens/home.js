@@ -133,6 +133,7 @@ const entries = (modules) => {
     { href: "/browse/songs", label: t("hotSongs"), icon: "chart", show: true },
     { href: "/videos", label: t("videos"), icon: "video", show: true },
     { href: "/podcasts", label: t("podcasts"), icon: "mic", show: true },
+    { href: "/news", label: t("news"), icon: "news", show: true },
   ];
 };
 
