@@ -192,6 +192,7 @@ import Testing
             <p>Story<script>alert('x')</script></p>
             <img src="\(pictureURL.absoluteString)" onerror="alert(2)" alt="photo">
             <img src="\(svgURL.absoluteString)">
+            <img src="\(world.origin.forbiddenURL("/inside.png").absoluteString)">
             <iframe src="https://evil.example.com/frame"></iframe>
             <img src="https://tracker.example.com/pixel.gif" width="1" height="1">
             <video src="https://cdn.example.com/clip.mp4" poster="\(pictureURL.absoluteString)"></video>
@@ -211,7 +212,7 @@ import Testing
         }
         #expect(!content.contains("127.0.0.2"), "a picture's origin leaked: \(content)")
         let images = try #require(article.data["images"] as? [String])
-        #expect(images.count == 2, "\(images)")
+        #expect(images.count == 3, "\(images)")
         #expect(images.allSatisfy { $0.hasPrefix("/v1/news/images/") })
         #expect(content.contains(images[0]))
         let videos = try #require(article.data["videos"] as? [[String: Any]])
@@ -226,6 +227,10 @@ import Testing
         #expect(response.value(forHTTPHeaderField: "Cache-Control")?.contains("max-age") == true)
         let (svgStatus, _, _) = try await Self.get(world.server, images[1])
         #expect(svgStatus == 415)
+        // A picture on a private address (127.0.0.1, not allowed) is refused, and never asked for.
+        let (inside, _, _) = try await Self.get(world.server, images[2])
+        #expect(inside == 503)
+        #expect(try await world.origin.stats().forbiddenRequests == 0)
         let (unknown, _, _) = try await Self.get(
             world.server, "/v1/news/images/" + String(repeating: "ab", count: 32))
         #expect(unknown == 404)
