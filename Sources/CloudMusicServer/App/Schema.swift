@@ -35,6 +35,8 @@ enum Schema {
         EventsSchema.sessionEnds,
         ShopSchema.migration,
         PodcastsSchema.migration,
+        PodcastsSchema.albumOrder,
+        PodcastsSchema.episodeSearch,
         Migration(
             version: 1, name: "server metadata",
             sql: """
