@@ -164,7 +164,8 @@ let package = Package(
         .testTarget(
             name: "SubsonicTests",
             dependencies: [
-                "CloudMusicServer", "MusicCore", "Storage", "ServerTestSupport", "cloudmusic-server",
+                "CloudMusicServer", "MusicCore", "Storage", "ServerTestSupport", "OriginTestSupport",
+                "cloudmusic-server",
             ],
             exclude: ["Support"]),
         // The web server the fetcher's and the feed parser's tests fetch from (origin.py, on 127.0.0.2).

@@ -24,7 +24,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-(cd "$root" && swift build -c release --product cloudmusic-server --product podcast-bench >&2)
+# One product a build: swift build honours only the last --product it is given.
+for product in cloudmusic-server podcast-bench; do (cd "$root" && swift build -c release --product "$product" >&2); done
 server="$root/.build/release/cloudmusic-server"
 bench="$root/.build/release/podcast-bench"
 work="$(mktemp -d)"

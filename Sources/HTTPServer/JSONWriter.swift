@@ -106,6 +106,14 @@ public struct JSONWriter {
         }
     }
 
+    /// A finite number as JSONEncoder writes it: Swift's shortest form, without a trailing ".0".
+    public mutating func double(_ value: Double) {
+        separate()
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
     @inlinable public mutating func bool(_ value: Bool) {
         separate()
         let text: StaticString = value ? "true" : "false"

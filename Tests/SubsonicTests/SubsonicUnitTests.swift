@@ -112,8 +112,10 @@ import Testing
         #expect(
             SubsonicAPI.methods.filter { $0.access == .admin }.map(\.name) == [
                 "createInternetRadioStation", "updateInternetRadioStation", "deleteInternetRadioStation",
-                "startScan",
+                "startScan", "refreshPodcasts", "createPodcastChannel", "deletePodcastChannel",
+                "downloadPodcastEpisode", "deletePodcastEpisode",
             ])
+        #expect(SubsonicAPI.method(named: "stream")?.parameter("id")?.kind == .id([.song, .podcastEpisode]))
         #expect(SubsonicAPI.method(named: "getScanStatus")?.access == .user, "every app shows the scan")
     }
 }

@@ -267,6 +267,7 @@ export const podcasts = {
   subscriptions: (params, body) => call(e("GET", "/v1/podcasts/subscribed", ["page", "size"], "signedIn", false), params, body),
   newEpisodes: (params, body) => call(e("GET", "/v1/episodes/new", ["page", "size"], "signedIn", false), params, body),
   continueListening: (params, body) => call(e("GET", "/v1/episodes/continue", ["page", "size"], "signedIn", false), params, body),
+  searchEpisodes: (params, body) => call(e("GET", "/v1/episodes", ["page", "size", "q"], "optionalSignIn", false), params, body),
   episode: (params, body) => call(e("GET", "/v1/episodes/{id}", [], "optionalSignIn", false), params, body),
   stream: (params) => address(e("GET", "/v1/episodes/{id}/stream", [], "optionalSignIn", true), params),
   progress: (params, body) => call(e("GET", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),

@@ -36,6 +36,8 @@ enum Schema {
         ShopSchema.migration,
         ShopSchema.shipping,
         PodcastsSchema.migration,
+        PodcastsSchema.albumOrder,
+        PodcastsSchema.episodeSearch,
         NewsSchema.migration,
         Migration(
             version: 1, name: "server metadata",

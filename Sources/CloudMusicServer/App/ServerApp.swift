@@ -194,7 +194,7 @@ public final class ServerApp: Sendable {
         ShopRoutes(shop: shop, orders: orders).register(on: api)
         SubsonicRoutes(
             service: subsonic, passwords: passwords, media: media, files: files, accounts: accounts,
-            logger: logger, envelope: .current
+            logger: logger, envelope: .current, podcasts: podcasts
         ).register(on: router)
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router

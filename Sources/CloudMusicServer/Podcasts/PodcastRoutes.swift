@@ -67,6 +67,9 @@ struct PodcastRoutes {
         api.on(PodcastsAPI.continueListening) { call in
             try podcasts.continueListening(paging: call.query.paging, viewer: call.caller)
         }
+        api.on(PodcastsAPI.searchEpisodes) { call in
+            try podcasts.searchEpisodes(query: call.query, viewer: call.caller)
+        }
         api.on(PodcastsAPI.episode) { call in try podcasts.episode(id: call.path.id, viewer: call.caller) }
         api.on(PodcastsAPI.progress) { call in
             try podcasts.progress(episodeID: call.path.id, viewer: call.caller)
@@ -80,13 +83,16 @@ struct PodcastRoutes {
         api.on(PodcastsAPI.transcript) { call in
             try waitFor { [podcasts] in try await podcasts.transcript(episodeID: call.path.id) }
         }
-        api.on(PodcastsAPI.stream) { call in
-            switch try podcasts.audio(episodeID: call.path.id) {
-            case .file(let path):
-                return try .storedFile(at: path, in: files, request: call.request)
-            case .origin(let url):
-                return try passThrough(url, request: call.request)
-            }
+        api.on(PodcastsAPI.stream) { call in try audio(episodeID: call.path.id, request: call.request) }
+    }
+
+    /// An episode's audio: its download, or its origin's answer passed through (Subsonic's stream too).
+    func audio(episodeID: Int64, request: Request) throws -> Response {
+        switch try podcasts.audio(episodeID: episodeID) {
+        case .file(let path):
+            return try .storedFile(at: path, in: files, request: request)
+        case .origin(let url):
+            return try passThrough(url, request: request)
         }
     }
 

@@ -82,7 +82,7 @@ struct PodcastStore: Sendable {
         SELECT p.id, p.feed_url, p.title, p.author, p.description_text, p.description_html, p.link, p.image_url,
             p.categories, p.explicit, p.language, p.search_text, p.etag, p.last_modified, p.refreshed_at, p.failures, p.last_error, p.keep,
             p.retention, p.created_at, p.updated_at,
-            (SELECT count(*) FROM podcast_episodes e WHERE e.podcast_id = p.id) AS episodes_count,
+            p.episodes_count,
             (SELECT count(*) FROM podcast_subscriptions s WHERE s.podcast_id = p.id) AS subscribers_count,
             CASE WHEN ? IS NULL THEN NULL
                 ELSE EXISTS (SELECT 1 FROM podcast_subscriptions s WHERE s.user_id = ? AND s.podcast_id = p.id)
@@ -271,20 +271,53 @@ struct PodcastStore: Sendable {
         try db.queryOne("\(Self.selectEpisode) WHERE e.id = ?", viewerID, id, decode: Self.decodeEpisode)
     }
 
-    /// One page of a podcast's album, on the index of its dates.
+    /// How many episodes a podcast has (kept by triggers), nil when there is no such podcast.
+    func episodesCount(_ db: Connection, podcastID: Int64) throws -> Int? {
+        try db.queryOne("SELECT episodes_count FROM podcasts WHERE id = ?", podcastID) {
+            try $0.int("episodes_count")
+        }
+    }
+
+    /// One page of a podcast's album: the page's ids from the index of dates alone (a deep page by number
+    /// skips index entries, not rows), then those twenty rows with the viewer's places, in one statement.
     func episodes(_ db: Connection, podcastID: Int64, order: EpisodeOrder, paging: Paging, viewerID: Int64?)
-        throws -> (records: [EpisodeRecord], total: Int)
+        throws -> [EpisodeRecord]
     {
         let direction = order == .newest ? "DESC" : "ASC"
+        return try db.query(
+            """
+            WITH page(id) AS (
+                SELECT id FROM podcast_episodes WHERE podcast_id = ?
+                ORDER BY published_at \(direction), id \(direction) LIMIT ? OFFSET ?)
+            \(Self.selectEpisode) JOIN page ON page.id = e.id
+            ORDER BY e.published_at \(direction), e.id \(direction)
+            """, podcastID, paging.size, paging.offset, viewerID, decode: Self.decodeEpisode)
+    }
+
+    /// The newest episodes of every podcast (Subsonic's getNewestPodcasts), on the index of dates.
+    func newestEpisodes(_ db: Connection, limit: Int, viewerID: Int64?) throws -> [EpisodeRecord] {
+        try db.query(
+            """
+            WITH newest(id) AS (SELECT id FROM podcast_episodes ORDER BY published_at DESC, id DESC LIMIT ?)
+            \(Self.selectEpisode) JOIN newest ON newest.id = e.id ORDER BY e.published_at DESC, e.id DESC
+            """, limit, viewerID, decode: Self.decodeEpisode)
+    }
+
+    /// Episodes whose title holds `needle` (lower-cased as the index is), newest first.
+    func searchEpisodes(_ db: Connection, needle: String, paging: Paging, viewerID: Int64?) throws
+        -> (records: [EpisodeRecord], total: Int)
+    {
         let total =
-            try db.queryOne("SELECT count(*) AS n FROM podcast_episodes WHERE podcast_id = ?", podcastID) {
-                try $0.int("n")
-            } ?? 0
+            try db.queryOne(
+                "SELECT count(*) AS n FROM podcast_episode_search WHERE instr(text, ?) > 0", needle
+            ) { try $0.int("n") } ?? 0
+        guard total > paging.offset else { return ([], total) }
         let records = try db.query(
             """
-            \(Self.selectEpisode) WHERE e.podcast_id = ?
-            ORDER BY coalesce(e.published_at, 0) \(direction), e.id \(direction) LIMIT ? OFFSET ?
-            """, viewerID, podcastID, paging.size, paging.offset, decode: Self.decodeEpisode)
+            WITH found(id) AS (SELECT episode_id FROM podcast_episode_search WHERE instr(text, ?) > 0)
+            \(Self.selectEpisode) JOIN found ON found.id = e.id
+            ORDER BY e.published_at DESC, e.id DESC LIMIT ? OFFSET ?
+            """, needle, viewerID, paging.size, paging.offset, decode: Self.decodeEpisode)
         return (records, total)
     }
 
@@ -374,7 +407,7 @@ struct PodcastStore: Sendable {
         try db.query(
             """
             SELECT id, enclosure_url, file_name FROM podcast_episodes WHERE podcast_id = ?
-            ORDER BY coalesce(published_at, 0) DESC, id DESC LIMIT ?
+            ORDER BY published_at DESC, id DESC LIMIT ?
             """, podcastID, limit
         ) { (try $0.int64("id"), try $0.string("enclosure_url"), try $0.optionalString("file_name")) }
     }
@@ -386,7 +419,7 @@ struct PodcastStore: Sendable {
         try db.query(
             """
             SELECT id, file_name FROM podcast_episodes WHERE podcast_id = ? AND file_name IS NOT NULL
-            ORDER BY coalesce(published_at, 0) DESC, id DESC LIMIT -1 OFFSET ?
+            ORDER BY published_at DESC, id DESC LIMIT -1 OFFSET ?
             """, podcastID, keep
         ) { (try $0.int64("id"), try $0.string("file_name")) }
     }

@@ -79,4 +79,48 @@ enum PodcastsSchema {
             CREATE INDEX episode_progress_by_episode ON episode_progress(episode_id);
             CREATE INDEX episode_progress_recent ON episode_progress(user_id, finished, updated_at DESC);
             """)
+
+    /// The album page of a 5,000-episode podcast (p99 < 20 ms): a stored episode count instead of a count of
+    /// the rows on every page, and an index whose entries hold all a page's order needs (the date and the id),
+    /// so a page of ids is read from the index alone, in either direction. An unknown date sorts first (SQLite's
+    /// NULL), as the coalesce to 0 did for any date after 1970.
+    static let albumOrder = Migration(
+        version: 53, name: "podcast album order",
+        sql: """
+            ALTER TABLE podcasts ADD COLUMN episodes_count INTEGER NOT NULL DEFAULT 0;
+            UPDATE podcasts SET episodes_count =
+                (SELECT count(*) FROM podcast_episodes e WHERE e.podcast_id = podcasts.id);
+            CREATE TRIGGER podcast_episode_added AFTER INSERT ON podcast_episodes BEGIN
+                UPDATE podcasts SET episodes_count = episodes_count + 1 WHERE id = NEW.podcast_id;
+            END;
+            CREATE TRIGGER podcast_episode_removed AFTER DELETE ON podcast_episodes BEGIN
+                UPDATE podcasts SET episodes_count = episodes_count - 1 WHERE id = OLD.podcast_id;
+            END;
+            DROP INDEX podcast_episodes_by_date;
+            CREATE INDEX podcast_episodes_by_published ON podcast_episodes(podcast_id, published_at, id);
+            -- The newest episodes of all podcasts (Subsonic's getNewestPodcasts).
+            CREATE INDEX podcast_episodes_newest ON podcast_episodes(published_at, id);
+            """)
+
+    /// Episode search (`GET /v1/episodes?q=`): each episode's title lower-cased (ASCII; Chinese needs no
+    /// folding) in a narrow table of its own, kept by triggers, so a substring search with `instr` (any length,
+    /// Chinese included) reads a few dozen bytes an episode instead of rows holding the show notes.
+    static let episodeSearch = Migration(
+        version: 54, name: "podcast episode search",
+        sql: """
+            CREATE TABLE podcast_episode_search (
+                episode_id INTEGER PRIMARY KEY,
+                text TEXT NOT NULL
+            );
+            INSERT INTO podcast_episode_search(episode_id, text) SELECT id, lower(title) FROM podcast_episodes;
+            CREATE TRIGGER podcast_episode_search_added AFTER INSERT ON podcast_episodes BEGIN
+                INSERT INTO podcast_episode_search(episode_id, text) VALUES (NEW.id, lower(NEW.title));
+            END;
+            CREATE TRIGGER podcast_episode_search_changed AFTER UPDATE OF title ON podcast_episodes BEGIN
+                UPDATE podcast_episode_search SET text = lower(NEW.title) WHERE episode_id = NEW.id;
+            END;
+            CREATE TRIGGER podcast_episode_search_removed AFTER DELETE ON podcast_episodes BEGIN
+                DELETE FROM podcast_episode_search WHERE episode_id = OLD.id;
+            END;
+            """)
 }

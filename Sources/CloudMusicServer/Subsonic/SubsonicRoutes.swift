@@ -16,6 +16,10 @@ struct SubsonicRoutes: Sendable {
     let accounts: AccountService
     let logger: Logger
     let envelope: SubsonicEnvelope
+    /// Podcasts: the podcast methods, and episodes (`pe-`) in stream, download, scrobble and createBookmark.
+    let podcasts: PodcastService
+
+    private var episodes: PodcastRoutes { PodcastRoutes(podcasts: podcasts, files: files) }
 
     func register(on router: Router) {
         let rest = SubsonicRouter(router: router, routes: self)
@@ -74,9 +78,41 @@ struct SubsonicRoutes: Sendable {
         rest.on(SubsonicAPI.star) { try service.star($0.user, $0.parameters, on: true) }
         rest.on(SubsonicAPI.unstar) { try service.star($0.user, $0.parameters, on: false) }
         rest.on(SubsonicAPI.setRating) { try service.setRating($0.user, $0.parameters) }
-        rest.on(SubsonicAPI.scrobble) { try service.scrobble($0.user, $0.parameters, client: $0.client) }
+        rest.on(SubsonicAPI.scrobble) { [podcasts] call in
+            var parameters = call.parameters
+            // Episodes heard to their end are marked played; songs count plays as before.
+            let episodes = parameters.id.indices.filter { parameters.id[$0].kind == .podcastEpisode }
+            if !episodes.isEmpty {
+                if parameters.submission ?? true {
+                    for index in episodes {
+                        try podcasts.markPlayed(
+                            episodeID: parameters.id[index].value, viewer: call.user.viewer,
+                            atMilliseconds: index < parameters.time.count ? parameters.time[index] : nil)
+                    }
+                }
+                parameters.id = parameters.id.filter { $0.kind != .podcastEpisode }
+                if parameters.time.count == call.parameters.id.count {
+                    parameters.time = parameters.time.indices.filter { !episodes.contains($0) }.map {
+                        parameters.time[$0]
+                    }
+                }
+                if parameters.id.isEmpty { return .empty }
+            }
+            return try service.scrobble(call.user, parameters, client: call.client)
+        }
         rest.on(SubsonicAPI.getBookmarks) { try service.bookmarks($0.user) }
-        rest.on(SubsonicAPI.createBookmark) { try service.createBookmark($0.user, $0.parameters) }
+        rest.on(SubsonicAPI.createBookmark) { [podcasts] call in
+            let parameters = call.parameters
+            guard parameters.id.kind == .podcastEpisode else {
+                return try service.createBookmark(call.user, parameters)
+            }
+            // A bookmark in an episode is one's place in it, shared with the web player and the apps.
+            _ = try podcasts.saveProgress(
+                episodeID: parameters.id.value,
+                draft: EpisodeProgressDraft(position: Double(parameters.position ?? 0) / 1_000),
+                viewer: call.user.viewer)
+            return .empty
+        }
         rest.on(SubsonicAPI.deleteBookmark) { try service.deleteBookmark($0.user, songID: $0.parameters.id) }
         rest.on(SubsonicAPI.getPlayQueue) { try service.playQueue($0.user, byIndex: false) }
         rest.on(SubsonicAPI.savePlayQueue) {
@@ -101,6 +137,7 @@ struct SubsonicRoutes: Sendable {
             shares.add("share", many: [])
             return SubsonicDocument("shares", shares)
         }
+        SubsonicPodcasts(podcasts: podcasts).register(on: rest)
         for method in SubsonicAPI.unsupported {
             rest.refuse(method.name, SubsonicError(.generic, method.unsupported ?? "Not supported."))
         }
@@ -243,6 +280,9 @@ struct SubsonicRoutes: Sendable {
     /// `maxBitRate` below the file's, or a `timeOffset` (transcodeOffset). Streaming never counts a play.
     private func stream(_ call: SubsonicCall<StreamParameters, SubsonicUser>) throws -> Response {
         let user = call.user
+        if call.parameters.id.kind == .podcastEpisode {
+            return try episodes.audio(episodeID: call.parameters.id.value, request: Self.asGet(call.request))
+        }
         let id = call.parameters.id.value
         guard let song = try service.database.read({ db in try service.store.streamSong(db, id: id) }) else {
             throw LibraryService.noSong
@@ -341,8 +381,11 @@ struct SubsonicRoutes: Sendable {
             queryItems: request.queryItems, headers: request.headers, remoteAddress: request.remoteAddress)
     }
 
-    private func download(_ call: SubsonicCall<ItemParameters<SongItem>, SubsonicUser>) throws -> Response {
-        let id = call.parameters.id
+    private func download(_ call: SubsonicCall<DownloadParameters, SubsonicUser>) throws -> Response {
+        if call.parameters.id.kind == .podcastEpisode {
+            return try episodes.audio(episodeID: call.parameters.id.value, request: Self.asGet(call.request))
+        }
+        let id = call.parameters.id.value
         let file = try service.library.songFile(id: id)
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw SubsonicError(
@@ -394,6 +437,8 @@ struct SubsonicRoutes: Sendable {
             }
         case .radio:
             path = nil
+        case .podcastChannel, .podcastEpisode:
+            return try podcastCover(id)
         }
         guard let path else { throw SubsonicError(.notFound, "This \(id.kind.noun) has no cover art.") }
         var response = try Response.storedFile(at: path, in: files, request: Self.asGet(call.request))
@@ -404,6 +449,17 @@ struct SubsonicRoutes: Sendable {
     }
 
     static let coverCaching = "private, max-age=2592000"
+
+    /// A podcast's picture (an episode shows its podcast's), fetched from the feed's address by the server.
+    private func podcastCover(_ id: SubsonicID) throws -> Response {
+        let podcastID =
+            id.kind == .podcastEpisode
+            ? try podcasts.episodeRecord(id: id.value, viewerID: nil).podcastID : id.value
+        let (data, type) = try waitFor { [podcasts] in try await podcasts.cover(podcastID: podcastID) }
+        var response = Response.raw(data, contentType: type)
+        response.headers.replace("Cache-Control", "private, max-age=3600")
+        return response
+    }
 
     private func avatar(_ call: SubsonicCall<UsernameParameters, SubsonicUser>) throws -> Response {
         let name = call.parameters.username

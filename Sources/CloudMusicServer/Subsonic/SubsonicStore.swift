@@ -496,7 +496,7 @@ struct SubsonicStore: Sendable {
             return try db.queryOne(
                 "SELECT artist_id FROM song_artists WHERE song_id = ? ORDER BY position LIMIT 1", id.value
             ) { try $0.int64("artist_id") }
-        case .playlist, .radio:
+        case .playlist, .radio, .podcastChannel, .podcastEpisode:
             return nil
         }
     }
@@ -611,7 +611,7 @@ struct SubsonicStore: Sendable {
         case .song: (table, column, owner) = ("song_ratings", "song_id", "songs")
         case .album: (table, column, owner) = ("album_ratings", "album_id", "albums")
         case .artist: (table, column, owner) = ("artist_ratings", "artist_id", "artists")
-        case .playlist, .radio: return false
+        case .playlist, .radio, .podcastChannel, .podcastEpisode: return false
         }
         guard try existing(db, table: owner, ids: [item.value]) == 1 else { return false }
         if let rating {

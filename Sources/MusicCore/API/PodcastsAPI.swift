@@ -55,6 +55,12 @@ public enum PodcastsAPI {
     >(
         "continueListening", .GET, "/v1/episodes/continue",
         "Continue listening: episodes I started and have not finished, the last played first")
+    public static let searchEpisodes = Endpoint<
+        NoPath, EpisodeSearchQuery, NoBody, Page<PodcastEpisode>, OptionalSignIn
+    >(
+        "searchEpisodes", .GET, "/v1/episodes",
+        "Episodes of every podcast whose title holds `q` (any substring, Chinese of any length too), newest "
+            + "first")
     public static let episode = Endpoint<IDPath, NoQuery, NoBody, PodcastEpisode, OptionalSignIn>(
         "episode", .GET, "/v1/episodes/{id}", "An episode, with the viewer's progress", resource: "episode")
     public static let stream = Endpoint<IDPath, NoQuery, NoBody, AudioFile, OptionalSignIn>(
@@ -85,7 +91,8 @@ public enum PodcastsAPI {
         "Podcasts: feeds, episodes paged as an album, subscriptions, progress that follows the person",
         [
             list, detail, cover, episodes, add, importOPML, update, delete, refresh, refreshAll, subscribe,
-            unsubscribe, subscriptions, newEpisodes, continueListening, episode, stream, progress,
+            unsubscribe, subscriptions, newEpisodes, continueListening, searchEpisodes, episode, stream,
+            progress,
             saveProgress, chapters, transcript,
         ])
 }
@@ -356,6 +363,21 @@ public struct PodcastListQuery: APIParameters, Equatable {
     public static let fields: [ParameterField<Self>] =
         Paging.fields(\.paging) + [
             .text("q", \.q, maxLength: 100, doc: "Words the title or author holds (any substring).")
+        ]
+}
+
+/// `GET /v1/episodes?q=`: words an episode's title holds.
+public struct EpisodeSearchQuery: APIParameters, Equatable {
+    public var paging = Paging()
+    public var q = ""
+    public init() {}
+    public init(q: String, page: Int = 1, size: Int = 20) {
+        self.q = q
+        paging = Paging(page: page, size: size)
+    }
+    public static let fields: [ParameterField<Self>] =
+        Paging.fields(\.paging) + [
+            .text("q", \.q, maxLength: 100, required: true, doc: "Words the title holds (any substring).")
         ]
 }
 

@@ -43,6 +43,8 @@ public enum SubsonicAPI {
             "getPlayQueueByIndex and savePlayQueueByIndex (the same song twice)."),
         SubsonicExtension("transcodeOffset", versions: [1], "stream takes timeOffset (seconds) for music."),
         SubsonicExtension("topSongsByArtistId", versions: [1], "getTopSongs takes an artist id as id."),
+        SubsonicExtension(
+            "getPodcastEpisode", versions: [1], "getPodcastEpisode: one podcast episode by id."),
     ]
 
     private static let anyItem: [SubsonicIDKind] = [.song, .album, .artist]
@@ -145,8 +147,9 @@ public enum SubsonicAPI {
         "stream",
         "The song's file (Range works), or a live transcode (Range and estimateContentLength work too); never counts a play.",
         answer: .media, extensionName: "transcodeOffset")
-    public static let download = SubsonicEndpoint<ItemParameters<SongItem>, SignedIn>(
-        "download", "The song's original file as an attachment.", answer: .media)
+    public static let download = SubsonicEndpoint<DownloadParameters, SignedIn>(
+        "download", "The song's original file as an attachment; an episode's audio (pe-) as stream gives it.",
+        answer: .media)
     public static let getCoverArt = SubsonicEndpoint<CoverArtParameters, SignedIn>(
         "getCoverArt", "A cover: al-, ar- (an album of the artist), pl- (the sheet's) or tr-.", answer: .media
     )
@@ -205,6 +208,33 @@ public enum SubsonicAPI {
     public static let deleteInternetRadioStation = SubsonicEndpoint<ItemParameters<RadioItem>, Admin>(
         "deleteInternetRadioStation", "Removes a station.", answer: .document(nil))
 
+    // MARK: Podcasts
+
+    public static let getPodcasts = SubsonicEndpoint<PodcastsParameters, SignedIn>(
+        "getPodcasts",
+        "The podcasts (pc- ids) with their episodes (pe- ids), newest first, at most 1,000 each.",
+        answer: .document("podcasts"))
+    public static let getNewestPodcasts = SubsonicEndpoint<NewestPodcastsParameters, SignedIn>(
+        "getNewestPodcasts", "The newest episodes of all podcasts.", answer: .document("newestPodcasts"))
+    public static let getPodcastEpisode = SubsonicEndpoint<ItemParameters<PodcastEpisodeItem>, SignedIn>(
+        "getPodcastEpisode", "One podcast episode.", answer: .document("podcastEpisode"),
+        extensionName: "getPodcastEpisode")
+    public static let refreshPodcasts = SubsonicEndpoint<NoSubsonicParameters, Admin>(
+        "refreshPodcasts", "Starts a refresh of every podcast's feed.", answer: .document(nil))
+    public static let createPodcastChannel = SubsonicEndpoint<CreatePodcastChannelParameters, Admin>(
+        "createPodcastChannel", "Adds a podcast by its feed's address (fetched and read before it is kept).",
+        answer: .document(nil))
+    public static let deletePodcastChannel = SubsonicEndpoint<ItemParameters<PodcastChannelItem>, Admin>(
+        "deletePodcastChannel", "Deletes a podcast with its episodes and downloads.", answer: .document(nil))
+    public static let downloadPodcastEpisode = SubsonicEndpoint<ItemParameters<PodcastEpisodeItem>, Admin>(
+        "downloadPodcastEpisode",
+        "Downloads an episode of a podcast kept as downloads; others stream from their origin already.",
+        answer: .document(nil))
+    public static let deletePodcastEpisode = SubsonicEndpoint<ItemParameters<PodcastEpisodeItem>, Admin>(
+        "deletePodcastEpisode",
+        "Deletes an episode's download; the episode stays listed (the feed has it) and streams from its origin.",
+        answer: .document(nil))
+
     // MARK: People and the library
 
     public static let getUser = SubsonicEndpoint<UsernameParameters, SignedIn>(
@@ -240,7 +270,11 @@ public enum SubsonicAPI {
         savePlayQueueByIndex.description, getInternetRadioStations.description,
         createInternetRadioStation.description, updateInternetRadioStation.description,
         deleteInternetRadioStation.description, getUser.description, getUsers.description,
-        getScanStatus.description, startScan.description, getShares.description,
+        getScanStatus.description, startScan.description, getShares.description, getPodcasts.description,
+        getNewestPodcasts.description, getPodcastEpisode.description, refreshPodcasts.description,
+        createPodcastChannel.description, deletePodcastChannel.description,
+        downloadPodcastEpisode.description,
+        deletePodcastEpisode.description,
     ]
 
     /// Methods clients may call that this server does not offer: each answers error 0 with its reason.
@@ -249,14 +283,6 @@ public enum SubsonicAPI {
         ("updateShare", "Sharing is not offered by this server yet."),
         ("deleteShare", "Sharing is not offered by this server yet."),
         ("jukeboxControl", "This server has no jukebox: it plays music on your device only."),
-        ("getPodcasts", "Podcasts are not supported by this server yet."),
-        ("getNewestPodcasts", "Podcasts are not supported by this server yet."),
-        ("getPodcastEpisode", "Podcasts are not supported by this server yet."),
-        ("refreshPodcasts", "Podcasts are not supported by this server yet."),
-        ("createPodcastChannel", "Podcasts are not supported by this server yet."),
-        ("deletePodcastChannel", "Podcasts are not supported by this server yet."),
-        ("deletePodcastEpisode", "Podcasts are not supported by this server yet."),
-        ("downloadPodcastEpisode", "Podcasts are not supported by this server yet."),
         ("getChatMessages", "Chat is not supported by this server's Subsonic API yet."),
         ("addChatMessage", "Chat is not supported by this server's Subsonic API yet."),
         ("createUser", "Manage users in CloudMusic itself (cloudmusic-server user, or /v1/admin/users)."),

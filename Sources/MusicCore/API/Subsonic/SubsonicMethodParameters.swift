@@ -16,6 +16,12 @@ public enum AlbumItem: SubsonicItemKind { public static var kind: SubsonicIDKind
 public enum SongItem: SubsonicItemKind { public static var kind: SubsonicIDKind { .song } }
 public enum PlaylistItem: SubsonicItemKind { public static var kind: SubsonicIDKind { .playlist } }
 public enum RadioItem: SubsonicItemKind { public static var kind: SubsonicIDKind { .radio } }
+public enum PodcastChannelItem: SubsonicItemKind {
+    public static var kind: SubsonicIDKind { .podcastChannel }
+}
+public enum PodcastEpisodeItem: SubsonicItemKind {
+    public static var kind: SubsonicIDKind { .podcastEpisode }
+}
 
 /// One required `id` of one kind: `getAlbum?id=al-7`.
 public struct ItemParameters<Kind: SubsonicItemKind>: SubsonicParameterSet {
@@ -222,7 +228,9 @@ public struct StreamParameters: SubsonicParameterSet {
     public var converted: Bool?
     public init() {}
     public static let fields: [SubsonicField<Self>] = [
-        .id("id", \.id, [.song], required: true),
+        .id(
+            "id", \.id, [.song, .podcastEpisode], required: true,
+            "A song, or a podcast episode (its audio as is)."),
         .clamped(
             "maxBitRate", \.maxBitRate, 0...Int(Int32.max), "kbit/s; a file above it is converted (32-320)."),
         .text("format", \.format, maxLength: 16, "raw, mp3, opus or aac (also ogg, m4a)."),
@@ -300,7 +308,9 @@ public struct ScrobbleParameters: SubsonicParameterSet {
     public var submission: Bool?
     public init() {}
     public static let fields: [SubsonicField<Self>] = [
-        .ids("id", \.id, [.song], required: true),
+        .ids(
+            "id", \.id, [.song, .podcastEpisode], required: true, "Songs; a podcast episode is marked played."
+        ),
         .integers("time", \.time, 0...Int64.max, "Milliseconds since 1970, one per id."),
         .flag("submission", \.submission),
     ]
@@ -312,7 +322,9 @@ public struct BookmarkParameters: SubsonicParameterSet {
     public var comment: String?
     public init() {}
     public static let fields: [SubsonicField<Self>] = [
-        .id("id", \.id, [.song], required: true),
+        .id(
+            "id", \.id, [.song, .podcastEpisode], required: true, "A song, or an episode (one's place in it)."
+        ),
         .integer64("position", \.position, 0...Int64.max, required: true, "Milliseconds."),
         .text("comment", \.comment, maxLength: 500),
     ]
@@ -373,5 +385,43 @@ public struct ScanParameters: SubsonicParameterSet {
     public init() {}
     public static let fields: [SubsonicField<Self>] = [
         .flag("fullScan", \.fullScan, "Accepted; scans are incremental.")
+    ]
+}
+
+/// `download`: a song's file, or a podcast episode's audio.
+public struct DownloadParameters: SubsonicParameterSet {
+    public var id = SubsonicID(.song, 0)
+    public init() {}
+    public static let fields: [SubsonicField<Self>] = [
+        .id("id", \.id, [.song, .podcastEpisode], required: true, "A song or a podcast episode.")
+    ]
+}
+
+/// `getPodcasts`: every podcast, or one, with their episodes unless `includeEpisodes=false`.
+public struct PodcastsParameters: SubsonicParameterSet {
+    public var includeEpisodes: Bool?
+    public var id: SubsonicID?
+    public init() {}
+    public static let fields: [SubsonicField<Self>] = [
+        .flag("includeEpisodes", \.includeEpisodes, "false lists the channels alone (true by default)."),
+        .id("id", \.id, [.podcastChannel], "Only this podcast (pc-3)."),
+    ]
+}
+
+public struct NewestPodcastsParameters: SubsonicParameterSet {
+    public var count = 20
+    public init() {}
+    public static let fields: [SubsonicField<Self>] = [
+        .clamped("count", \.count, 0...subsonicMaxListSize, "How many episodes (20 by default, at most 500).")
+    ]
+}
+
+public struct CreatePodcastChannelParameters: SubsonicParameterSet {
+    public var url = ""
+    public init() {}
+    public static let fields: [SubsonicField<Self>] = [
+        .text(
+            "url", \.url, maxLength: 2_000, required: true, "The feed's address (RSS or Atom, http or https)."
+        )
     ]
 }

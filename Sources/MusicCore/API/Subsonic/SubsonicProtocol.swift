@@ -189,13 +189,15 @@ public struct SubsonicExtension: Sendable, Equatable {
 }
 
 /// What an id names. Ids are `<kind>-<CloudMusic id>`: `ar-12`, `al-7`, `tr-31`, `pl-5` (a sheet), `ra-2` (an
-/// internet radio station).
+/// internet radio station), `pc-3` (a podcast, a channel to Subsonic), `pe-40` (a podcast episode).
 public enum SubsonicIDKind: String, Sendable, CaseIterable {
     case artist = "ar"
     case album = "al"
     case song = "tr"
     case playlist = "pl"
     case radio = "ra"
+    case podcastChannel = "pc"
+    case podcastEpisode = "pe"
 
     /// The noun for messages ("That song does not exist.").
     public var noun: String {
@@ -205,6 +207,8 @@ public enum SubsonicIDKind: String, Sendable, CaseIterable {
         case .song: "song"
         case .playlist: "playlist"
         case .radio: "internet radio station"
+        case .podcastChannel: "podcast"
+        case .podcastEpisode: "podcast episode"
         }
     }
 }
