@@ -37,6 +37,7 @@ public final class ServerApp: Sendable {
     let shop: ShopService
     let orders: OrderService
     let podcasts: PodcastService
+    let audiobooks: AudiobookService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -66,7 +67,9 @@ public final class ServerApp: Sendable {
         let sessionEnds = SessionEnds(database: database, hub: eventHub)
         try sessionEnds.check()
         self.sessionEnds = sessionEnds
-        files = FileRoots(options.musicFolders + options.videoFolders + [options.dataFolder], logger: logger)
+        files = FileRoots(
+            options.musicFolders + options.videoFolders + [options.dataFolder]
+                + (options.audiobookFolder.map { [$0] } ?? []), logger: logger)
         let clicks = ViewerClicks(
             database: database,
             writers: [
@@ -146,11 +149,16 @@ public final class ServerApp: Sendable {
         orders = OrderService(
             database: database, providers: try options.shop.providers(dataFolder: options.dataFolder),
             logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds))
-        podcasts = PodcastService(
+        var podcasts = PodcastService(
             database: database,
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
             downloadFolder: options.dataFolder + "/podcasts",
             refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
+        let audiobooks = AudiobookService(database: database, folder: options.audiobookFolder, logger: logger)
+        self.audiobooks = audiobooks
+        podcasts.audiobookFolder = audiobooks.root
+        podcasts.bookChapters = { try audiobooks.chaptersIfPart($0) }
+        self.podcasts = podcasts
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -181,7 +189,12 @@ public final class ServerApp: Sendable {
             database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying)
         AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
-        PodcastRoutes(podcasts: podcasts, files: files).register(on: api)
+        let books = AudiobookRoutes(audiobooks: audiobooks, media: media, files: files)
+        PodcastRoutes(
+            podcasts: podcasts, files: files, bookCover: { try books.cover(bookID: $0, size: $1, $2) }
+        )
+        .register(on: api)
+        books.register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         ShopRoutes(shop: shop, orders: orders).register(on: api)
         SubsonicRoutes(
@@ -226,6 +239,7 @@ public final class ServerApp: Sendable {
         sweeper.start()
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
+        audiobooks.startScan()
         let podcastSchedule = PodcastScheduler(podcasts: podcasts, logger: logger)
         if options.podcastRefreshSeconds > 0 { podcastSchedule.start() }
         if options.watchFolders {

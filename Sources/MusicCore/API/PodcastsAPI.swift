@@ -120,13 +120,27 @@ public struct Podcast: Codable, Sendable, Equatable, Identifiable {
     public var lastError: String?
     public var createdAt: String
     public var updatedAt: String
+    /// A feed's podcast, or an audiobook of the server's audiobooks folder (its episodes are its parts).
+    public var kind: PodcastKind
+    /// An audiobook's reader.
+    public var narrator: String?
+    /// The series an audiobook belongs to, and its place in it.
+    public var series: String?
+    public var seriesPart: Double?
+    public var year: Int?
 
     public init(
         id: String, title: String, author: String?, detail: String, detailHtml: String?, imageUrl: String?,
         feedUrl: String, link: String?, categories: [String], explicit: Bool, keep: PodcastKeep,
         retention: Int, episodesCount: Int, subscribersCount: Int, subscribed: Bool?, refreshedAt: String?,
-        lastError: String?, createdAt: String, updatedAt: String
+        lastError: String?, createdAt: String, updatedAt: String, kind: PodcastKind = .podcast,
+        narrator: String? = nil, series: String? = nil, seriesPart: Double? = nil, year: Int? = nil
     ) {
+        self.kind = kind
+        self.narrator = narrator
+        self.series = series
+        self.seriesPart = seriesPart
+        self.year = year
         self.id = id
         self.title = title
         self.author = author
@@ -147,6 +161,14 @@ public struct Podcast: Codable, Sendable, Equatable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+}
+
+/// What a podcast is.
+public enum PodcastKind: String, Codable, Sendable, CaseIterable, SchemaEnum {
+    /// A feed (RSS, Atom, JSON Feed).
+    case podcast
+    /// A book of the audiobooks folder.
+    case audiobook
 }
 
 /// Where a podcast's episodes are played from.
@@ -348,14 +370,17 @@ public struct PodcastRefreshReport: Codable, Sendable, Equatable {
 public struct PodcastListQuery: APIParameters, Equatable {
     public var paging = Paging()
     public var q: String?
+    public var kind: PodcastKind?
     public init() {}
-    public init(q: String?, page: Int = 1, size: Int = 20) {
+    public init(q: String?, kind: PodcastKind? = nil, page: Int = 1, size: Int = 20) {
         self.q = q
+        self.kind = kind
         paging = Paging(page: page, size: size)
     }
     public static let fields: [ParameterField<Self>] =
         Paging.fields(\.paging) + [
-            .text("q", \.q, maxLength: 100, doc: "Words the title or author holds (any substring).")
+            .text("q", \.q, maxLength: 100, doc: "Words the title or author holds (any substring)."),
+            .choice("kind", \.kind, doc: "Only podcasts of this kind (`audiobook` lists the books)."),
         ]
 }
 

@@ -703,6 +703,16 @@ enum ChineseText {
             "这个播客的封面不是 JPEG、PNG、WebP 或 GIF 图片。",
         "That podcast has no picture.":
             "这个播客没有封面。",
+        "That audiobook does not exist.":
+            "这本有声书不存在。",
+        "That audiobook has no cover.":
+            "这本有声书没有封面。",
+        "An audiobook has no feed to refresh or settings to change: its parts are files the scan reads.":
+            "有声书没有可刷新的订阅源，也没有可修改的设置：它的各部分是扫描读取的文件。",
+        "The server has no audiobooks folder (start it with --audiobooks DIR).":
+            "服务器没有有声书文件夹（启动时加上 --audiobooks DIR）。",
+        "The audiobooks folder cannot be read.":
+            "无法读取有声书文件夹。",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).
@@ -715,6 +725,7 @@ enum ChineseText {
         "video": "视频",
         "podcast": "播客",
         "episode": "节目",
+        "audiobook": "有声书",
         "comment": "评论",
         "ad": "广告",
         "conversation": "会话",
