@@ -250,7 +250,7 @@ export const shop = {
 };
 
 export const podcasts = {
-  list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q"], "optionalSignIn", false), params, body),
+  list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q", "kind"], "optionalSignIn", false), params, body),
   detail: (params, body) => call(e("GET", "/v1/podcasts/{id}", [], "optionalSignIn", false), params, body),
   cover: (params) => address(e("GET", "/v1/podcasts/{id}/cover", ["size"], "optionalSignIn", true), params),
   episodes: (params, body) => call(e("GET", "/v1/podcasts/{id}/episodes", ["page", "size", "sort"], "optionalSignIn", false), params, body),
@@ -271,4 +271,10 @@ export const podcasts = {
   saveProgress: (params, body) => call(e("PUT", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),
   chapters: (params, body) => call(e("GET", "/v1/episodes/{id}/chapters", [], "optionalSignIn", false), params, body),
   transcript: (params, body) => call(e("GET", "/v1/episodes/{id}/transcript", [], "optionalSignIn", false), params, body),
+};
+
+export const audiobooks = {
+  cover: (params) => address(e("GET", "/v1/audiobooks/{id}/cover", ["size"], "optionalSignIn", true), params),
+  chapters: (params, body) => call(e("GET", "/v1/audiobooks/parts/{id}/chapters", [], "optionalSignIn", false), params, body),
+  scan: (params, body) => call(e("POST", "/v1/audiobooks/scan", [], "admin", false), params, body),
 };
