@@ -106,6 +106,7 @@ async function list(root) {
   const kinds = document.createElement("div");
   kinds.className = "podcast-kinds";
   kinds.setAttribute("role", "group");
+  kinds.setAttribute("aria-label", t("podcastKinds"));
   box.append(kinds);
   const all = document.createElement("div");
   box.append(all);
