@@ -163,6 +163,38 @@ public struct Podcast: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
+extension Podcast {
+    /// `kind` and a book's fields came with audiobooks: an answer saved before them (a client's offline cache)
+    /// or sent by an older server is a feed's podcast.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(String.self, forKey: .id), title: try c.decode(String.self, forKey: .title),
+            author: try c.decodeIfPresent(String.self, forKey: .author),
+            detail: try c.decode(String.self, forKey: .detail),
+            detailHtml: try c.decodeIfPresent(String.self, forKey: .detailHtml),
+            imageUrl: try c.decodeIfPresent(String.self, forKey: .imageUrl),
+            feedUrl: try c.decode(String.self, forKey: .feedUrl),
+            link: try c.decodeIfPresent(String.self, forKey: .link),
+            categories: try c.decode([String].self, forKey: .categories),
+            explicit: try c.decode(Bool.self, forKey: .explicit),
+            keep: try c.decode(PodcastKeep.self, forKey: .keep),
+            retention: try c.decode(Int.self, forKey: .retention),
+            episodesCount: try c.decode(Int.self, forKey: .episodesCount),
+            subscribersCount: try c.decode(Int.self, forKey: .subscribersCount),
+            subscribed: try c.decodeIfPresent(Bool.self, forKey: .subscribed),
+            refreshedAt: try c.decodeIfPresent(String.self, forKey: .refreshedAt),
+            lastError: try c.decodeIfPresent(String.self, forKey: .lastError),
+            createdAt: try c.decode(String.self, forKey: .createdAt),
+            updatedAt: try c.decode(String.self, forKey: .updatedAt),
+            kind: try c.decodeIfPresent(PodcastKind.self, forKey: .kind) ?? .podcast,
+            narrator: try c.decodeIfPresent(String.self, forKey: .narrator),
+            series: try c.decodeIfPresent(String.self, forKey: .series),
+            seriesPart: try c.decodeIfPresent(Double.self, forKey: .seriesPart),
+            year: try c.decodeIfPresent(Int.self, forKey: .year))
+    }
+}
+
 /// What a podcast is.
 public enum PodcastKind: String, Codable, Sendable, CaseIterable, SchemaEnum {
     /// A feed (RSS, Atom, JSON Feed).
