@@ -22,9 +22,11 @@ public enum AudioFileReader {
 
     /// Opens `path` with TagLib after checking, without TagLib, that it is a non-empty, readable
     /// regular file of a supported type: TagLib would block forever reading a FIFO.
-    static func open(_ path: String) throws(AudioMetadataError) -> TagLibFile {
+    static func open(_ path: String, extensions: Set<String> = supportedExtensions) throws(AudioMetadataError)
+        -> TagLibFile
+    {
         let ext = fileExtension(of: path)
-        guard supportedExtensions.contains(ext) else {
+        guard extensions.contains(ext) else {
             throw AudioMetadataError(
                 path: path,
                 reason: ext.isEmpty

@@ -10,6 +10,8 @@ const zh = {
   back15: "后退 15 秒", forward15: "前进 15 秒", speed: "倍速", sleepTimer: "定时关闭", sleepOff: "不开启",
   sleepMinutes: "{n} 分钟", sleepEnd: "播完本集", sleepsAt: "{t} 后停止", sleepsAtEnd: "本集播完后停止",
   noEpisodes: "还没有节目", podcastSearch: "搜索播客", episodeNumber: "第 {n} 集", listenNow: "正在收听",
+  allKinds: "全部", audiobooks: "有声书", noBooks: "还没有有声书", narratedBy: "演播：{n}", seriesPart: "{s} · 第 {n} 部",
+  partsCount: "{n} 个部分", podcastKinds: "类型",
 };
 const en = {
   continueListening: "Continue listening", mySubscriptions: "My subscriptions", allPodcasts: "All podcasts",
@@ -22,6 +24,8 @@ const en = {
   sleepOff: "Off", sleepMinutes: "{n} minutes", sleepEnd: "End of episode", sleepsAt: "Stops in {t}",
   sleepsAtEnd: "Stops at the end of this episode", noEpisodes: "No episodes yet", podcastSearch: "Search podcasts",
   episodeNumber: "Episode {n}", listenNow: "Now playing",
+  allKinds: "All", audiobooks: "Audiobooks", noBooks: "No audiobooks yet", narratedBy: "Read by {n}",
+  seriesPart: "{s}, book {n}", partsCount: "{n} parts", podcastKinds: "Kind",
 };
 
 extend({ zh, en });

@@ -37,6 +37,8 @@ public struct ServerOptions: Equatable, Sendable {
     public var musicFolders: [String] = []
     /// Folders of videos (MVs); with none, `serve` on the demo library serves the demo's videos.
     public var videoFolders: [String] = []
+    /// A folder of audiobooks (a folder of parts, or one .m4b, per book); nil for none.
+    public var audiobookFolder: String?
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
     public var logLevel: String = "info"
@@ -119,6 +121,11 @@ public struct CommandLineParser {
             options, value in
             options.videoFolders.append(contentsOf: value.split(separator: ":").map(String.init))
         },
+        Flag(
+            name: "--audiobooks", environment: "CLOUDMUSIC_AUDIOBOOKS", valueName: "DIR",
+            help:
+                "A folder of audiobooks: each book a folder of audio files or one .m4b file (scanned at start)."
+        ) { $0.audiobookFolder = $1 },
         Flag(
             name: "--host", environment: "CLOUDMUSIC_HOST", valueName: "ADDRESS",
             help: "Address to listen on (0.0.0.0 for every interface)."

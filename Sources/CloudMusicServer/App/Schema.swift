@@ -39,6 +39,7 @@ enum Schema {
         PodcastsSchema.albumOrder,
         PodcastsSchema.episodeSearch,
         NewsSchema.migration,
+        AudiobooksSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -38,6 +38,7 @@ public final class ServerApp: Sendable {
     let orders: OrderService
     let podcasts: PodcastService
     let news: NewsService
+    let audiobooks: AudiobookService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -67,7 +68,9 @@ public final class ServerApp: Sendable {
         let sessionEnds = SessionEnds(database: database, hub: eventHub)
         try sessionEnds.check()
         self.sessionEnds = sessionEnds
-        files = FileRoots(options.musicFolders + options.videoFolders + [options.dataFolder], logger: logger)
+        files = FileRoots(
+            options.musicFolders + options.videoFolders + [options.dataFolder]
+                + (options.audiobookFolder.map { [$0] } ?? []), logger: logger)
         let clicks = ViewerClicks(
             database: database,
             writers: [
@@ -148,7 +151,7 @@ public final class ServerApp: Sendable {
             database: database, providers: try options.shop.providers(dataFolder: options.dataFolder),
             logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds),
             autoCompleteSeconds: Int64(options.shop.orderAutoCompleteSeconds))
-        podcasts = PodcastService(
+        var podcasts = PodcastService(
             database: database,
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
             downloadFolder: options.dataFolder + "/podcasts",
@@ -158,6 +161,11 @@ public final class ServerApp: Sendable {
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
             images: try NewsImageKey(file: options.dataFolder + "/news-images.key"),
             refreshInterval: Int64(max(options.newsRefreshMinutes, 1) * 60), logger: logger)
+        let audiobooks = AudiobookService(database: database, folder: options.audiobookFolder, logger: logger)
+        self.audiobooks = audiobooks
+        podcasts.audiobookFolder = audiobooks.root
+        podcasts.bookChapters = { try audiobooks.chaptersIfPart($0) }
+        self.podcasts = podcasts
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -188,7 +196,12 @@ public final class ServerApp: Sendable {
             database: database, sheets: sheets, library: library, scans: scans, nowPlaying: nowPlaying)
         AppPasswordRoutes(passwords: passwords, subsonic: subsonic).register(on: api)
         MessageRoutes(messages: messages).register(on: api)
-        PodcastRoutes(podcasts: podcasts, files: files).register(on: api)
+        let books = AudiobookRoutes(audiobooks: audiobooks, media: media, files: files)
+        PodcastRoutes(
+            podcasts: podcasts, files: files, bookCover: { try books.cover(bookID: $0, size: $1, $2) }
+        )
+        .register(on: api)
+        books.register(on: api)
         NewsRoutes(news: news).register(on: api)
         EventRoutes(database: database, log: events, accounts: accounts).register(on: api)
         ShopRoutes(shop: shop, orders: orders).register(on: api)
@@ -234,6 +247,7 @@ public final class ServerApp: Sendable {
         sweeper.start()
         if !options.musicFolders.isEmpty { try scans.start() }
         videoScans.start()
+        audiobooks.startScan()
         let podcastSchedule = PodcastScheduler(podcasts: podcasts, logger: logger)
         if options.podcastRefreshSeconds > 0 { podcastSchedule.start() }
         let newsSchedule = NewsScheduler(news: news, logger: logger)

@@ -10,6 +10,8 @@ struct PodcastRoutes {
     let files: FileRoots
     /// Pictures fetched from the feeds' addresses, by podcast, for an hour.
     let covers = ExpiringCache<Int64, PreparedPicture>(capacity: 500)
+    /// An audiobook's cover from its files (`AudiobookRoutes`); nil for a feed's podcast.
+    var bookCover: (@Sendable (Int64, Int, Request) throws -> Response?)?
 
     struct PreparedPicture: Sendable {
         var data: Data
@@ -19,8 +21,11 @@ struct PodcastRoutes {
     func register(on api: EndpointRouter) {
         api.on(PodcastsAPI.list) { call in try podcasts.podcasts(query: call.query, viewer: call.caller) }
         api.on(PodcastsAPI.detail) { call in try podcasts.podcast(id: call.path.id, viewer: call.caller) }
-        api.on(PodcastsAPI.cover) { [covers] call in
+        api.on(PodcastsAPI.cover) { [covers, bookCover] call in
             let id = call.path.id
+            if let bookCover, let response = try bookCover(id, call.query.size, call.request) {
+                return response
+            }
             let picture = try covers.value(id, serveStale: false) { [podcasts] in
                 let (data, type) = try waitFor { try await podcasts.cover(podcastID: id) }
                 return (PreparedPicture(data: data, type: type), Date().timeIntervalSince1970 + 3_600)

@@ -11,6 +11,7 @@ extension PodcastService {
     static let maxExtraBytes: Int64 = 2_000_000
 
     func chapters(episodeID: Int64) async throws -> EpisodeChapters {
+        if let bookChapters { if let chapters = try bookChapters(episodeID) { return chapters } }
         guard let address = try episode(id: episodeID, viewer: nil).chaptersUrl,
             let url = URL(string: address)
         else { return EpisodeChapters(chapters: []) }

@@ -19,6 +19,10 @@ struct PodcastService: Sendable {
     /// Seconds between refreshes of a feed that works.
     let refreshInterval: Int64
     let logger: Logger?
+    /// The real path of the audiobooks folder, where books' parts are (`AudiobookService`).
+    var audiobookFolder: String?
+    /// A book's part's chapters (from its file), nil for a feed's episode.
+    var bookChapters: (@Sendable (Int64) throws -> EpisodeChapters?)?
     let store = PodcastStore()
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Milliseconds, for the order of places saved within one second.
@@ -31,6 +35,8 @@ struct PodcastService: Sendable {
 
     static let noPodcast = ServiceError.notFound("That podcast does not exist.")
     static let noEpisode = ServiceError.notFound("That episode does not exist.")
+    static let bookHasNoFeed = ServiceError.invalid(
+        "An audiobook has no feed to refresh or settings to change: its parts are files the scan reads.")
 
     // MARK: Reading
 
@@ -38,7 +44,7 @@ struct PodcastService: Sendable {
         let needle = query.q.map { PodcastFeeds.searchText($0.trimmingCharacters(in: .whitespaces)) }
         return try database.read { db in
             let (records, total) = try store.podcasts(
-                db, needle: needle?.isEmpty == false ? needle : nil, paging: query.paging,
+                db, needle: needle?.isEmpty == false ? needle : nil, kind: query.kind, paging: query.paging,
                 viewerID: viewer?.userID)
             return Page(
                 items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size
@@ -53,8 +59,10 @@ struct PodcastService: Sendable {
     func episodes(podcastID: Int64, query: EpisodeListQuery, viewer: Viewer?) throws -> Page<PodcastEpisode> {
         try database.read { db in
             guard let total = try store.episodesCount(db, podcastID: podcastID) else { throw Self.noPodcast }
+            let podcast = try existing(db, id: podcastID, viewer: nil)
             let records = try store.episodes(
-                db, podcastID: podcastID, order: query.sort, paging: query.paging, viewerID: viewer?.userID)
+                db, podcastID: podcastID, order: query.sort, paging: query.paging, viewerID: viewer?.userID,
+                byPart: podcast.book != nil)
             return Page(
                 items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size
             )
@@ -97,6 +105,10 @@ struct PodcastService: Sendable {
         guard let record = try database.read({ db in try store.episode(db, id: episodeID, viewerID: nil) })
         else {
             throw Self.noEpisode
+        }
+        if record.kind == .audiobook {
+            guard let folder = audiobookFolder, let name = record.fileName else { throw Self.noEpisode }
+            return .file(path: "\(folder)/\(name)")
         }
         if record.keep == .download, let name = record.fileName {
             return .file(path: "\(downloadFolder)/\(record.podcastID)/\(name)")
@@ -264,6 +276,7 @@ struct PodcastService: Sendable {
     func update(id: Int64, settings: PodcastSettings) async throws -> Podcast {
         try database.write { db in
             let record = try existing(db, id: id, viewer: nil)
+            if record.book != nil { throw Self.bookHasNoFeed }
             let retention = try Self.checkedRetention(settings.retention ?? record.retention)
             try store.updateSettings(
                 db, id: id, keep: settings.keep ?? record.keep, retention: retention, now: clock())
@@ -294,6 +307,7 @@ struct PodcastService: Sendable {
         guard let record = try database.read({ db in try store.podcast(db, id: id, viewerID: nil) }) else {
             throw Self.noPodcast
         }
+        if record.book != nil { throw Self.bookHasNoFeed }
         guard let url = URL(string: record.feedURL) else { throw Self.noPodcast }
         let validators = Validators(etag: record.etag, lastModified: record.lastModified)
         let fetched: FetchedFeed
@@ -506,12 +520,18 @@ struct PodcastService: Sendable {
         let fields = record.fields
         return Podcast(
             id: String(record.id), title: fields.title, author: fields.author, detail: fields.descriptionText,
-            detailHtml: fields.descriptionHTML, imageUrl: fields.imageURL, feedUrl: record.feedURL,
+            detailHtml: fields.descriptionHTML,
+            imageUrl: record.book == nil
+                ? fields.imageURL
+                : record.book?.cover.map { _ in AudiobooksAPI.cover.uri(IDPath(record.id)) },
+            feedUrl: record.feedURL,
             link: fields.link, categories: fields.categories, explicit: fields.explicit, keep: record.keep,
             retention: record.retention, episodesCount: record.episodesCount,
             subscribersCount: record.subscribersCount, subscribed: record.subscribed,
             refreshedAt: record.refreshedAt.map(APIDate.string), lastError: record.lastError,
-            createdAt: APIDate.string(record.createdAt), updatedAt: APIDate.string(record.updatedAt))
+            createdAt: APIDate.string(record.createdAt), updatedAt: APIDate.string(record.updatedAt),
+            kind: record.book == nil ? .podcast : .audiobook, narrator: record.book?.narrator,
+            series: record.book?.series, seriesPart: record.book?.seriesPart, year: record.book?.year)
     }
 
     static func model(_ record: PodcastStore.EpisodeRecord) -> PodcastEpisode {
@@ -523,7 +543,10 @@ struct PodcastService: Sendable {
             duration: fields.duration, uri: PodcastsAPI.stream.uri(IDPath(record.id)),
             enclosureUrl: fields.enclosureURL, enclosureType: fields.enclosureType,
             enclosureLength: fields.enclosureLength, season: fields.season, episode: fields.episode,
-            chaptersUrl: fields.chaptersURL, transcriptUrl: fields.transcriptURL, imageUrl: fields.imageURL,
+            // A book's part: its chapters are the server's, read from its file.
+            chaptersUrl: record.kind == .audiobook
+                ? AudiobooksAPI.chapters.uri(IDPath(record.id)) : fields.chaptersURL,
+            transcriptUrl: fields.transcriptURL, imageUrl: fields.imageURL,
             downloaded: record.keep == .download && record.fileName != nil,
             progress: record.progress.map { model(episodeID: record.id, $0) },
             createdAt: APIDate.string(record.createdAt), updatedAt: APIDate.string(record.updatedAt))

@@ -23,6 +23,8 @@ struct PodcastStore: Sendable {
         var subscribed: Bool?
         var createdAt: Int64
         var updatedAt: Int64
+        /// What only audiobooks have (`AudiobooksSchema`); nil for a feed's podcast.
+        var book: AudiobookStore.BookFields?
     }
 
     /// What a feed says about the podcast, to write (and as read back).
@@ -48,6 +50,7 @@ struct PodcastStore: Sendable {
         var fields: EpisodeFields
         var fileName: String?
         var keep: PodcastKeep
+        var kind: PodcastKind = .podcast
         var progress: ProgressRecord?
         var createdAt: Int64
         var updatedAt: Int64
@@ -81,8 +84,8 @@ struct PodcastStore: Sendable {
     private static let select = """
         SELECT p.id, p.feed_url, p.title, p.author, p.description_text, p.description_html, p.link, p.image_url,
             p.categories, p.explicit, p.language, p.search_text, p.etag, p.last_modified, p.refreshed_at, p.failures, p.last_error, p.keep,
-            p.retention, p.created_at, p.updated_at,
-            p.episodes_count,
+            p.retention, p.created_at, p.updated_at, p.kind, p.narrator, p.series, p.series_part, p.year,
+            p.book_cover, p.episodes_count,
             (SELECT count(*) FROM podcast_subscriptions s WHERE s.podcast_id = p.id) AS subscribers_count,
             CASE WHEN ? IS NULL THEN NULL
                 ELSE EXISTS (SELECT 1 FROM podcast_subscriptions s WHERE s.user_id = ? AND s.podcast_id = p.id)
@@ -111,7 +114,8 @@ struct PodcastStore: Sendable {
             retention: try row.int("retention"),
             episodesCount: try row.int("episodes_count"), subscribersCount: try row.int("subscribers_count"),
             subscribed: try row.isNull("subscribed") ? nil : try row.bool("subscribed"),
-            createdAt: try row.int64("created_at"), updatedAt: try row.int64("updated_at"))
+            createdAt: try row.int64("created_at"), updatedAt: try row.int64("updated_at"),
+            book: try AudiobookStore.decodeBook(row))
     }
 
     func podcast(_ db: Connection, id: Int64, viewerID: Int64?) throws -> Record? {
@@ -123,11 +127,14 @@ struct PodcastStore: Sendable {
     }
 
     /// Podcasts by title, or those whose folded title and author hold `needle` (already folded).
-    func podcasts(_ db: Connection, needle: String?, paging: Paging, viewerID: Int64?) throws
-        -> (records: [Record], total: Int)
-    {
-        let filter = needle == nil ? "" : "WHERE instr(p.search_text, ?) > 0"
-        let filterArguments: [any SQLBindable] = needle.map { [$0] } ?? []
+    func podcasts(
+        _ db: Connection, needle: String?, kind: PodcastKind? = nil, paging: Paging, viewerID: Int64?
+    ) throws -> (records: [Record], total: Int) {
+        let conditions =
+            (needle == nil ? [] : ["instr(p.search_text, ?) > 0"]) + (kind == nil ? [] : ["p.kind = ?"])
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let filterArguments: [any SQLBindable] =
+            (needle.map { [$0] } ?? []) + (kind.map { [$0.rawValue] } ?? [])
         let total =
             try db.queryOne(
                 "SELECT count(*) AS n FROM podcasts p \(filter)", arguments: filterArguments
@@ -222,19 +229,20 @@ struct PodcastStore: Sendable {
     /// Podcasts whose next refresh is due, soonest first.
     func due(_ db: Connection, now: Int64, limit: Int) throws -> [Int64] {
         try db.query(
-            "SELECT id FROM podcasts WHERE next_refresh_at <= ? ORDER BY next_refresh_at, id LIMIT ?", now,
+            "SELECT id FROM podcasts WHERE next_refresh_at <= ? AND kind = 'podcast' ORDER BY next_refresh_at, id LIMIT ?",
+            now,
             limit
         ) { try $0.int64("id") }
     }
 
     func allIDs(_ db: Connection) throws -> [Int64] {
-        try db.query("SELECT id FROM podcasts ORDER BY id") { try $0.int64("id") }
+        try db.query("SELECT id FROM podcasts WHERE kind = 'podcast' ORDER BY id") { try $0.int64("id") }
     }
 
     // MARK: Episodes
 
     private static let selectEpisode = """
-        SELECT e.id, e.podcast_id, p.title AS podcast_title, p.keep, e.guid, e.title, e.description_text,
+        SELECT e.id, e.podcast_id, p.title AS podcast_title, p.keep, p.kind, e.guid, e.title, e.description_text,
             e.published_at, e.duration, e.enclosure_url, e.enclosure_type, e.enclosure_length, e.season, e.episode,
             e.chapters_url, e.transcript_url, e.image_url, e.file_name, e.created_at, e.updated_at,
             pr.position, pr.finished, pr.updated_at AS progress_at
@@ -263,7 +271,8 @@ struct PodcastStore: Sendable {
                 transcriptURL: try row.optionalString("transcript_url"),
                 imageURL: try row.optionalString("image_url")),
             fileName: try row.optionalString("file_name"),
-            keep: PodcastKeep(rawValue: try row.string("keep")) ?? .stream, progress: progress,
+            keep: PodcastKeep(rawValue: try row.string("keep")) ?? .stream,
+            kind: PodcastKind(rawValue: try row.string("kind")) ?? .podcast, progress: progress,
             createdAt: try row.int64("created_at"), updatedAt: try row.int64("updated_at"))
     }
 
@@ -278,19 +287,22 @@ struct PodcastStore: Sendable {
         }
     }
 
-    /// One page of a podcast's album: the page's ids from the index of dates alone (a deep page by number
-    /// skips index entries, not rows), then those twenty rows with the viewer's places, in one statement.
-    func episodes(_ db: Connection, podcastID: Int64, order: EpisodeOrder, paging: Paging, viewerID: Int64?)
-        throws -> [EpisodeRecord]
-    {
+    /// One page of a podcast's album: the page's ids from an index alone (a deep page by number skips index
+    /// entries, not rows), then those twenty rows with the viewer's places, in one statement. A book's parts
+    /// are always in their order (AudiobooksSchema's index), whatever the sort.
+    func episodes(
+        _ db: Connection, podcastID: Int64, order: EpisodeOrder, paging: Paging, viewerID: Int64?,
+        byPart: Bool = false
+    ) throws -> [EpisodeRecord] {
         let direction = order == .newest ? "DESC" : "ASC"
+        let columns = byPart ? ["episode", "id"] : ["published_at \(direction)", "id \(direction)"]
         return try db.query(
             """
             WITH page(id) AS (
                 SELECT id FROM podcast_episodes WHERE podcast_id = ?
-                ORDER BY published_at \(direction), id \(direction) LIMIT ? OFFSET ?)
+                ORDER BY \(columns.joined(separator: ", ")) LIMIT ? OFFSET ?)
             \(Self.selectEpisode) JOIN page ON page.id = e.id
-            ORDER BY e.published_at \(direction), e.id \(direction)
+            ORDER BY \(columns.map { "e." + $0 }.joined(separator: ", "))
             """, podcastID, paging.size, paging.offset, viewerID, decode: Self.decodeEpisode)
     }
 

@@ -11,7 +11,7 @@ public enum APIContract {
         VideosAPI.group, RecommendationsAPI.group,
         AppPasswordsAPI.group, MessagesAPI.group, EventsAPI.group,
         ShopAPI.group,
-        PodcastsAPI.group,
+        PodcastsAPI.group, AudiobooksAPI.group,
         NewsAPI.group,
     ]
 

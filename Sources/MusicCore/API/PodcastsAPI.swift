@@ -127,13 +127,27 @@ public struct Podcast: Codable, Sendable, Equatable, Identifiable {
     public var lastError: String?
     public var createdAt: String
     public var updatedAt: String
+    /// A feed's podcast, or an audiobook of the server's audiobooks folder (its episodes are its parts).
+    public var kind: PodcastKind
+    /// An audiobook's reader.
+    public var narrator: String?
+    /// The series an audiobook belongs to, and its place in it.
+    public var series: String?
+    public var seriesPart: Double?
+    public var year: Int?
 
     public init(
         id: String, title: String, author: String?, detail: String, detailHtml: String?, imageUrl: String?,
         feedUrl: String, link: String?, categories: [String], explicit: Bool, keep: PodcastKeep,
         retention: Int, episodesCount: Int, subscribersCount: Int, subscribed: Bool?, refreshedAt: String?,
-        lastError: String?, createdAt: String, updatedAt: String
+        lastError: String?, createdAt: String, updatedAt: String, kind: PodcastKind = .podcast,
+        narrator: String? = nil, series: String? = nil, seriesPart: Double? = nil, year: Int? = nil
     ) {
+        self.kind = kind
+        self.narrator = narrator
+        self.series = series
+        self.seriesPart = seriesPart
+        self.year = year
         self.id = id
         self.title = title
         self.author = author
@@ -154,6 +168,46 @@ public struct Podcast: Codable, Sendable, Equatable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+}
+
+extension Podcast {
+    /// `kind` and a book's fields came with audiobooks: an answer saved before them (a client's offline cache)
+    /// or sent by an older server is a feed's podcast.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(String.self, forKey: .id), title: try c.decode(String.self, forKey: .title),
+            author: try c.decodeIfPresent(String.self, forKey: .author),
+            detail: try c.decode(String.self, forKey: .detail),
+            detailHtml: try c.decodeIfPresent(String.self, forKey: .detailHtml),
+            imageUrl: try c.decodeIfPresent(String.self, forKey: .imageUrl),
+            feedUrl: try c.decode(String.self, forKey: .feedUrl),
+            link: try c.decodeIfPresent(String.self, forKey: .link),
+            categories: try c.decode([String].self, forKey: .categories),
+            explicit: try c.decode(Bool.self, forKey: .explicit),
+            keep: try c.decode(PodcastKeep.self, forKey: .keep),
+            retention: try c.decode(Int.self, forKey: .retention),
+            episodesCount: try c.decode(Int.self, forKey: .episodesCount),
+            subscribersCount: try c.decode(Int.self, forKey: .subscribersCount),
+            subscribed: try c.decodeIfPresent(Bool.self, forKey: .subscribed),
+            refreshedAt: try c.decodeIfPresent(String.self, forKey: .refreshedAt),
+            lastError: try c.decodeIfPresent(String.self, forKey: .lastError),
+            createdAt: try c.decode(String.self, forKey: .createdAt),
+            updatedAt: try c.decode(String.self, forKey: .updatedAt),
+            kind: try c.decodeIfPresent(PodcastKind.self, forKey: .kind) ?? .podcast,
+            narrator: try c.decodeIfPresent(String.self, forKey: .narrator),
+            series: try c.decodeIfPresent(String.self, forKey: .series),
+            seriesPart: try c.decodeIfPresent(Double.self, forKey: .seriesPart),
+            year: try c.decodeIfPresent(Int.self, forKey: .year))
+    }
+}
+
+/// What a podcast is.
+public enum PodcastKind: String, Codable, Sendable, CaseIterable, SchemaEnum {
+    /// A feed (RSS, Atom, JSON Feed).
+    case podcast
+    /// A book of the audiobooks folder.
+    case audiobook
 }
 
 /// Where a podcast's episodes are played from.
@@ -355,14 +409,17 @@ public struct PodcastRefreshReport: Codable, Sendable, Equatable {
 public struct PodcastListQuery: APIParameters, Equatable {
     public var paging = Paging()
     public var q: String?
+    public var kind: PodcastKind?
     public init() {}
-    public init(q: String?, page: Int = 1, size: Int = 20) {
+    public init(q: String?, kind: PodcastKind? = nil, page: Int = 1, size: Int = 20) {
         self.q = q
+        self.kind = kind
         paging = Paging(page: page, size: size)
     }
     public static let fields: [ParameterField<Self>] =
         Paging.fields(\.paging) + [
-            .text("q", \.q, maxLength: 100, doc: "Words the title or author holds (any substring).")
+            .text("q", \.q, maxLength: 100, doc: "Words the title or author holds (any substring)."),
+            .choice("kind", \.kind, doc: "Only podcasts of this kind (`audiobook` lists the books)."),
         ]
 }
 

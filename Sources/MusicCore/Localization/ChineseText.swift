@@ -751,6 +751,16 @@ enum ChineseText {
             "“position”必须是 0 到 10000 之间的整数。",
         "the token an article gave":
             "文章给出的令牌",
+        "That audiobook does not exist.":
+            "这本有声书不存在。",
+        "That audiobook has no cover.":
+            "这本有声书没有封面。",
+        "An audiobook has no feed to refresh or settings to change: its parts are files the scan reads.":
+            "有声书没有可刷新的订阅源，也没有可修改的设置：它的各部分是扫描读取的文件。",
+        "The server has no audiobooks folder (start it with --audiobooks DIR).":
+            "服务器没有有声书文件夹（启动时加上 --audiobooks DIR）。",
+        "The audiobooks folder cannot be read.":
+            "无法读取有声书文件夹。",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).
@@ -763,6 +773,7 @@ enum ChineseText {
         "video": "视频",
         "podcast": "播客",
         "episode": "节目",
+        "audiobook": "有声书",
         "comment": "评论",
         "ad": "广告",
         "conversation": "会话",

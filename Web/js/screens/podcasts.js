@@ -34,10 +34,20 @@ function mark(episode) {
   return html`<span class="episode-mark">${percent ? t("playedPercent", { n: percent }) : duration(p.position, true)}</span>`;
 }
 
+const isBook = (p) => p.kind === "audiobook";
+
+/** An audiobook's reader and series ("演播：…", "三体 · 第 2 部"). */
+function bookLines(p) {
+  if (!isBook(p)) return [];
+  return [p.narrator ? t("narratedBy", { n: p.narrator }) : "",
+    p.series ? (p.seriesPart != null ? t("seriesPart", { s: p.series, n: p.seriesPart }) : p.series) : ""].filter(Boolean);
+}
+
 function podcastRow(p) {
-  return html`<li><a class="podcast-row" href="/podcast/${p.id}">${img(coverOf(p), 56, "podcast-cover", "")}
+  const count = isBook(p) ? t("partsCount", { n: p.episodesCount }) : t("episodesCount", { n: p.episodesCount });
+  return html`<li><a class="podcast-row${isBook(p) ? " book-row" : ""}" href="/podcast/${p.id}">${img(coverOf(p), 56, "podcast-cover", "")}
     <span class="podcast-text"><span class="podcast-title">${p.title}</span>
-    <span class="podcast-sub">${[p.author, t("episodesCount", { n: p.episodesCount })].filter(Boolean).join(" · ")}</span></span></a></li>`;
+    <span class="podcast-sub">${[p.author, ...bookLines(p), count].filter(Boolean).join(" · ")}</span></span></a></li>`;
 }
 
 function episodeRow(e, { number, showPodcast = false } = {}) {
@@ -92,18 +102,38 @@ async function list(root) {
     await section(box, "subscriptions", t("mySubscriptions"), () => podcasts.subscriptions({ size: 50 }),
       (page) => page.data.length ? html`<ul class="podcast-list">${page.data.map(podcastRow)}</ul>` : emptyBlock(t("noSubscriptions")));
   }
+  // Everything, feeds only, or the audiobooks folder's books (有声书).
+  const kinds = document.createElement("div");
+  kinds.className = "podcast-kinds";
+  kinds.setAttribute("role", "group");
+  kinds.setAttribute("aria-label", t("podcastKinds"));
+  box.append(kinds);
   const all = document.createElement("div");
   box.append(all);
-  const showAll = async (q) => {
+  let kind = "";
+  let q = "";
+  const renderKinds = () => setHTML(kinds, html`${[["", t("allKinds")], ["podcast", t("podcasts")], ["audiobook", t("audiobooks")]].map(([k, label]) =>
+    html`<button class="pill-btn kind-${k || "all"}${k === kind ? " primary" : ""}" type="button" data-kind="${k}" aria-pressed="${k === kind}">${label}</button>`)}`);
+  const showAll = async () => {
     all.replaceChildren();
-    await section(all, "all-podcasts", t("allPodcasts"), () => podcasts.list({ size: 50, ...(q ? { q } : {}) }),
-      (page) => page.data.length ? html`<ul class="podcast-list">${page.data.map(podcastRow)}</ul>` : emptyBlock(t("noPodcasts")));
+    const title = kind === "audiobook" ? t("audiobooks") : t("allPodcasts");
+    await section(all, "all-podcasts", title, () => podcasts.list({ size: 50, ...(q ? { q } : {}), ...(kind ? { kind } : {}) }),
+      (page) => page.data.length ? html`<ul class="podcast-list">${page.data.map(podcastRow)}</ul>` : emptyBlock(kind === "audiobook" ? t("noBooks") : t("noPodcasts")));
   };
+  kinds.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-kind]");
+    if (!button || button.dataset.kind === kind) return;
+    kind = button.dataset.kind;
+    renderKinds();
+    showAll();
+  });
   box.querySelector(".podcast-search").addEventListener("submit", (event) => {
     event.preventDefault();
-    showAll(event.target.q.value.trim());
+    q = event.target.q.value.trim();
+    showAll();
   });
-  await showAll("");
+  renderKinds();
+  await showAll();
 }
 
 async function album(root, id, query) {
@@ -115,7 +145,8 @@ async function album(root, id, query) {
   const renderHead = () => head(root, {
     thing: coverOf(podcast),
     title: podcast.title,
-    lines: [podcast.author ?? "", html`<span class="detail-desc podcast-detail">${podcast.detail}</span>`,
+    lines: [podcast.author ?? "", ...bookLines(podcast).map((line) => html`<span class="detail-desc book-line">${line}</span>`),
+      html`<span class="detail-desc podcast-detail">${podcast.detail}</span>`,
       podcast.categories?.length ? html`<span class="detail-desc">${podcast.categories.join(" · ")}</span>` : ""].filter(Boolean),
     actions: action("subscribe", podcast.subscribed ? "done" : "plus", podcast.subscribed ? t("subscribed") : t("subscribe"), { on: !!podcast.subscribed }),
   });
@@ -135,9 +166,10 @@ async function album(root, id, query) {
     const first = (pageNumber - 1) * PAGE_SIZE;
     // Numbered from the oldest: the same episode keeps its number in either order.
     const numberOf = (i) => sort === "oldest" ? first + i + 1 : page.total - first - i;
+    // A book's parts are always in their order: no sorting.
     setHTML(body, html`<div class="episode-tools" role="group" aria-label="${t("sortEpisodes")}">
-        <span class="episode-total">${t("episodesCount", { n: page.total })}</span>
-        ${["newest", "oldest"].map((s) => html`<button class="pill-btn sort-${s}${s === sort ? " primary" : ""}" type="button" data-sort="${s}" aria-pressed="${s === sort}">${t(s)}</button>`)}</div>
+        <span class="episode-total">${isBook(podcast) ? t("partsCount", { n: page.total }) : t("episodesCount", { n: page.total })}</span>
+        ${isBook(podcast) ? "" : ["newest", "oldest"].map((s) => html`<button class="pill-btn sort-${s}${s === sort ? " primary" : ""}" type="button" data-sort="${s}" aria-pressed="${s === sort}">${t(s)}</button>`)}</div>
       ${shown.length ? html`<ol class="episode-list">${shown.map((e, i) => episodeRow(e, { number: e.episode ?? numberOf(i) }))}</ol>` : emptyBlock(t("noEpisodes"))}
       ${pages > 1 ? html`<nav class="pager" aria-label="${t("pageOf", { p: pageNumber, n: pages })}">
         <button class="pill-btn prev-page" type="button" ${pageNumber <= 1 ? "disabled" : ""}>${t("prevPage")}</button>
