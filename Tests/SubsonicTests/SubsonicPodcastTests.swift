@@ -12,6 +12,12 @@ import Testing
 /// their Range, a scrobble marking an episode played and a bookmark moving one's place, which the v1 API then
 /// shows; writes are the administrators'.
 @Suite struct SubsonicPodcastTests {
+    /// The methods these tests call; SubsonicMethodTests counts them as called.
+    static let methods = [
+        "getPodcasts", "getNewestPodcasts", "getPodcastEpisode", "refreshPodcasts", "createPodcastChannel",
+        "deletePodcastChannel", "downloadPodcastEpisode", "deletePodcastEpisode",
+    ]
+
     static func feed(origin: FeedOrigin) -> String {
         let audio = origin.url("/bytes?size=50000").absoluteString.replacingOccurrences(
             of: "&", with: "&amp;")
