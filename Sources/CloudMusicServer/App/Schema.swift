@@ -35,6 +35,7 @@ enum Schema {
         EventsSchema.sessionEnds,
         ShopSchema.migration,
         PodcastsSchema.migration,
+        GPodderSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

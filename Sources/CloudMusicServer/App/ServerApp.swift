@@ -37,6 +37,7 @@ public final class ServerApp: Sendable {
     let shop: ShopService
     let orders: OrderService
     let podcasts: PodcastService
+    let gpodder: GPodderService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -151,6 +152,8 @@ public final class ServerApp: Sendable {
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
             downloadFolder: options.dataFolder + "/podcasts",
             refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
+        gpodder = GPodderService(
+            database: database, podcasts: podcasts, accounts: accounts, passwords: passwords)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -188,6 +191,7 @@ public final class ServerApp: Sendable {
             service: subsonic, passwords: passwords, media: media, files: files, accounts: accounts,
             logger: logger, envelope: .current
         ).register(on: router)
+        GPodderRoutes(gpodder: gpodder, router: router).register()
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
@@ -206,6 +210,7 @@ public final class ServerApp: Sendable {
         // in the Subsonic envelope under /rest, where apps read every error from a subsonic-response.
         var errors = ErrorRenderer(APIEnvelope.refusal)
         errors.render(under: "/rest", with: SubsonicRoutes.refusals(envelope: .current))
+        errors.render(under: "/api/2", with: GPodderAPI.refusal)
         configuration.errorRenderer = errors
         return configuration
     }

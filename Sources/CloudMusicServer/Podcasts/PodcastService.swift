@@ -99,12 +99,14 @@ struct PodcastService: Sendable {
 
     func subscribe(podcastID: Int64, viewer: Viewer, _ on: Bool) throws -> Podcast {
         try database.write { db in
-            _ = try existing(db, id: podcastID, viewer: nil)
+            let record = try existing(db, id: podcastID, viewer: nil)
             if on {
                 try store.subscribe(db, userID: viewer.userID, podcastID: podcastID, now: clock())
             } else {
                 try store.unsubscribe(db, userID: viewer.userID, podcastID: podcastID)
             }
+            try store.recordSubscriptionChange(
+                db, userID: viewer.userID, feedURL: record.feedURL, subscribed: on, at: millisecondClock())
             return Self.model(try existing(db, id: podcastID, viewer: viewer))
         }
     }
@@ -188,6 +190,8 @@ struct PodcastService: Sendable {
                 db, feedURL: url.absoluteString, fields: fetched.podcast!, keep: draft.keep ?? .stream,
                 retention: retention, now: now, nextRefresh: now + refreshInterval)
             _ = try write(db, podcastID: id, episodes: fetched.episodes, known: [:], now: now)
+            // Those who asked for this feed through a gPodder app before it was here.
+            try store.applyWantedSubscriptions(db, podcastID: id, feedURL: url.absoluteString, now: now)
             let validators = fetched.head.validators
             try store.recordSuccess(
                 db, id: id, etag: validators.etag, lastModified: validators.lastModified, now: now,

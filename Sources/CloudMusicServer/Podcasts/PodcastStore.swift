@@ -422,13 +422,19 @@ struct PodcastStore: Sendable {
     }
 
     /// Writes a place unless the one stored was taken later (the later one wins, whatever order they arrive in).
-    func saveProgress(_ db: Connection, userID: Int64, episodeID: Int64, _ progress: ProgressRecord) throws {
+    /// `receivedAt` (milliseconds, the server's clock) and the gPodder `device` are what sync's "since" reads.
+    func saveProgress(
+        _ db: Connection, userID: Int64, episodeID: Int64, _ progress: ProgressRecord,
+        receivedAt: Int64 = Int64(Date().timeIntervalSince1970 * 1_000), device: String? = nil
+    ) throws {
         try db.execute(
             """
-            INSERT INTO episode_progress(user_id, episode_id, position, finished, updated_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO episode_progress(user_id, episode_id, position, finished, updated_at, received_at, device)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, episode_id) DO UPDATE SET position = excluded.position,
-                finished = excluded.finished, updated_at = excluded.updated_at
+                finished = excluded.finished, updated_at = excluded.updated_at,
+                received_at = excluded.received_at, device = excluded.device
             WHERE excluded.updated_at >= episode_progress.updated_at
-            """, userID, episodeID, progress.position, progress.finished, progress.updatedAt)
+            """, userID, episodeID, progress.position, progress.finished, progress.updatedAt, receivedAt, device)
     }
 }
