@@ -44,7 +44,8 @@ import Testing
             "http://127.0.0.1:\(server.port)\(path)",
         ]
         if let json {
-            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: folder + "/request"))
+            try JSONSerialization.data(withJSONObject: json).write(
+                to: URL(fileURLWithPath: folder + "/request"))
         } else if let raw {
             try Data(raw.utf8).write(to: URL(fileURLWithPath: folder + "/request"))
         }
@@ -126,7 +127,8 @@ import Testing
 
         // Register the device, then list devices.
         let device = try await Self.call(
-            server, "POST", "/api/2/devices/Bob/antennapod-1.json", json: ["caption": "Pixel", "type": "mobile"],
+            server, "POST", "/api/2/devices/Bob/antennapod-1.json",
+            json: ["caption": "Pixel", "type": "mobile"],
             cookie: cookie)
         #expect(device.status == 200, "\(device.object)")
         let devices = try await Self.call(server, "GET", "/api/2/devices/Bob.json", cookie: cookie)
@@ -145,10 +147,12 @@ import Testing
             server, "GET", "/api/2/subscriptions/Bob/antennapod-1.json?since=0", cookie: cookie)
         #expect(changes.object["add"] as? [String] == [feedURL.absoluteString])
         let since = try #require(changes.object["timestamp"] as? Int)
-        #expect(try await server.call("GET", "/v1/podcasts/subscribed", token: bob).data["total"] as? Int == 0)
+        #expect(
+            try await server.call("GET", "/v1/podcasts/subscribed", token: bob).data["total"] as? Int == 0)
 
         // An administrator adds the feed: the waiting subscription is applied.
-        let added = try await server.call("POST", "/v1/podcasts", json: ["url": feedURL.absoluteString], token: ann)
+        let added = try await server.call(
+            "POST", "/v1/podcasts", json: ["url": feedURL.absoluteString], token: ann)
         #expect(added.status == 201, "\(added.json)")
         let podcastID = try #require(added.data["id"] as? String)
         let subscribed = try await server.call("GET", "/v1/podcasts/subscribed", token: bob)
@@ -162,7 +166,8 @@ import Testing
         #expect(annUpload.status == 200, "\(annUpload.object)")
         let everything = try await server.call("GET", "/v1/podcasts", token: ann)
         #expect(everything.data["total"] as? Int == 2)
-        #expect(try await server.call("GET", "/v1/podcasts/subscribed", token: ann).data["total"] as? Int == 1)
+        #expect(
+            try await server.call("GET", "/v1/podcasts/subscribed", token: ann).data["total"] as? Int == 1)
 
         // A v1 unsubscription is a removal in the changes since.
         let off = try await server.call("DELETE", "/v1/podcasts/\(podcastID)/subscription", token: bob)
@@ -172,12 +177,14 @@ import Testing
         #expect(removed.object["remove"] as? [String] == [feedURL.absoluteString])
         #expect((removed.object["add"] as? [String])?.isEmpty == true)
         let again = try await Self.call(
-            server, "POST", "/api/2/subscriptions/Bob/antennapod-1.json", json: ["add": [feedURL.absoluteString]],
+            server, "POST", "/api/2/subscriptions/Bob/antennapod-1.json",
+            json: ["add": [feedURL.absoluteString]],
             cookie: cookie)
         #expect(again.status == 200)
 
         // Play actions become places; a download of another episode and a play of an unknown one are kept.
-        let episodes = try await server.call("GET", "/v1/podcasts/\(podcastID)/episodes?sort=oldest", token: bob)
+        let episodes = try await server.call(
+            "GET", "/v1/podcasts/\(podcastID)/episodes?sort=oldest", token: bob)
         let list = episodes.data["data"] as? [[String: Any]] ?? []
         let first = try #require(list.first)
         let second = try #require(list.last)
@@ -186,20 +193,24 @@ import Testing
         let actions: [[String: Any]] = [
             [
                 "podcast": feedURL.absoluteString, "episode": first["enclosureUrl"] as! String, "guid": "a",
-                "action": "play", "timestamp": Self.gpodderTime(-60), "started": 0, "position": 30, "total": 120,
+                "action": "play", "timestamp": Self.gpodderTime(-60), "started": 0, "position": 30,
+                "total": 120,
                 "device": "antennapod-1",
             ],
             [
-                "podcast": feedURL.absoluteString, "episode": second["enclosureUrl"] as! String, "action": "download",
+                "podcast": feedURL.absoluteString, "episode": second["enclosureUrl"] as! String,
+                "action": "download",
                 "timestamp": Self.gpodderTime(-50), "device": "antennapod-1",
             ],
             [
                 "podcast": "https://elsewhere.example/feed.xml", "episode": "https://elsewhere.example/1.mp3",
-                "action": "play", "timestamp": Self.gpodderTime(-40), "started": 0, "position": 12, "total": 99,
+                "action": "play", "timestamp": Self.gpodderTime(-40), "started": 0, "position": 12,
+                "total": 99,
                 "device": "antennapod-1",
             ],
         ]
-        let sent = try await Self.call(server, "POST", "/api/2/episodes/Bob.json", json: actions, cookie: cookie)
+        let sent = try await Self.call(
+            server, "POST", "/api/2/episodes/Bob.json", json: actions, cookie: cookie)
         #expect(sent.status == 200, "\(sent.object)")
         #expect((sent.object["update_urls"] as? [Any])?.isEmpty == true)
         let place = try await server.call("GET", "/v1/episodes/\(firstID)/progress", token: bob)
@@ -233,7 +244,8 @@ import Testing
         let written = try await server.call(
             "PUT", "/v1/episodes/\(secondID)/progress", json: ["position": 45], token: bob)
         #expect(written.status == 200, "\(written.json)")
-        let later = try await Self.call(server, "GET", "/api/2/episodes/Bob.json?since=\(readAt)", cookie: cookie)
+        let later = try await Self.call(
+            server, "GET", "/api/2/episodes/Bob.json?since=\(readAt)", cookie: cookie)
         let v1Play = later.actions.first { $0["guid"] as? String == "b" && $0["action"] as? String == "play" }
         #expect(v1Play?["position"] as? Int == 45, "\(later.actions)")
         #expect(v1Play?["episode"] as? String == second["enclosureUrl"] as? String)
@@ -259,7 +271,8 @@ import Testing
         let made = try await server.call(
             "POST", "/v1/users/\(bobID)/app_passwords", json: ["name": "phone"], token: bob)
         let appPassword = try #require(made.data["password"] as? String)
-        let login = try await Self.call(server, "POST", "/api/2/auth/Bob/login.json", basic: ("Bob", appPassword))
+        let login = try await Self.call(
+            server, "POST", "/api/2/auth/Bob/login.json", basic: ("Bob", appPassword))
         #expect(login.status == 200, "\(login.object)")
         let cookie = try #require(login.cookie)
 
@@ -272,13 +285,15 @@ import Testing
         #expect(othersLogin.status == 403)
 
         // Bad JSON, a bad action, too many changes, another format.
-        let bad = try await Self.call(server, "POST", "/api/2/episodes/Bob.json", raw: "[{nope", cookie: cookie)
+        let bad = try await Self.call(
+            server, "POST", "/api/2/episodes/Bob.json", raw: "[{nope", cookie: cookie)
         #expect(bad.status == 400 && !bad.message.isEmpty, "\(bad.object)")
         let badAction = try await Self.call(
             server, "POST", "/api/2/episodes/Bob.json",
             json: [["podcast": "https://a.example/f", "episode": "https://a.example/1", "action": "dance"]],
             cookie: cookie)
-        #expect(badAction.status == 400 && badAction.message.contains("play, download"), "\(badAction.object)")
+        #expect(
+            badAction.status == 400 && badAction.message.contains("play, download"), "\(badAction.object)")
         let tooMany = try await Self.call(
             server, "POST", "/api/2/subscriptions/Bob/d.json",
             json: ["add": (0..<2_001).map { "https://a.example/\($0)" }], cookie: cookie)
@@ -294,11 +309,14 @@ import Testing
         try database.write { db in _ = try db.execute("UPDATE gpodder_sessions SET expires_at = 0") }
         let expired = try await Self.call(server, "GET", "/api/2/devices/Bob.json", cookie: cookie)
         #expect(expired.status == 401, "\(expired.object)")
-        let fresh = try await Self.call(server, "POST", "/api/2/auth/Bob/login.json", basic: ("Bob", appPassword))
+        let fresh = try await Self.call(
+            server, "POST", "/api/2/auth/Bob/login.json", basic: ("Bob", appPassword))
         let freshCookie = try #require(fresh.cookie)
-        #expect(try await Self.call(server, "GET", "/api/2/devices/Bob.json", cookie: freshCookie).status == 200)
+        #expect(
+            try await Self.call(server, "GET", "/api/2/devices/Bob.json", cookie: freshCookie).status == 200)
         let out = try await Self.call(server, "POST", "/api/2/auth/Bob/logout.json", cookie: freshCookie)
         #expect(out.status == 200)
-        #expect(try await Self.call(server, "GET", "/api/2/devices/Bob.json", cookie: freshCookie).status == 401)
+        #expect(
+            try await Self.call(server, "GET", "/api/2/devices/Bob.json", cookie: freshCookie).status == 401)
     }
 }

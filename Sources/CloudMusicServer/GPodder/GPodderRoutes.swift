@@ -15,9 +15,11 @@ enum GPodderAPI {
     }
 
     static let login = Route(method: .POST, pattern: "/api/2/auth/:username/login.json", maxBodyBytes: 4_096)
-    static let logout = Route(method: .POST, pattern: "/api/2/auth/:username/logout.json", maxBodyBytes: 4_096)
+    static let logout = Route(
+        method: .POST, pattern: "/api/2/auth/:username/logout.json", maxBodyBytes: 4_096)
     static let devices = Route(method: .GET, pattern: "/api/2/devices/:file", maxBodyBytes: 0)
-    static let saveDevice = Route(method: .POST, pattern: "/api/2/devices/:username/:file", maxBodyBytes: 4_096)
+    static let saveDevice = Route(
+        method: .POST, pattern: "/api/2/devices/:username/:file", maxBodyBytes: 4_096)
     static let subscriptionChanges = Route(
         method: .GET, pattern: "/api/2/subscriptions/:username/:file", maxBodyBytes: 0)
     static let uploadSubscriptions = Route(
@@ -32,7 +34,9 @@ enum GPodderAPI {
     /// The server's refusals under `/api/2`.
     static let refusal: ErrorRenderer.Render = { error, context in
         var response = APIEnvelope.refusal(error, context)
-        if error.status == 401 { response.headers.add("WWW-Authenticate", #"Basic realm="CloudMusic gPodder""#) }
+        if error.status == 401 {
+            response.headers.add("WWW-Authenticate", #"Basic realm="CloudMusic gPodder""#)
+        }
         return response
     }
 }
@@ -56,13 +60,15 @@ struct GPodderRoutes {
             var response = APIEnvelope.done()
             response.headers.add(
                 "Set-Cookie",
-                "\(Self.cookieName)=\(token); Path=/api/2; Max-Age=\(gpodder.sessionLifetime); HttpOnly; SameSite=Lax")
+                "\(Self.cookieName)=\(token); Path=/api/2; Max-Age=\(gpodder.sessionLifetime); HttpOnly; SameSite=Lax"
+            )
             return response
         }
         on(GPodderAPI.logout) { request in
             if let token = Self.cookie(request) { try gpodder.closeSession(token: token) }
             var response = APIEnvelope.done()
-            response.headers.add("Set-Cookie", "\(Self.cookieName)=; Path=/api/2; Max-Age=0; HttpOnly; SameSite=Lax")
+            response.headers.add(
+                "Set-Cookie", "\(Self.cookieName)=; Path=/api/2; Max-Age=0; HttpOnly; SameSite=Lax")
             return response
         }
         on(GPodderAPI.devices) { request in
@@ -138,7 +144,8 @@ struct GPodderRoutes {
     static func file(_ request: Request, _ parameter: String) throws -> String {
         let value = try request.parameter(parameter)
         guard value.hasSuffix(".json"), value.count > 5 else {
-            throw ServiceError.notFound("This server offers the gPodder API in JSON only (addresses ending in .json).")
+            throw ServiceError.notFound(
+                "This server offers the gPodder API in JSON only (addresses ending in .json).")
         }
         return String(value.dropLast(5))
     }

@@ -35,7 +35,8 @@ struct GPodderService: Sendable {
         "Wrong username or password. Sign in with your email or phone and password, or with an app password made in CloudMusic's settings."
     )
     static let signIn = ServiceError.unauthenticated(
-        "Sign in first: send your username and password (HTTP Basic), or the sessionid cookie from login.json.")
+        "Sign in first: send your username and password (HTTP Basic), or the sessionid cookie from login.json."
+    )
     static let notYours = ServiceError.forbidden(
         "This address names another person: use the username you signed in with.")
     static let maxActions = 1_000
@@ -142,7 +143,8 @@ struct GPodderService: Sendable {
             {
                 throw ServiceError.invalid("You have 100 devices already: remove one in your app first.")
             }
-            try store.saveDevice(db, userID: person.userID, id: id, caption: caption, type: type, now: clock())
+            try store.saveDevice(
+                db, userID: person.userID, id: id, caption: caption, type: type, now: clock())
         }
     }
 
@@ -159,7 +161,9 @@ struct GPodderService: Sendable {
 
     // MARK: Subscriptions
 
-    func subscriptionChanges(device: String, since: Int64, for person: Person) throws -> GPodderSubscriptionChanges {
+    func subscriptionChanges(device: String, since: Int64, for person: Person) throws
+        -> GPodderSubscriptionChanges
+    {
         try saveDevice(id: device, caption: nil, type: nil, for: person)
         let timestamp = clock()
         let changes = try podcasts.subscriptionChanges(since: since * 1_000, viewer: person.viewer)
@@ -203,8 +207,10 @@ struct GPodderService: Sendable {
             guard Self.actionNames.contains(name) else {
                 throw ServiceError.invalid("An episode action must be play, download, delete or new.")
             }
-            guard !action.podcast.isEmpty, !action.episode.isEmpty, action.podcast.count <= Self.maxAddressLength,
-                action.episode.count <= Self.maxAddressLength, (action.guid?.count ?? 0) <= Self.maxAddressLength
+            guard !action.podcast.isEmpty, !action.episode.isEmpty,
+                action.podcast.count <= Self.maxAddressLength,
+                action.episode.count <= Self.maxAddressLength,
+                (action.guid?.count ?? 0) <= Self.maxAddressLength
             else {
                 throw ServiceError.invalid("An episode action needs its podcast's and episode's addresses.")
             }
@@ -219,14 +225,16 @@ struct GPodderService: Sendable {
             }
             let numbers = [action.started, action.position, action.total].compactMap { $0 }
             guard numbers.allSatisfy({ $0.isFinite && (0...864_000).contains($0) }) else {
-                throw ServiceError.invalid("'started', 'position' and 'total' must be seconds from 0 to 864000.")
+                throw ServiceError.invalid(
+                    "'started', 'position' and 'total' must be seconds from 0 to 864000.")
             }
             if name == "play" && action.position == nil {
                 throw ServiceError.invalid("A play action needs its 'position'.")
             }
             checked.append(
                 GPodderStore.ActionRecord(
-                    device: action.device, podcastURL: PodcastService.syncAddress(action.podcast) ?? action.podcast,
+                    device: action.device,
+                    podcastURL: PodcastService.syncAddress(action.podcast) ?? action.podcast,
                     episodeURL: action.episode, guid: action.guid, action: name, takenAt: takenAt,
                     started: action.started.map { Int($0) }, position: action.position.map { Int($0) },
                     total: action.total.map { Int($0) }))
@@ -283,7 +291,8 @@ struct GPodderService: Sendable {
                     place.progress.updatedAt,
                     GPodderEpisodeAction(
                         podcast: place.feedURL, episode: place.enclosureURL, action: "play",
-                        timestamp: Self.text(place.progress.updatedAt), guid: place.guid, device: place.device,
+                        timestamp: Self.text(place.progress.updatedAt), guid: place.guid,
+                        device: place.device,
                         started: 0, position: position, total: duration ?? position)
                 ))
         }
@@ -292,7 +301,9 @@ struct GPodderService: Sendable {
         if aggregated {
             // The latest action of each episode.
             var latest: [String: Int] = [:]
-            for (index, action) in list.enumerated() { latest[action.podcast + "\u{0}" + action.episode] = index }
+            for (index, action) in list.enumerated() {
+                latest[action.podcast + "\u{0}" + action.episode] = index
+            }
             let keep = Set(latest.values)
             list = list.enumerated().filter { keep.contains($0.offset) }.map(\.element)
         }
@@ -307,7 +318,9 @@ struct GPodderService: Sendable {
     }
 
     static func text(_ milliseconds: Int64) -> String {
-        String(ISO8601Timestamp.string(from: Date(timeIntervalSince1970: Double(milliseconds / 1_000))).dropLast())
+        String(
+            ISO8601Timestamp.string(from: Date(timeIntervalSince1970: Double(milliseconds / 1_000)))
+                .dropLast())
     }
 }
 

@@ -17,7 +17,9 @@ struct GPodderStore: Sendable {
 
     // MARK: Sessions
 
-    func insertSession(_ db: Connection, tokenHash: String, userID: Int64, now: Int64, expiresAt: Int64) throws {
+    func insertSession(_ db: Connection, tokenHash: String, userID: Int64, now: Int64, expiresAt: Int64)
+        throws
+    {
         try db.execute("DELETE FROM gpodder_sessions WHERE user_id = ? AND expires_at <= ?", userID, now)
         try db.execute(
             "INSERT INTO gpodder_sessions(token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
@@ -41,9 +43,12 @@ struct GPodderStore: Sendable {
 
     /// The person a username names: by nickname, else by email or phone.
     func userID(_ db: Connection, nicknameKey: String, email: String?, phone: String?) throws -> Int64? {
-        if let id = try db.queryOne("SELECT id FROM users WHERE nickname_key = ?", nicknameKey, decode: {
-            try $0.int64("id")
-        }) {
+        if let id = try db.queryOne(
+            "SELECT id FROM users WHERE nickname_key = ?", nicknameKey,
+            decode: {
+                try $0.int64("id")
+            })
+        {
             return id
         }
         if let email {
@@ -65,7 +70,9 @@ struct GPodderStore: Sendable {
     }
 
     func deviceCount(_ db: Connection, userID: Int64) throws -> Int {
-        try db.queryOne("SELECT count(*) AS n FROM gpodder_devices WHERE user_id = ?", userID) { try $0.int("n") }
+        try db.queryOne("SELECT count(*) AS n FROM gpodder_devices WHERE user_id = ?", userID) {
+            try $0.int("n")
+        }
             ?? 0
     }
 
@@ -96,7 +103,9 @@ struct GPodderStore: Sendable {
     }
 
     /// The actions kept for `userID` received at or after `since` (milliseconds), oldest first.
-    func actions(_ db: Connection, userID: Int64, since: Int64, podcastURL: String?, device: String?, limit: Int)
+    func actions(
+        _ db: Connection, userID: Int64, since: Int64, podcastURL: String?, device: String?, limit: Int
+    )
         throws -> [ActionRecord]
     {
         var filter = ""

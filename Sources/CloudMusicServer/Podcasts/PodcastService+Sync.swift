@@ -47,7 +47,8 @@ extension PodcastService {
                 } else {
                     unknown.append(url)
                 }
-                try store.recordSubscriptionChange(db, userID: viewer.userID, feedURL: url, subscribed: true, at: now)
+                try store.recordSubscriptionChange(
+                    db, userID: viewer.userID, feedURL: url, subscribed: true, at: now)
             }
             for url in removes {
                 if let id = try store.podcastID(db, feedURL: url) {
@@ -97,7 +98,8 @@ extension PodcastService {
                     position: min(max(play.position, 0), 864_000), finished: finished,
                     updatedAt: min(play.takenAt, now))
                 try store.saveProgress(
-                    db, userID: viewer.userID, episodeID: episodeID, record, receivedAt: now, device: play.device)
+                    db, userID: viewer.userID, episodeID: episodeID, record, receivedAt: now,
+                    device: play.device)
                 placed.insert(index)
             }
             return placed

@@ -14,7 +14,9 @@ extension PodcastStore {
         var device: String?
     }
 
-    func recordSubscriptionChange(_ db: Connection, userID: Int64, feedURL: String, subscribed: Bool, at: Int64)
+    func recordSubscriptionChange(
+        _ db: Connection, userID: Int64, feedURL: String, subscribed: Bool, at: Int64
+    )
         throws
     {
         try db.execute(
@@ -59,7 +61,9 @@ extension PodcastStore {
     }
 
     /// The places of `userID` received at or after `since` (milliseconds), the oldest received first.
-    func placesReceived(_ db: Connection, userID: Int64, since: Int64, feedURL: String?, device: String?, limit: Int)
+    func placesReceived(
+        _ db: Connection, userID: Int64, since: Int64, feedURL: String?, device: String?, limit: Int
+    )
         throws -> [PlaceChange]
     {
         var filter = ""

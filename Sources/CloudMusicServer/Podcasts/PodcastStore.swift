@@ -435,6 +435,7 @@ struct PodcastStore: Sendable {
                 finished = excluded.finished, updated_at = excluded.updated_at,
                 received_at = excluded.received_at, device = excluded.device
             WHERE excluded.updated_at >= episode_progress.updated_at
-            """, userID, episodeID, progress.position, progress.finished, progress.updatedAt, receivedAt, device)
+            """, userID, episodeID, progress.position, progress.finished, progress.updatedAt, receivedAt,
+            device)
     }
 }
