@@ -117,7 +117,9 @@ import Testing
         let feedURL = try origin.put(
             "gp-\(UUID().uuidString).xml", Self.feed(title: "同步测试 Sync", guids: ["a", "b"], origin: origin))
         let otherURL = try origin.put(
-            "gp-\(UUID().uuidString).xml", Self.feed(title: "Another", guids: ["x"], origin: origin))
+            "gp-\(UUID().uuidString).xml",
+            Self.feed(title: "Another", guids: ["x"], origin: origin).replacingOccurrences(
+                of: "text=\"Arts\"", with: "text=\"News\""))
 
         // Sign in with the account's email and password; the username in the address may be the nickname.
         let login = try await Self.call(
@@ -168,6 +170,14 @@ import Testing
         #expect(everything.data["total"] as? Int == 2)
         #expect(
             try await server.call("GET", "/v1/podcasts/subscribed", token: ann).data["total"] as? Int == 1)
+
+        // Categories come from the feeds' iTunes categories (the other feed names "News").
+        let categories = try await server.call("GET", "/v1/podcasts/categories")
+        #expect(categories.status == 200, "\(categories.json)")
+        let named = categories.json["data"] as? [[String: Any]] ?? []
+        #expect(named.first { $0["name"] as? String == "Arts" }?["podcastsCount"] as? Int == 1, "\(named)")
+        let arts = try await server.call("GET", "/v1/podcasts?category=Arts")
+        #expect((arts.data["data"] as? [[String: Any]])?.map { $0["id"] as? String } == [podcastID])
 
         // A v1 unsubscription is a removal in the changes since.
         let off = try await server.call("DELETE", "/v1/podcasts/\(podcastID)/subscription", token: bob)

@@ -250,7 +250,8 @@ export const shop = {
 };
 
 export const podcasts = {
-  list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q"], "optionalSignIn", false), params, body),
+  list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q", "category"], "optionalSignIn", false), params, body),
+  categories: (params, body) => call(e("GET", "/v1/podcasts/categories", [], "optionalSignIn", false), params, body),
   detail: (params, body) => call(e("GET", "/v1/podcasts/{id}", [], "optionalSignIn", false), params, body),
   cover: (params) => address(e("GET", "/v1/podcasts/{id}/cover", ["size"], "optionalSignIn", true), params),
   episodes: (params, body) => call(e("GET", "/v1/podcasts/{id}/episodes", ["page", "size", "sort"], "optionalSignIn", false), params, body),

@@ -121,4 +121,11 @@ extension PodcastService {
     func subscriptionCount(viewer: Viewer) throws -> Int {
         try subscriptions(paging: Paging(page: 1, size: 1), viewer: viewer).total
     }
+
+    /// The podcasts' categories, from their feeds' iTunes categories (a podcast counted once in each it names).
+    func categories() throws -> [PodcastCategory] {
+        try database.read { db in
+            try store.categories(db).map { PodcastCategory(name: $0.name, podcastsCount: $0.count) }
+        }
+    }
 }

@@ -38,7 +38,8 @@ struct PodcastService: Sendable {
         let needle = query.q.map { PodcastFeeds.searchText($0.trimmingCharacters(in: .whitespaces)) }
         return try database.read { db in
             let (records, total) = try store.podcasts(
-                db, needle: needle?.isEmpty == false ? needle : nil, paging: query.paging,
+                db, needle: needle?.isEmpty == false ? needle : nil,
+                category: query.category?.isEmpty == false ? query.category : nil, paging: query.paging,
                 viewerID: viewer?.userID)
             return Page(
                 items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size

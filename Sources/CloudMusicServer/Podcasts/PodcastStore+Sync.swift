@@ -95,4 +95,14 @@ extension PodcastStore {
                 device: try row.optionalString("device"))
         }
     }
+
+    /// Every category the feeds name, with how many podcasts name it, the most used first.
+    func categories(_ db: Connection) throws -> [(name: String, count: Int)] {
+        try db.query(
+            """
+            SELECT c.value AS name, count(*) AS n FROM podcasts p, json_each(p.categories) c
+            GROUP BY c.value ORDER BY n DESC, c.value LIMIT 500
+            """
+        ) { (try $0.string("name"), try $0.int("n")) }
+    }
 }

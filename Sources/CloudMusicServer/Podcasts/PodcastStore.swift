@@ -123,11 +123,22 @@ struct PodcastStore: Sendable {
     }
 
     /// Podcasts by title, or those whose folded title and author hold `needle` (already folded).
-    func podcasts(_ db: Connection, needle: String?, paging: Paging, viewerID: Int64?) throws
+    func podcasts(
+        _ db: Connection, needle: String?, category: String? = nil, paging: Paging, viewerID: Int64?
+    ) throws
         -> (records: [Record], total: Int)
     {
-        let filter = needle == nil ? "" : "WHERE instr(p.search_text, ?) > 0"
-        let filterArguments: [any SQLBindable] = needle.map { [$0] } ?? []
+        var conditions: [String] = []
+        var filterArguments: [any SQLBindable] = []
+        if let needle {
+            conditions.append("instr(p.search_text, ?) > 0")
+            filterArguments.append(needle)
+        }
+        if let category {
+            conditions.append("EXISTS (SELECT 1 FROM json_each(p.categories) c WHERE c.value = ?)")
+            filterArguments.append(category)
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let total =
             try db.queryOne(
                 "SELECT count(*) AS n FROM podcasts p \(filter)", arguments: filterArguments
