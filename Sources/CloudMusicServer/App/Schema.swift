@@ -40,6 +40,7 @@ enum Schema {
         PodcastsSchema.episodeSearch,
         NewsSchema.migration,
         AudiobooksSchema.migration,
+        GPodderSchema.migration,
         Migration(
             version: 1, name: "server metadata",
             sql: """

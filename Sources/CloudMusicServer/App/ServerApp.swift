@@ -39,6 +39,7 @@ public final class ServerApp: Sendable {
     let podcasts: PodcastService
     let news: NewsService
     let audiobooks: AudiobookService
+    let gpodder: GPodderService
     /// Carries committed events to open event streams.
     let eventHub = InProcessEventHub()
     let events: EventLog
@@ -166,6 +167,8 @@ public final class ServerApp: Sendable {
         podcasts.audiobookFolder = audiobooks.root
         podcasts.bookChapters = { try audiobooks.chaptersIfPart($0) }
         self.podcasts = podcasts
+        gpodder = GPodderService(
+            database: database, podcasts: podcasts, accounts: accounts, passwords: passwords)
     }
 
     /// Every endpoint of the API, registered through its declaration.
@@ -209,6 +212,7 @@ public final class ServerApp: Sendable {
             service: subsonic, passwords: passwords, media: media, files: files, accounts: accounts,
             logger: logger, envelope: .current, podcasts: podcasts
         ).register(on: router)
+        GPodderRoutes(gpodder: gpodder, router: router).register()
         WebRoutes(folder: options.webFolder, logger: logger).register(on: router)
         return router
     }
@@ -227,6 +231,7 @@ public final class ServerApp: Sendable {
         // in the Subsonic envelope under /rest, where apps read every error from a subsonic-response.
         var errors = ErrorRenderer(APIEnvelope.refusal)
         errors.render(under: "/rest", with: SubsonicRoutes.refusals(envelope: .current))
+        errors.render(under: "/api/2", with: GPodderAPI.refusal)
         configuration.errorRenderer = errors
         return configuration
     }

@@ -20,6 +20,7 @@ struct PodcastRoutes {
 
     func register(on api: EndpointRouter) {
         api.on(PodcastsAPI.list) { call in try podcasts.podcasts(query: call.query, viewer: call.caller) }
+        api.on(PodcastsAPI.categories) { _ in try podcasts.categories() }
         api.on(PodcastsAPI.detail) { call in try podcasts.podcast(id: call.path.id, viewer: call.caller) }
         api.on(PodcastsAPI.cover) { [covers, bookCover] call in
             let id = call.path.id

@@ -44,7 +44,8 @@ struct PodcastService: Sendable {
         let needle = query.q.map { PodcastFeeds.searchText($0.trimmingCharacters(in: .whitespaces)) }
         return try database.read { db in
             let (records, total) = try store.podcasts(
-                db, needle: needle?.isEmpty == false ? needle : nil, kind: query.kind, paging: query.paging,
+                db, needle: needle?.isEmpty == false ? needle : nil, kind: query.kind,
+                category: query.category?.isEmpty == false ? query.category : nil, paging: query.paging,
                 viewerID: viewer?.userID)
             return Page(
                 items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size
@@ -128,12 +129,14 @@ struct PodcastService: Sendable {
 
     func subscribe(podcastID: Int64, viewer: Viewer, _ on: Bool) throws -> Podcast {
         try database.write { db in
-            _ = try existing(db, id: podcastID, viewer: nil)
+            let record = try existing(db, id: podcastID, viewer: nil)
             if on {
                 try store.subscribe(db, userID: viewer.userID, podcastID: podcastID, now: clock())
             } else {
                 try store.unsubscribe(db, userID: viewer.userID, podcastID: podcastID)
             }
+            try store.recordSubscriptionChange(
+                db, userID: viewer.userID, feedURL: record.feedURL, subscribed: on, at: millisecondClock())
             return Self.model(try existing(db, id: podcastID, viewer: viewer))
         }
     }
@@ -217,6 +220,8 @@ struct PodcastService: Sendable {
                 db, feedURL: url.absoluteString, fields: fetched.podcast!, keep: draft.keep ?? .stream,
                 retention: retention, now: now, nextRefresh: now + refreshInterval)
             _ = try write(db, podcastID: id, episodes: fetched.episodes, known: [:], now: now)
+            // Those who asked for this feed through a gPodder app before it was here.
+            try store.applyWantedSubscriptions(db, podcastID: id, feedURL: url.absoluteString, now: now)
             let validators = fetched.head.validators
             try store.recordSuccess(
                 db, id: id, etag: validators.etag, lastModified: validators.lastModified, now: now,

@@ -128,13 +128,24 @@ struct PodcastStore: Sendable {
 
     /// Podcasts by title, or those whose folded title and author hold `needle` (already folded).
     func podcasts(
-        _ db: Connection, needle: String?, kind: PodcastKind? = nil, paging: Paging, viewerID: Int64?
+        _ db: Connection, needle: String?, kind: PodcastKind? = nil, category: String? = nil, paging: Paging,
+        viewerID: Int64?
     ) throws -> (records: [Record], total: Int) {
-        let conditions =
-            (needle == nil ? [] : ["instr(p.search_text, ?) > 0"]) + (kind == nil ? [] : ["p.kind = ?"])
+        var conditions: [String] = []
+        var filterArguments: [any SQLBindable] = []
+        if let needle {
+            conditions.append("instr(p.search_text, ?) > 0")
+            filterArguments.append(needle)
+        }
+        if let kind {
+            conditions.append("p.kind = ?")
+            filterArguments.append(kind.rawValue)
+        }
+        if let category {
+            conditions.append("EXISTS (SELECT 1 FROM json_each(p.categories) c WHERE c.value = ?)")
+            filterArguments.append(category)
+        }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let filterArguments: [any SQLBindable] =
-            (needle.map { [$0] } ?? []) + (kind.map { [$0.rawValue] } ?? [])
         let total =
             try db.queryOne(
                 "SELECT count(*) AS n FROM podcasts p \(filter)", arguments: filterArguments
@@ -467,13 +478,20 @@ struct PodcastStore: Sendable {
     }
 
     /// Writes a place unless the one stored was taken later (the later one wins, whatever order they arrive in).
-    func saveProgress(_ db: Connection, userID: Int64, episodeID: Int64, _ progress: ProgressRecord) throws {
+    /// `receivedAt` (milliseconds, the server's clock) and the gPodder `device` are what sync's "since" reads.
+    func saveProgress(
+        _ db: Connection, userID: Int64, episodeID: Int64, _ progress: ProgressRecord,
+        receivedAt: Int64 = Int64(Date().timeIntervalSince1970 * 1_000), device: String? = nil
+    ) throws {
         try db.execute(
             """
-            INSERT INTO episode_progress(user_id, episode_id, position, finished, updated_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO episode_progress(user_id, episode_id, position, finished, updated_at, received_at, device)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, episode_id) DO UPDATE SET position = excluded.position,
-                finished = excluded.finished, updated_at = excluded.updated_at
+                finished = excluded.finished, updated_at = excluded.updated_at,
+                received_at = excluded.received_at, device = excluded.device
             WHERE excluded.updated_at >= episode_progress.updated_at
-            """, userID, episodeID, progress.position, progress.finished, progress.updatedAt)
+            """, userID, episodeID, progress.position, progress.finished, progress.updatedAt, receivedAt,
+            device)
     }
 }

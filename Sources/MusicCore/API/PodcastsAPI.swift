@@ -4,6 +4,9 @@ public enum PodcastsAPI {
     public static let list = Endpoint<NoPath, PodcastListQuery, NoBody, Page<Podcast>, OptionalSignIn>(
         "list", .GET, "/v1/podcasts",
         "Podcasts by title, or those whose title or author holds `q` (Chinese too, any substring)")
+    public static let categories = Endpoint<NoPath, NoQuery, NoBody, [PodcastCategory], OptionalSignIn>(
+        "categories", .GET, "/v1/podcasts/categories",
+        "The podcasts' categories (their feeds' iTunes categories), each with how many podcasts it has")
     public static let detail = Endpoint<IDPath, NoQuery, NoBody, Podcast, OptionalSignIn>(
         "detail", .GET, "/v1/podcasts/{id}", "A podcast", resource: "podcast")
     public static let cover = Endpoint<IDPath, CoverQuery, NoBody, Picture, OptionalSignIn>(
@@ -90,8 +93,8 @@ public enum PodcastsAPI {
         "podcasts",
         "Podcasts: feeds, episodes paged as an album, subscriptions, progress that follows the person",
         [
-            list, detail, cover, episodes, add, importOPML, update, delete, refresh, refreshAll, subscribe,
-            unsubscribe, subscriptions, newEpisodes, continueListening, searchEpisodes, episode, stream,
+            list, categories, detail, cover, episodes, add, importOPML, update, delete, refresh, refreshAll,
+            subscribe, unsubscribe, subscriptions, newEpisodes, continueListening, searchEpisodes, episode, stream,
             progress,
             saveProgress, chapters, transcript,
         ])
@@ -410,16 +413,19 @@ public struct PodcastListQuery: APIParameters, Equatable {
     public var paging = Paging()
     public var q: String?
     public var kind: PodcastKind?
+    public var category: String?
     public init() {}
-    public init(q: String?, kind: PodcastKind? = nil, page: Int = 1, size: Int = 20) {
+    public init(q: String?, kind: PodcastKind? = nil, category: String? = nil, page: Int = 1, size: Int = 20) {
         self.q = q
         self.kind = kind
+        self.category = category
         paging = Paging(page: page, size: size)
     }
     public static let fields: [ParameterField<Self>] =
         Paging.fields(\.paging) + [
             .text("q", \.q, maxLength: 100, doc: "Words the title or author holds (any substring)."),
             .choice("kind", \.kind, doc: "Only podcasts of this kind (`audiobook` lists the books)."),
+            .text("category", \.category, maxLength: 100, doc: "Only podcasts in this category (as listed)."),
         ]
 }
 
@@ -436,6 +442,17 @@ public struct EpisodeSearchQuery: APIParameters, Equatable {
         Paging.fields(\.paging) + [
             .text("q", \.q, maxLength: 100, required: true, doc: "Words the title holds (any substring).")
         ]
+}
+
+/// A category of podcasts, from their feeds' iTunes categories.
+public struct PodcastCategory: Codable, Sendable, Equatable {
+    public var name: String
+    public var podcastsCount: Int
+
+    public init(name: String, podcastsCount: Int) {
+        self.name = name
+        self.podcastsCount = podcastsCount
+    }
 }
 
 /// How an album of episodes is ordered.

@@ -761,6 +761,47 @@ enum ChineseText {
             "服务器没有有声书文件夹（启动时加上 --audiobooks DIR）。",
         "The audiobooks folder cannot be read.":
             "无法读取有声书文件夹。",
+        // gPodder sync (issue 30)
+        "Wrong username or password. Sign in with your email or phone and password, or with an app password made in CloudMusic's settings.":
+            "用户名或密码错误。请用邮箱或手机号和密码登录，或使用在 CloudMusic 设置里创建的应用密码。",
+        "Sign in first: send your username and password (HTTP Basic), or the sessionid cookie from login.json.":
+            "请先登录：发送用户名和密码（HTTP Basic），或 login.json 返回的 sessionid cookie。",
+        "This address names another person: use the username you signed in with.":
+            "这个地址里是别人的用户名：请使用你登录时的用户名。",
+        "A device's caption can be at most 200 characters.":
+            "设备名称最多 200 个字。",
+        "A device's type must be desktop, laptop, mobile, server or other.":
+            "设备类型只能是 desktop、laptop、mobile、server 或 other。",
+        "You have 100 devices already: remove one in your app first.":
+            "你已经有 100 台设备了：请先在应用里删除一台。",
+        "A device id is 1 to 64 letters, digits, '-', '_' or '.'.":
+            "设备 id 由 1 到 64 个字母、数字、“-”、“_”或“.”组成。",
+        "Send at most 2000 subscription changes at once.":
+            "一次最多发送 2000 条订阅变更。",
+        "A podcast's address can be at most 2000 characters.":
+            "播客地址最多 2000 个字符。",
+        "An address cannot be both added and removed in one change.":
+            "同一个地址不能在一次变更里既添加又删除。",
+        "Send at most 1000 episode actions at once.":
+            "一次最多发送 1000 条单集操作。",
+        "An episode action must be play, download, delete or new.":
+            "单集操作只能是 play、download、delete 或 new。",
+        "An episode action needs its podcast's and episode's addresses.":
+            "单集操作需要播客和这一集的地址。",
+        "An episode action's timestamp must be a UTC time such as 2026-12-05T13:30:00.":
+            "单集操作的 timestamp 必须是 UTC 时间，例如 2026-12-05T13:30:00。",
+        "'started', 'position' and 'total' must be seconds from 0 to 864000.":
+            "“started”“position”和“total”必须是 0 到 864000 之间的秒数。",
+        "A play action needs its 'position'.":
+            "play 操作需要“position”。",
+        "'aggregated' must be true or false.":
+            "“aggregated”必须是 true 或 false。",
+        "The request body is too large for this address.":
+            "请求内容对这个地址来说太大了。",
+        "This server offers the gPodder API in JSON only (addresses ending in .json).":
+            "本服务器的 gPodder API 只提供 JSON 格式（以 .json 结尾的地址）。",
+        "'since' must be a timestamp this server gave (whole seconds).":
+            "“since”必须是本服务器给出的时间戳（整秒）。",
     ]
 
     /// Nouns that sentences take as `word:` arguments (the kind of thing an id names, a field's label).
