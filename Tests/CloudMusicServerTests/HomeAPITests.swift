@@ -139,7 +139,7 @@ import Testing
         #expect(
             usual == [
                 "banner", "dailySongs", "personalRadio", "hotSheets", "recommendedSheets", "recommendedSongs",
-                "newAlbums", "categories", "recentlyPlayed", "videos",
+                "newAlbums", "categories", "recentlyPlayed", "videos", "products",
             ])
 
         let saved = try await server.call(
@@ -158,7 +158,7 @@ import Testing
         #expect(
             order == [
                 "recentlyPlayed", "categories", "recommendedSongs (hidden)", "banner", "dailySongs",
-                "personalRadio", "hotSheets", "recommendedSheets", "newAlbums", "videos",
+                "personalRadio", "hotSheets", "recommendedSheets", "newAlbums", "videos", "products",
             ])
         #expect(
             try await world.home(token: world.bob).map(\.type) == [
@@ -221,7 +221,7 @@ import Testing
         let server = world.server
         let settings = try await server.call("GET", "/v1/admin/home", token: world.ann)
         #expect(settings.status == 200)
-        #expect(settings.list.count == 10)
+        #expect(settings.list.count == 11)
         #expect(settings.list.first?["moduleType"] as? String == "banner")
         #expect(settings.list.allSatisfy { $0["enabled"] as? Bool == true })
 
@@ -237,7 +237,7 @@ import Testing
         #expect(
             saved.list.compactMap { $0["moduleType"] as? String } == [
                 "categories", "recommendedSongs", "banner", "dailySongs", "personalRadio", "hotSheets",
-                "recommendedSheets", "newAlbums", "recentlyPlayed", "videos",
+                "recommendedSheets", "newAlbums", "recentlyPlayed", "videos", "products",
             ])
         let home = try await world.home(token: nil)
         #expect(home.map(\.type) == ["categories", "newAlbums"])

@@ -30,6 +30,8 @@ def test_a_person_buys_with_the_sandbox(browser, shop_server):
         page.goto("/mine")
         page.locator("a[href='/shop']").tap()
         page.locator(".product-row", has_text="云音乐T恤").tap()
+        # The details keep their rich text (the server's sanitized HTML, drawn through ui.js).
+        assert page.locator(".product-details b").inner_text() == "舒适"
         page.locator(".sku", has_text="L").tap()
         page.locator(".add-to-cart").tap()
         page.locator(".toast").wait_for()

@@ -239,6 +239,7 @@ export const shop = {
   orders: (params, body) => call(e("GET", "/v1/orders", ["page", "size"], "signedIn", false), params, body),
   orderDetail: (params, body) => call(e("GET", "/v1/orders/{id}", [], "signedIn", false), params, body),
   cancelOrder: (params, body) => call(e("POST", "/v1/orders/{id}/cancel", [], "signedIn", false), params, body),
+  confirmReceipt: (params, body) => call(e("POST", "/v1/orders/{id}/receipt", [], "signedIn", false), params, body),
   pay: (params, body) => call(e("POST", "/v1/orders/{id}/payments", [], "signedIn", false), params, body),
   notifyAlipay: (params) => address(e("POST", "/v1/shop/notify/alipay", [], "anyone", true), params),
   notifyWeChatPay: (params) => address(e("POST", "/v1/shop/notify/wechat", [], "anyone", true), params),
@@ -246,11 +247,12 @@ export const shop = {
   sandboxPage: (params) => address(e("GET", "/v1/shop/sandbox/pay", ["order", "token", "action"], "anyone", true), params),
   sandboxAct: (params) => address(e("POST", "/v1/shop/sandbox/pay", ["order", "token", "action"], "anyone", true), params),
   adminOrders: (params, body) => call(e("GET", "/v1/admin/shop/orders", ["state", "cursor", "size"], "admin", false), params, body),
+  shipOrder: (params, body) => call(e("POST", "/v1/admin/shop/orders/{id}/ship", [], "admin", false), params, body),
   refund: (params, body) => call(e("POST", "/v1/admin/shop/orders/{id}/refund", [], "admin", false), params, body),
 };
 
 export const podcasts = {
-  list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q", "category"], "optionalSignIn", false), params, body),
+  list: (params, body) => call(e("GET", "/v1/podcasts", ["page", "size", "q", "kind", "category"], "optionalSignIn", false), params, body),
   categories: (params, body) => call(e("GET", "/v1/podcasts/categories", [], "optionalSignIn", false), params, body),
   detail: (params, body) => call(e("GET", "/v1/podcasts/{id}", [], "optionalSignIn", false), params, body),
   cover: (params) => address(e("GET", "/v1/podcasts/{id}/cover", ["size"], "optionalSignIn", true), params),
@@ -266,10 +268,37 @@ export const podcasts = {
   subscriptions: (params, body) => call(e("GET", "/v1/podcasts/subscribed", ["page", "size"], "signedIn", false), params, body),
   newEpisodes: (params, body) => call(e("GET", "/v1/episodes/new", ["page", "size"], "signedIn", false), params, body),
   continueListening: (params, body) => call(e("GET", "/v1/episodes/continue", ["page", "size"], "signedIn", false), params, body),
+  searchEpisodes: (params, body) => call(e("GET", "/v1/episodes", ["page", "size", "q"], "optionalSignIn", false), params, body),
   episode: (params, body) => call(e("GET", "/v1/episodes/{id}", [], "optionalSignIn", false), params, body),
   stream: (params) => address(e("GET", "/v1/episodes/{id}/stream", [], "optionalSignIn", true), params),
   progress: (params, body) => call(e("GET", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),
   saveProgress: (params, body) => call(e("PUT", "/v1/episodes/{id}/progress", [], "signedIn", false), params, body),
   chapters: (params, body) => call(e("GET", "/v1/episodes/{id}/chapters", [], "optionalSignIn", false), params, body),
   transcript: (params, body) => call(e("GET", "/v1/episodes/{id}/transcript", [], "optionalSignIn", false), params, body),
+};
+
+export const audiobooks = {
+  cover: (params) => address(e("GET", "/v1/audiobooks/{id}/cover", ["size"], "optionalSignIn", true), params),
+  chapters: (params, body) => call(e("GET", "/v1/audiobooks/parts/{id}/chapters", [], "optionalSignIn", false), params, body),
+  scan: (params, body) => call(e("POST", "/v1/audiobooks/scan", [], "admin", false), params, body),
+};
+
+export const news = {
+  channels: (params, body) => call(e("GET", "/v1/news/channels", [], "signedIn", false), params, body),
+  createChannel: (params, body) => call(e("POST", "/v1/news/channels", [], "signedIn", false), params, body),
+  updateChannel: (params, body) => call(e("PATCH", "/v1/news/channels/{id}", [], "signedIn", false), params, body),
+  deleteChannel: (params, body) => call(e("DELETE", "/v1/news/channels/{id}", [], "signedIn", false), params, body),
+  sources: (params, body) => call(e("GET", "/v1/news/sources", [], "signedIn", false), params, body),
+  addSource: (params, body) => call(e("POST", "/v1/news/sources", [], "signedIn", false), params, body),
+  deleteSource: (params, body) => call(e("DELETE", "/v1/news/sources/{id}", [], "signedIn", false), params, body),
+  refreshSource: (params, body) => call(e("POST", "/v1/news/sources/{id}/refresh", [], "signedIn", false), params, body),
+  articles: (params, body) => call(e("GET", "/v1/news/channels/{id}/articles", ["cursor", "since", "page", "size"], "signedIn", false), params, body),
+  article: (params, body) => call(e("GET", "/v1/news/articles/{id}", [], "signedIn", false), params, body),
+  markRead: (params, body) => call(e("PUT", "/v1/news/articles/{id}/read", [], "signedIn", false), params, body),
+  markSaved: (params, body) => call(e("PUT", "/v1/news/articles/{id}/saved", [], "signedIn", false), params, body),
+  markHidden: (params, body) => call(e("PUT", "/v1/news/articles/{id}/hidden", [], "signedIn", false), params, body),
+  readAll: (params, body) => call(e("POST", "/v1/news/channels/{id}/read-all", [], "signedIn", false), params, body),
+  saved: (params, body) => call(e("GET", "/v1/news/saved", ["cursor", "size"], "signedIn", false), params, body),
+  search: (params, body) => call(e("GET", "/v1/news/search", ["q", "cursor", "size"], "signedIn", false), params, body),
+  image: (params) => address(e("GET", "/v1/news/images/{token}", [], "anyone", true), params),
 };

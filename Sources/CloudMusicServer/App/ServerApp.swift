@@ -138,8 +138,10 @@ public final class ServerApp: Sendable {
             logger: logger, waitForMusic: { musicScans.waitUntilIdle() })
         let recommendations = RecommendationService(database: database)
         self.recommendations = recommendations
+        shop = ShopService(database: database)
         let home = HomeService(
-            database: database, categories: categories, recommendations: recommendations, videos: videos)
+            database: database, categories: categories, recommendations: recommendations, videos: videos,
+            shop: shop)
         self.home = home
         searchHistory = SearchHistoryService(database: database)
         // The home banner shows ads: a change to them is a change to it.
@@ -147,7 +149,6 @@ public final class ServerApp: Sendable {
             database: database, folder: options.dataFolder + "/ads", changed: { home.forgetBanner() })
         messages = MessageService(database: database, accounts: accounts, videos: videos, events: events)
         recommendationBackfill = RecommendationBackfill(database: database)
-        shop = ShopService(database: database)
         orders = OrderService(
             database: database, providers: try options.shop.providers(dataFolder: options.dataFolder),
             logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds),

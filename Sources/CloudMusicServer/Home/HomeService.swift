@@ -20,6 +20,7 @@ final class HomeService: Sendable {
     let categories: CategoryService
     let recommendations: RecommendationService
     let videos: VideoService
+    let shop: ShopService
     let clock: @Sendable () -> Double
 
     /// One module as it is sent.
@@ -72,13 +73,14 @@ final class HomeService: Sendable {
 
     init(
         database: Database, categories: CategoryService, recommendations: RecommendationService,
-        videos: VideoService,
+        videos: VideoService, shop: ShopService,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.database = database
         self.categories = categories
         self.recommendations = recommendations
         self.videos = videos
+        self.shop = shop
         self.clock = clock
     }
 
@@ -175,6 +177,12 @@ final class HomeService: Sendable {
                 return try Self.render(
                     title, .videos(page.data), more: Self.address(VideosAPI.list, VideoListQuery(order: .hot))
                 )
+            }
+        case .products:
+            return try shared(.products) { [self] in
+                let page = try shop.products(search: nil, paging: Paging(page: 1, size: size))
+                return try Self.render(
+                    title, .products(page.data), more: Self.address(ShopAPI.products, ProductQuery()))
             }
         case .dailySongs:
             guard let viewer else { return nil }

@@ -94,8 +94,8 @@ public enum PodcastsAPI {
         "Podcasts: feeds, episodes paged as an album, subscriptions, progress that follows the person",
         [
             list, categories, detail, cover, episodes, add, importOPML, update, delete, refresh, refreshAll,
-            subscribe, unsubscribe, subscriptions, newEpisodes, continueListening, searchEpisodes, episode, stream,
-            progress,
+            subscribe, unsubscribe, subscriptions, newEpisodes, continueListening, searchEpisodes, episode,
+            stream, progress,
             saveProgress, chapters, transcript,
         ])
 }
@@ -415,7 +415,9 @@ public struct PodcastListQuery: APIParameters, Equatable {
     public var kind: PodcastKind?
     public var category: String?
     public init() {}
-    public init(q: String?, kind: PodcastKind? = nil, category: String? = nil, page: Int = 1, size: Int = 20) {
+    public init(
+        q: String?, kind: PodcastKind? = nil, category: String? = nil, page: Int = 1, size: Int = 20
+    ) {
         self.q = q
         self.kind = kind
         self.category = category

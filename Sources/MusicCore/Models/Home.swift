@@ -23,6 +23,8 @@ public enum HomeModuleType: String, Codable, Sendable, CaseIterable, SchemaEnum 
     case recentlyPlayed
     /// Music videos, most watched and liked first.
     case videos
+    /// Products on sale in the shop (商城), newest first; shown only when there are some.
+    case products
 
     /// The title shown when the administrator has not set one.
     public var defaultTitle: String {
@@ -37,6 +39,7 @@ public enum HomeModuleType: String, Codable, Sendable, CaseIterable, SchemaEnum 
         case .categories: "Categories"
         case .recentlyPlayed: "Recently played"
         case .videos: "Videos"
+        case .products: "Shop"
         }
     }
 }
@@ -53,6 +56,7 @@ public enum HomeContent: Sendable, Equatable {
     case personalRadio([Song])
     case recommendedSheets([Sheet])
     case videos([Video])
+    case products([Product])
 
     public var moduleType: HomeModuleType {
         switch self {
@@ -66,6 +70,7 @@ public enum HomeContent: Sendable, Equatable {
         case .personalRadio: .personalRadio
         case .recommendedSheets: .recommendedSheets
         case .videos: .videos
+        case .products: .products
         }
     }
 
@@ -78,6 +83,7 @@ public enum HomeContent: Sendable, Equatable {
             .personalRadio(let items):
             items.count
         case .videos(let items): items.count
+        case .products(let items): items.count
         case .newAlbums(let items): items.count
         case .categories(let items): items.count
         }
@@ -87,7 +93,7 @@ public enum HomeContent: Sendable, Equatable {
 /// One module of the home screen: `{id, moduleType, title, items, more}`, where `items` holds the kind of
 /// thing `moduleType` says (ads for `banner`; sheets for `hotSheets` and `recommendedSheets`; songs for
 /// `recommendedSongs`, `recentlyPlayed`, `dailySongs` and `personalRadio`; albums for `newAlbums`; categories
-/// for `categories`; videos for `videos`). Clients skip a `moduleType` they do not know.
+/// for `categories`; videos for `videos`; products for `products`). Clients skip a `moduleType` they do not know.
 public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
     /// The module's id: its type, since a home shows each type once.
     public var id: String
@@ -127,6 +133,7 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
         case .recommendedSheets:
             content = .recommendedSheets(try container.decode([Sheet].self, forKey: .items))
         case .videos: content = .videos(try container.decode([Video].self, forKey: .items))
+        case .products: content = .products(try container.decode([Product].self, forKey: .items))
         }
     }
 
@@ -143,6 +150,7 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
             .personalRadio(let items):
             try container.encode(items, forKey: .items)
         case .videos(let items): try container.encode(items, forKey: .items)
+        case .products(let items): try container.encode(items, forKey: .items)
         case .newAlbums(let items): try container.encode(items, forKey: .items)
         case .categories(let items): try container.encode(items, forKey: .items)
         }
@@ -161,6 +169,7 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
             (.personalRadio, try builder.schema(for: Song.self)),
             (.recommendedSheets, try builder.schema(for: Sheet.self)),
             (.videos, try builder.schema(for: Video.self)),
+            (.products, try builder.schema(for: Product.self)),
         ]
         return [
             "oneOf": .array(

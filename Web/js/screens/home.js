@@ -16,6 +16,16 @@ export function sheetCard(sheet) {
     <span class="card-title">${sheet.title}</span></a>`;
 }
 
+/** A product on the home (商城): its first picture or a placeholder, its title and its price. */
+function productCard(product) {
+  const picture = product.pictures?.[0];
+  const price = product.priceCents != null
+    ? new Intl.NumberFormat(undefined, { style: "currency", currency: product.currency || "CNY" }).format(product.priceCents / 100) : "";
+  return html`<a class="card" href="/shop/product/${product.id}">
+    <span class="card-cover">${picture ? html`<img src="${media(picture, 320)}" alt="" loading="lazy">` : html`<span class="picture-placeholder">${icon("image")}</span>`}</span>
+    <span class="card-title">${product.title}</span><span class="card-sub">${price}</span></a>`;
+}
+
 export function albumCard(album) {
   return html`<a class="card" href="/album/${album.id}">
     <span class="card-cover album">${img(album, 160, "", "")}</span>
@@ -82,13 +92,13 @@ function carousel(root) {
 
 const TITLES = {
   dailySongs: "dailyPick", personalRadio: "personalRadio", hotSheets: "hotSheets", recommendedSheets: "sheetsForYou",
-  recommendedSongs: "guessYouLike", newAlbums: "newAlbums", categories: "genres", recentlyPlayed: "recentPlays", videos: "videos",
+  recommendedSongs: "guessYouLike", newAlbums: "newAlbums", categories: "genres", recentlyPlayed: "recentPlays", videos: "videos", products: "shop",
 };
 /** A module's title: ours in the person's language for the types we know (the server's is English unless an
  * administrator set one; then theirs). */
 const titleOf = (module) => (module.title && !DEFAULT_TITLES.has(module.title) ? module.title : t(TITLES[module.moduleType] ?? "discover"));
-const DEFAULT_TITLES = new Set(["Banner", "Songs of the day", "Personal radio", "Hot sheets", "Sheets for you", "Recommended songs", "New albums", "Categories", "Recently played", "Videos"]);
-const moreLink = (module, fallback) => ({ "v1/sheets?order=hot": "/browse/sheets", "v1/albums?sort=recent": "/browse/albums", "v1/categories": "/browse/genres", "v1/plays?order=recent": "/mine/recent", "v1/videos?order=hot": "/videos?order=hot" })[module.more] ?? fallback;
+const DEFAULT_TITLES = new Set(["Banner", "Songs of the day", "Personal radio", "Hot sheets", "Sheets for you", "Recommended songs", "New albums", "Categories", "Recently played", "Videos", "Shop"]);
+const moreLink = (module, fallback) => ({ "v1/sheets?order=hot": "/browse/sheets", "v1/albums?sort=recent": "/browse/albums", "v1/categories": "/browse/genres", "v1/plays?order=recent": "/mine/recent", "v1/videos?order=hot": "/videos?order=hot", "v1/shop/products": "/shop" })[module.more] ?? fallback;
 
 /** One renderer per module type: markup, and what to wire once it is in the page. */
 const renderers = {
@@ -109,6 +119,7 @@ const renderers = {
       if (card) engine.playList(m.items, Number(card.dataset.played));
     }),
   }),
+  products: (m) => ({ markup: section(titleOf(m), moreLink(m, "/shop"), html`<div class="card-grid products">${m.items.slice(0, 6).map(productCard)}</div>`) }),
   videos: (m) => ({
     markup: section(titleOf(m), moreLink(m, "/videos"), html`<div class="card-grid videos"></div>`),
     // The video card (and its words) come with the videos screen's module, after the first render.

@@ -4,7 +4,7 @@ import { shop } from "../api.js";
 import "../i18n-shop.js";
 import { t } from "../i18n.js";
 import { navigate } from "../router.js";
-import { setHTML, html, safeLink, loadingBlock, errorBlock, emptyBlock, toast } from "../ui.js";
+import { setHTML, setSanitizedHTML, html, safeLink, loadingBlock, errorBlock, emptyBlock, toast } from "../ui.js";
 import { media } from "../media.js";
 import { icon } from "../icons.js";
 
@@ -13,12 +13,6 @@ const PROVIDERS = ["sandbox", "alipay", "wechatpay"];
 /** Cents in the currency's format (CNY 1234 as ¥12.34). */
 export function money(cents, currency = "CNY") {
   return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(cents / 100);
-}
-
-/** The product's details as plain text: the server's sanitized HTML is parsed inert (DOMParser runs no script
- * and loads nothing) and only its text is shown, since ui.js has no path for trusted server markup. */
-function detailsText(details) {
-  return new DOMParser().parseFromString(String(details ?? ""), "text/html").body.textContent ?? "";
 }
 
 /** A product's picture, or a placeholder of the page's colours when it has none. */
@@ -68,7 +62,7 @@ async function product(root, id) {
     const pictures = p.pictures?.length ? p.pictures : [null];
     setHTML(box, html`<div class="product-pictures">${pictures.map((u) => picture(u, 320, "product-picture"))}</div>
       <h2 class="product-name">${p.title}</h2>
-      <div class="product-details">${detailsText(p.details)}</div>
+      <div class="product-details"></div>
       <fieldset class="sku-choice"><legend>${t("shop")}</legend>${p.skus.map((s, i) => html`<label class="sku">
         <input type="radio" name="sku" value="${s.id}" ${i === 0 ? "checked" : ""}>
         <span>${options(s.options) || p.title}</span> <span class="sku-price">${money(s.priceCents, s.currency)}</span>
@@ -76,6 +70,8 @@ async function product(root, id) {
       <label class="quantity">${t("quantity")} <input type="number" name="quantity" min="1" max="99" value="1"></label>
       <div class="product-actions"><button class="pill-btn add-to-cart" type="button">${t("addToCart")}</button>
         <button class="pill-btn primary buy-now" type="button">${t("buyNow")}</button></div>`);
+    // The details are the server's sanitized rich text (bold, lists, pictures), drawn through ui.js's one path.
+    setSanitizedHTML(box.querySelector(".product-details"), p.details);
     const chosen = () => ({ skuId: box.querySelector("input[name=sku]:checked")?.value,
       quantity: Math.max(1, Math.min(99, Number(box.querySelector("input[name=quantity]").value) || 1)) });
     box.querySelector(".add-to-cart").addEventListener("click", async () => {
