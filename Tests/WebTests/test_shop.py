@@ -145,3 +145,30 @@ def test_product_cart_and_order_pass_axe_and_are_pictured(browser, shop_server, 
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def test_the_home_carries_the_shop(browser):
+    # A server of its own: the home keeps a module a minute, so the products must exist before its first home.
+    running = Server("--signup-codes", "off")
+    try:
+        admin = running.account("home-shop-admin@example.com", "店主")
+        made = api("POST", running.url + "/v1/admin/shop/products", {
+            "title": "首页耳机", "details": "<p>头戴式</p>", "onSale": True,
+            "skus": [{"options": {"颜色": "黑"}, "priceCents": 29900, "currency": "CNY", "stock": 3}]}, admin["session"])
+        page = new_page(browser, running.url, viewport=PHONE, touch=True)
+        try:
+            page.goto("/")
+            card = page.locator(".module-products .card", has_text="首页耳机")
+            card.wait_for()
+            assert "299" in card.inner_text()
+            page.wait_for_function(SETTLED)
+            axe_check(page, "home with the shop")
+            page.locator(".module-products").screenshot(path=str(SHOTS / "home-shop-phone-light.png"))
+            card.tap()
+            page.wait_for_url(f"**/shop/product/{made['id']}")
+            assert page.locator(".product-details").inner_text().strip() == "头戴式"
+            assert not page.errors, page.errors
+        finally:
+            page.context.close()
+    finally:
+        running.close()
