@@ -3,45 +3,15 @@
 the channel (one-picture, three-picture and text rows), opens an article (marked read, greyed in the list), saves
 one, goes offline and opens the saved article from the device. axe and screenshots at 390x844 and 1440x900, light
 and dark."""
-import http.server
 import os
 import pathlib
 import tempfile
-import threading
 
 import pytest
 
+from fileorigin import HOST, serve_folder
 from conftest import SCREENSHOTS as SHOTS, DESKTOP, PHONE, SETTLED, Server, api, axe_check, new_page, png
 
-HOST = "127.0.0.2"
-TYPES = {".xml": "application/rss+xml", ".png": "image/png"}
-
-
-class Origin(http.server.BaseHTTPRequestHandler):
-    """The files of one folder with their types."""
-    protocol_version = "HTTP/1.1"
-    folder = "."
-
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
-        name = self.path.split("?", 1)[0].lstrip("/")
-        path = os.path.join(self.folder, name)
-        if "/" in name or name.startswith(".") or not os.path.isfile(path):
-            self.send_response(404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        data = pathlib.Path(path).read_bytes()
-        self.send_response(200)
-        self.send_header("Content-Type", TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        try:
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
 
 
 def feed(base):
@@ -63,10 +33,7 @@ def feed(base):
 @pytest.fixture(scope="module")
 def news_world():
     folder = tempfile.mkdtemp(prefix="cloudmusic-web-news-")
-    Origin.folder = folder
-    origin = http.server.ThreadingHTTPServer((HOST, 0), Origin)
-    threading.Thread(target=origin.serve_forever, daemon=True).start()
-    base = f"http://{HOST}:{origin.server_address[1]}"
+    origin, base = serve_folder(folder)
     for k, (a, b) in enumerate([((255, 94, 98), (95, 39, 205)), ((80, 140, 220), (240, 120, 80)),
                                 ((40, 180, 120), (20, 60, 140))], start=1):
         pathlib.Path(folder, f"p{k}.png").write_bytes(png(320, 200, a, to=b))

@@ -4,60 +4,17 @@ transcript. A person subscribes on the album page, pages and sorts the episodes,
 after a reload), skips 15 s, sets the sleep timer, seeks by a chapter, reads the transcript; the place saved on
 pause is read back through the API and resumed on the next visit, and "continue listening" lists the episode.
 axe and screenshots at 390x844 light and 1440x900 dark."""
-import http.server
 import os
 import pathlib
 import subprocess
 import tempfile
-import threading
 
 import pytest
 
+from fileorigin import HOST, serve_folder
 from conftest import SCREENSHOTS as SHOTS, DESKTOP, PHONE, SETTLED, Server, api, axe_check, new_page, png
 
-HOST = "127.0.0.2"
 EPISODES = 25
-TYPES = {".xml": "application/rss+xml", ".mp3": "audio/mpeg", ".png": "image/png", ".json": "application/json+chapters",
-         ".vtt": "text/vtt"}
-
-
-class Origin(http.server.BaseHTTPRequestHandler):
-    """The files of one folder with their types and byte ranges (a player seeks with Range)."""
-    protocol_version = "HTTP/1.1"
-    folder = "."
-
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
-        name = self.path.split("?", 1)[0].lstrip("/")
-        path = os.path.join(self.folder, name)
-        if "/" in name or name.startswith(".") or not os.path.isfile(path):
-            self.send_response(404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        data = pathlib.Path(path).read_bytes()
-        start, end, status = 0, len(data) - 1, 200
-        wanted = self.headers.get("Range", "")
-        if wanted.startswith("bytes="):
-            first, _, last = wanted[6:].split(",")[0].partition("-")
-            if first:
-                start, end = int(first), min(int(last) if last else end, end)
-            elif last:
-                start = max(0, len(data) - int(last))
-            status = 206
-        self.send_response(status)
-        self.send_header("Content-Type", TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
-        self.send_header("Accept-Ranges", "bytes")
-        if status == 206:
-            self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
-        self.send_header("Content-Length", str(end - start + 1))
-        self.end_headers()
-        try:
-            self.wfile.write(data[start:end + 1])
-        except (BrokenPipeError, ConnectionResetError):
-            pass
 
 
 def feed(base):
@@ -85,10 +42,7 @@ def feed(base):
 @pytest.fixture(scope="module")
 def podcast_world():
     folder = tempfile.mkdtemp(prefix="cloudmusic-web-origin-")
-    Origin.folder = folder
-    origin = http.server.ThreadingHTTPServer((HOST, 0), Origin)
-    threading.Thread(target=origin.serve_forever, daemon=True).start()
-    base = f"http://{HOST}:{origin.server_address[1]}"
+    origin, base = serve_folder(folder)
     subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=40",
                     "-ac", "1", "-ar", "22050", "-b:a", "32k", os.path.join(folder, "episode.mp3")], check=True)
     pathlib.Path(folder, "cover.png").write_bytes(png(300, 300, (255, 94, 98), to=(95, 39, 205)))
