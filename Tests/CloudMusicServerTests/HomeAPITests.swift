@@ -139,7 +139,8 @@ import Testing
         #expect(
             usual == [
                 "banner", "dailySongs", "personalRadio", "hotSheets", "recommendedSheets", "recommendedSongs",
-                "newAlbums", "categories", "recentlyPlayed", "videos", "products",
+                "newAlbums", "categories", "recentlyPlayed", "videos", "products", "continueListening",
+                "newEpisodes",
             ])
 
         let saved = try await server.call(
@@ -159,6 +160,7 @@ import Testing
             order == [
                 "recentlyPlayed", "categories", "recommendedSongs (hidden)", "banner", "dailySongs",
                 "personalRadio", "hotSheets", "recommendedSheets", "newAlbums", "videos", "products",
+                "continueListening", "newEpisodes",
             ])
         #expect(
             try await world.home(token: world.bob).map(\.type) == [
@@ -221,7 +223,7 @@ import Testing
         let server = world.server
         let settings = try await server.call("GET", "/v1/admin/home", token: world.ann)
         #expect(settings.status == 200)
-        #expect(settings.list.count == 11)
+        #expect(settings.list.count == 13)
         #expect(settings.list.first?["moduleType"] as? String == "banner")
         #expect(settings.list.allSatisfy { $0["enabled"] as? Bool == true })
 
@@ -237,7 +239,8 @@ import Testing
         #expect(
             saved.list.compactMap { $0["moduleType"] as? String } == [
                 "categories", "recommendedSongs", "banner", "dailySongs", "personalRadio", "hotSheets",
-                "recommendedSheets", "newAlbums", "recentlyPlayed", "videos", "products",
+                "recommendedSheets", "newAlbums", "recentlyPlayed", "videos", "products", "continueListening",
+                "newEpisodes",
             ])
         let home = try await world.home(token: nil)
         #expect(home.map(\.type) == ["categories", "newAlbums"])

@@ -296,6 +296,23 @@ import Testing
                 == ["Morning 3", "Morning 2", "Morning 1"])
         let annsNew = try await server.call("GET", "/v1/episodes/new", token: world.admin)
         #expect(annsNew.data["total"] as? Int == 0)
+        // The home carries both, each to its own person: Ann continues listening, Bob gets his new episodes.
+        func modules(_ token: String) async throws -> [String: [String?]] {
+            let home = try await server.call("GET", "/v1/home", token: token)
+            return Dictionary(
+                uniqueKeysWithValues: home.list.map {
+                    (
+                        $0["moduleType"] as? String ?? "",
+                        ($0["items"] as? [[String: Any]] ?? []).map { $0["id"] as? String }
+                    )
+                })
+        }
+        let annsHome = try await modules(world.admin)
+        #expect(annsHome["continueListening"] == [ids[1], ids[0]])
+        #expect(annsHome["newEpisodes"] == nil)
+        let bobsHome = try await modules(world.bob)
+        #expect(bobsHome["continueListening"] == nil)
+        #expect(bobsHome["newEpisodes"]?.count == 3)
         let unsubscribed = try await server.call(
             "DELETE", "/v1/podcasts/\(id)/subscription", token: world.bob)
         #expect(unsubscribed.data["subscribed"] as? Bool == false)

@@ -138,10 +138,20 @@ public final class ServerApp: Sendable {
             logger: logger, waitForMusic: { musicScans.waitUntilIdle() })
         let recommendations = RecommendationService(database: database)
         self.recommendations = recommendations
+        var podcasts = PodcastService(
+            database: database,
+            fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
+            downloadFolder: options.dataFolder + "/podcasts",
+            refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
+        let audiobooks = AudiobookService(database: database, folder: options.audiobookFolder, logger: logger)
+        self.audiobooks = audiobooks
+        podcasts.audiobookFolder = audiobooks.root
+        podcasts.bookChapters = { try audiobooks.chaptersIfPart($0) }
+        self.podcasts = podcasts
         shop = ShopService(database: database)
         let home = HomeService(
             database: database, categories: categories, recommendations: recommendations, videos: videos,
-            shop: shop)
+            shop: shop, podcasts: podcasts)
         self.home = home
         searchHistory = SearchHistoryService(database: database)
         // The home banner shows ads: a change to them is a change to it.
@@ -153,21 +163,11 @@ public final class ServerApp: Sendable {
             database: database, providers: try options.shop.providers(dataFolder: options.dataFolder),
             logger: logger, expirySeconds: Int64(options.shop.orderExpirySeconds),
             autoCompleteSeconds: Int64(options.shop.orderAutoCompleteSeconds))
-        var podcasts = PodcastService(
-            database: database,
-            fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
-            downloadFolder: options.dataFolder + "/podcasts",
-            refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
         news = NewsService(
             database: database,
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
             images: try NewsImageKey(file: options.dataFolder + "/news-images.key"),
             refreshInterval: Int64(max(options.newsRefreshMinutes, 1) * 60), logger: logger)
-        let audiobooks = AudiobookService(database: database, folder: options.audiobookFolder, logger: logger)
-        self.audiobooks = audiobooks
-        podcasts.audiobookFolder = audiobooks.root
-        podcasts.bookChapters = { try audiobooks.chaptersIfPart($0) }
-        self.podcasts = podcasts
         gpodder = GPodderService(
             database: database, podcasts: podcasts, accounts: accounts, passwords: passwords)
     }

@@ -21,6 +21,7 @@ final class HomeService: Sendable {
     let recommendations: RecommendationService
     let videos: VideoService
     let shop: ShopService
+    let podcasts: PodcastService
     let clock: @Sendable () -> Double
 
     /// One module as it is sent.
@@ -73,7 +74,7 @@ final class HomeService: Sendable {
 
     init(
         database: Database, categories: CategoryService, recommendations: RecommendationService,
-        videos: VideoService, shop: ShopService,
+        videos: VideoService, shop: ShopService, podcasts: PodcastService,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.database = database
@@ -81,6 +82,7 @@ final class HomeService: Sendable {
         self.recommendations = recommendations
         self.videos = videos
         self.shop = shop
+        self.podcasts = podcasts
         self.clock = clock
     }
 
@@ -184,6 +186,17 @@ final class HomeService: Sendable {
                 return try Self.render(
                     title, .products(page.data), more: Self.address(ShopAPI.products, ProductQuery()))
             }
+        case .continueListening:
+            // Places change with every pause: read each time (an indexed page), never kept.
+            guard let viewer else { return nil }
+            let page = try podcasts.continueListening(paging: Paging(page: 1, size: size), viewer: viewer)
+            return try Self.render(
+                title, .continueListening(page.data), more: PodcastsAPI.continueListening.uri(NoPath()))
+        case .newEpisodes:
+            guard let viewer else { return nil }
+            let page = try podcasts.newEpisodes(paging: Paging(page: 1, size: size), viewer: viewer)
+            return try Self.render(
+                title, .newEpisodes(page.data), more: PodcastsAPI.newEpisodes.uri(NoPath()))
         case .dailySongs:
             guard let viewer else { return nil }
             let day = recommendations.day(of: Int64(clock())).day

@@ -25,6 +25,10 @@ public enum HomeModuleType: String, Codable, Sendable, CaseIterable, SchemaEnum 
     case videos
     /// Products on sale in the shop (商城), newest first; shown only when there are some.
     case products
+    /// Episodes the person started and has not finished, the last played first (signed in only).
+    case continueListening
+    /// The newest episodes of the podcasts the person subscribes to (signed in only).
+    case newEpisodes
 
     /// The title shown when the administrator has not set one.
     public var defaultTitle: String {
@@ -40,6 +44,8 @@ public enum HomeModuleType: String, Codable, Sendable, CaseIterable, SchemaEnum 
         case .recentlyPlayed: "Recently played"
         case .videos: "Videos"
         case .products: "Shop"
+        case .continueListening: "Continue listening"
+        case .newEpisodes: "New episodes"
         }
     }
 }
@@ -57,6 +63,8 @@ public enum HomeContent: Sendable, Equatable {
     case recommendedSheets([Sheet])
     case videos([Video])
     case products([Product])
+    case continueListening([PodcastEpisode])
+    case newEpisodes([PodcastEpisode])
 
     public var moduleType: HomeModuleType {
         switch self {
@@ -71,6 +79,8 @@ public enum HomeContent: Sendable, Equatable {
         case .recommendedSheets: .recommendedSheets
         case .videos: .videos
         case .products: .products
+        case .continueListening: .continueListening
+        case .newEpisodes: .newEpisodes
         }
     }
 
@@ -84,6 +94,7 @@ public enum HomeContent: Sendable, Equatable {
             items.count
         case .videos(let items): items.count
         case .products(let items): items.count
+        case .continueListening(let items), .newEpisodes(let items): items.count
         case .newAlbums(let items): items.count
         case .categories(let items): items.count
         }
@@ -93,7 +104,7 @@ public enum HomeContent: Sendable, Equatable {
 /// One module of the home screen: `{id, moduleType, title, items, more}`, where `items` holds the kind of
 /// thing `moduleType` says (ads for `banner`; sheets for `hotSheets` and `recommendedSheets`; songs for
 /// `recommendedSongs`, `recentlyPlayed`, `dailySongs` and `personalRadio`; albums for `newAlbums`; categories
-/// for `categories`; videos for `videos`; products for `products`). Clients skip a `moduleType` they do not know.
+/// for `categories`; videos for `videos`; products for `products`; episodes for `continueListening` and `newEpisodes`). Clients skip a `moduleType` they do not know.
 public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
     /// The module's id: its type, since a home shows each type once.
     public var id: String
@@ -134,6 +145,9 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
             content = .recommendedSheets(try container.decode([Sheet].self, forKey: .items))
         case .videos: content = .videos(try container.decode([Video].self, forKey: .items))
         case .products: content = .products(try container.decode([Product].self, forKey: .items))
+        case .continueListening:
+            content = .continueListening(try container.decode([PodcastEpisode].self, forKey: .items))
+        case .newEpisodes: content = .newEpisodes(try container.decode([PodcastEpisode].self, forKey: .items))
         }
     }
 
@@ -151,6 +165,8 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
             try container.encode(items, forKey: .items)
         case .videos(let items): try container.encode(items, forKey: .items)
         case .products(let items): try container.encode(items, forKey: .items)
+        case .continueListening(let items), .newEpisodes(let items):
+            try container.encode(items, forKey: .items)
         case .newAlbums(let items): try container.encode(items, forKey: .items)
         case .categories(let items): try container.encode(items, forKey: .items)
         }
@@ -170,6 +186,8 @@ public struct HomeModule: Codable, Sendable, Equatable, SchemaDescribed {
             (.recommendedSheets, try builder.schema(for: Sheet.self)),
             (.videos, try builder.schema(for: Video.self)),
             (.products, try builder.schema(for: Product.self)),
+            (.continueListening, try builder.schema(for: PodcastEpisode.self)),
+            (.newEpisodes, try builder.schema(for: PodcastEpisode.self)),
         ]
         return [
             "oneOf": .array(

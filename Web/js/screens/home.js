@@ -26,6 +26,13 @@ function productCard(product) {
     <span class="card-title">${product.title}</span><span class="card-sub">${price}</span></a>`;
 }
 
+/** An episode on the home: its podcast's picture, its title and its podcast; opens the episode's page. */
+function episodeCard(episode) {
+  const cover = { icon: episode.imageUrl ? `v1/podcasts/${episode.podcastId}/cover` : null };
+  return html`<a class="mini-card" href="/episode/${episode.id}">${img(cover, 110, "", "")}
+    <span class="card-title">${episode.title}</span><span class="card-sub">${episode.podcastTitle}</span></a>`;
+}
+
 export function albumCard(album) {
   return html`<a class="card" href="/album/${album.id}">
     <span class="card-cover album">${img(album, 160, "", "")}</span>
@@ -93,12 +100,13 @@ function carousel(root) {
 const TITLES = {
   dailySongs: "dailyPick", personalRadio: "personalRadio", hotSheets: "hotSheets", recommendedSheets: "sheetsForYou",
   recommendedSongs: "guessYouLike", newAlbums: "newAlbums", categories: "genres", recentlyPlayed: "recentPlays", videos: "videos", products: "shop",
+  continueListening: "homeContinueListening", newEpisodes: "homeNewEpisodes",
 };
 /** A module's title: ours in the person's language for the types we know (the server's is English unless an
  * administrator set one; then theirs). */
 const titleOf = (module) => (module.title && !DEFAULT_TITLES.has(module.title) ? module.title : t(TITLES[module.moduleType] ?? "discover"));
-const DEFAULT_TITLES = new Set(["Banner", "Songs of the day", "Personal radio", "Hot sheets", "Sheets for you", "Recommended songs", "New albums", "Categories", "Recently played", "Videos", "Shop"]);
-const moreLink = (module, fallback) => ({ "v1/sheets?order=hot": "/browse/sheets", "v1/albums?sort=recent": "/browse/albums", "v1/categories": "/browse/genres", "v1/plays?order=recent": "/mine/recent", "v1/videos?order=hot": "/videos?order=hot", "v1/shop/products": "/shop" })[module.more] ?? fallback;
+const DEFAULT_TITLES = new Set(["Banner", "Songs of the day", "Personal radio", "Hot sheets", "Sheets for you", "Recommended songs", "New albums", "Categories", "Recently played", "Videos", "Shop", "Continue listening", "New episodes"]);
+const moreLink = (module, fallback) => ({ "v1/sheets?order=hot": "/browse/sheets", "v1/albums?sort=recent": "/browse/albums", "v1/categories": "/browse/genres", "v1/plays?order=recent": "/mine/recent", "v1/videos?order=hot": "/videos?order=hot", "v1/shop/products": "/shop", "v1/episodes/continue": "/podcasts", "v1/episodes/new": "/podcasts" })[module.more] ?? fallback;
 
 /** One renderer per module type: markup, and what to wire once it is in the page. */
 const renderers = {
@@ -120,6 +128,8 @@ const renderers = {
     }),
   }),
   products: (m) => ({ markup: section(titleOf(m), moreLink(m, "/shop"), html`<div class="card-grid products">${m.items.slice(0, 6).map(productCard)}</div>`) }),
+  continueListening: (m) => ({ markup: section(titleOf(m), moreLink(m, "/podcasts"), html`<div class="h-scroll">${m.items.map(episodeCard)}</div>`) }),
+  newEpisodes: (m) => ({ markup: section(titleOf(m), moreLink(m, "/podcasts"), html`<div class="h-scroll">${m.items.map(episodeCard)}</div>`) }),
   videos: (m) => ({
     markup: section(titleOf(m), moreLink(m, "/videos"), html`<div class="card-grid videos"></div>`),
     // The video card (and its words) come with the videos screen's module, after the first render.
