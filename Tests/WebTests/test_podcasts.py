@@ -142,6 +142,10 @@ def test_a_listener_subscribes_plays_and_resumes(browser, podcast_world):
         page.goto("/podcasts")
         page.locator(".continue-listening .episode-row", has_text=f"第{EPISODES}集").wait_for()
         shots(page, "podcasts-continue", PHONE, "light")
+        # The home carries it too, its card opening the episode.
+        page.goto("/")
+        page.locator(f".module-continueListening a[href='/episode/{episode_id}']").wait_for()
+        page.locator(".module-continueListening").screenshot(path=str(SHOTS / "home-continue-phone-light.png"))
         page.goto(f"/episode/{episode_id}")
         page.locator("[data-head=play]", has_text="继续").wait_for()
         assert page.locator(".episode-speed").input_value() == "1.5"
