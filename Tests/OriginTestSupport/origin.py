@@ -223,9 +223,16 @@ class Handler(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
 
+class Listener(ThreadingHTTPServer):
+    # The whole test process shares this origin, and on a loaded machine its accept loop falls behind: with
+    # socketserver's backlog of 5 the kernel dropped further SYNs, whose retries outlasted the fetcher's 10 s
+    # connect timeout (seen in CI as "did not answer within 10 s").
+    request_queue_size = 512
+    daemon_threads = True
+
+
 def serve(host, name):
-    server = ThreadingHTTPServer((host, 0), Handler)
-    server.daemon_threads = True
+    server = Listener((host, 0), Handler)
     server.name = name
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server.server_address[1]

@@ -48,6 +48,10 @@ def serve_folder(folder):
             except (BrokenPipeError, ConnectionResetError):
                 pass
 
-    server = http.server.ThreadingHTTPServer((HOST, 0), Origin)
+    class Listener(http.server.ThreadingHTTPServer):
+        request_queue_size = 128  # socketserver's 5 drops connections when a loaded machine accepts slowly
+        daemon_threads = True
+
+    server = Listener((HOST, 0), Origin)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://{HOST}:{server.server_address[1]}"
