@@ -20,7 +20,8 @@ import Testing
         let episode = try #require(episodes.first)
 
         let written = try await server.call(
-            "POST", "/v1/comments", json: ["episodeId": episode, "content": "Great one #夜谈#"], token: world.bob)
+            "POST", "/v1/comments", json: ["episodeId": episode, "content": "Great one #夜谈#"],
+            token: world.bob)
         #expect(written.status == 201, "\(written.json)")
         #expect(written.data["episodeId"] as? String == episode)
         #expect((written.data["topics"] as? [[String: Any]])?.count == 1)
@@ -43,7 +44,8 @@ import Testing
         let other = try await server.call("GET", "/v1/comments?episodeId=\(episodes[1])")
         #expect(other.status == 200 && other.data["total"] as? Int == 0, "\(other.json)")
 
-        let liked = try await server.call("POST", "/v1/likes", json: ["commentId": comment], token: world.admin)
+        let liked = try await server.call(
+            "POST", "/v1/likes", json: ["commentId": comment], token: world.admin)
         #expect(liked.status == 201, "\(liked.json)")
         let detail = try await server.call("GET", "/v1/comments/\(comment)", token: world.admin)
         #expect(detail.data["likesCount"] as? Int == 1 && detail.data["likeId"] as? String != nil)

@@ -70,7 +70,8 @@ struct CommentService: Sendable {
         case (nil, nil, nil, nil, let episode?): return .episode(try id(episode, PodcastService.noEpisode))
         default:
             throw ServiceError.invalid(
-                "Name what the comments are on: one of 'songId', 'sheetId', 'feedId', 'videoId' or 'episodeId'.")
+                "Name what the comments are on: one of 'songId', 'sheetId', 'feedId', 'videoId' or 'episodeId'."
+            )
         }
     }
 
@@ -177,7 +178,8 @@ struct CommentService: Sendable {
                 }
             } else {
                 target = try Self.target(
-                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, videoID: input.videoId,
+                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId,
+                    videoID: input.videoId,
                     episodeID: input.episodeId)
                 owner = try self.owner(db, of: target, viewer: viewer)
             }
