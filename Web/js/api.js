@@ -80,7 +80,7 @@ export const sheets = {
 };
 
 export const comments = {
-  list: (params, body) => call(e("GET", "/v1/comments", ["songId", "sheetId", "feedId", "videoId", "parentId", "order", "cursor", "page", "size"], "optionalSignIn", false), params, body),
+  list: (params, body) => call(e("GET", "/v1/comments", ["songId", "sheetId", "feedId", "videoId", "episodeId", "parentId", "order", "cursor", "page", "size"], "optionalSignIn", false), params, body),
   create: (params, body) => call(e("POST", "/v1/comments", [], "signedIn", false), params, body),
   detail: (params, body) => call(e("GET", "/v1/comments/{id}", [], "optionalSignIn", false), params, body),
   delete: (params, body) => call(e("DELETE", "/v1/comments/{id}", [], "signedIn", false), params, body),

@@ -499,6 +499,7 @@ public final class MusicRepository: Sendable {
         case .song(let id): query.songId = Int64(id) ?? 0
         case .sheet(let id): query.sheetId = Int64(id) ?? 0
         case .feed(let id): query.feedId = Int64(id) ?? 0
+        case .episode(let id): query.episodeId = Int64(id) ?? 0
         case .replies(let id): query.parentId = Int64(id) ?? 0
         }
         return try await client.send(CommentsAPI.list, query: query)
@@ -516,6 +517,7 @@ public final class MusicRepository: Sendable {
         case .song(let id): draft.songId = id
         case .sheet(let id): draft.sheetId = id
         case .feed(let id): draft.feedId = id
+        case .episode(let id): draft.episodeId = id
         case .replies(let id): draft.parentId = id
         }
         return try await client.send(CommentsAPI.create, body: draft)

@@ -15,10 +15,11 @@ public enum AccountIdentifier: Sendable, Equatable {
     }
 }
 
-/// Which list of comments: on a song, a sheet or a moment, or the replies to a comment.
+/// Which list of comments: on a song, a sheet, a moment or a podcast episode, or the replies to a comment.
 public enum CommentTarget: Sendable, Equatable {
     case song(String)
     case sheet(String)
     case feed(String)
+    case episode(String)
     case replies(to: String)
 }

@@ -36,6 +36,7 @@ enum Schema {
         ShopSchema.migration,
         ShopSchema.shipping,
         PodcastsSchema.migration,
+        CommentsSchema.onEpisodes,
         PodcastsSchema.albumOrder,
         PodcastsSchema.episodeSearch,
         NewsSchema.migration,

@@ -48,25 +48,30 @@ struct CommentService: Sendable {
         case .video(let id):
             guard try videos.video(db, id: id, viewerID: nil) != nil else { throw VideoService.noVideo }
             return nil
+        case .episode(let id):
+            guard try store.episodeExists(db, id: id) else { throw PodcastService.noEpisode }
+            return nil
         }
     }
 
-    /// The thing a request names: exactly one of a song, a sheet, a moment or a video.
-    private static func target(songID: String?, sheetID: String?, feedID: String?, videoID: String?) throws
-        -> CommentStore.Target
-    {
+    /// The thing a request names: exactly one of a song, a sheet, a moment, a video or an episode.
+    private static func target(
+        songID: String?, sheetID: String?, feedID: String?, videoID: String?, episodeID: String?
+    ) throws -> CommentStore.Target {
         func id(_ text: String, _ missing: ServiceError) throws -> Int64 {
             guard let id = Int64(text), id > 0 else { throw missing }
             return id
         }
-        switch (songID, sheetID, feedID, videoID) {
-        case (let song?, nil, nil, nil): return .song(try id(song, noSong))
-        case (nil, let sheet?, nil, nil): return .sheet(try id(sheet, SheetService.noSheet))
-        case (nil, nil, let feed?, nil): return .feed(try id(feed, FeedService.noFeed))
-        case (nil, nil, nil, let video?): return .video(try id(video, VideoService.noVideo))
+        switch (songID, sheetID, feedID, videoID, episodeID) {
+        case (let song?, nil, nil, nil, nil): return .song(try id(song, noSong))
+        case (nil, let sheet?, nil, nil, nil): return .sheet(try id(sheet, SheetService.noSheet))
+        case (nil, nil, let feed?, nil, nil): return .feed(try id(feed, FeedService.noFeed))
+        case (nil, nil, nil, let video?, nil): return .video(try id(video, VideoService.noVideo))
+        case (nil, nil, nil, nil, let episode?): return .episode(try id(episode, PodcastService.noEpisode))
         default:
             throw ServiceError.invalid(
-                "Name what the comments are on: one of 'songId', 'sheetId', 'feedId' or 'videoId'.")
+                "Name what the comments are on: one of 'songId', 'sheetId', 'feedId', 'videoId' or 'episodeId'."
+            )
         }
     }
 
@@ -106,7 +111,8 @@ struct CommentService: Sendable {
             } else {
                 target = try Self.target(
                     songID: query.songId.map(String.init), sheetID: query.sheetId.map(String.init),
-                    feedID: query.feedId.map(String.init), videoID: query.videoId.map(String.init))
+                    feedID: query.feedId.map(String.init), videoID: query.videoId.map(String.init),
+                    episodeID: query.episodeId.map(String.init))
                 _ = try owner(db, of: target, viewer: viewer)
             }
             return try store.list(
@@ -158,21 +164,23 @@ struct CommentService: Sendable {
                 let visible = try visible(db, id: id, viewer: viewer)
                 (target, parent, owner) = (visible.record.target, visible.record, visible.owner)
                 if input.songId != nil || input.sheetId != nil || input.feedId != nil || input.videoId != nil
+                    || input.episodeId != nil
                 {
                     let named = try Self.target(
                         songID: input.songId, sheetID: input.sheetId, feedID: input.feedId,
-                        videoID: input.videoId)
+                        videoID: input.videoId, episodeID: input.episodeId)
                     _ = try self.owner(db, of: named, viewer: viewer)
                     guard named == target else {
                         throw ServiceError.invalid(
-                            "A reply goes on the same song, sheet, moment or video as the comment it answers."
+                            "A reply goes on the same song, sheet, moment, video or episode as the comment it answers."
                         )
                     }
                 }
             } else {
                 target = try Self.target(
-                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId, videoID: input.videoId
-                )
+                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId,
+                    videoID: input.videoId,
+                    episodeID: input.episodeId)
                 owner = try self.owner(db, of: target, viewer: viewer)
             }
             let now = clock()

@@ -12,12 +12,14 @@ struct CommentStore: Sendable {
         case sheet(Int64)
         case feed(Int64)
         case video(Int64)
+        case episode(Int64)
 
         init(kind: Int, id: Int64) {
             switch kind {
             case 1: self = .song(id)
             case 2: self = .sheet(id)
             case 4: self = .video(id)
+            case 5: self = .episode(id)
             default: self = .feed(id)
             }
         }
@@ -28,12 +30,13 @@ struct CommentStore: Sendable {
             case .sheet: 2
             case .feed: 3
             case .video: 4
+            case .episode: 5
             }
         }
 
         var id: Int64 {
             switch self {
-            case .song(let id), .sheet(let id), .feed(let id), .video(let id): id
+            case .song(let id), .sheet(let id), .feed(let id), .video(let id), .episode(let id): id
             }
         }
 
@@ -42,14 +45,17 @@ struct CommentStore: Sendable {
         var sheetID: String? { if case .sheet(let id) = self { String(id) } else { nil } }
         var feedID: String? { if case .feed(let id) = self { String(id) } else { nil } }
         var videoID: String? { if case .video(let id) = self { String(id) } else { nil } }
+        var episodeID: String? { if case .episode(let id) = self { String(id) } else { nil } }
 
-        /// The table whose `comments_count` (kept by the comments' triggers) counts this thing's comments.
-        var table: String {
+        /// The table whose `comments_count` (kept by the comments' triggers) counts this thing's comments;
+        /// nil for episodes, whose table is the podcasts' own and whose comments are few enough to count.
+        var table: String? {
             switch self {
             case .song: "songs"
             case .sheet: "sheets"
             case .feed: "feeds"
             case .video: "videos"
+            case .episode: nil
             }
         }
     }
@@ -97,7 +103,7 @@ struct CommentStore: Sendable {
             parentId: try row.optionalInt64("parent_id").map(String.init), parent: parent,
             songId: target.songID,
             sheetId: target.sheetID, feedId: target.feedID, videoId: target.videoID,
-            user: try UserColumns.person(row, "user"),
+            episodeId: target.episodeID, user: try UserColumns.person(row, "user"),
             mentions: try JSONColumn.decode([Mention].self, row.string("mentions")),
             topics: try JSONColumn.decode([TopicMention].self, row.string("topics")),
             createdAt: APIDate.string(try row.int64("created_at")),
@@ -121,6 +127,11 @@ struct CommentStore: Sendable {
                 target: Target(kind: try row.int("target_kind"), id: try row.int64("target_id")),
                 parentID: try row.optionalInt64("parent_id"), hidden: try row.bool("hidden"))
         }
+    }
+
+    /// Whether a podcast episode exists (episodes are everyone's to read, like songs).
+    func episodeExists(_ db: Connection, id: Int64) throws -> Bool {
+        try db.queryOne("SELECT 1 AS one FROM podcast_episodes WHERE id = ?", id) { try $0.int("one") } != nil
     }
 
     /// How many comments `userID` wrote since `time`.
@@ -197,11 +208,17 @@ struct CommentStore: Sendable {
                 try db.queryOne("SELECT replies_count FROM comments WHERE id = ?", parentID) {
                     try $0.int("replies_count")
                 } ?? 0
-        } else {
+        } else if let table = target.table {
             total =
-                try db.queryOne("SELECT comments_count FROM \(target.table) WHERE id = ?", target.id) {
+                try db.queryOne("SELECT comments_count FROM \(table) WHERE id = ?", target.id) {
                     try $0.int("comments_count")
                 } ?? 0
+        } else {
+            total =
+                try db.queryOne(
+                    "SELECT count(*) AS n FROM comments WHERE target_kind = ? AND target_id = ? AND hidden = 0",
+                    target.kind, target.id
+                ) { try $0.int("n") } ?? 0
         }
         let orderBy: String
         switch order {

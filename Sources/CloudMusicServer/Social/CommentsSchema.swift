@@ -200,6 +200,17 @@ extension CommentsSchema {
             END;
             """)
 
+    /// Comments on podcast episodes (target kind 5, allowed by the CHECK since migration 8): an episode's
+    /// comments go with it. Episodes keep no count of their own (the podcasts' tables are
+    /// `PodcastService`'s); their few comments are counted when listed.
+    static let onEpisodes = Migration(
+        version: 52, name: "comments on podcast episodes",
+        sql: """
+            CREATE TRIGGER episode_comments_go AFTER DELETE ON podcast_episodes BEGIN
+                DELETE FROM comments WHERE target_kind = 5 AND target_id = OLD.id;
+            END;
+            """)
+
     /// The things comments are on, by target kind, whose `comments_count` the triggers keep.
     static let countedTables = [(1, "songs"), (2, "sheets"), (3, "feeds"), (4, "videos")]
 

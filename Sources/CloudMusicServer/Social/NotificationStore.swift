@@ -98,7 +98,8 @@ struct NotificationStore: Sendable {
             comment = NotificationComment(
                 id: String(commentID), content: content,
                 parentId: try row.optionalInt64("comment_parent_id").map(String.init), songId: target.songID,
-                sheetId: target.sheetID, feedId: target.feedID, videoId: target.videoID)
+                sheetId: target.sheetID, feedId: target.feedID, videoId: target.videoID,
+                episodeId: target.episodeID)
         }
         let item = NotificationItem(
             id: String(id), kind: Kind(rawValue: try row.int("kind"))?.name ?? "other", read: readAt != nil,

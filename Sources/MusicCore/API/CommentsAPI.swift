@@ -3,11 +3,11 @@
 public enum CommentsAPI {
     public static let list = Endpoint<NoPath, CommentListQuery, NoBody, CommentPage, OptionalSignIn>(
         "list", .GET, "/v1/comments",
-        "Comments on a song, sheet, moment or video (or the replies to one comment), newest or hot first; deep pages by cursor",
+        "Comments on a song, sheet, moment, video or podcast episode (or the replies to one comment), newest or hot first; deep pages by cursor",
         resource: "comment", refusals: [.notFound])
     public static let create = Endpoint<NoPath, NoQuery, CommentDraft, Comment, SignedIn>(
         "create", .POST, "/v1/comments",
-        "Comment on a song, sheet, moment or video, or reply to a comment; @mentions and #topics# are found in the text",
+        "Comment on a song, sheet, moment, video or podcast episode, or reply to a comment; @mentions and #topics# are found in the text",
         status: 201, refusals: [.notFound, .rateLimited])
     public static let detail = Endpoint<IDPath, NoQuery, NoBody, Comment, OptionalSignIn>(
         "detail", .GET, "/v1/comments/{id}", "One comment", resource: "comment")
@@ -48,13 +48,14 @@ public enum CommentOrder: String, Codable, Sendable, CaseIterable, SchemaEnum {
     case hot
 }
 
-/// Whose comments: give one of `songId`, `sheetId`, `feedId`, `videoId`, or `parentId` for the replies to a
-/// comment.
+/// Whose comments: give one of `songId`, `sheetId`, `feedId`, `videoId`, `episodeId`, or `parentId` for the
+/// replies to a comment.
 public struct CommentListQuery: APIParameters, Equatable {
     public var songId: Int64?
     public var sheetId: Int64?
     public var feedId: Int64?
     public var videoId: Int64?
+    public var episodeId: Int64?
     public var parentId: Int64?
     public var order = CommentOrder.new
     public var cursor: String?
@@ -62,10 +63,11 @@ public struct CommentListQuery: APIParameters, Equatable {
     public init() {}
     public init(
         songId: String? = nil, sheetId: String? = nil, feedId: String? = nil, videoId: String? = nil,
-        parentId: String? = nil, order: CommentOrder = .new, cursor: String? = nil, page: Int = 1,
-        size: Int = 20
+        episodeId: String? = nil, parentId: String? = nil, order: CommentOrder = .new, cursor: String? = nil,
+        page: Int = 1, size: Int = 20
     ) {
         self.videoId = videoId.map { Int64($0) ?? 0 }
+        self.episodeId = episodeId.map { Int64($0) ?? 0 }
         self.songId = songId.map { Int64($0) ?? 0 }
         self.sheetId = sheetId.map { Int64($0) ?? 0 }
         self.feedId = feedId.map { Int64($0) ?? 0 }
@@ -80,6 +82,7 @@ public struct CommentListQuery: APIParameters, Equatable {
             .id("sheetId", \.sheetId, thing: "sheet", doc: "Comments on this sheet."),
             .id("feedId", \.feedId, thing: "moment", doc: "Comments on this moment."),
             .id("videoId", \.videoId, thing: "video", doc: "Comments on this video (MV)."),
+            .id("episodeId", \.episodeId, thing: "episode", doc: "Comments on this podcast episode."),
             .id("parentId", \.parentId, thing: "comment", doc: "The replies to this comment."),
             .choice("order", \.order),
             .cursor(\.cursor),
@@ -120,21 +123,24 @@ public struct TopicQuery: APIParameters, Equatable {
 }
 
 /// A comment to write: its text and what it is on (one of `songId`, `sheetId`, `feedId`, `videoId`,
-/// `parentId`).
+/// `episodeId`, `parentId`).
 public struct CommentDraft: Codable, Sendable, Equatable {
     public var content: String
     public var songId: String?
     public var sheetId: String?
     public var feedId: String?
     public var videoId: String?
+    /// A podcast episode.
+    public var episodeId: String?
     /// A reply: the comment it answers (its target is the parent's).
     public var parentId: String?
 
     public init(
         content: String, songId: String? = nil, sheetId: String? = nil, feedId: String? = nil,
-        videoId: String? = nil, parentId: String? = nil
+        videoId: String? = nil, episodeId: String? = nil, parentId: String? = nil
     ) {
         self.videoId = videoId
+        self.episodeId = episodeId
         self.content = content
         self.songId = songId
         self.sheetId = sheetId

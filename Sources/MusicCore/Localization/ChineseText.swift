@@ -389,12 +389,12 @@ enum ChineseText {
             "这首歌的文件已不在音乐文件夹中，重新扫描后会将它移除。",
         "That comment does not exist.":
             "这条评论不存在。",
-        "Name what the comments are on: one of 'songId', 'sheetId', 'feedId' or 'videoId'.":
-            "请说明是哪里的评论：“songId”、“sheetId”、“feedId”或“videoId”之一。",
+        "Name what the comments are on: one of 'songId', 'sheetId', 'feedId', 'videoId' or 'episodeId'.":
+            "请说明是哪里的评论：“songId”、“sheetId”、“feedId”、“videoId”或“episodeId”之一。",
         "Write something first: the comment is empty.":
             "评论是空的，请先写点什么。",
-        "A reply goes on the same song, sheet, moment or video as the comment it answers.":
-            "回复必须和被回复的评论在同一首歌、歌单、动态或视频下。",
+        "A reply goes on the same song, sheet, moment, video or episode as the comment it answers.":
+            "回复必须和被回复的评论在同一首歌、歌单、动态、视频或节目下。",
         "You can only delete your own comments.":
             "只能删除自己的评论。",
         "That topic does not exist.":

@@ -17,6 +17,8 @@ public struct Comment: Codable, Sendable, Equatable, Identifiable {
     public var feedId: String?
     /// The video (MV) this comment is on, when it is on one.
     public var videoId: String?
+    /// The podcast episode this comment is on, when it is on one.
+    public var episodeId: String?
     public var user: UserSummary
     /// The @mentions of people who exist, with their ranges in `content`.
     public var mentions: [Mention]
@@ -28,11 +30,12 @@ public struct Comment: Codable, Sendable, Equatable, Identifiable {
     public init(
         id: String, content: String, likesCount: Int, repliesCount: Int, likeId: String?, parentId: String?,
         parent: CommentQuote?, songId: String?, sheetId: String?, feedId: String? = nil,
-        videoId: String? = nil, user: UserSummary,
+        videoId: String? = nil, episodeId: String? = nil, user: UserSummary,
         mentions: [Mention] = [], topics: [TopicMention] = [], createdAt: String, updatedAt: String
     ) {
         self.feedId = feedId
         self.videoId = videoId
+        self.episodeId = episodeId
         self.mentions = mentions
         self.topics = topics
         self.id = id

@@ -44,14 +44,17 @@ public struct NotificationComment: Codable, Sendable, Equatable {
     public var feedId: String?
     /// The video the comment is on, when it is on one.
     public var videoId: String?
+    /// The podcast episode the comment is on, when it is on one.
+    public var episodeId: String?
 
     public init(
         id: String, content: String, parentId: String?, songId: String?, sheetId: String?,
         feedId: String? = nil,
-        videoId: String? = nil
+        videoId: String? = nil, episodeId: String? = nil
     ) {
         self.feedId = feedId
         self.videoId = videoId
+        self.episodeId = episodeId
         self.id = id
         self.content = content
         self.parentId = parentId
