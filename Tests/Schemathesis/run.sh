@@ -32,8 +32,11 @@ out="$(mktemp -d -t cloudmusic-schemathesis.XXXXXX)"
 demo="${XDG_CACHE_HOME:-$HOME/.cache}/cloudmusic/schemathesis-demo"
 [ -f "$demo/.complete" ] || { "$server_bin" demo "$demo" >/dev/null 2>&1 && touch "$demo/.complete"; }
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# An (empty) audiobooks folder, so the scan is served: without one it is 503 by design, which schemathesis counts
+# as a server error.
+mkdir -p "$out/audiobooks"
 "$server_bin" serve --port "$port" --data "$out/data" --music "$demo" --videos "$demo-videos" \
-  --signup-codes off --log-level warning > "$out/server.log" 2>&1 &
+  --audiobooks "$out/audiobooks" --signup-codes off --log-level warning > "$out/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
 base="http://127.0.0.1:$port"
