@@ -34,8 +34,14 @@ def person(server):
 
 def go(page, path):
     """Moves inside the app (a page load would stop the music the screenshots should show playing)."""
-    page.evaluate("(to) => window.cloudmusic.navigate(to)", path)
-    page.wait_for_function("(to) => location.pathname + location.search === to", arg=path)
+    # The router keeps the old screen until the new one's module has loaded: mark it, so the caller's next
+    # locator cannot match something on the screen being left.
+    page.evaluate("""(to) => {
+        for (const view of document.querySelectorAll('#view > .view')) view.dataset.left = '1';
+        window.cloudmusic.navigate(to);
+    }""", path)
+    page.wait_for_function("""(to) => location.pathname + location.search === to
+        && document.querySelector('#view > .view:not([data-left])') !== null""", arg=path)
 
 
 def shoot(page, name, size, theme):
