@@ -164,12 +164,45 @@ import Testing
         var all: [NowPlayingInfo?] { lock.withLock { shown } }
     }
 
-    // Runs only when CLOUDMUSIC_MEDIA_SESSION_TEST is set; it passes alone every time. With every suite on two
-    // cores, libmpv stalled mid-song (paused for its cache at 17-21 s of a 20-26 s song, never resuming) in 3 of 4
-    // clean-clone runs on 2026-12-06: it looks like the server cutting a stream its starved reader did not drain,
-    // and the player not reopening it. A real weakness to fix, named in issue 30's note, not hidden by a retry.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["CLOUDMUSIC_MEDIA_SESSION_TEST"] == nil))
-    func theMediaSessionShowsAndControlsTheList() async throws {
+    /// A song that follows another by itself (gaplessly, or the same one again in single mode) shows as playing:
+    /// the player never stopped, so no new state comes with it. (Found when the test below, starved past the end
+    /// of its song on a loaded machine, saw a repeating song shown paused while its position moved on.)
+    @Test func thePanelShowsPlayingWhenTheListMovesOnByItself() async throws {
+        let server = try await TestServer.start(extraArguments: ["--music", try await Self.shortSongs()])
+        let client = RepositoryTests.client(server)
+        let all = try await MusicRepository(client: client).songs(size: 100).value.data
+        let songs = ["Short One", "Short Two"].compactMap { title in all.first { $0.title == title } }
+        try #require(songs.count == 2, "\(all.map(\.title))")
+        let player = try MPVPlayer(configuration: MPVConfiguration(audioOutput: .null))
+        defer { player.shutdown() }
+        let list = try await MusicListManager(
+            store: try LocalStore(path: temporaryFolder() + "/local.sqlite"), player: player
+        ) { client.url(for: $0.uri) }
+        let recorder = await Recorder(list)
+        let panel = PanelSession()
+        let bridge = await NowPlayingBridge(list: list, session: panel)
+        defer { bridge.stop() }
+        try await list.setList(songs, startAt: 0)
+        // The list moved to the second song without a stop in between (libmpv went on to the queued item).
+        _ = try await recorder.wait { $0 == .currentChanged(songs[1]) }
+        let events = recorder.events
+        let firstPlaying = try #require(events.firstIndex(of: .state(.playing)))
+        let second = try #require(events.firstIndex(of: .currentChanged(songs[1])))
+        let states = events[firstPlaying..<second].filter { if case .state = $0 { true } else { false } }
+        try #require(states.allSatisfy { $0 == .state(.playing) }, "not a gapless start: \(states)")
+        // What the panel was first told of the second song (read from its history: on a loaded machine the
+        // list may have moved on again by the time the test looks).
+        let deadline = Date().addingTimeInterval(120)
+        func secondShown() -> NowPlayingInfo? {
+            panel.all.lazy.compactMap { $0 }.first { $0.title == songs[1].title }
+        }
+        while secondShown() == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let shown = try #require(secondShown())
+        #expect(shown.isPlaying, "\(shown)")
+        await list.pause()
+    }
+
+    @Test func theMediaSessionShowsAndControlsTheList() async throws {
         let server = try await TestServer.start()
         let client = RepositoryTests.client(server)
         let songs = try await MusicRepository(client: client).songs(size: 2).value.data

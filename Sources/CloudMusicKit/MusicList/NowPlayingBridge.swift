@@ -20,16 +20,21 @@ public final class NowPlayingBridge: Sendable {
         tasks = [
             Task {
                 var info = initial.current.map { Self.info(for: $0, artwork: artwork) }
+                // Kept apart from `info`: a song that follows another gaplessly (or repeats) comes with no new
+                // state, since the player never stopped playing.
+                var playing = initial.state == .playing
                 info?.position = initial.position
-                info?.isPlaying = initial.state == .playing
+                info?.isPlaying = playing
                 session.update(info)
                 var lastSent = Date.distantPast
                 for await event in events {
                     switch event {
                     case .currentChanged(let song):
                         info = song.map { Self.info(for: $0, artwork: artwork) }
+                        info?.isPlaying = playing
                     case .state(let state):
-                        info?.isPlaying = state == .playing
+                        playing = state == .playing
+                        info?.isPlaying = playing
                     case .progress(let position, let duration):
                         info?.position = position
                         if let duration { info?.duration = duration }
