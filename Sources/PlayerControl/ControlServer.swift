@@ -72,6 +72,7 @@ private final class ServerCore: Sendable {
     let socketInode: UInt64
     let stopping = Atomic<Bool>(false)
     let activeClients = Atomic<Int>(0)
+    let handlerExecutor = HandlerExecutor()
     let loopEnded = DispatchSemaphore(value: 0)
 
     init(
@@ -232,11 +233,13 @@ private final class ServerCore: Sendable {
         } catch {
             return ControlResponse(ok: false, message: error.message)
         }
-        // The handler is async and this is a plain thread: run it as a task and wait, bounded.
+        // The handler is async and this is a plain thread: run it as a task and wait, bounded. The task runs on
+        // the socket's own queue, not the cooperative pool: a process whose pool is busy (a player decoding, a test
+        // run sharing two threads with hundreds of tests) must not leave the client waiting for a turn there.
         let result = ResponseBox()
         let done = DispatchSemaphore(value: 0)
         let handler = handler
-        Task {
+        Task(executorPreference: handlerExecutor) {
             let response = await handler(command)
             result.value.withLock { $0 = response }
             done.signal()
@@ -335,6 +338,19 @@ private final class ServerCore: Sendable {
             message:
                 "Another cloudmusic player is already running (it answers on \(path)). Control it with `cloudmusic pause`, `cloudmusic status` and the like, or quit it first."
         )
+    }
+}
+
+/// Runs the handler's tasks on a Dispatch queue of the control socket's own (actors without an executor of their
+/// own that a handler calls run there too); Dispatch adds a thread when one handler blocks.
+private final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: the queue is the only state, and Dispatch queues are thread-safe.
+    private let queue = DispatchQueue(label: "cloudmusic-control-handler", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 
