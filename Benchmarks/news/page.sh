@@ -28,22 +28,12 @@ done
 
 (cd "$root" && swift build -c "$config" --product cloudmusic-server >&2)
 server="$root/.build/$config/cloudmusic-server"
-work="$(mktemp -d)"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source "$root/Benchmarks/lib/server.sh"
 mkdir -p "$work/music"
 
-"$server" serve --port 0 --data "$work/data" --music "$work/music" --signup-codes off --log-level warning \
-  --news-refresh 0 --podcast-refresh off >"$work/server.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 600); do grep -qo '127\.0\.0\.1:[0-9]*' "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-base="http://$(grep -o '127\.0\.0\.1:[0-9]*' "$work/server.out" | head -1)"
+bench_serve "$server" --music "$work/music" --news-refresh 0 --podcast-refresh off
 
-curl -sf -X POST "$base/v1/users" -H 'Content-Type: application/json' \
-  -d '{"email":"bench@example.com","nickname":"Bench","password":"correct horse"}' >/dev/null
-token="$(curl -sf -X POST "$base/v1/sessions" -H 'Content-Type: application/json' \
-  -d '{"email":"bench@example.com","password":"correct horse"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["session"])')"
+bench_sign_in
 channel="$(curl -sf -X POST "$base/v1/news/channels" -H "Authorization: $token" -H 'Content-Type: application/json' \
   -d '{"title":"头条"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])')"
 start=$(date +%s.%N)

@@ -27,27 +27,16 @@ done
 
 (cd "$root" && swift build -c "$config" --product cloudmusic-server >&2)
 server="$root/.build/$config/cloudmusic-server"
-work="$(mktemp -d)"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+source "$root/Benchmarks/lib/server.sh"
 mkdir -p "$work/music"
 
-python3 "$here/origin.py" 127.0.0.2 >"$work/origin.out" &
-pids+=($!)
+bench_background python3 "$here/origin.py" 127.0.0.2 >"$work/origin.out"
 for _ in $(seq 100); do [ -s "$work/origin.out" ] && break; sleep 0.1; done
 feeds="http://127.0.0.2:$(head -1 "$work/origin.out")"
 
-"$server" serve --port 0 --data "$work/data" --music "$work/music" --signup-codes off --log-level warning \
-  --fetch-allow 127.0.0.2/32 --news-refresh 1 --podcast-refresh off >"$work/server.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 600); do grep -qo '127\.0\.0\.1:[0-9]*' "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-base="http://$(grep -o '127\.0\.0\.1:[0-9]*' "$work/server.out" | head -1)"
+bench_serve "$server" --music "$work/music" --fetch-allow 127.0.0.2/32 --news-refresh 1 --podcast-refresh off
 
-curl -sf -X POST "$base/v1/users" -H 'Content-Type: application/json' \
-  -d '{"email":"bench@example.com","nickname":"Bench","password":"correct horse"}' >/dev/null
-token="$(curl -sf -X POST "$base/v1/sessions" -H 'Content-Type: application/json' \
-  -d '{"email":"bench@example.com","password":"correct horse"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["session"])')"
+bench_sign_in
 channel="$(curl -sf -X POST "$base/v1/news/channels" -H "Authorization: $token" -H 'Content-Type: application/json' \
   -d '{"title":"头条"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])')"
 start=$(date +%s.%N)
