@@ -50,11 +50,11 @@ def v1(method, url, body=None, token=None):
 
 
 class Server:
-    def __init__(self):
+    def __init__(self, *extra):
         self.data = tempfile.mkdtemp(prefix="cloudmusic-subsonic-")
         self.process = subprocess.Popen(
             [server_binary(), "serve", "--port", "0", "--data", self.data, "--music", demo_library(),
-             "--log-level", "warning", "--signup-codes", "off"],
+             "--log-level", "warning", "--signup-codes", "off", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         found = re.search(r"127\.0\.0\.1:(\d+)/", self.process.stdout.readline())
         if not found:
