@@ -123,6 +123,26 @@ import Testing
         #expect(placed["position"] as? Double == 61.5 && placed["finished"] as? Bool == false, "\(place)")
         let bookmarked = try await listener.ok("getPodcastEpisode", [("id", episodeID)])
         #expect(bookmarked["podcastEpisode"]["bookmarkPosition"] as? Int == 61_500)
+        // getBookmarks lists the episode one is partway through (its entry a plain Child); deleteBookmark forgets it.
+        func bookmarkedEpisode() async throws -> [String: Any]? {
+            let marks = try await listener.ok("getBookmarks")
+            return (marks["bookmarks"]["bookmark"] as? [[String: Any]] ?? []).first {
+                ($0["entry"] as? [String: Any])?["id"] as? String == episodeID
+            }
+        }
+        let mark = try #require(try await bookmarkedEpisode())
+        #expect(mark["position"] as? Int == 61_500)
+        #expect((mark["entry"] as? [String: Any])?["title"] as? String == "第一集：新闻早班车")
+        _ = try await listener.call("getBookmarks", json: false)
+        try await listener.ok("deleteBookmark", [("id", episodeID)])
+        #expect(try await bookmarkedEpisode() == nil)
+        let (_, forgotten) = try await SubsonicWorld.v1(
+            server, "GET", "/v1/episodes/\(v1ID)/progress", token: listener.person.session)
+        #expect((forgotten["data"] as? [String: Any])?["position"] as? Double == 0, "\(forgotten)")
+        // Another person's place is not one's own bookmark.
+        let others = try await admin.ok("getBookmarks")
+        #expect((others["bookmarks"]["bookmark"] as? [Any] ?? []).isEmpty, "\(others.text)")
+        try await listener.ok("createBookmark", [("id", episodeID), ("position", "61500")])
         try await listener.ok("scrobble", [("id", episodeID)])
         let (_, after) = try await SubsonicWorld.v1(
             server, "GET", "/v1/episodes/\(v1ID)/progress", token: listener.person.session)

@@ -37,6 +37,18 @@ extension PodcastService {
         }
     }
 
+    /// The most episodes `getBookmarks` lists.
+    static let subsonicBookmarks = 500
+
+    /// The episodes `viewer` is partway through, the last played first (what getBookmarks adds to songs).
+    func unfinishedEpisodes(viewer: Viewer) throws -> [PodcastStore.EpisodeRecord] {
+        try database.read { db in
+            try store.unfinished(
+                db, userID: viewer.userID, paging: Paging(page: 1, size: Self.subsonicBookmarks)
+            ).records
+        }
+    }
+
     func newestEpisodes(count: Int, viewerID: Int64) throws -> [PodcastStore.EpisodeRecord] {
         try database.read { db in try store.newestEpisodes(db, limit: count, viewerID: viewerID) }
     }

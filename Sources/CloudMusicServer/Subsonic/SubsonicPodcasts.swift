@@ -86,6 +86,19 @@ struct SubsonicPodcasts: Sendable {
     static func episode(_ record: PodcastStore.EpisodeRecord) -> SubsonicElement {
         let fields = record.fields
         let id = SubsonicShapes.id(.podcastEpisode, record.id)
+        var element = episodeChild(record)
+        element.add("streamId", id)
+        element.add("channelId", SubsonicShapes.id(.podcastChannel, record.podcastID))
+        element.add("description", fields.descriptionText)
+        element.add("status", "completed")
+        element.addDate("publishDate", fields.publishedAt)
+        return element
+    }
+
+    /// An episode as the plain `Child` a bookmark's entry is.
+    static func episodeChild(_ record: PodcastStore.EpisodeRecord) -> SubsonicElement {
+        let fields = record.fields
+        let id = SubsonicShapes.id(.podcastEpisode, record.id)
         let channel = SubsonicShapes.id(.podcastChannel, record.podcastID)
         let path = URL(string: fields.enclosureURL)?.path ?? ""
         let suffix = SubsonicShapes.pathExtension(path).lowercased()
@@ -108,11 +121,6 @@ struct SubsonicPodcasts: Sendable {
         if let progress = record.progress, !progress.finished, progress.position > 0 {
             element.add("bookmarkPosition", Int64((progress.position * 1_000).rounded()))
         }
-        element.add("streamId", id)
-        element.add("channelId", channel)
-        element.add("description", fields.descriptionText)
-        element.add("status", "completed")
-        element.addDate("publishDate", fields.publishedAt)
         return element
     }
 }

@@ -100,7 +100,9 @@ struct SubsonicRoutes: Sendable {
             }
             return try service.scrobble(call.user, parameters, client: call.client)
         }
-        rest.on(SubsonicAPI.getBookmarks) { try service.bookmarks($0.user) }
+        rest.on(SubsonicAPI.getBookmarks) { [podcasts] call in
+            try service.bookmarks(call.user, episodes: podcasts.unfinishedEpisodes(viewer: call.user.viewer))
+        }
         rest.on(SubsonicAPI.createBookmark) { [podcasts] call in
             let parameters = call.parameters
             guard parameters.id.kind == .podcastEpisode else {
@@ -113,7 +115,16 @@ struct SubsonicRoutes: Sendable {
                 viewer: call.user.viewer)
             return .empty
         }
-        rest.on(SubsonicAPI.deleteBookmark) { try service.deleteBookmark($0.user, songID: $0.parameters.id) }
+        rest.on(SubsonicAPI.deleteBookmark) { [podcasts] call in
+            let id = call.parameters.id
+            guard id.kind == .podcastEpisode else {
+                return try service.deleteBookmark(call.user, songID: id.value)
+            }
+            // Forgetting one's place is a place at the start, so that every device (gPodder ones too) hears of it.
+            _ = try podcasts.saveProgress(
+                episodeID: id.value, draft: EpisodeProgressDraft(position: 0), viewer: call.user.viewer)
+            return .empty
+        }
         rest.on(SubsonicAPI.getPlayQueue) { try service.playQueue($0.user, byIndex: false) }
         rest.on(SubsonicAPI.savePlayQueue) {
             try service.savePlayQueue($0.user, $0.parameters, client: $0.client)

@@ -245,7 +245,8 @@ extension SubsonicService {
 
     // MARK: Bookmarks
 
-    func bookmarks(_ user: SubsonicUser) throws -> SubsonicDocument {
+    /// One's song bookmarks, then `episodes` (the ones one is partway through, the last played first).
+    func bookmarks(_ user: SubsonicUser, episodes: [PodcastStore.EpisodeRecord]) throws -> SubsonicDocument {
         try database.read { db in
             let marks = try store.bookmarks(db, userID: user.id)
             let songs = try store.songs(db, user.listener, ids: marks.map(\.songID))
@@ -263,7 +264,17 @@ extension SubsonicService {
                     item.addDate("changed", mark.updatedAt)
                     item.add("entry", one: SubsonicShapes.song(song))
                     return item
-                })
+                }
+                    + episodes.compactMap { episode in
+                        guard let progress = episode.progress else { return nil }
+                        var item = SubsonicElement()
+                        item.add("position", Int64((progress.position * 1_000).rounded()))
+                        item.add("username", user.username)
+                        item.addDate("created", progress.updatedAt / 1_000)
+                        item.addDate("changed", progress.updatedAt / 1_000)
+                        item.add("entry", one: SubsonicPodcasts.episodeChild(episode))
+                        return item
+                    })
             return SubsonicDocument("bookmarks", element)
         }
     }

@@ -176,12 +176,14 @@ public enum SubsonicAPI {
     // MARK: Bookmarks and the play queue
 
     public static let getBookmarks = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
-        "getBookmarks", "One's bookmarks.", answer: .document("bookmarks"))
+        "getBookmarks", "One's bookmarks: songs, then the episodes one is partway through.",
+        answer: .document("bookmarks"))
     public static let createBookmark = SubsonicEndpoint<BookmarkParameters, SignedIn>(
-        "createBookmark", "Remembers a position in a song (replacing one's bookmark of it).",
+        "createBookmark", "Remembers a position in a song or an episode (replacing one's bookmark of it).",
         answer: .document(nil))
-    public static let deleteBookmark = SubsonicEndpoint<ItemParameters<SongItem>, SignedIn>(
-        "deleteBookmark", "Forgets one's bookmark of a song.", answer: .document(nil))
+    public static let deleteBookmark = SubsonicEndpoint<DeleteBookmarkParameters, SignedIn>(
+        "deleteBookmark", "Forgets one's bookmark of a song, or one's place in an episode.",
+        answer: .document(nil))
     public static let getPlayQueue = SubsonicEndpoint<NoSubsonicParameters, SignedIn>(
         "getPlayQueue", "One's play queue, shared with the web player and the apps.",
         answer: .document("playQueue"))

@@ -330,6 +330,17 @@ public struct BookmarkParameters: SubsonicParameterSet {
     ]
 }
 
+/// `deleteBookmark`'s one `id`: a song's bookmark, or one's place in an episode.
+public struct DeleteBookmarkParameters: SubsonicParameterSet {
+    public var id = SubsonicID(.song, 0)
+    public init() {}
+    public static let fields: [SubsonicField<Self>] = [
+        .id(
+            "id", \.id, [.song, .podcastEpisode], required: true, "A song, or an episode (one's place in it)."
+        )
+    ]
+}
+
 public struct SavePlayQueueParameters: SubsonicParameterSet {
     public var id: [SubsonicID] = []
     public var current: SubsonicID?
