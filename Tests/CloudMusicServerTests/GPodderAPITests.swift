@@ -261,6 +261,47 @@ import Testing
         #expect(v1Play?["episode"] as? String == second["enclosureUrl"] as? String)
     }
 
+    /// Actions kept as sent (not a place in a known episode) keep only the newest of each kind on each episode:
+    /// the table grows with episodes, not with every upload, and a late older action changes nothing.
+    @Test func storedActionsKeepTheNewestOfEachKind() async throws {
+        let server = try await RunningServer.start(extraArguments: ["--podcast-refresh", "off"])
+        _ = try await server.signUp(["email": "cy@example.com"], nickname: "Cy")
+        let login = try await Self.call(
+            server, "POST", "/api/2/auth/Cy/login.json", basic: ("cy@example.com", "correct horse"))
+        let cookie = try #require(login.cookie)
+        func action(_ kind: String, _ episode: Int, at offset: TimeInterval, position: Int = 0) -> [String:
+            Any]
+        {
+            var action: [String: Any] = [
+                "podcast": "https://elsewhere.example/feed.xml",
+                "episode": "https://elsewhere.example/\(episode).mp3",
+                "action": kind, "timestamp": Self.gpodderTime(offset), "device": "kasts",
+            ]
+            if kind == "play" { action.merge(["started": 0, "position": position, "total": 600]) { $1 } }
+            return action
+        }
+        for batch in [
+            [action("play", 1, at: -300, position: 10), action("download", 1, at: -290)],
+            [action("play", 1, at: -200, position: 20), action("play", 2, at: -190, position: 5)],
+            [action("play", 1, at: -100, position: 30), action("download", 1, at: -90)],
+            // Uploaded late, taken earlier than what is kept: nothing changes.
+            [action("play", 1, at: -250, position: 15)],
+        ] {
+            let sent = try await Self.call(
+                server, "POST", "/api/2/episodes/Cy.json", json: batch, cookie: cookie)
+            #expect(sent.status == 200, "\(sent.object)")
+        }
+        let read = try await Self.call(server, "GET", "/api/2/episodes/Cy.json?since=0", cookie: cookie)
+        let summary = read.actions.map {
+            "\($0["episode"] as? String ?? "?") \($0["action"] as? String ?? "?") \($0["position"] as? Int ?? -1)"
+        }.sorted()
+        #expect(
+            summary == [
+                "https://elsewhere.example/1.mp3 download -1", "https://elsewhere.example/1.mp3 play 30",
+                "https://elsewhere.example/2.mp3 play 5",
+            ], "\(read.actions)")
+    }
+
     @Test func refusalsAreClear() async throws {
         let server = try await RunningServer.start()
         let annID = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")

@@ -42,6 +42,7 @@ enum Schema {
         NewsSchema.migration,
         AudiobooksSchema.migration,
         GPodderSchema.migration,
+        GPodderSchema.pruning,
         Migration(
             version: 1, name: "server metadata",
             sql: """

@@ -62,4 +62,18 @@ enum GPodderSchema {
             );
             CREATE INDEX gpodder_episode_actions_since ON gpodder_episode_actions(user_id, received_at);
             """)
+
+    /// Only the newest of a person's actions of one kind on one episode is kept: it is the state every device
+    /// syncs to (a later `download` replaces an earlier one), so the table grows with episodes, not with uploads.
+    /// The actions already stored are pruned the same way.
+    static let pruning = Migration(
+        version: 62, name: "gpodder actions: the newest of each kind per episode",
+        sql: """
+            DELETE FROM gpodder_episode_actions WHERE id IN (
+                SELECT a.id FROM gpodder_episode_actions a JOIN gpodder_episode_actions n
+                ON n.user_id = a.user_id AND n.episode_url = a.episode_url AND n.action = a.action
+                AND (n.taken_at > a.taken_at OR (n.taken_at = a.taken_at AND n.id > a.id)));
+            CREATE INDEX gpodder_episode_actions_by_episode
+                ON gpodder_episode_actions(user_id, episode_url, action, taken_at);
+            """)
 }

@@ -92,7 +92,19 @@ struct GPodderStore: Sendable {
 
     // MARK: Episode actions
 
+    /// Keeps `action` as the person's newest of its kind on its episode, replacing an older one; an action older
+    /// than the one kept (an app uploading late) changes nothing.
     func insertAction(_ db: Connection, userID: Int64, _ action: ActionRecord, receivedAt: Int64) throws {
+        let newer = try db.queryOne(
+            """
+            SELECT 1 AS found FROM gpodder_episode_actions
+            WHERE user_id = ? AND episode_url = ? AND action = ? AND taken_at > ? LIMIT 1
+            """, userID, action.episodeURL, action.action, action.takenAt
+        ) { try $0.int("found") }
+        guard newer == nil else { return }
+        try db.execute(
+            "DELETE FROM gpodder_episode_actions WHERE user_id = ? AND episode_url = ? AND action = ?",
+            userID, action.episodeURL, action.action)
         try db.execute(
             """
             INSERT INTO gpodder_episode_actions(user_id, device_id, podcast_url, episode_url, guid, action, taken_at,
