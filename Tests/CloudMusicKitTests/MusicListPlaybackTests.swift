@@ -231,10 +231,11 @@ import Testing
         try await until("playing the first") {
             panel.last?.title == songs[0].title && panel.last?.isPlaying == true
         }
-        // The song's own length, as shown when it started playing (later updates carry the length libmpv
-        // measured, and a loaded machine may let the test look only after one).
+        // The song's length, as shown when it started playing: its own, or the one libmpv measured (on a loaded
+        // machine the bridge may have missed the state's event and learnt it from the list at a position update).
         let started = panel.all.first { $0?.title == songs[0].title && $0?.isPlaying == true }
-        #expect(started??.duration == Double(songs[0].duration) / 1000)
+        let shownLength = try #require(started??.duration)
+        #expect(abs(shownLength - Double(songs[0].duration) / 1000) < 0.5, "\(shownLength)")
         panel.send(.next)
         // Playing, not only shown: play/pause while the next song still loads would resume, not pause.
         try await until("the next song playing") {

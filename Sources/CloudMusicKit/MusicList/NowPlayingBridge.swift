@@ -20,6 +20,7 @@ public final class NowPlayingBridge: Sendable {
         tasks = [
             Task {
                 var info = initial.current.map { Self.info(for: $0, artwork: artwork) }
+                var shownID = initial.current?.id
                 // Kept apart from `info`: a song that follows another gaplessly (or repeats) comes with no new
                 // state, since the player never stopped playing.
                 var playing = initial.state == .playing
@@ -31,15 +32,30 @@ public final class NowPlayingBridge: Sendable {
                     switch event {
                     case .currentChanged(let song):
                         info = song.map { Self.info(for: $0, artwork: artwork) }
+                        shownID = song?.id
                         info?.isPlaying = playing
                     case .state(let state):
                         playing = state == .playing
                         info?.isPlaying = playing
                     case .progress(let position, let duration):
+                        // Panels move the position themselves between updates; once a second is enough.
+                        guard Date().timeIntervalSince(lastSent) >= Self.positionInterval else {
+                            info?.position = position
+                            if let duration { info?.duration = duration }
+                            continue
+                        }
+                        // The list keeps only the newest events for a listener that falls behind (progress
+                        // comes 20 times a second), so a state or a song change can be lost on a busy machine:
+                        // once a second, what the panel shows is checked against the list itself.
+                        let now = await list.snapshot()
+                        playing = now.state == .playing
+                        if now.current?.id != shownID {
+                            info = now.current.map { Self.info(for: $0, artwork: artwork) }
+                            shownID = now.current?.id
+                        }
                         info?.position = position
                         if let duration { info?.duration = duration }
-                        // Panels move the position themselves between updates; once a second is enough.
-                        guard Date().timeIntervalSince(lastSent) >= Self.positionInterval else { continue }
+                        info?.isPlaying = playing
                     case .listChanged, .modeChanged, .skipped, .soundOutput:
                         continue
                     }
