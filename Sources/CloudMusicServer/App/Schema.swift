@@ -42,6 +42,8 @@ enum Schema {
         NewsSchema.migration,
         AudiobooksSchema.migration,
         GPodderSchema.migration,
+        PodcastsSchema.likes,
+        FeedsSchema.episodeShares,
         Migration(
             version: 1, name: "server metadata",
             sql: """
