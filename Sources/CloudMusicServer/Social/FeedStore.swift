@@ -15,27 +15,15 @@ struct FeedStore: Sendable {
     }
 
     /// Moment columns; `?` is the viewer's id (0 when nobody is signed in) for `like_id`. A shared episode is
-    /// read by its key into one JSON column (a subquery, so the lists' plans stay theirs); NULL when it is gone.
+    /// read by its key into one column (a subquery, so the lists' plans stay theirs); NULL when it is gone.
     private static let select = """
         SELECT f.id, f.content, f.images, f.province, f.city, f.place, f.latitude, f.longitude,
             f.likes_count, f.comments_count, f.mentions, f.topics, f.created_at, f.updated_at, f.episode_id,
             (SELECT l.id FROM feed_likes l WHERE l.feed_id = f.id AND l.user_id = ?) AS like_id,
-            (SELECT json_object('id', CAST(se.id AS TEXT), 'title', se.title, 'podcastId', CAST(sp.id AS TEXT),
-                    'podcastTitle', sp.title, 'duration', se.duration)
-                FROM podcast_episodes se JOIN podcasts sp ON sp.id = se.podcast_id WHERE se.id = f.episode_id
-            ) AS shared_episode,
+            \(PodcastStore.sharedEpisode(id: "f.episode_id")) AS shared_episode,
             \(UserColumns.select("u", as: "user"))
         FROM feeds f JOIN users u ON u.id = f.user_id
         """
-
-    /// The columns of a shared episode as the subquery writes them.
-    private struct SharedEpisodeColumns: Decodable {
-        var id: String
-        var title: String
-        var podcastId: String
-        var podcastTitle: String
-        var duration: Int?
-    }
 
     private static func decode(_ row: Row) throws -> Feed {
         Feed(
@@ -50,12 +38,7 @@ struct FeedStore: Sendable {
             mentions: try JSONColumn.decode([Mention].self, row.string("mentions")),
             topics: try JSONColumn.decode([TopicMention].self, row.string("topics")),
             episodeId: try row.optionalInt64("episode_id").map(String.init),
-            episode: try row.optionalString("shared_episode").map {
-                let columns = try JSONColumn.decode(SharedEpisodeColumns.self, $0)
-                return SharedEpisode(
-                    id: columns.id, title: columns.title, podcastId: columns.podcastId,
-                    podcastTitle: columns.podcastTitle, duration: columns.duration)
-            },
+            episode: try row.optionalString("shared_episode").map(PodcastStore.decodeSharedEpisode),
             createdAt: APIDate.string(try row.int64("created_at")),
             updatedAt: APIDate.string(try row.int64("updated_at")))
     }

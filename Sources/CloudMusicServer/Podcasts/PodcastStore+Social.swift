@@ -1,3 +1,4 @@
+import MusicCore
 import Storage
 
 /// Likes of episodes (`PodcastsSchema.likes`): their count is kept on the episode by triggers, and the
@@ -29,5 +30,35 @@ extension PodcastStore {
 
     func unlike(_ db: Connection, likeID: Int64) throws {
         try db.execute("DELETE FROM episode_likes WHERE id = ?", likeID)
+    }
+}
+
+/// Episodes shared in moments: what a moment draws of one, read in the moment's own statement.
+extension PodcastStore {
+    /// A scalar subquery giving the episode whose id is the SQL expression `id` as one JSON column (SQLite's
+    /// `json_object`), or NULL when there is no such episode (any more).
+    static func sharedEpisode(id: String) -> String {
+        """
+        (SELECT json_object('id', CAST(se.id AS TEXT), 'title', se.title, 'podcastId', CAST(sp.id AS TEXT),
+                'podcastTitle', sp.title, 'duration', se.duration)
+            FROM podcast_episodes se JOIN podcasts sp ON sp.id = se.podcast_id WHERE se.id = \(id))
+        """
+    }
+
+    /// The columns `sharedEpisode` writes.
+    private struct SharedEpisodeColumns: Decodable {
+        var id: String
+        var title: String
+        var podcastId: String
+        var podcastTitle: String
+        var duration: Int?
+    }
+
+    static func decodeSharedEpisode(_ text: String) throws -> SharedEpisode {
+        let columns = try JSONColumn.decode(SharedEpisodeColumns.self, text)
+        return SharedEpisode(
+            id: columns.id, title: columns.title, podcastId: columns.podcastId,
+            podcastTitle: columns.podcastTitle,
+            duration: columns.duration)
     }
 }
