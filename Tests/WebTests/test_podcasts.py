@@ -210,6 +210,12 @@ def test_an_episode_is_liked_commented_on_and_shared_in_a_moment(browser, podcas
         page.reload()
         page.locator("[data-head=like][aria-pressed=true]", has_text="2").wait_for()
         shots(page, "podcast-episode-liked", PHONE, "light")
+        # On a narrow phone the three actions stay inside the page, each label inside its button.
+        page.set_viewport_size({"width": 320, "height": 640})
+        assert page.evaluate("""() => [...document.querySelectorAll('.head-action')].every((b) =>
+            b.getBoundingClientRect().right <= document.documentElement.clientWidth + 0.5 && b.scrollWidth <= b.clientWidth + 1)""")
+        page.screenshot(path=str(SHOTS / "podcast-episode-actions-320-light.png"))
+        page.set_viewport_size(PHONE)
 
         # A comment, markup shown as text; it is listed on the episode and counted in the heading.
         page.locator(".episode-comments .comment-empty").wait_for()
