@@ -37,6 +37,7 @@ import Testing
                     episodeId: "42", position: position, finished: position > 100,
                     updatedAt: position > 1 ? "2026-12-05T13:30:00.250Z" : nil)
                 : nil,
+            likesCount: full ? 1_234 : 0, likeId: full ? "2199023255553" : nil,
             createdAt: "2026-12-01T00:00:00Z", updatedAt: "2026-12-01T00:00:01Z")
     }
 

@@ -1,4 +1,5 @@
 import CloudMusicKit
+import Foundation
 import MusicCore
 import Testing
 
@@ -16,16 +17,18 @@ import Testing
             lastError: nil, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z")
     }
 
-    static func episode(_ id: String, duration: Int? = 100, progress: EpisodeProgress? = nil)
-        -> PodcastEpisode
-    {
+    static func episode(
+        _ id: String, duration: Int? = 100, progress: EpisodeProgress? = nil, likes: Int = 0,
+        likeId: String? = nil
+    ) -> PodcastEpisode {
         PodcastEpisode(
             id: id, podcastId: "p1", podcastTitle: "山海夜话", title: "第\(id)集", detail: "",
             publishedAt: "2026-06-0\(id)T08:00:00Z", duration: duration, uri: "v1/episodes/\(id)/stream",
             enclosureUrl: "https://example.com/\(id).mp3", enclosureType: "audio/mpeg", enclosureLength: nil,
             season: nil, episode: Int(id), chaptersUrl: nil, transcriptUrl: nil, imageUrl: nil,
             downloaded: false,
-            progress: progress, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z")
+            progress: progress, likesCount: likes, likeId: likeId, createdAt: "2026-01-01T00:00:00Z",
+            updatedAt: "2026-01-01T00:00:00Z")
     }
 
     static func place(_ position: Double, _ finished: Bool) -> EpisodeProgress {
@@ -53,6 +56,76 @@ import Testing
         #expect(state.podcasts.open == nil && state.screen == .podcasts)
         _ = state.reduce(.key(.escape))
         #expect(state.screen == .home)
+    }
+
+    static func comment(_ id: String, _ content: String) -> MusicCore.Comment {
+        MusicCore.Comment(
+            id: id, content: content, likesCount: 0, repliesCount: 0, likeId: nil, parentId: nil, parent: nil,
+            songId: nil, sheetId: nil, feedId: nil, episodeId: "2",
+            user: UserSummary(id: "u2", nickname: "Bob", icon: nil), mentions: [], topics: [],
+            createdAt: "2026-06-01T00:00:00Z", updatedAt: "2026-06-01T00:00:00Z")
+    }
+
+    @Test func anEpisodesCommentsAreShownAndItIsLikedWithAKey() {
+        var state = AppState(server: AppFixture.server, signedIn: ("u1", "Ann"))
+        _ = state.reduce(.key(.character("0")))
+        _ = state.reduce(.podcastsLoaded([Self.podcast("p1", "山海夜话", subscribed: true)]))
+        _ = state.reduce(.key(.enter))
+        let episodes = [Self.episode("3"), Self.episode("2", likes: 2, likeId: "2199023255553")]
+        _ = state.reduce(.episodesLoaded(podcastID: "p1", episodes))
+        #expect(AppView.hint(state).contains("f like · c comments"))
+        _ = state.reduce(.key(.down))
+        // f likes the selected episode, or takes my like back (the like's id goes with it).
+        #expect(
+            state.reduce(.key(.character("f"))) == [.setEpisodeLiked(episodeID: "2", likeID: "2199023255553")]
+        )
+        var unliked = episodes[1]
+        unliked.likeId = nil
+        unliked.likesCount = 1
+        _ = state.reduce(.episodeChanged(unliked))
+        #expect(state.podcasts.episodes[1].likesCount == 1 && state.podcasts.episodes[1].likeId == nil)
+        #expect(state.toast?.message == "Unliked 第2集.")
+        #expect(state.reduce(.key(.character("f"))) == [.setEpisodeLiked(episodeID: "2", likeID: nil)])
+        // No song is liked instead, whatever plays.
+        #expect(
+            !state.reduce(.key(.character("f"))).contains { if case .setLiked = $0 { true } else { false } })
+
+        // c opens its comments (read-only), f likes the episode from there too; Esc goes back to the episodes.
+        #expect(state.reduce(.key(.character("c"))) == [.loadEpisodeComments(episodeID: "2")])
+        #expect(state.podcasts.comments?.status == .loading)
+        _ = state.reduce(
+            .episodeCommentsLoaded(episodeID: "other", [Self.comment("9", "elsewhere")], total: 1))
+        #expect(state.podcasts.comments?.comments.isEmpty == true)
+        _ = state.reduce(
+            .episodeCommentsLoaded(
+                episodeID: "2", [Self.comment("8", "好听 #夜谈#"), Self.comment("7", "Nice")], total: 2))
+        #expect(state.podcasts.comments?.status == .loaded)
+        #expect(
+            AppView.hint(state).contains("f like the episode") && AppView.hint(state).contains("Esc episodes")
+        )
+        var lines = AppView.body(&state, width: 80, height: 12, now: Date())
+        ViewTest.expectShape(lines, width: 80, height: 12)
+        #expect(lines[0].text.contains("Comments · 第2集 · 2"))
+        #expect(lines.contains { $0.text.contains("好听 #夜谈#") })
+        #expect(lines.contains { $0.text.contains("Bob") })
+        _ = state.reduce(.key(.down))
+        #expect(state.podcasts.comments?.list.selected == 1)
+        #expect(state.reduce(.key(.character("f"))) == [.setEpisodeLiked(episodeID: "2", likeID: nil)])
+        _ = state.reduce(.key(.escape))
+        #expect(state.podcasts.comments == nil && state.podcasts.open?.id == "p1")
+        lines = AppView.body(&state, width: 80, height: 12, now: Date())
+        #expect(lines.contains { $0.text.contains("第2集") && $0.text.contains("1") })
+
+        // A failure is the comments' own; signed out, liking asks to sign in.
+        _ = state.reduce(.key(.character("c")))
+        _ = state.reduce(.episodeCommentsFailed(episodeID: "2", "The server cannot be reached."))
+        #expect(state.podcasts.comments?.status == .failed("The server cannot be reached."))
+        var visitor = AppState(server: AppFixture.server)
+        visitor.screen = .podcasts
+        visitor.podcasts.open = Self.podcast("p1", "山海夜话", subscribed: nil)
+        _ = visitor.reduce(.episodesLoaded(podcastID: "p1", episodes))
+        #expect(visitor.reduce(.key(.character("f"))) == [])
+        #expect(visitor.toast?.isError == true && visitor.toast?.message == "Sign in to like episodes.")
     }
 
     @Test func episodesLoadedForAnotherPodcastAreIgnored() {
@@ -99,6 +172,7 @@ import Testing
             width: 80, height: 8)
         ViewTest.expectShape(output.lines, width: 80, height: 8)
         #expect(output.lines[0].text.contains("山海夜话 · 主播 · subscribed · speed 1.5×"))
+        #expect(output.lines[1].text.contains("Likes"))
         #expect(output.lines[2].text.hasPrefix("▶ 第3集"))
         #expect(output.lines[2].text.hasSuffix("40%"))
         #expect(output.lines[3].allSatisfy { $0.style == .selected })

@@ -7,7 +7,8 @@ import Testing
 
 /// The real `cloudmusic` in tmux with a podcast the server fetched from the tests' origin on 127.0.0.2 (its
 /// episodes made by ffmpeg, downloaded by the server): the podcast screen, an episode resumed where the
-/// person left it on another device, the speed keys, and the place written back when paused.
+/// person left it on another device, the speed keys, and the place written back when paused; an episode liked
+/// and its comments read.
 @Suite(.serialized) struct TerminalPlayerPodcastTests {
     static func feed(_ origin: FeedOrigin) -> String {
         let items = (1...3).map { number in
@@ -98,6 +99,55 @@ import Testing
         #expect(!saved.finished)
         #expect(
             try await phone.continueListening().data.map(\.id) == [newest.id])
+        try await tmux.press("q")
+        #expect(try await tmux.waitForExit().status == 0)
+    }
+
+    @Test func anEpisodeIsLikedAndItsCommentsReadOnThePodcastScreen() async throws {
+        let origin = try await FeedOrigin.start()
+        let feed = try origin.put("tui-social.xml", Self.feed(origin))
+        let server = try await TestServer.start(extraArguments: [
+            "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
+        ])
+        defer { server.stop() }
+        let admin = MusicRepository(client: APIClient(baseURL: server.baseURL))
+        _ = try await admin.signUp(
+            .email("tui-admin@example.com"), password: "tui-admin-pass", nickname: "管理员")
+        try await admin.login(.email("tui-admin@example.com"), password: "tui-admin-pass")
+        let podcast = try await admin.client.send(
+            PodcastsAPI.add, body: PodcastDraft(url: feed.absoluteString))
+        let newest = try await admin.episodes(podcastID: podcast.id).value.data[0]
+        _ = try await admin.postComment("第三集真好听", on: .episode(newest.id))
+        try await signUp(server, email: "ann@example.com", password: "correct horse", nickname: "Ann")
+        let phone = MusicRepository(client: APIClient(baseURL: server.baseURL))
+        try await phone.login(.email("ann@example.com"), password: "correct horse")
+
+        let player = try TerminalPlayer(server: server)
+        let tmux = player.session
+        try await player.signIn(email: "ann@example.com", password: "correct horse", nickname: "Ann")
+        try await tmux.press("0")
+        try await tmux.waitFor(text: "终端夜话")
+        try await tmux.press("Enter")
+        try await tmux.waitFor(text: "夜话第3集")
+        try await tmux.waitFor(text: "f like · c comments")
+
+        // f likes the newest episode (selected first); the row shows it, and the server has Ann's like.
+        try await tmux.press("f")
+        try await tmux.waitFor(text: "Liked 夜话第3集.")
+        try await tmux.waitFor(text: "♥1")
+        let liked = try await phone.episode(id: newest.id).value
+        #expect(liked.likesCount == 1 && liked.likeId != nil)
+
+        // c shows its comments; f there takes the like back; Esc returns to the episodes.
+        try await tmux.press("c")
+        try await tmux.waitFor(text: "第三集真好听")
+        try await tmux.waitFor(text: "Comments · 夜话第3集 · 1")
+        try await tmux.press("f")
+        try await tmux.waitFor(text: "Unliked 夜话第3集.")
+        let unliked = try await phone.episode(id: newest.id).value
+        #expect(unliked.likesCount == 0 && unliked.likeId == nil)
+        try await tmux.press("Escape")
+        try await tmux.waitFor(text: "夜话第2集")
         try await tmux.press("q")
         #expect(try await tmux.waitForExit().status == 0)
     }

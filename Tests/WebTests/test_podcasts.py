@@ -3,6 +3,8 @@ server may fetch from, `--fetch-allow 127.0.0.2/32`) with episodes made by ffmpe
 transcript. A person subscribes on the album page, pages and sorts the episodes, plays one at 1.5x (still 1.5x
 after a reload), skips 15 s, sets the sleep timer, seeks by a chapter, reads the transcript; the place saved on
 pause is read back through the API and resumed on the next visit, and "continue listening" lists the episode.
+On an episode's page a person likes it (the count), comments on it and shares it in a moment, which draws the
+podcast's cover and title, and draws the share as gone once the podcast is deleted.
 axe and screenshots at 390x844 light and 1440x900 dark."""
 import os
 import pathlib
@@ -56,6 +58,7 @@ def podcast_world():
     admin = server.account("podcast-admin@example.com", "管理员")
     podcast = api("POST", server.url + "/v1/podcasts", {"url": f"{base}/feed.xml"}, admin["session"])
     assert podcast["episodesCount"] == EPISODES
+    server.origin = (folder, base, admin)
     yield server, podcast
     server.close()
     origin.shutdown()
@@ -177,6 +180,80 @@ def test_a_listener_subscribes_plays_and_resumes(browser, podcast_world):
             page.wait_for_timeout(100)
         assert api("GET", f"{server.url}/v1/episodes/{episode_id}/progress", token=listener["session"])["finished"]
         assert page.locator(".sleep-note").inner_text() == ""
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_an_episode_is_liked_commented_on_and_shared_in_a_moment(browser, podcast_world):
+    server, _ = podcast_world
+    folder, base, admin = server.origin
+    # A podcast of its own, deleted at the end, so the other tests keep theirs.
+    pathlib.Path(folder, "shared.xml").write_text(feed(base).replace("山海夜话", "分享&lt;b&gt;夜话&lt;/b&gt;")
+                                                 .replace("web-ep-", "shared-ep-"))
+    shared = api("POST", server.url + "/v1/podcasts", {"url": f"{base}/shared.xml"}, admin["session"])
+    episode = api("GET", f"{server.url}/v1/podcasts/{shared['id']}/episodes?size=1")["data"][0]
+    fan = server.account("fan@example.com", "粉丝")
+    other = server.account("other-fan@example.com", "路人")
+    page = new_page(browser, server.url, viewport=PHONE, user=fan, touch=True)
+    try:
+        page.goto(f"/episode/{episode['id']}")
+        like = page.locator("[data-head=like]")
+        like.wait_for()
+        assert like.get_attribute("aria-pressed") == "false"
+        like.tap()
+        page.locator("[data-head=like][aria-pressed=true]", has_text="1").wait_for()
+        mine = api("GET", f"{server.url}/v1/episodes/{episode['id']}", token=fan["session"])
+        assert mine["likesCount"] == 1 and mine["likeId"]
+        # Another listener's like is in the count on the next visit; the fan's own stays pressed.
+        api("POST", server.url + "/v1/likes", {"episodeId": episode["id"]}, other["session"])
+        page.reload()
+        page.locator("[data-head=like][aria-pressed=true]", has_text="2").wait_for()
+        shots(page, "podcast-episode-liked", PHONE, "light")
+        # On a narrow phone the three actions stay inside the page, each label inside its button.
+        page.set_viewport_size({"width": 320, "height": 640})
+        assert page.evaluate("""() => [...document.querySelectorAll('.head-action')].every((b) =>
+            b.getBoundingClientRect().right <= document.documentElement.clientWidth + 0.5 && b.scrollWidth <= b.clientWidth + 1)""")
+        page.screenshot(path=str(SHOTS / "podcast-episode-actions-320-light.png"))
+        page.set_viewport_size(PHONE)
+
+        # A comment, markup shown as text; it is listed on the episode and counted in the heading.
+        page.locator(".episode-comments .comment-empty").wait_for()
+        page.locator(".episode-composer .composer-input").fill("好听！<img src=x onerror=alert(1)>")
+        page.locator(".episode-composer .composer-send").tap()
+        page.locator(".episode-comments .comment-text", has_text="好听！<img src=x onerror=alert(1)>").wait_for()
+        assert page.locator(".episode-comments .comment-text img").count() == 0
+        page.locator("#episode-comments-title", has_text="1").wait_for()
+        listed = api("GET", f"{server.url}/v1/comments?episodeId={episode['id']}")
+        assert [c["content"] for c in listed["data"]] == ["好听！<img src=x onerror=alert(1)>"]
+        shots(page, "podcast-episode-social", PHONE, "light")
+
+        # Unliking takes the fan's like off; liking again puts it back.
+        page.locator("[data-head=like]").tap()
+        page.locator("[data-head=like][aria-pressed=false]", has_text="1").wait_for()
+        page.locator("[data-head=like]").tap()
+        page.locator("[data-head=like][aria-pressed=true]", has_text="2").wait_for()
+
+        # Share to moments: the new moment carries the episode, drawn with the podcast's cover and title.
+        page.locator("[data-head=share]").tap()
+        page.wait_for_url("**/moments/new?episode=*")
+        page.locator(".post-share .moment-share .share-title", has_text=episode["title"]).wait_for()
+        page.locator(".post-composer .composer-input").fill("推荐这一期")
+        page.locator(".post-composer .composer-send").tap()
+        page.wait_for_url("**/moments?tab=following")
+        card = page.locator(".moment", has_text="推荐这一期").locator(".moment-share")
+        card.locator(".share-sub", has_text="分享<b>夜话</b>").wait_for()
+        page.wait_for_function("() => [...document.querySelectorAll('.moment-share img')].some((i) => i.complete && i.naturalWidth > 0)")
+        assert page.locator(".moment-share b").count() == 0
+        shots(page, "moment-shared-episode", PHONE, "light")
+        card.tap()
+        page.wait_for_url(f"**/episode/{episode['id']}")
+        page.locator(".detail-title", has_text=episode["title"]).wait_for()
+
+        # The podcast deleted, the moment still reads, its share drawn as gone.
+        api("DELETE", f"{server.url}/v1/podcasts/{shared['id']}", token=admin["session"])
+        page.goto("/moments?tab=following")
+        page.locator(".moment", has_text="推荐这一期").locator(".moment-share.gone").wait_for()
         assert not page.errors, page.errors
     finally:
         page.context.close()

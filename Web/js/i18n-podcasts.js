@@ -12,6 +12,8 @@ const zh = {
   noEpisodes: "还没有节目", podcastSearch: "搜索播客", episodeNumber: "第 {n} 集", listenNow: "正在收听",
   allKinds: "全部", audiobooks: "有声书", noBooks: "还没有有声书", narratedBy: "演播：{n}", seriesPart: "{s} · 第 {n} 部",
   partsCount: "{n} 个部分", podcastKinds: "类型",
+  likeEpisode: "赞", likedEpisode: "已赞", likeEpisodeN: "赞（{n}）", shareToMoment: "分享到动态",
+  episodeComments: "评论",
 };
 const en = {
   continueListening: "Continue listening", mySubscriptions: "My subscriptions", allPodcasts: "All podcasts",
@@ -26,6 +28,8 @@ const en = {
   episodeNumber: "Episode {n}", listenNow: "Now playing",
   allKinds: "All", audiobooks: "Audiobooks", noBooks: "No audiobooks yet", narratedBy: "Read by {n}",
   seriesPart: "{s}, book {n}", partsCount: "{n} parts", podcastKinds: "Kind",
+  likeEpisode: "Like", likedEpisode: "Liked", likeEpisodeN: "Like ({n})", shareToMoment: "Share to moments",
+  episodeComments: "Comments",
 };
 
 extend({ zh, en });

@@ -37,6 +37,7 @@ const zh = {
   accountDeleted: "账号已注销", blocklist: "黑名单", signedOutAll: "已退出所有设备", topicOf: "#{title}#",
   pictureOf: "第 {i} 张，共 {n} 张", noVideos: "还没有视频", hidden: "已隐藏", loginToComment: "登录后参与评论",
   tabComment: "评论", profileMoments: "TA的动态", share: "分享", skipPlain: "跳过", myPage: "主页", repliesN: "{n}条回复", unreadMark: "未读",
+  sharedEpisode: "分享的节目：{t}", episodeGone: "这期节目已不在了", sharingEpisode: "分享",
 };
 const en = {
   appPasswords: "Subsonic app passwords", appPasswordsAbout: "For signing in to this server from a Subsonic app on your phone (Symfonium, Amperfy, DSub, ...). One per device; revoke one at any time.",
@@ -73,6 +74,7 @@ const en = {
   accountDeleted: "Account deleted", blocklist: "Blocked people", signedOutAll: "Signed out everywhere", topicOf: "#{title}#",
   pictureOf: "Picture {i} of {n}", noVideos: "No videos yet", hidden: "Hidden", loginToComment: "Sign in to comment",
   tabComment: "Comment", profileMoments: "Moments", share: "Share", skipPlain: "Skip", myPage: "My page", repliesN: "{n} replies", unreadMark: "Unread",
+  sharedEpisode: "Shared episode: {t}", episodeGone: "This episode is no longer available", sharingEpisode: "Sharing",
 };
 
 extend({ zh, en });

@@ -539,8 +539,9 @@ public final class MusicRepository: Sendable {
     public func likeComment(id: String) async throws -> Comment {
         switch try await client.send(CommentsAPI.like, body: LikeDraft(commentId: id)) {
         case .comment(let comment): return comment
-        case .feed:
-            throw APIError(kind: .decoding, message: "The server answered a moment for a comment's like.")
+        case .feed, .episode:
+            throw APIError(
+                kind: .decoding, message: "The server answered something else for a comment's like.")
         }
     }
 
@@ -548,8 +549,19 @@ public final class MusicRepository: Sendable {
     public func likeFeed(id: String) async throws -> Feed {
         switch try await client.send(CommentsAPI.like, body: LikeDraft(feedId: id)) {
         case .feed(let feed): return feed
-        case .comment:
-            throw APIError(kind: .decoding, message: "The server answered a comment for a moment's like.")
+        case .comment, .episode:
+            throw APIError(
+                kind: .decoding, message: "The server answered something else for a moment's like.")
+        }
+    }
+
+    /// `POST v1/likes` with `episodeId`: the podcast episode comes back with its `likeId` and `likesCount`.
+    public func likeEpisode(id: String) async throws -> PodcastEpisode {
+        switch try await client.send(CommentsAPI.like, body: LikeDraft(episodeId: id)) {
+        case .episode(let episode): return episode
+        case .comment, .feed:
+            throw APIError(
+                kind: .decoding, message: "The server answered something else for an episode's like.")
         }
     }
 

@@ -43,6 +43,8 @@ enum Schema {
         AudiobooksSchema.migration,
         GPodderSchema.migration,
         GPodderSchema.pruning,
+        PodcastsSchema.likes,
+        FeedsSchema.episodeShares,
         Migration(
             version: 1, name: "server metadata",
             sql: """

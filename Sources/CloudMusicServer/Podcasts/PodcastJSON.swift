@@ -40,6 +40,9 @@ extension PodcastEpisode: JSONWritable {
             json.key("id")
             json.string(id)
             json.optional("imageUrl", imageUrl) { $0.string($1) }
+            json.optional("likeId", likeId) { $0.string($1) }
+            json.key("likesCount")
+            json.int(likesCount)
             json.key("podcastId")
             json.string(podcastId)
             json.key("podcastTitle")

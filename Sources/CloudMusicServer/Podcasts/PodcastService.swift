@@ -553,8 +553,9 @@ struct PodcastService: Sendable {
                 ? AudiobooksAPI.chapters.uri(IDPath(record.id)) : fields.chaptersURL,
             transcriptUrl: fields.transcriptURL, imageUrl: fields.imageURL,
             downloaded: record.keep == .download && record.fileName != nil,
-            progress: record.progress.map { model(episodeID: record.id, $0) },
-            createdAt: APIDate.string(record.createdAt), updatedAt: APIDate.string(record.updatedAt))
+            progress: record.progress.map { model(episodeID: record.id, $0) }, likesCount: record.likesCount,
+            likeId: record.likeID.map(String.init), createdAt: APIDate.string(record.createdAt),
+            updatedAt: APIDate.string(record.updatedAt))
     }
 
     static func model(episodeID: Int64, _ progress: PodcastStore.ProgressRecord?) -> EpisodeProgress {

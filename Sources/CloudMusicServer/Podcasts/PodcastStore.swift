@@ -52,6 +52,9 @@ struct PodcastStore: Sendable {
         var keep: PodcastKeep
         var kind: PodcastKind = .podcast
         var progress: ProgressRecord?
+        var likesCount = 0
+        /// The viewer's like of it.
+        var likeID: Int64?
         var createdAt: Int64
         var updatedAt: Int64
     }
@@ -252,10 +255,12 @@ struct PodcastStore: Sendable {
 
     // MARK: Episodes
 
+    /// Episode columns with the viewer's place and like: bind the viewer's id (or nil) twice.
     private static let selectEpisode = """
         SELECT e.id, e.podcast_id, p.title AS podcast_title, p.keep, p.kind, e.guid, e.title, e.description_text,
             e.published_at, e.duration, e.enclosure_url, e.enclosure_type, e.enclosure_length, e.season, e.episode,
-            e.chapters_url, e.transcript_url, e.image_url, e.file_name, e.created_at, e.updated_at,
+            e.chapters_url, e.transcript_url, e.image_url, e.file_name, e.created_at, e.updated_at, e.likes_count,
+            (SELECT l.id FROM episode_likes l WHERE l.user_id = ? AND l.episode_id = e.id) AS like_id,
             pr.position, pr.finished, pr.updated_at AS progress_at
         FROM podcast_episodes e JOIN podcasts p ON p.id = e.podcast_id
         LEFT JOIN episode_progress pr ON pr.episode_id = e.id AND pr.user_id = ?
@@ -284,11 +289,13 @@ struct PodcastStore: Sendable {
             fileName: try row.optionalString("file_name"),
             keep: PodcastKeep(rawValue: try row.string("keep")) ?? .stream,
             kind: PodcastKind(rawValue: try row.string("kind")) ?? .podcast, progress: progress,
+            likesCount: try row.int("likes_count"), likeID: try row.optionalInt64("like_id"),
             createdAt: try row.int64("created_at"), updatedAt: try row.int64("updated_at"))
     }
 
     func episode(_ db: Connection, id: Int64, viewerID: Int64?) throws -> EpisodeRecord? {
-        try db.queryOne("\(Self.selectEpisode) WHERE e.id = ?", viewerID, id, decode: Self.decodeEpisode)
+        try db.queryOne(
+            "\(Self.selectEpisode) WHERE e.id = ?", viewerID, viewerID, id, decode: Self.decodeEpisode)
     }
 
     /// How many episodes a podcast has (kept by triggers), nil when there is no such podcast.
@@ -314,7 +321,7 @@ struct PodcastStore: Sendable {
                 ORDER BY \(columns.joined(separator: ", ")) LIMIT ? OFFSET ?)
             \(Self.selectEpisode) JOIN page ON page.id = e.id
             ORDER BY \(columns.map { "e." + $0 }.joined(separator: ", "))
-            """, podcastID, paging.size, paging.offset, viewerID, decode: Self.decodeEpisode)
+            """, podcastID, paging.size, paging.offset, viewerID, viewerID, decode: Self.decodeEpisode)
     }
 
     /// The newest episodes of every podcast (Subsonic's getNewestPodcasts), on the index of dates.
@@ -323,7 +330,7 @@ struct PodcastStore: Sendable {
             """
             WITH newest(id) AS (SELECT id FROM podcast_episodes ORDER BY published_at DESC, id DESC LIMIT ?)
             \(Self.selectEpisode) JOIN newest ON newest.id = e.id ORDER BY e.published_at DESC, e.id DESC
-            """, limit, viewerID, decode: Self.decodeEpisode)
+            """, limit, viewerID, viewerID, decode: Self.decodeEpisode)
     }
 
     /// Episodes whose title holds `needle` (lower-cased as the index is), newest first.
@@ -340,7 +347,7 @@ struct PodcastStore: Sendable {
             WITH found(id) AS (SELECT episode_id FROM podcast_episode_search WHERE instr(text, ?) > 0)
             \(Self.selectEpisode) JOIN found ON found.id = e.id
             ORDER BY e.published_at DESC, e.id DESC LIMIT ? OFFSET ?
-            """, needle, viewerID, paging.size, paging.offset, decode: Self.decodeEpisode)
+            """, needle, viewerID, viewerID, paging.size, paging.offset, decode: Self.decodeEpisode)
         return (records, total)
     }
 
@@ -359,7 +366,7 @@ struct PodcastStore: Sendable {
             """
             \(Self.selectEpisode) WHERE e.podcast_id IN (\(mine))
             ORDER BY coalesce(e.published_at, 0) DESC, e.id DESC LIMIT ? OFFSET ?
-            """, userID, userID, paging.size, paging.offset, decode: Self.decodeEpisode)
+            """, userID, userID, userID, paging.size, paging.offset, decode: Self.decodeEpisode)
         return (records, total)
     }
 
@@ -376,7 +383,7 @@ struct PodcastStore: Sendable {
             """
             \(Self.selectEpisode) WHERE pr.user_id IS NOT NULL AND pr.finished = 0 AND pr.position > 0
             ORDER BY pr.updated_at DESC, e.id DESC LIMIT ? OFFSET ?
-            """, userID, paging.size, paging.offset, decode: Self.decodeEpisode)
+            """, userID, userID, paging.size, paging.offset, decode: Self.decodeEpisode)
         return (records, total)
     }
 
@@ -386,7 +393,7 @@ struct PodcastStore: Sendable {
     )] {
         var known: [String: (id: Int64, fields: EpisodeFields)] = [:]
         for record in try db.query(
-            "\(Self.selectEpisode) WHERE e.podcast_id = ?", nil as Int64?, podcastID,
+            "\(Self.selectEpisode) WHERE e.podcast_id = ?", nil as Int64?, nil as Int64?, podcastID,
             decode: Self.decodeEpisode)
         {
             known[record.guid] = (record.id, record.fields)

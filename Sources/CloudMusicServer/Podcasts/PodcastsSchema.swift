@@ -124,3 +124,30 @@ enum PodcastsSchema {
             END;
             """)
 }
+
+extension PodcastsSchema {
+    /// Likes of episodes (`POST v1/likes` with `episodeId`, issue 30): one per person and episode, gone with the
+    /// episode (its podcast deleted, a book's part gone from the folder) or the person. Ids start at 2^41 so
+    /// that `DELETE v1/likes/{id}` tells an episode's like from a moment's (2^40 up) and a comment's; the
+    /// count the album page sends is kept on the episode by triggers.
+    static let likes = Migration(
+        version: 56, name: "likes of podcast episodes",
+        sql: """
+            ALTER TABLE podcast_episodes ADD COLUMN likes_count INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE episode_likes (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                episode_id INTEGER NOT NULL REFERENCES podcast_episodes(id) ON DELETE CASCADE,
+                created_at INTEGER NOT NULL,
+                UNIQUE (user_id, episode_id)
+            );
+            INSERT INTO sqlite_sequence(name, seq) VALUES ('episode_likes', \(PodcastStore.firstLikeID - 1));
+            CREATE INDEX episode_likes_by_episode ON episode_likes(episode_id);
+            CREATE TRIGGER episode_liked AFTER INSERT ON episode_likes BEGIN
+                UPDATE podcast_episodes SET likes_count = likes_count + 1 WHERE id = NEW.episode_id;
+            END;
+            CREATE TRIGGER episode_unliked AFTER DELETE ON episode_likes BEGIN
+                UPDATE podcast_episodes SET likes_count = likes_count - 1 WHERE id = OLD.episode_id;
+            END;
+            """)
+}

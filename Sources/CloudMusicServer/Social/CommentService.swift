@@ -2,9 +2,9 @@ import Foundation
 import MusicCore
 import Storage
 
-/// The rules of comments: what may be commented and read by whom, limits, likes (of comments and, through
-/// `FeedService`, moments), topics, reports and moderation. Each use case is one transaction: the checks of
-/// the song, sheet or moment it is on, the rate check and the notifications included.
+/// The rules of comments: what may be commented and read by whom, limits, likes (of comments, podcast episodes
+/// and, through `FeedService`, moments), topics, reports and moderation. Each use case is one transaction: the
+/// checks of the song, sheet or moment it is on, the rate check and the notifications included.
 struct CommentService: Sendable {
     let database: Database
     let store = CommentStore()
@@ -13,6 +13,7 @@ struct CommentService: Sendable {
     let links = RichTextLinks()
     let catalog = CatalogStore()
     let videos = VideoStore()
+    let podcasts = PodcastStore()
     let sheets: SheetService
     let feeds: FeedService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -265,17 +266,34 @@ struct CommentService: Sendable {
 
     // MARK: Likes
 
-    /// Likes a comment (`commentId`) or a moment (`feedId`); it comes back with the viewer's `likeId`.
+    /// Likes a comment (`commentId`), a moment (`feedId`) or a podcast episode (`episodeId`); it comes back with
+    /// the viewer's `likeId`.
     func like(_ draft: LikeDraft, viewer: Viewer) throws -> LikedThing {
-        switch (draft.commentId, draft.feedId) {
-        case (let comment?, nil):
+        switch (draft.commentId, draft.feedId, draft.episodeId) {
+        case (let comment?, nil, nil):
             guard let id = Int64(comment), id > 0 else { throw Self.noComment }
             return .comment(try like(commentID: id, viewer: viewer))
-        case (nil, let feed?):
+        case (nil, let feed?, nil):
             guard let id = Int64(feed), id > 0 else { throw FeedService.noFeed }
             return .feed(try feeds.like(feedID: id, viewer: viewer))
+        case (nil, nil, let episode?):
+            guard let id = Int64(episode), id > 0 else { throw PodcastService.noEpisode }
+            return .episode(try like(episodeID: id, viewer: viewer))
         default:
-            throw ServiceError.invalid("Name what you like: either 'commentId' or 'feedId'.")
+            throw ServiceError.invalid("Name what you like: one of 'commentId', 'feedId' or 'episodeId'.")
+        }
+    }
+
+    /// Likes a podcast episode (once: liking again gives the same like). Episodes are the library's, so
+    /// nobody is told.
+    func like(episodeID: Int64, viewer: Viewer) throws -> PodcastEpisode {
+        try database.write { db in
+            guard try store.episodeExists(db, id: episodeID) else { throw PodcastService.noEpisode }
+            _ = try podcasts.like(db, userID: viewer.userID, episodeID: episodeID, now: clock())
+            guard let record = try podcasts.episode(db, id: episodeID, viewerID: viewer.userID) else {
+                throw PodcastService.noEpisode
+            }
+            return PodcastService.model(record)
         }
     }
 
@@ -295,8 +313,14 @@ struct CommentService: Sendable {
         }
     }
 
-    /// Takes back one's own like: of a moment when the id is in moments' range, else of a comment.
+    /// Takes back one's own like: of an episode or a moment when the id is in their range, else of a comment.
     func unlike(likeID: Int64, viewer: Viewer) throws {
+        if likeID >= PodcastStore.firstLikeID {
+            return try database.write { db in
+                try Self.requireOwnLike(by: try podcasts.likeOwner(db, likeID: likeID), viewer: viewer)
+                try podcasts.unlike(db, likeID: likeID)
+            }
+        }
         if likeID >= FeedStore.firstLikeID { return try feeds.unlike(likeID: likeID, viewer: viewer) }
         try database.write { db in
             try Self.requireOwnLike(by: try store.likeOwner(db, likeID: likeID)?.userID, viewer: viewer)

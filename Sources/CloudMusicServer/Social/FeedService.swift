@@ -7,6 +7,7 @@ import Storage
 struct FeedService: Sendable {
     let database: Database
     let store = FeedStore()
+    let podcasts = PodcastStore()
     let notifications: NotificationStore
     let links = RichTextLinks()
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -25,6 +26,8 @@ struct FeedService: Sendable {
     static let maxRadius = 100_000.0
     static let defaultRadius = 5_000.0
     static let noFeed = ServiceError.notFound("That moment does not exist.")
+    static let noEpisode = ServiceError.notFound(
+        "The episode to share does not exist: it may have been removed with its podcast.")
 
     /// Turns an image's `uri` into the picture to store with the moment (its thumbnail and size), or nil
     /// when it names no picture that user uploaded to this server. (Files' own read, before the write.)
@@ -48,18 +51,25 @@ struct FeedService: Sendable {
             }
             images.append(stored)
         }
-        guard !content.isEmpty || !images.isEmpty else {
+        let episodeID = try input.episodeId.map { text in
+            guard let id = Int64(text), id > 0 else { throw Self.noEpisode }
+            return id
+        }
+        guard !content.isEmpty || !images.isEmpty || episodeID != nil else {
             throw ServiceError.invalid("Write something or add a picture first: the moment is empty.")
         }
         let place = try Self.place(input)
         let rich = RichTextParser.parse(content)
         return try database.write { db in
+            if let episodeID, try podcasts.episode(db, id: episodeID, viewerID: nil) == nil {
+                throw Self.noEpisode
+            }
             let now = clock()
             try Self.limit.check(now: now) { try store.publishedSince(db, userID: viewer.userID, since: $0) }
             let (mentions, topics) = try links.resolve(db, rich, authorID: viewer.userID, now: now)
             let id = try store.insert(
                 db, userID: viewer.userID, content: content, images: images, place: place, mentions: mentions,
-                topics: topics, now: now)
+                topics: topics, episodeID: episodeID, now: now)
             for person in Set(mentions.compactMap { Int64($0.userId) }) {
                 try notifications.record(
                     db, kind: .mention, to: person, from: viewer.userID, feedID: id, at: now)

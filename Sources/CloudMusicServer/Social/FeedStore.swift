@@ -14,11 +14,13 @@ struct FeedStore: Sendable {
         var point: GeoPoint?
     }
 
-    /// Moment columns; `?` is the viewer's id (0 when nobody is signed in) for `like_id`.
+    /// Moment columns; `?` is the viewer's id (0 when nobody is signed in) for `like_id`. A shared episode is
+    /// read by its key into one column (a subquery, so the lists' plans stay theirs); NULL when it is gone.
     private static let select = """
         SELECT f.id, f.content, f.images, f.province, f.city, f.place, f.latitude, f.longitude,
-            f.likes_count, f.comments_count, f.mentions, f.topics, f.created_at, f.updated_at,
+            f.likes_count, f.comments_count, f.mentions, f.topics, f.created_at, f.updated_at, f.episode_id,
             (SELECT l.id FROM feed_likes l WHERE l.feed_id = f.id AND l.user_id = ?) AS like_id,
+            \(PodcastStore.sharedEpisode(id: "f.episode_id")) AS shared_episode,
             \(UserColumns.select("u", as: "user"))
         FROM feeds f JOIN users u ON u.id = f.user_id
         """
@@ -35,6 +37,8 @@ struct FeedStore: Sendable {
             user: try UserColumns.person(row, "user"),
             mentions: try JSONColumn.decode([Mention].self, row.string("mentions")),
             topics: try JSONColumn.decode([TopicMention].self, row.string("topics")),
+            episodeId: try row.optionalInt64("episode_id").map(String.init),
+            episode: try row.optionalString("shared_episode").map(PodcastStore.decodeSharedEpisode),
             createdAt: APIDate.string(try row.int64("created_at")),
             updatedAt: APIDate.string(try row.int64("updated_at")))
     }
@@ -43,20 +47,20 @@ struct FeedStore: Sendable {
     /// viewer's id twice).
     private static let notBlocked = FollowStore.noBlockBetween("?", "f.user_id")
 
-    /// A new moment on its topics; the mentions and topics are resolved already.
+    /// A new moment on its topics; the mentions and topics are resolved already, the shared episode checked.
     func insert(
         _ db: Connection, userID: Int64, content: String, images: [FeedImage], place: Place,
         mentions: [Mention],
-        topics: [TopicMention], now: Int64
+        topics: [TopicMention], episodeID: Int64? = nil, now: Int64
     ) throws -> Int64 {
         try db.execute(
             """
             INSERT INTO feeds(user_id, content, images, province, city, place, latitude, longitude, mentions,
-                topics, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                topics, episode_id, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, userID, content, JSONColumn.text(images), place.province, place.city, place.name,
             place.point?.latitude, place.point?.longitude, JSONColumn.text(mentions), JSONColumn.text(topics),
-            now, now)
+            episodeID, now, now)
         let id = db.lastInsertRowID
         for topicID in Set(topics.map(\.id)) {
             try db.execute("INSERT INTO feed_topics(feed_id, topic_id) VALUES (?, ?)", id, topicID)

@@ -174,3 +174,13 @@ extension FeedsSchema {
             END;
             """)
 }
+
+extension FeedsSchema {
+    /// A moment may share a podcast episode (issue 30). The id stays when the episode goes (no foreign key),
+    /// so the moment still reads, its share drawn as gone.
+    static let episodeShares = Migration(
+        version: 57, name: "moments sharing podcast episodes",
+        sql: """
+            ALTER TABLE feeds ADD COLUMN episode_id INTEGER;
+            """)
+}

@@ -77,6 +77,10 @@ public enum AppAction: Sendable {
     case episodesFailed(podcastID: String, String)
     /// Subscribed or unsubscribed.
     case podcastChanged(Podcast)
+    case episodeCommentsLoaded(episodeID: String, [Comment], total: Int)
+    case episodeCommentsFailed(episodeID: String, String)
+    /// Liked or unliked: the episode as the server now has it.
+    case episodeChanged(PodcastEpisode)
     // News.
     case newsChannelsLoaded([NewsChannel])
     case newsChannelsFailed(String)
@@ -155,6 +159,10 @@ public enum AppEffect: Sendable, Equatable {
     case loadPodcasts
     case openPodcast(id: String)
     case setSubscribed(podcastID: String, Bool)
+    /// The newest comments of an episode.
+    case loadEpisodeComments(episodeID: String)
+    /// Likes the episode, or (with the like's id) takes the like back.
+    case setEpisodeLiked(episodeID: String, likeID: String?)
     /// Plays the episodes from `start`, resumed where the person left it.
     case playEpisodes([PodcastEpisode], start: Int)
     case setSpeed(Double)

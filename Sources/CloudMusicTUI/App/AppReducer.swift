@@ -475,7 +475,7 @@ extension AppState {
             }
             sheetPicker = SheetPicker(song: song)
             return []
-        case .like where screen != .comments:
+        case .like where screen != .comments && screen != .podcasts:
             guard screen != .nowPlaying, let song = selectedSong else { return nil }
             return likeEffects(for: song)
         case .rename:

@@ -94,7 +94,9 @@ public enum AppView {
         case .messages: state.messages.status
         case .notifications: state.notifications.status
         case .chat: state.chat?.status
-        case .podcasts: state.podcasts.open == nil ? state.podcasts.status : state.podcasts.episodesStatus
+        case .podcasts:
+            state.podcasts.comments?.status
+                ?? (state.podcasts.open == nil ? state.podcasts.status : state.podcasts.episodesStatus)
         case .news:
             state.news.reading != nil
                 ? state.news.readingStatus
@@ -160,13 +162,17 @@ public enum AppView {
                 ]
             }
         case .podcasts:
-            parts =
-                state.podcasts.open == nil
-                ? [pair(.play, "episodes"), pair(.collect, "subscribe")]
-                : [
-                    pair(.play, "play"), pair(.collect, "subscribe"), pair(.speedDown, "slower"),
-                    pair(.speedUp, "faster"), pair(.back, "podcasts"),
+            if state.podcasts.comments != nil {
+                parts = [pair(.like, "like the episode"), pair(.refresh, "reload"), pair(.back, "episodes")]
+            } else if state.podcasts.open == nil {
+                parts = [pair(.play, "episodes"), pair(.collect, "subscribe")]
+            } else {
+                parts = [
+                    pair(.play, "play"), pair(.like, "like"), pair(.comments, "comments"),
+                    pair(.collect, "subscribe"), pair(.speedDown, "slower"), pair(.speedUp, "faster"),
+                    pair(.back, "podcasts"),
                 ]
+            }
         case .news:
             parts =
                 state.news.reading != nil
@@ -242,7 +248,7 @@ public enum AppView {
         case .messages: return messages(&state, width: width, height: height, now: now)
         case .notifications: return notifications(&state, width: width, height: height, now: now)
         case .chat: return chat(&state, width: width, height: height, now: now)
-        case .podcasts: return podcasts(&state, width: width, height: height)
+        case .podcasts: return podcasts(&state, width: width, height: height, now: now)
         case .news: return news(&state, width: width, height: height)
         case .help:
             let entries = Command.allCases.map {
@@ -253,8 +259,17 @@ public enum AppView {
         }
     }
 
-    static func podcasts(_ state: inout AppState, width: Int, height: Int) -> [Line] {
+    static func podcasts(_ state: inout AppState, width: Int, height: Int, now: Date) -> [Line] {
         let podcasts = state.podcasts
+        if let comments = podcasts.comments {
+            let output = CommentsView.render(
+                comments: comments.comments,
+                selected: comments.comments.isEmpty ? nil : comments.list.selected,
+                scrollOffset: comments.list.scroll, width: width, height: height,
+                title: PodcastsView.commentsTitle(comments), composer: nil, now: now)
+            state.podcasts.comments?.list.scroll = output.scrollOffset
+            return output.lines
+        }
         guard let open = podcasts.open else {
             let output = PodcastsView.podcasts(
                 podcasts.podcasts, selected: podcasts.list.selected, scrollOffset: podcasts.list.scroll,

@@ -46,6 +46,22 @@ extension PlayerRuntime {
         post(.podcastChanged(try await repository.setSubscribed(subscribed, podcastID: podcastID)))
     }
 
+    /// The newest 50 comments of an episode, and how many there are.
+    func loadEpisodeComments(episodeID: String) async throws {
+        let page = try await repository.comments(.episode(episodeID), size: 50)
+        post(.episodeCommentsLoaded(episodeID: episodeID, page.data, total: page.total))
+    }
+
+    /// Likes an episode (the server answers it with the like), or takes the like back and reads it again.
+    func setEpisodeLiked(episodeID: String, likeID: String?) async throws {
+        guard let likeID else {
+            post(.episodeChanged(try await repository.likeEpisode(id: episodeID)))
+            return
+        }
+        try await repository.unlike(likeID: likeID)
+        post(.episodeChanged(try await repository.episode(id: episodeID).value))
+    }
+
     /// Plays `episodes` from `start`, where the person left it (on any device, or here offline).
     func playEpisodes(_ episodes: [PodcastEpisode], start: Int) async throws {
         guard episodes.indices.contains(start) else { return }

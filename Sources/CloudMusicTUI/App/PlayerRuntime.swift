@@ -410,6 +410,7 @@ final class PlayerRuntime: Sendable {
             case .loadNotifications: post(.notificationsFailed(message))
             case .loadPodcasts: post(.podcastsFailed(message))
             case .openPodcast(let id): post(.episodesFailed(podcastID: id, message))
+            case .loadEpisodeComments(let id): post(.episodeCommentsFailed(episodeID: id, message))
             case .loadNewsChannels: post(.newsChannelsFailed(message))
             case .openNewsChannel(let id, _): post(.newsArticlesFailed(channelID: id, message))
             case .openNewsArticle(let id): post(.newsArticleFailed(id: id, message))
@@ -571,6 +572,8 @@ final class PlayerRuntime: Sendable {
         case .setSubscribed(let podcastID, let subscribed):
             try await setSubscribed(podcastID: podcastID, subscribed)
         case .playEpisodes(let episodes, let start): try await playEpisodes(episodes, start: start)
+        case .loadEpisodeComments(let id): try await loadEpisodeComments(episodeID: id)
+        case .setEpisodeLiked(let id, let likeID): try await setEpisodeLiked(episodeID: id, likeID: likeID)
         case .setSpeed(let speed): await setSpeed(speed)
         case .loadNewsChannels: post(.newsChannelsLoaded(try await repository.newsChannels().value))
         case .openNewsChannel(let id, let cursor):
@@ -723,7 +726,8 @@ extension AppEffect {
         case .signIn, .signUp, .sendCode, .loadHome, .loadLibrary, .search, .openDetail, .loadMyMusic,
             .loadLyric,
             .loadComments, .loadConversations, .openConversation, .loadOlderMessages, .loadUnreadCounts,
-            .loadNotifications, .loadPodcasts, .openPodcast, .loadNewsChannels, .openNewsChannel,
+            .loadNotifications, .loadPodcasts, .openPodcast, .loadEpisodeComments, .loadNewsChannels,
+            .openNewsChannel,
             .openNewsArticle:
             nil
         case .setLiked, .setCollected, .addToSheet, .createSheet, .postComment, .likeComment, .unlikeComment,
@@ -731,7 +735,8 @@ extension AppEffect {
             .deleteDownload, .pauseDownload, .resumeDownload, .sendMessage, .shareSong, .markConversationRead,
             .deleteMessage, .deleteConversation, .markNotificationRead, .markAllNotificationsRead,
             .renameSheet,
-            .deleteSheet, .removeFromSheet, .setSubscribed, .markNewsRead, .markNewsChannelRead:
+            .deleteSheet, .removeFromSheet, .setSubscribed, .setEpisodeLiked, .markNewsRead,
+            .markNewsChannelRead:
             .server
         case .playSongs, .addToQueue, .playQueueIndex, .togglePlayPause, .next, .previous, .seek, .setVolume,
             .setLoopMode, .moveInQueue, .removeFromQueue, .clearQueue, .playEpisodes, .setSpeed, .quit:

@@ -1,7 +1,8 @@
 import CloudMusicKit
 import MusicCore
 
-/// The podcast screen's part of `reduce`: the lists loaded, keys on the screen, and the speed keys.
+/// The podcast screen's part of `reduce`: the lists loaded, keys on the screen (an episode's comments and
+/// like among them), and the speed keys.
 extension AppState {
     /// Podcasts and episodes loaded or changed; nil for any other action.
     mutating func reducePodcasts(_ action: AppAction) -> [AppEffect]? {
@@ -24,6 +25,25 @@ extension AppState {
         case .episodesFailed(let podcastID, let message):
             guard podcasts.open?.id == podcastID else { return [] }
             podcasts.episodesStatus = .failed(message)
+            return []
+        case .episodeCommentsLoaded(let episodeID, let comments, let total):
+            guard podcasts.comments?.episodeID == episodeID else { return [] }
+            podcasts.comments?.comments = comments
+            podcasts.comments?.total = total
+            podcasts.comments?.list.clamp(count: comments.count)
+            podcasts.comments?.status = .loaded
+            return []
+        case .episodeCommentsFailed(let episodeID, let message):
+            guard podcasts.comments?.episodeID == episodeID else { return [] }
+            podcasts.comments?.status = .failed(message)
+            return []
+        case .episodeChanged(let episode):
+            if let index = podcasts.episodes.firstIndex(where: { $0.id == episode.id }) {
+                // The like is the viewer's news; the place in it is kept as the list has it.
+                podcasts.episodes[index].likesCount = episode.likesCount
+                podcasts.episodes[index].likeId = episode.likeId
+            }
+            show(episode.likeId != nil ? "Liked \(episode.title)." : "Unliked \(episode.title).")
             return []
         case .podcastChanged(let podcast):
             if let index = podcasts.podcasts.firstIndex(where: { $0.id == podcast.id }) {
@@ -55,8 +75,31 @@ extension AppState {
 
     /// What a command does on the podcast screen, or nil for its global meaning.
     mutating func podcastsCommand(_ command: Command) -> [AppEffect]? {
+        if let comments = podcasts.comments {
+            switch command {
+            case .back:
+                podcasts.comments = nil
+                return []
+            case .like:
+                return likeEpisode(id: comments.episodeID)
+            case .refresh:
+                podcasts.comments?.status = .loading
+                return [.loadEpisodeComments(episodeID: comments.episodeID)]
+            case .comments, .play, .collect:
+                return []
+            default:
+                return nil
+            }
+        }
         if let open = podcasts.open {
             switch command {
+            case .comments:
+                guard let episode = podcasts.selectedEpisode else { return [] }
+                podcasts.comments = EpisodeComments(episodeID: episode.id, title: episode.title)
+                return [.loadEpisodeComments(episodeID: episode.id)]
+            case .like:
+                guard let episode = podcasts.selectedEpisode else { return [] }
+                return likeEpisode(id: episode.id)
             case .play:
                 guard podcasts.episodes.indices.contains(podcasts.episodeList.selected) else { return [] }
                 let episode = podcasts.episodes[podcasts.episodeList.selected]
@@ -94,6 +137,16 @@ extension AppState {
         }
     }
 
+    /// Likes the episode, or takes my like of it back.
+    private mutating func likeEpisode(id: String) -> [AppEffect] {
+        guard isSignedIn else {
+            show("Sign in to like episodes.", isError: true)
+            return []
+        }
+        guard let episode = podcasts.episodes.first(where: { $0.id == id }) else { return [] }
+        return [.setEpisodeLiked(episodeID: id, likeID: episode.likeId)]
+    }
+
     private mutating func subscribe(_ podcast: Podcast) -> [AppEffect] {
         guard isSignedIn else {
             show("Sign in to subscribe to podcasts.", isError: true)
@@ -103,7 +156,9 @@ extension AppState {
     }
 
     mutating func moveInPodcasts(_ delta: Int) {
-        if podcasts.open != nil {
+        if let comments = podcasts.comments {
+            podcasts.comments?.list.move(delta, count: comments.comments.count)
+        } else if podcasts.open != nil {
             podcasts.episodeList.move(delta, count: podcasts.episodes.count)
         } else {
             podcasts.list.move(delta, count: podcasts.podcasts.count)

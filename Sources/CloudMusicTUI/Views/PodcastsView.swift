@@ -2,7 +2,8 @@ import CloudMusicKit
 import MusicCore
 
 /// The podcast screen: the podcasts (mine marked "✓" and listed first) or one podcast's episodes, newest
-/// first, with the place reached in each ("40%", "done") and the playing one marked "▶".
+/// first, with the place reached in each ("40%", "done"), their likes ("♥3" when I like one) and the playing
+/// one marked "▶"; or one episode's comments (drawn by `CommentsView`).
 public enum PodcastsView {
     public static let emptyPodcasts = "No podcasts yet: an administrator adds them"
     public static let emptyEpisodes = "No episodes yet"
@@ -48,11 +49,15 @@ public enum PodcastsView {
             columns.append(.init(.fixed(10)))
             header.append("Date")
         }
-        columns += [.init(.fixed(8), alignment: .right), .init(.fixed(5), alignment: .right)]
-        header += ["Length", "Heard"]
+        columns += [
+            .init(.fixed(5), alignment: .right), .init(.fixed(8), alignment: .right),
+            .init(.fixed(5), alignment: .right),
+        ]
+        header += ["Likes", "Length", "Heard"]
         let rows = episodes.map { episode -> [String] in
             var cells = [episode.title]
             if wide { cells.append(String((episode.publishedAt ?? "").prefix(10))) }
+            cells.append(PodcastsState.likesText(episode))
             cells.append(episode.duration.map { DisplayFormat.duration(seconds: Double($0)) } ?? "")
             cells.append(PodcastsState.progressText(episode))
             return cells
@@ -65,6 +70,12 @@ public enum PodcastsView {
         return TableView.Output(
             lines: ViewKit.screen([top] + table.lines, width: width, height: height),
             scrollOffset: table.scrollOffset)
+    }
+
+    /// "Comments · <episode> · 12" (the count once known).
+    public static func commentsTitle(_ comments: EpisodeComments) -> String {
+        ["Comments", comments.title, comments.total.map(String.init)].compactMap { $0 }.joined(
+            separator: " · ")
     }
 
     /// "1.5×", "1×".

@@ -1,5 +1,5 @@
-/// Comments on songs, sheets, moments and videos, with replies, likes (also of moments), #topics#, reports and
-/// moderation.
+/// Comments on songs, sheets, moments, videos and podcast episodes, with replies, likes (also of moments and
+/// episodes), #topics#, reports and moderation.
 public enum CommentsAPI {
     public static let list = Endpoint<NoPath, CommentListQuery, NoBody, CommentPage, OptionalSignIn>(
         "list", .GET, "/v1/comments",
@@ -19,11 +19,13 @@ public enum CommentsAPI {
         resource: "comment", refusals: [.rateLimited])
     public static let like = Endpoint<NoPath, NoQuery, LikeDraft, LikedThing, SignedIn>(
         "like", .POST, "/v1/likes",
-        "Like a comment (`commentId`) or a moment (`feedId`); it comes back with its `likeId`", status: 201,
+        "Like a comment (`commentId`), a moment (`feedId`) or a podcast episode (`episodeId`); it comes back with "
+            + "its `likeId` (liking again gives the same like)",
+        status: 201,
         refusals: [.notFound])
     public static let unlike = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
-        "unlike", .DELETE, "/v1/likes/{id}", "Take back a like (the path holds the `likeId`)",
-        resource: "like")
+        "unlike", .DELETE, "/v1/likes/{id}", "Take back one's own like (the path holds the `likeId`)",
+        resource: "like", refusals: [.forbidden])
     public static let topics = Endpoint<NoPath, TopicListQuery, NoBody, Page<Topic>, OptionalSignIn>(
         "topics", .GET, "/v1/topics",
         "#Topics# with comments or moments, the most talked about first; with `title`, the topic of that text"
@@ -161,25 +163,30 @@ public struct CommentModeration: Codable, Sendable, Equatable {
     public init(hidden: Bool) { self.hidden = hidden }
 }
 
-/// What to like: a comment or a moment.
+/// What to like: one of a comment, a moment or a podcast episode.
 public struct LikeDraft: Codable, Sendable, Equatable {
     public var commentId: String?
     public var feedId: String?
-    public init(commentId: String? = nil, feedId: String? = nil) {
+    public var episodeId: String?
+    public init(commentId: String? = nil, feedId: String? = nil, episodeId: String? = nil) {
         self.commentId = commentId
         self.feedId = feedId
+        self.episodeId = episodeId
     }
 }
 
-/// What `POST v1/likes` answers: the comment or the moment liked, with its `likeId`.
+/// What `POST v1/likes` answers: the comment, moment or episode liked, with its `likeId`.
 public enum LikedThing: Codable, Sendable, Equatable, SchemaDescribed {
     case comment(Comment)
     case feed(Feed)
+    case episode(PodcastEpisode)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let feed = try? container.decode(Feed.self) {
             self = .feed(feed)
+        } else if let episode = try? container.decode(PodcastEpisode.self) {
+            self = .episode(episode)
         } else {
             self = .comment(try container.decode(Comment.self))
         }
@@ -190,11 +197,17 @@ public enum LikedThing: Codable, Sendable, Equatable, SchemaDescribed {
         switch self {
         case .comment(let comment): try container.encode(comment)
         case .feed(let feed): try container.encode(feed)
+        case .episode(let episode): try container.encode(episode)
         }
     }
 
     public static func schema(in builder: SchemaBuilder) throws -> JSONValue {
-        ["oneOf": [try builder.schema(for: Comment.self), try builder.schema(for: Feed.self)]]
+        [
+            "oneOf": [
+                try builder.schema(for: Comment.self), try builder.schema(for: Feed.self),
+                try builder.schema(for: PodcastEpisode.self),
+            ]
+        ]
     }
 
     public static func probeValue(in builder: SchemaBuilder) throws -> LikedThing {

@@ -1,4 +1,4 @@
-/// Moments ("feeds"): text with up to nine pictures and a place, everyone's, a person's, a topic's, the
+/// Moments ("feeds"): text with up to nine pictures, a place and a shared podcast episode, everyone's, a person's, a topic's, the
 /// timeline of the people one follows, and nearby. Likes go through `v1/likes`, comments through
 /// `v1/comments`.
 public enum FeedsAPI {
@@ -7,8 +7,9 @@ public enum FeedsAPI {
         "Moments, newest first: everyone's, one person's (`userId`) or a topic's (`topicId`)")
     public static let create = Endpoint<NoPath, NoQuery, MomentDraft, Feed, SignedIn>(
         "create", .POST, "/v1/feeds",
-        "Publish a moment: text and/or up to nine pictures uploaded first, and a place",
-        status: 201, refusals: [.rateLimited])
+        "Publish a moment: text and/or up to nine pictures uploaded first, a place, and a podcast episode "
+            + "shared (`episodeId`)",
+        status: 201, refusals: [.notFound, .rateLimited])
     public static let timeline = Endpoint<NoPath, CursorQuery, NoBody, FeedPage, SignedIn>(
         "timeline", .GET, "/v1/feeds/timeline",
         "Moments of the people one follows, and one's own, newest first")
@@ -102,8 +103,8 @@ public struct NearbyQuery: APIParameters, Equatable {
         ] + FeedsAPI.paging(\.cursor, \.paging)
 }
 
-/// A moment to publish: text and/or up to nine pictures uploaded first (`POST v1/files/multi`), and an
-/// optional place.
+/// A moment to publish: text and/or up to nine pictures uploaded first (`POST v1/files/multi`), an
+/// optional place, and an optional podcast episode it shares.
 public struct MomentDraft: Codable, Sendable, Equatable {
     public struct Image: Codable, Sendable, Equatable {
         /// A `uri` answered by `POST v1/files/multi`.
@@ -118,11 +119,14 @@ public struct MomentDraft: Codable, Sendable, Equatable {
     public var place: String?
     public var latitude: Double?
     public var longitude: Double?
+    /// A podcast episode to share (a moment may be only that).
+    public var episodeId: String?
 
     public init(
         content: String? = nil, images: [Image] = [], province: String? = nil, city: String? = nil,
-        place: String? = nil, latitude: Double? = nil, longitude: Double? = nil
+        place: String? = nil, latitude: Double? = nil, longitude: Double? = nil, episodeId: String? = nil
     ) {
+        self.episodeId = episodeId
         self.content = content
         self.images = images
         self.province = province

@@ -249,6 +249,10 @@ public struct PodcastEpisode: Codable, Sendable, Equatable, Identifiable {
     public var downloaded: Bool
     /// The viewer's place in it; nil when nobody is signed in or they never played it.
     public var progress: EpisodeProgress?
+    /// How many people like it (`POST v1/likes` with `episodeId`).
+    public var likesCount: Int
+    /// The viewer's like of it (delete it to unlike), or nil.
+    public var likeId: String?
     public var createdAt: String
     public var updatedAt: String
 
@@ -256,8 +260,11 @@ public struct PodcastEpisode: Codable, Sendable, Equatable, Identifiable {
         id: String, podcastId: String, podcastTitle: String, title: String, detail: String,
         publishedAt: String?, duration: Int?, uri: String, enclosureUrl: String, enclosureType: String?,
         enclosureLength: Int64?, season: Int?, episode: Int?, chaptersUrl: String?, transcriptUrl: String?,
-        imageUrl: String?, downloaded: Bool, progress: EpisodeProgress?, createdAt: String, updatedAt: String
+        imageUrl: String?, downloaded: Bool, progress: EpisodeProgress?, likesCount: Int = 0,
+        likeId: String? = nil, createdAt: String, updatedAt: String
     ) {
+        self.likesCount = likesCount
+        self.likeId = likeId
         self.id = id
         self.podcastId = podcastId
         self.podcastTitle = podcastTitle
@@ -278,6 +285,57 @@ public struct PodcastEpisode: Codable, Sendable, Equatable, Identifiable {
         self.progress = progress
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+}
+
+extension PodcastEpisode {
+    /// Likes came after episodes: an answer saved before them (a client's offline cache) has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(String.self, forKey: .id),
+            podcastId: try c.decode(String.self, forKey: .podcastId),
+            podcastTitle: try c.decode(String.self, forKey: .podcastTitle),
+            title: try c.decode(String.self, forKey: .title),
+            detail: try c.decode(String.self, forKey: .detail),
+            publishedAt: try c.decodeIfPresent(String.self, forKey: .publishedAt),
+            duration: try c.decodeIfPresent(Int.self, forKey: .duration),
+            uri: try c.decode(String.self, forKey: .uri),
+            enclosureUrl: try c.decode(String.self, forKey: .enclosureUrl),
+            enclosureType: try c.decodeIfPresent(String.self, forKey: .enclosureType),
+            enclosureLength: try c.decodeIfPresent(Int64.self, forKey: .enclosureLength),
+            season: try c.decodeIfPresent(Int.self, forKey: .season),
+            episode: try c.decodeIfPresent(Int.self, forKey: .episode),
+            chaptersUrl: try c.decodeIfPresent(String.self, forKey: .chaptersUrl),
+            transcriptUrl: try c.decodeIfPresent(String.self, forKey: .transcriptUrl),
+            imageUrl: try c.decodeIfPresent(String.self, forKey: .imageUrl),
+            downloaded: try c.decode(Bool.self, forKey: .downloaded),
+            progress: try c.decodeIfPresent(EpisodeProgress.self, forKey: .progress),
+            likesCount: try c.decodeIfPresent(Int.self, forKey: .likesCount) ?? 0,
+            likeId: try c.decodeIfPresent(String.self, forKey: .likeId),
+            createdAt: try c.decode(String.self, forKey: .createdAt),
+            updatedAt: try c.decode(String.self, forKey: .updatedAt))
+    }
+}
+
+/// An episode shared in a moment, as the moment draws it: its title, its podcast's title and cover.
+public struct SharedEpisode: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var podcastId: String
+    public var podcastTitle: String
+    /// Seconds, when the feed says.
+    public var duration: Int?
+    /// The podcast's cover through the server, relative to its root (`v1/podcasts/7/cover`).
+    public var icon: String
+
+    public init(id: String, title: String, podcastId: String, podcastTitle: String, duration: Int?) {
+        self.id = id
+        self.title = title
+        self.podcastId = podcastId
+        self.podcastTitle = podcastTitle
+        self.duration = duration
+        icon = "v1/podcasts/\(podcastId)/cover"
     }
 }
 

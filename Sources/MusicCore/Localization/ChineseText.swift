@@ -399,14 +399,16 @@ enum ChineseText {
             "只能删除自己的评论。",
         "That topic does not exist.":
             "这个话题不存在。",
-        "Name what you like: either 'commentId' or 'feedId'.":
-            "请说明要点赞什么：“commentId”或“feedId”。",
+        "Name what you like: one of 'commentId', 'feedId' or 'episodeId'.":
+            "请说明要点赞什么：“commentId”“feedId”或“episodeId”之一。",
         "That like does not exist.":
             "这个赞不存在。",
         "You can only take back your own likes.":
             "只能取消自己的赞。",
         "That moment does not exist.":
             "这条动态不存在。",
+        "The episode to share does not exist: it may have been removed with its podcast.":
+            "要分享的节目不存在：它可能已随播客一起删除。",
         "A moment can have at most %@ pictures.":
             "一条动态最多 %@ 张图片。",
         "Picture %@ is not one uploaded to this server. Upload it with POST v1/files/multi and send the 'uri' it returns.":

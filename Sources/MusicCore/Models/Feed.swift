@@ -19,15 +19,21 @@ public struct Feed: Codable, Sendable, Equatable, Identifiable {
     public var user: UserSummary
     public var mentions: [Mention]
     public var topics: [TopicMention]
+    /// The podcast episode the moment shares, kept when the episode is gone.
+    public var episodeId: String?
+    /// That episode as the moment draws it; nil when it is gone (its podcast was deleted).
+    public var episode: SharedEpisode?
     public var createdAt: String
     public var updatedAt: String
 
     public init(
         id: String, content: String, images: [FeedImage], province: String?, city: String?, place: String?,
         latitude: Double?, longitude: Double?, distance: Double? = nil, likesCount: Int, commentsCount: Int,
-        likeId: String?, user: UserSummary, mentions: [Mention], topics: [TopicMention], createdAt: String,
-        updatedAt: String
+        likeId: String?, user: UserSummary, mentions: [Mention], topics: [TopicMention],
+        episodeId: String? = nil, episode: SharedEpisode? = nil, createdAt: String, updatedAt: String
     ) {
+        self.episodeId = episodeId
+        self.episode = episode
         self.id = id
         self.content = content
         self.images = images

@@ -1,4 +1,4 @@
-// Comments of a song, sheet, video or moment: hot and new tabs, more by cursor, replies quoting their
+// Comments of a song, sheet, video, moment or podcast episode: hot and new tabs, more by cursor, replies quoting their
 // parent, likes, deleting one's own, reports; the composer at the bottom.
 import { comments, catalog, sheets, feeds, videos } from "../api.js";
 import * as store from "../store.js";
@@ -33,7 +33,7 @@ export function commentItem(comment) {
     </div></li>`;
 }
 
-/** The list of comments on `target` ({ songId } | { sheetId } | { feedId } | { videoId }) inside `box`, with its tabs and
+/** The list of comments on `target` ({ songId } | { sheetId } | { feedId } | { videoId } | { episodeId }) inside `box`, with its tabs and
  * composer (in `composerBox`). Returns { refresh }. One request for the first page. */
 export function commentSection(box, composerBox, target, { onCount } = {}) {
   let order = "hot";

@@ -1,21 +1,26 @@
 // Posting a moment: text with @mentions and #topics#, up to nine pictures (resized in the browser, each
-// uploaded with its own progress), and a place typed or picked from names near the browser's position.
-import { feeds } from "../api.js";
+// uploaded with its own progress), a place typed or picked from names near the browser's position, and a
+// podcast episode shared from its page (`?episode=<id>`).
+import { feeds, podcasts } from "../api.js";
 import * as store from "../store.js";
 import { back, navigate } from "../router.js";
 import { t } from "../i18n.js";
 import { icon } from "../icons.js";
-import { setHTML, html, toast } from "../ui.js";
+import { setHTML, html, toast, errorBlock } from "../ui.js";
 import { composer } from "../composer.js";
 import { resizePicture, uploadPicture, PICTURE_TYPES } from "../social.js";
+import { episodeShare } from "./moments.js";
 import "../i18n-social.js";
 
-export async function mount(root) {
-  if (!store.get().user) { navigate("/login?next=/moments/new", { replace: true }); return; }
+export async function mount(root, { query } = {}) {
+  const episodeId = (query ?? new URLSearchParams(location.search)).get?.("episode") || null;
+  const here = episodeId ? `/moments/new?episode=${encodeURIComponent(episodeId)}` : "/moments/new";
+  if (!store.get().user) { navigate(`/login?next=${encodeURIComponent(here)}`, { replace: true }); return; }
   setHTML(root, html`<header class="top-bar"><button class="icon-btn back-btn" type="button" aria-label="${t("back")}">${icon("back")}</button>
       <h1 class="top-title">${t("newMoment")}</h1></header>
     <div class="post-page">
       <div class="post-composer"></div>
+      ${episodeId ? html`<div class="post-share" aria-label="${t("sharingEpisode")}"></div>` : ""}
       <ul class="post-pics"><li><label class="post-add" aria-label="${t("addPicture")}">${icon("plus")}
         <input class="post-file" type="file" accept="${PICTURE_TYPES.join(",")}" multiple hidden></label></li></ul>
       <p class="post-error form-error" role="alert"></p>
@@ -28,6 +33,13 @@ export async function mount(root) {
   const error = root.querySelector(".post-error");
   const addTile = list.querySelector("li");
   let coords = null;
+  // The shared episode, drawn as the moment will draw it.
+  const shareBox = root.querySelector(".post-share");
+  if (shareBox) {
+    podcasts.episode({ id: episodeId }).then((e) => {
+      if (root.isConnected) setHTML(shareBox, episodeShare({ id: e.id, title: e.title, podcastTitle: e.podcastTitle, icon: `v1/podcasts/${e.podcastId}/cover` }));
+    }).catch((e) => { if (root.isConnected) setHTML(shareBox, errorBlock(e)); });
+  }
 
   const draw = (pic) => {
     pic.el.className = `post-pic ${pic.state}`;
@@ -93,7 +105,7 @@ export async function mount(root) {
       const place = root.querySelector(".place-input").value.trim();
       await feeds.create({}, {
         content: text, images, place: place || undefined,
-        latitude: coords?.latitude, longitude: coords?.longitude,
+        latitude: coords?.latitude, longitude: coords?.longitude, episodeId: episodeId ?? undefined,
       });
       toast(t("posted"));
       navigate("/moments?tab=following", { replace: true });

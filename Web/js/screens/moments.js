@@ -5,7 +5,7 @@ import * as store from "../store.js";
 import { navigate } from "../router.js";
 import { t, count } from "../i18n.js";
 import { icon } from "../icons.js";
-import { addHTML, setHTML, html, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
+import { addHTML, setHTML, html, img, toast, confirmDialog, errorBlock, emptyBlock, loadingBlock } from "../ui.js";
 import { media } from "../media.js";
 import { richText, avatar, ago, pullToRefresh } from "../social.js";
 import "../i18n-social.js";
@@ -13,6 +13,15 @@ import "../i18n-social.js";
 /** One moment's markup. */
 /** A moment's like button says what it does and how many liked it, whatever it shows. */
 const likeLabel = (feed) => (feed.likesCount ? `${t("likes")} ${count(feed.likesCount)}` : t("likes"));
+
+/** The podcast episode a moment shares: its podcast's cover and title, opening the episode; or, when the
+ * episode is gone, a line that says so. */
+export function episodeShare(episode, { gone = false } = {}) {
+  if (gone || !episode) return html`<p class="moment-share gone">${icon("mic")}<span>${t("episodeGone")}</span></p>`;
+  return html`<a class="moment-share" href="/episode/${episode.id}" aria-label="${t("sharedEpisode", { t: episode.title })}">
+    ${img(episode, 48, "share-cover")}<span class="share-text"><span class="share-title">${episode.title}</span>
+    <span class="share-sub">${episode.podcastTitle}</span></span>${icon("mic", "share-kind")}</a>`;
+}
 
 export function momentCard(feed, { detail = false } = {}) {
   const me = store.get().user;
@@ -28,6 +37,7 @@ export function momentCard(feed, { detail = false } = {}) {
         <span class="moment-time">${ago(feed.createdAt)}${feed.distance != null ? ` · ${feed.distance < 1000 ? `${Math.round(feed.distance)} m` : `${(feed.distance / 1000).toFixed(1)} km`}` : ""}</span></div>
       ${feed.content ? html`<p class="moment-text">${richText(feed.content, feed.mentions, feed.topics)}</p>` : ""}
       ${grid}
+      ${feed.episodeId ? episodeShare(feed.episode, { gone: !feed.episode }) : ""}
       ${place ? html`<p class="moment-place">${icon("place")}<span>${place}</span></p>` : ""}
       <div class="moment-actions">
         <button type="button" class="text-btn moment-like${feed.likeId ? " on" : ""}" aria-pressed="${Boolean(feed.likeId)}" aria-label="${likeLabel(feed)}">${icon(feed.likeId ? "thumb" : "thumbLine")}<span>${feed.likesCount ? count(feed.likesCount) : t("likes")}</span></button>

@@ -1,10 +1,11 @@
 // Podcasts (issue 30): the list (continue listening, my subscriptions, all podcasts), a podcast's album page
 // (cover, author, description, subscribe, episodes paged by number, newest or oldest first, with played and
-// finished marks) and an episode's page (play or resume, speed, sleep timer, skips of 15 s, notes as text,
-// chapters that seek, the transcript). Playback and saving the place are episode-player.js's.
-import { podcasts } from "../api.js";
+// finished marks) and an episode's page (play or resume, like, share to moments, speed, sleep timer, skips of
+// 15 s, notes as text, chapters that seek, the transcript, comments). Playback and saving the place are
+// episode-player.js's.
+import { podcasts, comments } from "../api.js";
 import "../i18n-podcasts.js";
-import { t, duration } from "../i18n.js";
+import { t, duration, count } from "../i18n.js";
 import { navigate } from "../router.js";
 import * as store from "../store.js";
 import { setHTML, html, img, loadingBlock, errorBlock, emptyBlock, toast, safeLink } from "../ui.js";
@@ -13,6 +14,7 @@ import { engine } from "../player.js";
 import { requireSignIn } from "../actions.js";
 import { frame, head, failed, action } from "../detail.js";
 import * as episodes from "../episode-player.js";
+import { commentSection } from "./comments.js";
 
 const PAGE_SIZE = 20;
 const coverOf = (podcast) => ({ icon: podcast.imageUrl ? `v1/podcasts/${podcast.id}/cover` : null });
@@ -230,8 +232,38 @@ async function episodePage(root, id) {
     title: episode.title,
     lines: [html`<a class="head-link" href="/podcast/${episode.podcastId}">${episode.podcastTitle}</a>`,
       html`<span class="detail-desc">${[day(episode.publishedAt), episode.duration ? duration(episode.duration, true) : ""].filter(Boolean).join(" · ")} ${mark(episode)}</span>`],
-    actions: action("play", "play", resumeAt ? t("resumeAt", { t: clock(resumeAt) }) : t("playEpisode")),
+    actions: html`${action("play", "play", resumeAt ? t("resumeAt", { t: clock(resumeAt) }) : t("playEpisode"))}
+      ${action("like", "thumbLine", t("likeEpisode"))}${action("share", "send", t("shareToMoment"))}`,
   });
+  // The like button: the count (or "like"), pressed when the viewer likes it.
+  const likeButton = root.querySelector('[data-head="like"]');
+  const renderLike = () => {
+    const on = Boolean(episode.likeId);
+    likeButton.classList.toggle("on", on);
+    likeButton.setAttribute("aria-pressed", String(on));
+    likeButton.setAttribute("aria-label", episode.likesCount ? t("likeEpisodeN", { n: episode.likesCount }) : t("likeEpisode"));
+    setHTML(likeButton, html`${icon(on ? "thumb" : "thumbLine")}<span class="like-count">${episode.likesCount ? count(episode.likesCount) : t("likeEpisode")}</span>`);
+  };
+  renderLike();
+  let liking = false;
+  const toggleLike = async () => {
+    if (liking || !requireSignIn()) return;
+    liking = true;
+    try {
+      if (episode.likeId) {
+        await comments.unlike({ id: episode.likeId });
+        episode = { ...episode, likeId: null, likesCount: Math.max(0, episode.likesCount - 1) };
+      } else {
+        const liked = await comments.like({}, { episodeId: episode.id });
+        episode = { ...episode, likeId: liked.likeId, likesCount: liked.likesCount };
+      }
+      renderLike();
+    } catch (error) {
+      toast(error.message);
+    } finally {
+      liking = false;
+    }
+  };
   const isCurrent = () => episodes.current()?.episodeId === episode.id;
   const body = root.querySelector(".detail-body");
   setHTML(body, html`<section class="episode-player" aria-label="${t("listenNow")}">
@@ -250,8 +282,18 @@ async function episodePage(root, id) {
     <section class="section episode-chapters" hidden><div class="section-head"><h2>${t("chapters")}</h2></div><ol class="chapter-list"></ol></section>
     <section class="section episode-notes"><div class="section-head"><h2>${t("notes")}</h2></div><p class="notes-text">${episode.detail}</p></section>
     ${episode.transcriptUrl ? html`<section class="section episode-transcript"><div class="section-head"><h2>${t("transcript")}</h2></div>
-      <button class="pill-btn show-transcript" type="button">${t("showTranscript")}</button><p class="transcript-text" hidden></p></section>` : ""}`);
+      <button class="pill-btn show-transcript" type="button">${t("showTranscript")}</button><p class="transcript-text" hidden></p></section>` : ""}
+    <section class="section episode-comments" aria-labelledby="episode-comments-title"><div class="section-head"><h2 id="episode-comments-title">${t("episodeComments")}</h2></div>
+      <div class="episode-composer"></div><div class="episode-comment-list"></div></section>`);
   const q = (selector) => body.querySelector(selector);
+  // The comments: the same section as songs', videos' and moments', its composer in the page, not docked.
+  commentSection(q(".episode-comment-list"), q(".episode-composer"), { episodeId: episode.id }, {
+    onCount: (value, delta = 0) => {
+      const total = value ?? (Number(q(".episode-comments").dataset.total) || 0) + delta;
+      q(".episode-comments").dataset.total = String(total);
+      q("#episode-comments-title").textContent = total ? `${t("episodeComments")} (${count(total)})` : t("episodeComments");
+    },
+  });
   const start = (at) => {
     if (isCurrent()) {
       if (at != null) engine.seek(at);
@@ -263,6 +305,8 @@ async function episodePage(root, id) {
   };
   root.querySelector(".detail-actions").addEventListener("click", (event) => {
     if (event.target.closest('[data-head="play"]')) start(null);
+    if (event.target.closest('[data-head="like"]')) toggleLike();
+    if (event.target.closest('[data-head="share"]') && requireSignIn()) navigate(`/moments/new?episode=${encodeURIComponent(episode.id)}`);
   });
   q(".episode-toggle").addEventListener("click", () => (isCurrent() ? engine.toggle() : start(null)));
   q(".skip-back").addEventListener("click", () => isCurrent() && episodes.skip(-15));
