@@ -60,11 +60,17 @@ public final class ChildProcess: Sendable {
     /// Set once, by the thread that reaps the child.
     private let termination = Locked<Termination?>(nil)
 
+    /// A child killed by a test (ShopCrashTests' kill -9) leaves pipes and sockets that a write raises SIGPIPE on,
+    /// which would end the whole test process: ignored, once, before the first child starts (writes then fail
+    /// with EPIPE, which the tests see as errors).
+    private static let brokenPipesIgnored: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
+
     /// Starts `executable` with `arguments`, in `environment` (ours when nil).
     public init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         input: Stream = .null, output: Stream = .null, error: Stream = .null
     ) throws {
+        _ = Self.brokenPipesIgnored
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
