@@ -28,6 +28,26 @@ import Testing
             """
     }
 
+    /// A server allowed to fetch from `origin`, its administrator (the first account) signed in, and the
+    /// podcast of `feed` (put on the origin) added as `draft` says.
+    static func podcastServer(_ origin: FeedOrigin, feed name: String, _ draft: PodcastDraft) async throws
+        -> (
+            TestServer, MusicRepository, Podcast
+        )
+    {
+        let feed = try origin.put(name, Self.feed(origin))
+        let server = try await TestServer.start(extraArguments: [
+            "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
+        ])
+        let admin = MusicRepository(client: APIClient(baseURL: server.baseURL))
+        _ = try await admin.signUp(
+            .email("tui-admin@example.com"), password: "tui-admin-pass", nickname: "管理员")
+        try await admin.login(.email("tui-admin@example.com"), password: "tui-admin-pass")
+        var draft = draft
+        draft.url = feed.absoluteString
+        return (server, admin, try await admin.client.send(PodcastsAPI.add, body: draft))
+    }
+
     @Test func aListenerResumesAnEpisodeChangesTheSpeedAndThePlaceIsSaved() async throws {
         let origin = try await FeedOrigin.start()
         let audio = temporaryFolder() + "/tui-episode.mp3"
@@ -39,18 +59,10 @@ import Testing
                 "-ar", "22050", "-b:a", "32k", audio,
             ])
         try origin.put("tui-episode.mp3", try Data(contentsOf: URL(fileURLWithPath: audio)))
-        let feed = try origin.put("tui-podcast.xml", Self.feed(origin))
-        let server = try await TestServer.start(extraArguments: [
-            "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
-        ])
+        // The server keeps the episodes' files (Range for seeking).
+        let (server, admin, podcast) = try await Self.podcastServer(
+            origin, feed: "tui-podcast.xml", PodcastDraft(url: "", keep: .download, retention: 10))
         defer { server.stop() }
-        // The first account is the administrator; the server keeps the episodes' files (Range for seeking).
-        let admin = MusicRepository(client: APIClient(baseURL: server.baseURL))
-        _ = try await admin.signUp(
-            .email("tui-admin@example.com"), password: "tui-admin-pass", nickname: "管理员")
-        try await admin.login(.email("tui-admin@example.com"), password: "tui-admin-pass")
-        let podcast = try await admin.client.send(
-            PodcastsAPI.add, body: PodcastDraft(url: feed.absoluteString, keep: .download, retention: 10))
 
         // On another device Ann got 12 s into the newest episode.
         try await signUp(server, email: "ann@example.com", password: "correct horse", nickname: "Ann")
@@ -107,17 +119,9 @@ import Testing
 
     @Test func anEpisodeIsLikedAndItsCommentsReadOnThePodcastScreen() async throws {
         let origin = try await FeedOrigin.start()
-        let feed = try origin.put("tui-social.xml", Self.feed(origin))
-        let server = try await TestServer.start(extraArguments: [
-            "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
-        ])
+        let (server, admin, podcast) = try await Self.podcastServer(
+            origin, feed: "tui-social.xml", PodcastDraft(url: ""))
         defer { server.stop() }
-        let admin = MusicRepository(client: APIClient(baseURL: server.baseURL))
-        _ = try await admin.signUp(
-            .email("tui-admin@example.com"), password: "tui-admin-pass", nickname: "管理员")
-        try await admin.login(.email("tui-admin@example.com"), password: "tui-admin-pass")
-        let podcast = try await admin.client.send(
-            PodcastsAPI.add, body: PodcastDraft(url: feed.absoluteString))
         let newest = try await admin.episodes(podcastID: podcast.id).value.data[0]
         _ = try await admin.postComment("第三集真好听", on: .episode(newest.id))
         try await signUp(server, email: "ann@example.com", password: "correct horse", nickname: "Ann")
