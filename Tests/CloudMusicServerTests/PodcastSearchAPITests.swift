@@ -2,9 +2,9 @@ import Foundation
 import OriginTestSupport
 import Testing
 
-/// `GET /v1/episodes?q=`: episodes of every podcast by any substring of their title (a two-character Chinese
-/// query included), newest first, paged; the stored episode count and the search follow refreshes and
-/// deletes.
+/// `GET /v1/episodes?q=`: episodes of every podcast by their title and show notes (Chinese substrings of any
+/// length, a two-character query included; case and accents folded), newest first, paged; the stored episode
+/// count and the search follow refreshes and deletes.
 @Suite struct PodcastSearchAPITests {
     typealias Item = PodcastAPITests.Item
 
@@ -35,7 +35,11 @@ import Testing
         let evening = try origin.put(
             "evening-\(UUID().uuidString).xml",
             PodcastAPITests.feed(
-                title: "晚间", items: [Item(guid: "x", title: "晚间新闻联播", day: 5)], origin: origin))
+                title: "晚间",
+                items: [
+                    Item(guid: "x", title: "晚间新闻联播", day: 5), Item(guid: "y", title: "ÉTÉ à Paris", day: 6),
+                ],
+                origin: origin))
         let first = try await world.add(morning)
         #expect(first.status == 201, "\(first.json)")
         let second = try await world.add(evening)
@@ -53,6 +57,13 @@ import Testing
         let paged = try await Self.search(server, "集", page: 2, size: 1)
         #expect(Self.titles(paged) == ["第一集：新闻早班车"] && paged.data["total"] as? Int == 2)
         #expect(Self.titles(try await Self.search(server, "早安")).isEmpty)
+        // Show notes are searched too ("Notes of …" is only in the notes), every word must match, and case and
+        // accents are folded in every script.
+        #expect(Self.titles(try await Self.search(server, "notes 天气")) == ["第二集：天气"])
+        #expect(Self.titles(try await Self.search(server, "NOTES OF TECH")) == ["Tech NEWS weekly"])
+        for typed in ["été", "ete", "ÉTÉ à"] {
+            #expect(Self.titles(try await Self.search(server, typed)) == ["ÉTÉ à Paris"], "\(typed)")
+        }
         // Bad input is the envelope's 400.
         #expect(try await server.call("GET", "/v1/episodes?q=").status == 400)
         #expect(

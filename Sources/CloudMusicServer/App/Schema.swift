@@ -39,6 +39,7 @@ enum Schema {
         CommentsSchema.onEpisodes,
         PodcastsSchema.albumOrder,
         PodcastsSchema.episodeSearch,
+        PodcastsSchema.episodeNotesSearch,
         NewsSchema.migration,
         AudiobooksSchema.migration,
         GPodderSchema.migration,

@@ -108,6 +108,7 @@ struct AudiobookStore: Sendable {
         for partID in known.values {
             try db.execute("DELETE FROM podcast_episodes WHERE id = ?", partID)
         }
+        try PodcastStore().reindexEpisodes(db, podcastID: id)
         return id
     }
 

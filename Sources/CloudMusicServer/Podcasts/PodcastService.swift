@@ -72,18 +72,14 @@ struct PodcastService: Sendable {
 
     /// Episodes by a substring of their title (Chinese of any length too), newest first.
     func searchEpisodes(query: EpisodeSearchQuery, viewer: Viewer?) throws -> Page<PodcastEpisode> {
-        // The index is lower-cased by SQLite, which folds ASCII letters only: the words are folded the same way.
-        let needle = String(
-            String.UnicodeScalarView(
-                query.q.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars.map { scalar in
-                    (65...90).contains(scalar.value) ? Unicode.Scalar(scalar.value + 32)! : scalar
-                }))
+        let paging = query.paging
+        guard let match = SearchText.matchQuery(query.q) else {
+            return Page(items: [], total: 0, page: paging.page, size: paging.size)
+        }
         return try database.read { db in
             let (records, total) = try store.searchEpisodes(
-                db, needle: needle, paging: query.paging, viewerID: viewer?.userID)
-            return Page(
-                items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size
-            )
+                db, match: match, paging: paging, viewerID: viewer?.userID)
+            return Page(items: records.map(Self.model), total: total, page: paging.page, size: paging.size)
         }
     }
 

@@ -334,21 +334,42 @@ struct PodcastStore: Sendable {
     }
 
     /// Episodes whose title holds `needle` (lower-cased as the index is), newest first.
-    func searchEpisodes(_ db: Connection, needle: String, paging: Paging, viewerID: Int64?) throws
+    /// Episodes whose title or notes match `match` (an FTS5 query from `SearchText.matchQuery`), newest first.
+    func searchEpisodes(_ db: Connection, match: String, paging: Paging, viewerID: Int64?) throws
         -> (records: [EpisodeRecord], total: Int)
     {
         let total =
-            try db.queryOne(
-                "SELECT count(*) AS n FROM podcast_episode_search WHERE instr(text, ?) > 0", needle
-            ) { try $0.int("n") } ?? 0
+            try db.queryOne("SELECT count(*) AS n FROM episode_search WHERE episode_search MATCH ?", match) {
+                try $0.int("n")
+            } ?? 0
         guard total > paging.offset else { return ([], total) }
         let records = try db.query(
             """
-            WITH found(id) AS (SELECT episode_id FROM podcast_episode_search WHERE instr(text, ?) > 0)
+            WITH found(id) AS (SELECT rowid FROM episode_search WHERE episode_search MATCH ?)
             \(Self.selectEpisode) JOIN found ON found.id = e.id
             ORDER BY e.published_at DESC, e.id DESC LIMIT ? OFFSET ?
-            """, needle, viewerID, viewerID, paging.size, paging.offset, decode: Self.decodeEpisode)
+            """, match, viewerID, viewerID, paging.size, paging.offset, decode: Self.decodeEpisode)
         return (records, total)
+    }
+
+    /// Writes an episode's title and notes (the first 20,000 characters) into the search index, replacing what
+    /// was there.
+    static func indexEpisode(_ db: Connection, id: Int64, title: String, notes: String) throws {
+        try db.execute("DELETE FROM episode_search WHERE rowid = ?", id)
+        try db.execute(
+            "INSERT INTO episode_search(rowid, title, notes) VALUES (?, ?, ?)", id,
+            SearchText.indexText(title),
+            SearchText.indexText(String(notes.prefix(20_000))))
+    }
+
+    /// Indexes every episode of a podcast or book again (a book's parts, written by the audiobook scan).
+    func reindexEpisodes(_ db: Connection, podcastID: Int64) throws {
+        let episodes = try db.query(
+            "SELECT id, title, description_text FROM podcast_episodes WHERE podcast_id = ?", podcastID
+        ) { (try $0.int64("id"), try $0.string("title"), try $0.string("description_text")) }
+        for (id, title, notes) in episodes {
+            try Self.indexEpisode(db, id: id, title: title, notes: notes)
+        }
     }
 
     /// The episodes of the podcasts `userID` subscribes to, newest first.
@@ -404,15 +425,17 @@ struct PodcastStore: Sendable {
     func insertEpisode(_ db: Connection, podcastID: Int64, guid: String, _ fields: EpisodeFields, now: Int64)
         throws
     {
-        try db.execute(
+        let id = try db.queryOne(
             """
             INSERT INTO podcast_episodes(podcast_id, guid, title, description_text, published_at, duration,
                 enclosure_url, enclosure_type, enclosure_length, season, episode, chapters_url, transcript_url,
                 image_url, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, podcastID, guid, fields.title, fields.descriptionText, fields.publishedAt, fields.duration,
             fields.enclosureURL, fields.enclosureType, fields.enclosureLength, fields.season, fields.episode,
-            fields.chaptersURL, fields.transcriptURL, fields.imageURL, now, now)
+            fields.chaptersURL, fields.transcriptURL, fields.imageURL, now, now
+        ) { try $0.int64("id") }
+        if let id { try Self.indexEpisode(db, id: id, title: fields.title, notes: fields.descriptionText) }
     }
 
     func updateEpisode(_ db: Connection, id: Int64, _ fields: EpisodeFields, now: Int64) throws {
@@ -426,6 +449,7 @@ struct PodcastStore: Sendable {
             fields.enclosureURL,
             fields.enclosureType, fields.enclosureLength, fields.season, fields.episode, fields.chaptersURL,
             fields.transcriptURL, fields.imageURL, now, id)
+        try Self.indexEpisode(db, id: id, title: fields.title, notes: fields.descriptionText)
     }
 
     // MARK: Downloads

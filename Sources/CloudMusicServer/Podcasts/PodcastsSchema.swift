@@ -1,3 +1,4 @@
+import MusicCore
 import Storage
 
 /// Podcasts (issue 30): the feeds, their episodes kept by guid, who subscribes, and each person's place in
@@ -105,6 +106,36 @@ enum PodcastsSchema {
     /// Episode search (`GET /v1/episodes?q=`): each episode's title lower-cased (ASCII; Chinese needs no
     /// folding) in a narrow table of its own, kept by triggers, so a substring search with `instr` (any length,
     /// Chinese included) reads a few dozen bytes an episode instead of rows holding the show notes.
+    /// Episodes found by their show notes as well as their titles, with every script's case and accents folded:
+    /// a full-text index (FTS5 `unicode61`) written by the store with `SearchText.indexText` (CJK characters as
+    /// their own tokens, so a Chinese substring of any length is a phrase), in place of the scan of lower-cased
+    /// titles. Existing episodes are indexed here.
+    static let episodeNotesSearch = Migration(version: 63, name: "episode search over titles and notes") {
+        db in
+        try db.executeScript(
+            """
+            DROP TRIGGER podcast_episode_search_added;
+            DROP TRIGGER podcast_episode_search_changed;
+            DROP TRIGGER podcast_episode_search_removed;
+            DROP TABLE podcast_episode_search;
+            CREATE VIRTUAL TABLE episode_search USING fts5(
+                title, notes, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE TRIGGER episode_search_gone AFTER DELETE ON podcast_episodes BEGIN
+                DELETE FROM episode_search WHERE rowid = OLD.id;
+            END;
+            """)
+        let episodes = try db.query("SELECT id, title, description_text FROM podcast_episodes") {
+            (try $0.int64("id"), try $0.string("title"), try $0.string("description_text"))
+        }
+        // Written out here, not through the store: what this migration wrote stays what it was.
+        for (id, title, notes) in episodes {
+            try db.execute(
+                "INSERT INTO episode_search(rowid, title, notes) VALUES (?, ?, ?)", id,
+                SearchText.indexText(title),
+                SearchText.indexText(String(notes.prefix(20_000))))
+        }
+    }
+
     static let episodeSearch = Migration(
         version: 54, name: "podcast episode search",
         sql: """

@@ -62,8 +62,8 @@ public enum PodcastsAPI {
         NoPath, EpisodeSearchQuery, NoBody, Page<PodcastEpisode>, OptionalSignIn
     >(
         "searchEpisodes", .GET, "/v1/episodes",
-        "Episodes of every podcast whose title holds `q` (any substring, Chinese of any length too), newest "
-            + "first")
+        "Episodes of every podcast whose title or show notes hold `q` (every word: Latin words by prefix, "
+            + "Chinese of any length as a substring; case and accents folded), newest first")
     public static let episode = Endpoint<IDPath, NoQuery, NoBody, PodcastEpisode, OptionalSignIn>(
         "episode", .GET, "/v1/episodes/{id}", "An episode, with the viewer's progress", resource: "episode")
     public static let stream = Endpoint<IDPath, NoQuery, NoBody, AudioFile, OptionalSignIn>(
