@@ -281,6 +281,8 @@ export const audiobooks = {
   cover: (params) => address(e("GET", "/v1/audiobooks/{id}/cover", ["size"], "optionalSignIn", true), params),
   chapters: (params, body) => call(e("GET", "/v1/audiobooks/parts/{id}/chapters", [], "optionalSignIn", false), params, body),
   scan: (params, body) => call(e("POST", "/v1/audiobooks/scan", [], "admin", false), params, body),
+  deleted: (params, body) => call(e("GET", "/v1/audiobooks/deleted", [], "admin", false), params, body),
+  restore: (params, body) => call(e("POST", "/v1/audiobooks/deleted/{id}/restore", [], "admin", false), params, body),
 };
 
 export const news = {

@@ -41,6 +41,7 @@ enum Schema {
         PodcastsSchema.episodeSearch,
         NewsSchema.migration,
         AudiobooksSchema.migration,
+        AudiobooksSchema.deletions,
         GPodderSchema.migration,
         Migration(
             version: 1, name: "server metadata",

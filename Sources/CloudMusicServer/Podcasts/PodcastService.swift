@@ -324,9 +324,14 @@ struct PodcastService: Sendable {
         return try podcast(id: id, viewer: nil)
     }
 
-    /// Deletes a podcast with everything of it (the rows cascade), then its downloads.
+    /// Deletes a podcast with everything of it (the rows cascade), then its downloads. A book is remembered as
+    /// deleted, so scans do not add it again while its files are unchanged (`AudiobooksSchema.deletions`).
     func delete(id: Int64) throws {
-        let deleted = try database.write { db in try store.delete(db, id: id) }
+        let now = clock()
+        let deleted = try database.write { db in
+            try AudiobookStore().rememberDeletion(db, id: id, now: now)
+            return try store.delete(db, id: id)
+        }
         guard deleted else { throw Self.noPodcast }
         try? FileManager.default.removeItem(atPath: "\(downloadFolder)/\(id)")
     }

@@ -38,7 +38,9 @@ public enum PodcastsAPI {
         resource: "podcast")
     public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, Admin>(
         "delete", .DELETE, "/v1/podcasts/{id}",
-        "delete a podcast with its episodes, downloads, subscriptions and progress", resource: "podcast",
+        "delete a podcast with its episodes, downloads, subscriptions and progress; a deleted audiobook stays "
+            + "out of scans until its files change or it is restored (`GET /v1/audiobooks/deleted`)",
+        resource: "podcast",
         idempotent: true)
     public static let refresh = Endpoint<IDPath, NoQuery, NoBody, Podcast, Admin>(
         "refresh", .POST, "/v1/podcasts/{id}/refresh",
