@@ -5,8 +5,9 @@
 #
 # podcast-bench generates the feed; python3's http.server serves it on 127.0.0.2 (the only block the server
 # is allowed with --fetch-allow); an administrator adds it (timed: fetch, parse and one transaction). Then wrk
-# (-t2, --latency) asks for the first page, the last page (the deepest OFFSET) and the oldest-first first page,
-# each against GET /v1/server (the envelope alone) in the same run as the baseline.
+# (-t2, --latency) asks for the first page, the last page (the deepest OFFSET), the oldest-first first page, and
+# the last page by cursor (newest and oldest first, the latter also by OFFSET), each against GET /v1/server (the
+# envelope alone) in the same run as the baseline.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -71,4 +72,12 @@ measure "baseline (GET /v1/server)" "/v1/server"
 measure "album, first page" "/v1/podcasts/$id/episodes?page=1&size=20"
 measure "album, last page" "/v1/podcasts/$id/episodes?page=$last_page&size=20"
 measure "album, oldest first" "/v1/podcasts/$id/episodes?sort=oldest&page=1&size=20"
+# The same last page by key: the cursor page 249 gives (its nextCursor), as the web player's next page asks.
+cursor="$(curl -sf "$base/v1/podcasts/$id/episodes?page=$((last_page - 1))&size=20" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["nextCursor"])')"
+measure "album, last page by cursor" "/v1/podcasts/$id/episodes?size=20&cursor=$cursor"
+cursor="$(curl -sf "$base/v1/podcasts/$id/episodes?sort=oldest&page=$((last_page - 1))&size=20" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["nextCursor"])')"
+measure "album, last page oldest first by cursor" "/v1/podcasts/$id/episodes?sort=oldest&size=20&cursor=$cursor"
+measure "album, last page oldest first (OFFSET)" "/v1/podcasts/$id/episodes?sort=oldest&page=$last_page&size=20"
 measure "baseline again (GET /v1/server)" "/v1/server"

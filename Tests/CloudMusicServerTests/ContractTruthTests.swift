@@ -39,6 +39,7 @@ import Testing
             case let pattern? where pattern.contains(":"): return "4611686018427387904:7"
             case SemanticVersion.pattern?: return "1.2.3"
             case "^[0-9]{1,18}$"?: return "12"
+            case EpisodeListQuery.cursorPattern?: return "3.n.20.x.9." + String(repeating: "a", count: 32)
             default: return "x"
             }
         }

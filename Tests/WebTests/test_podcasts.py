@@ -83,9 +83,13 @@ def test_a_listener_subscribes_plays_and_resumes(browser, podcast_world):
         rows = page.locator(".episode-row")
         assert rows.count() == 20
         assert rows.first.inner_text().startswith(f"{EPISODES}")
+        album_requests = []
+        page.on("request", lambda r: album_requests.append(r.url) if "/episodes?" in r.url else None)
         page.locator(".next-page").tap()
         page.locator(".page-of", has_text="2").wait_for()
         assert page.locator(".episode-row").count() == EPISODES - 20
+        # The next page goes by the cursor the first page gave, not by offset.
+        assert any("cursor=" in url for url in album_requests), album_requests
         page.locator(".sort-oldest").tap()
         page.locator(".sort-oldest[aria-pressed=true]").wait_for()
         page.locator(".episode-row").first.locator(".episode-title", has_text="第1集").wait_for()

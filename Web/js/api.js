@@ -256,7 +256,7 @@ export const podcasts = {
   categories: (params, body) => call(e("GET", "/v1/podcasts/categories", [], "optionalSignIn", false), params, body),
   detail: (params, body) => call(e("GET", "/v1/podcasts/{id}", [], "optionalSignIn", false), params, body),
   cover: (params) => address(e("GET", "/v1/podcasts/{id}/cover", ["size"], "optionalSignIn", true), params),
-  episodes: (params, body) => call(e("GET", "/v1/podcasts/{id}/episodes", ["page", "size", "sort"], "optionalSignIn", false), params, body),
+  episodes: (params, body) => call(e("GET", "/v1/podcasts/{id}/episodes", ["page", "size", "sort", "cursor"], "optionalSignIn", false), params, body),
   add: (params, body) => call(e("POST", "/v1/podcasts", [], "admin", false), params, body),
   importOPML: (params, body) => call(e("POST", "/v1/podcasts/opml", [], "admin", false), params, body),
   update: (params, body) => call(e("PATCH", "/v1/podcasts/{id}", [], "admin", false), params, body),
@@ -281,6 +281,8 @@ export const audiobooks = {
   cover: (params) => address(e("GET", "/v1/audiobooks/{id}/cover", ["size"], "optionalSignIn", true), params),
   chapters: (params, body) => call(e("GET", "/v1/audiobooks/parts/{id}/chapters", [], "optionalSignIn", false), params, body),
   scan: (params, body) => call(e("POST", "/v1/audiobooks/scan", [], "admin", false), params, body),
+  deleted: (params, body) => call(e("GET", "/v1/audiobooks/deleted", [], "admin", false), params, body),
+  restore: (params, body) => call(e("POST", "/v1/audiobooks/deleted/{id}/restore", [], "admin", false), params, body),
 };
 
 export const news = {

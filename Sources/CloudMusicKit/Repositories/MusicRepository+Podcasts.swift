@@ -20,13 +20,14 @@ extension MusicRepository {
         try await cached(PodcastsAPI.detail, path: IDPath(id))
     }
 
-    /// `GET v1/podcasts/{id}/episodes`: the album page, with the viewer's progress.
-    public func episodes(podcastID: String, sort: EpisodeOrder = .newest, page: Int = 1, size: Int = 20)
-        async throws -> Cached<Page<PodcastEpisode>>
-    {
+    /// `GET v1/podcasts/{id}/episodes`: the album page, with the viewer's progress; with `cursor` (a page's
+    /// `nextCursor`), the page after that one.
+    public func episodes(
+        podcastID: String, sort: EpisodeOrder = .newest, page: Int = 1, size: Int = 20, cursor: String? = nil
+    ) async throws -> Cached<EpisodePage> {
         try await cached(
             PodcastsAPI.episodes, path: IDPath(podcastID),
-            query: EpisodeListQuery(sort: sort, page: page, size: size))
+            query: EpisodeListQuery(sort: sort, page: page, size: size, cursor: cursor))
     }
 
     /// `GET v1/episodes/{id}`.

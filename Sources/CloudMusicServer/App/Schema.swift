@@ -42,6 +42,7 @@ enum Schema {
         PodcastsSchema.episodeNotesSearch,
         NewsSchema.migration,
         AudiobooksSchema.migration,
+        AudiobooksSchema.deletions,
         GPodderSchema.migration,
         GPodderSchema.pruning,
         PodcastsSchema.likes,

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import HTTPServer
 import MusicCore
@@ -143,6 +144,7 @@ public final class ServerApp: Sendable {
             fetcher: Fetcher(Fetcher.Configuration(addressRules: AddressRules(allowed: options.fetchAllow))),
             downloadFolder: options.dataFolder + "/podcasts",
             refreshInterval: Int64(max(options.podcastRefreshSeconds, 60)), logger: logger)
+        podcasts.cursorSecret = try Crypto.serverKey(at: options.dataFolder + "/album-cursors.key")
         let audiobooks = AudiobookService(database: database, folder: options.audiobookFolder, logger: logger)
         self.audiobooks = audiobooks
         podcasts.audiobookFolder = audiobooks.root

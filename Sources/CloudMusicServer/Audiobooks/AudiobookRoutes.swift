@@ -17,6 +17,8 @@ struct AudiobookRoutes {
         }
         api.on(AudiobooksAPI.chapters) { call in try audiobooks.chapters(partID: call.path.id) }
         api.on(AudiobooksAPI.scan) { _ in try audiobooks.scan() }
+        api.on(AudiobooksAPI.deleted) { _ in try audiobooks.deletedBooks() }
+        api.on(AudiobooksAPI.restore) { call in try audiobooks.restore(deletionID: call.path.id) }
     }
 
     /// The book's cover picture (resized when asked), else the one embedded in its parts; nil when `bookID` is

@@ -6,8 +6,8 @@ import MusicCore
 /// Finds the books of the audiobooks folder and reads them.
 ///
 /// A book is a folder of audio files at the top of the folder (its parts, in natural name order: "Part 2"
-/// before "Part 10") or one audio file there (an .m4b, usually with chapters). Only what lies inside the
-/// folder is read: a symbolic link is followed only when its real target is inside too; one pointing out is
+/// before "Part 10"; disc folders inside it, "CD1" "CD2" or "Disc 1", add theirs in disc order) or one audio
+/// file there (an .m4b, usually with chapters). Only what lies inside the folder is read: a symbolic link is followed only when its real target is inside too; one pointing out is
 /// refused and reported. Finding books reads names, sizes and times only (`Found.stamp`); a book is read
 /// (tags, lengths, chapters) only when its stamp changed.
 struct AudiobookScanner {
@@ -71,32 +71,61 @@ struct AudiobookScanner {
     }
 
     private func folderBook(key: String, folder: String, failed: inout [String]) -> Found? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            failed.append("\(key): the folder cannot be read")
-            return nil
-        }
         var parts: [(String, stat)] = []
         var cover: (rank: Int, path: String, info: stat)?
-        for name in names.sorted(by: Self.natural) where !name.hasPrefix(".") {
-            let ext = AudioFileReader.fileExtension(of: name)
-            let base = (name as NSString).deletingPathExtension.lowercased()
-            let isPart = AudiobookFile.extensions.contains(ext)
-            let coverRank = Self.imageExtensions.contains(ext) ? Self.coverNames.firstIndex(of: base) : nil
-            guard isPart || coverRank != nil else { continue }
-            guard let (real, info) = resolve(folder + "/" + name, failed: &failed),
-                info.st_mode & S_IFMT == S_IFREG
-            else { continue }
-            let relative = String(real.dropFirst(root.count + 1))
-            if isPart, parts.count < Self.maxParts {
-                parts.append((relative, info))
-            } else if let coverRank, cover == nil || coverRank < cover!.rank {
-                cover = (coverRank, relative, info)
-            }
-        }
+        collect(folder, name: key, isDisc: false, parts: &parts, cover: &cover, failed: &failed)
         guard !parts.isEmpty else { return nil }
         return Found(
             key: key, isFolder: true, parts: parts.map(\.0), cover: cover?.path,
             stamp: Self.stamp(parts + (cover.map { [($0.path, $0.info)] } ?? [])))
+    }
+
+    /// A book folder's parts and cover, in natural name order; a disc folder inside it ("CD1", "Disc 2", "Part
+    /// 3") adds its parts where its name sorts, so a book's parts are in disc order, then file order. A cover
+    /// beside the parts wins over one in a disc folder. Other folders inside a book are not the book's.
+    private func collect(
+        _ folder: String, name: String, isDisc: Bool, parts: inout [(String, stat)],
+        cover: inout (rank: Int, path: String, info: stat)?, failed: inout [String]
+    ) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            failed.append("\(name): the folder cannot be read")
+            return
+        }
+        for entry in names.sorted(by: Self.natural) where !entry.hasPrefix(".") {
+            let ext = AudioFileReader.fileExtension(of: entry)
+            let base = (entry as NSString).deletingPathExtension.lowercased()
+            let isPart = AudiobookFile.extensions.contains(ext)
+            let coverRank =
+                Self.imageExtensions.contains(ext)
+                ? Self.coverNames.firstIndex(of: base).map { $0 + (isDisc ? Self.coverNames.count : 0) } : nil
+            let isDiscFolder = !isDisc && Self.isDiscName(entry)
+            guard isPart || coverRank != nil || isDiscFolder else { continue }
+            guard let (real, info) = resolve(folder + "/" + entry, failed: &failed) else { continue }
+            let relative = String(real.dropFirst(root.count + 1))
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR where isDiscFolder:
+                collect(
+                    real, name: name + "/" + entry, isDisc: true, parts: &parts, cover: &cover,
+                    failed: &failed)
+            case S_IFREG where isPart:
+                if parts.count < Self.maxParts { parts.append((relative, info)) }
+            case S_IFREG:
+                if let coverRank, cover == nil || coverRank < cover!.rank {
+                    cover = (coverRank, relative, info)
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Whether a folder inside a book is one of its discs: a number ("01"), or one after a disc's word ("CD1",
+    /// "cd 02", "Disc 1", "Disk2", "Part 3", "Vol. 4", "卷2"), or "第2卷"; the number is in digits ("卷三" is not).
+    static func isDiscName(_ name: String) -> Bool {
+        let pattern =
+            #"^(?:(?:cd|disc|disk|part|pt|vol|volume|tape|side|卷|碟|盘)[\s._-]*)?\d{1,3}(?:$|[\s._)-])"#
+            + #"|^第\s*\d{1,3}\s*[卷部张碟盘册]"#
+        return name.range(of: pattern, options: [.regularExpression, .caseInsensitive]) != nil
     }
 
     /// The real path of `path` and its status, when it lies inside the folder; a link out is reported.
@@ -165,8 +194,7 @@ struct AudiobookScanner {
                 }
             }
             let partTitle =
-                found.isFolder
-                ? (file.first("TITLE") ?? (path as NSString).lastPathComponent.deletingExtension) : title
+                found.isFolder ? (file.first("TITLE") ?? Self.partName(path)) : title
             let size =
                 (try? FileManager.default.attributesOfItem(atPath: root + "/" + path)[.size] as? Int64)
                 ?? nil
@@ -190,6 +218,16 @@ struct AudiobookScanner {
             book: AudiobookStore.BookFields(
                 narrator: narrator, series: series, seriesPart: seriesPart, year: first.year, cover: cover),
             parts: parts)
+    }
+
+    /// A part's name from its path: the file's name, after its disc folder's when it is in one ("CD2 · 01").
+    static func partName(_ path: String) -> String {
+        let components = path.split(separator: "/").map(String.init)
+        let file = (components.last ?? path).deletingExtension
+        guard components.count >= 3, let disc = components.dropLast().last, isDiscName(disc) else {
+            return file
+        }
+        return "\(disc) · \(file)"
     }
 
     /// "Series 01 - Title" (a folder's or file's name): the series, the part and the title; else the name.

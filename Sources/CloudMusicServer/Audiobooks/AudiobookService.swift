@@ -8,7 +8,8 @@ import Synchronization
 /// word), and what only books have: covers from their files, and parts' chapters.
 ///
 /// A scan finds the books (names, sizes, times), reads only those whose files changed, writes each book with
-/// its parts in one transaction, and deletes the books gone from the folder. Scans run one at a time.
+/// its parts in one transaction, and deletes the books gone from the folder. A book an administrator deleted
+/// is left out while its files are as they were (`AudiobooksSchema.deletions`). Scans run one at a time.
 struct AudiobookService: Sendable {
     let database: Database
     /// The folder as given; nil when the server has none.
@@ -48,8 +49,16 @@ struct AudiobookService: Sendable {
         }
         var (found, failed) = scanner.find()
         var report = AudiobookScanReport(added: 0, updated: 0, removed: 0, unchanged: 0, failed: [])
-        var known = try database.read { db in try store.books(db) }
+        var (known, deletions) = try database.read { db in (try store.books(db), try store.deletions(db)) }
         for book in found {
+            // Deleted by an administrator and unchanged since: left out (a book still here is removed below).
+            if let stamp = deletions[book.key] {
+                if stamp == book.stamp {
+                    report.deleted += 1
+                    continue
+                }
+                logger?.info("event=audiobook_back reason=\"its files changed since it was deleted\"")
+            }
             let existing = known.removeValue(forKey: book.key)
             if let existing, existing.stamp == book.stamp {
                 report.unchanged += 1
@@ -61,7 +70,8 @@ struct AudiobookService: Sendable {
             }
             let now = clock()
             _ = try database.write { db in
-                try store.write(
+                if deletions[book.key] != nil { try store.forgetDeletion(db, key: book.key) }
+                return try store.write(
                     db, key: book.key, existing: existing?.id, fields: read.fields, book: read.book,
                     stamp: book.stamp, parts: read.parts, now: now)
             }
@@ -79,6 +89,18 @@ struct AudiobookService: Sendable {
             "event=audiobooks_scanned added=\(report.added) updated=\(report.updated) removed=\(report.removed) "
                 + "unchanged=\(report.unchanged) failed=\(failed.count)")
         return report
+    }
+
+    /// The books administrators deleted, which scans leave out.
+    func deletedBooks() throws -> [DeletedAudiobook] {
+        try database.read { db in try store.deletedBooks(db) }
+    }
+
+    /// Forgets a deletion and scans, so the book is back (read again from its files) in the answer's `added`.
+    func restore(deletionID: Int64) throws -> AudiobookScanReport {
+        let forgotten = try database.write { db in try store.forgetDeletion(db, id: deletionID) }
+        guard forgotten else { throw ServiceError.notFound("That deleted audiobook does not exist.") }
+        return try scan()
     }
 
     /// Scans in the background (at start); failures are logged.

@@ -116,6 +116,52 @@ struct AudiobookStore: Sendable {
         try db.execute("DELETE FROM podcasts WHERE id = ? AND kind = 'audiobook'", id)
     }
 
+    /// Remembers that an administrator deleted the book `id` (nothing when `id` is a feed's podcast), with the
+    /// stamp of its files, so scans leave it out until they change.
+    func rememberDeletion(_ db: Connection, id: Int64, now: Int64) throws {
+        try db.execute(
+            """
+            INSERT INTO audiobook_deletions(book_key, stamp, title, deleted_at)
+            SELECT substr(feed_url, ?), coalesce(book_stamp, ''), title, ? FROM podcasts
+            WHERE id = ? AND kind = 'audiobook' AND feed_url LIKE 'audiobook:%'
+            ON CONFLICT(book_key) DO UPDATE SET stamp = excluded.stamp, title = excluded.title,
+                deleted_at = excluded.deleted_at
+            """, Self.keyPrefix.count + 1, now, id)
+    }
+
+    /// The deleted books' stamps by their key.
+    func deletions(_ db: Connection) throws -> [String: String] {
+        var stamps: [String: String] = [:]
+        for (key, stamp) in try db.query(
+            "SELECT book_key, stamp FROM audiobook_deletions",
+            decode: { (try $0.string("book_key"), try $0.string("stamp")) })
+        {
+            stamps[key] = stamp
+        }
+        return stamps
+    }
+
+    /// The deleted books, the last deleted first.
+    func deletedBooks(_ db: Connection) throws -> [DeletedAudiobook] {
+        try db.query(
+            "SELECT id, book_key, title, deleted_at FROM audiobook_deletions ORDER BY deleted_at DESC, id DESC"
+        ) {
+            DeletedAudiobook(
+                id: String(try $0.int64("id")), path: try $0.string("book_key"),
+                title: try $0.string("title"),
+                deletedAt: APIDate.string(try $0.int64("deleted_at")))
+        }
+    }
+
+    /// Forgets a deletion (by its id or the book's key): the next scan adds the book again. False when there
+    /// was none.
+    @discardableResult
+    func forgetDeletion(_ db: Connection, id: Int64? = nil, key: String? = nil) throws -> Bool {
+        if let id { return try db.execute("DELETE FROM audiobook_deletions WHERE id = ?", id) > 0 }
+        guard let key else { return false }
+        return try db.execute("DELETE FROM audiobook_deletions WHERE book_key = ?", key) > 0
+    }
+
     /// A part's file (inside the folder), duration and chapters JSON; nil when `id` is no book's part.
     func part(_ db: Connection, id: Int64) throws -> (
         path: String, title: String, duration: Int?, chapters: String?

@@ -24,4 +24,22 @@ enum AudiobooksSchema {
             -- A book's parts in order.
             CREATE INDEX podcast_episodes_by_part ON podcast_episodes(podcast_id, episode, id);
             """)
+
+    /// Books an administrator deleted (`DELETE /v1/podcasts/{id}`), which a scan leaves out while their files
+    /// are as they were. Keyed by the book's path inside the folder (its key across scans) and holding the
+    /// stamp of its files (names, sizes, times: what a scan already computes, no file read), so a book whose
+    /// files change (a new edition copied over it) comes back at the next scan, and an unchanged one never
+    /// does until an administrator restores it. A content hash would survive a touch of the files, but costs a
+    /// read of every book at every scan; a path alone would hide a new book put where a deleted one was.
+    static let deletions = Migration(
+        version: 58, name: "deleted audiobooks",
+        sql: """
+            CREATE TABLE audiobook_deletions (
+                id INTEGER PRIMARY KEY,
+                book_key TEXT NOT NULL UNIQUE,
+                stamp TEXT NOT NULL,
+                title TEXT NOT NULL,
+                deleted_at INTEGER NOT NULL
+            );
+            """)
 }

@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import Logging
 import MusicCore
@@ -24,6 +25,8 @@ struct PodcastService: Sendable {
     /// A book's part's chapters (from its file), nil for a feed's episode.
     var bookChapters: (@Sendable (Int64) throws -> EpisodeChapters?)?
     let store = PodcastStore()
+    /// The key album cursors are signed with (`<data>/album-cursors.key` in a server; random elsewhere).
+    var cursorSecret: [UInt8] = Crypto.randomBytes(32)
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Milliseconds, for the order of places saved within one second.
     var millisecondClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) }
@@ -57,16 +60,47 @@ struct PodcastService: Sendable {
         try database.read { db in try Self.model(try existing(db, id: id, viewer: viewer)) }
     }
 
-    func episodes(podcastID: Int64, query: EpisodeListQuery, viewer: Viewer?) throws -> Page<PodcastEpisode> {
-        try database.read { db in
+    /// An album page: page `page` by offset over the index, or, with `cursor`, the page after the one that
+    /// gave it, by key (its number from the cursor). `nextCursor` is there whenever another episode follows.
+    func episodes(podcastID: Int64, query: EpisodeListQuery, viewer: Viewer?) throws -> EpisodePage {
+        let cursor = try query.cursor.map { try AlbumCursor.parse($0, secret: cursorSecret) }
+        return try database.read { db in
             guard let total = try store.episodesCount(db, podcastID: podcastID) else { throw Self.noPodcast }
             let podcast = try existing(db, id: podcastID, viewer: nil)
-            let records = try store.episodes(
+            let order: AlbumCursor.Order =
+                podcast.book != nil ? .parts : query.sort == .newest ? .newest : .oldest
+            if let cursor {
+                guard cursor.podcastID == podcastID else {
+                    throw ServiceError.invalid(
+                        "That 'cursor' belongs to another podcast's episodes; start this one without it.")
+                }
+                guard cursor.order == order else {
+                    throw ServiceError.invalid(
+                        "That 'cursor' was given for the \(cursor.order == .oldest ? "oldest" : "newest")-first "
+                            + "order; ask in that order, or start again without it.")
+                }
+            }
+            let size = query.paging.size
+            let offset = cursor?.offset ?? query.paging.offset
+            // One more than the page, to know whether another follows.
+            var records = try store.episodes(
                 db, podcastID: podcastID, order: query.sort, paging: query.paging, viewerID: viewer?.userID,
-                byPart: podcast.book != nil)
-            return Page(
-                items: records.map(Self.model), total: total, page: query.paging.page, size: query.paging.size
-            )
+                byPart: order == .parts, after: cursor?.key, limit: size + 1)
+            var next: String?
+            if records.count > size {
+                records.removeLast()
+                let last = records[records.count - 1]
+                next = AlbumCursor(
+                    podcastID: podcastID, order: order, offset: offset + size,
+                    key: PodcastStore.AlbumKey(
+                        value: order == .parts
+                            ? last.fields.episode.map(Int64.init) : last.fields.publishedAt,
+                        id: last.id)
+                ).text(signedWith: cursorSecret)
+            }
+            return EpisodePage(
+                data: records.map(Self.model), total: total, page: offset / max(size, 1) + 1, size: size,
+                nextCursor: next)
         }
     }
 
@@ -286,9 +320,14 @@ struct PodcastService: Sendable {
         return try podcast(id: id, viewer: nil)
     }
 
-    /// Deletes a podcast with everything of it (the rows cascade), then its downloads.
+    /// Deletes a podcast with everything of it (the rows cascade), then its downloads. A book is remembered as
+    /// deleted, so scans do not add it again while its files are unchanged (`AudiobooksSchema.deletions`).
     func delete(id: Int64) throws {
-        let deleted = try database.write { db in try store.delete(db, id: id) }
+        let now = clock()
+        let deleted = try database.write { db in
+            try AudiobookStore().rememberDeletion(db, id: id, now: now)
+            return try store.delete(db, id: id)
+        }
         guard deleted else { throw Self.noPodcast }
         try? FileManager.default.removeItem(atPath: "\(downloadFolder)/\(id)")
     }

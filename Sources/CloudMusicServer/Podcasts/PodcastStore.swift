@@ -305,23 +305,64 @@ struct PodcastStore: Sendable {
         }
     }
 
+    /// Where a page of an album starts by key: after this episode, whose sort value (its date, or a book's
+    /// part number) is `value`, nil when it has none.
+    struct AlbumKey: Equatable, Sendable {
+        var value: Int64?
+        var id: Int64
+    }
+
     /// One page of a podcast's album: the page's ids from an index alone (a deep page by number skips index
-    /// entries, not rows), then those twenty rows with the viewer's places, in one statement. A book's parts
-    /// are always in their order (AudiobooksSchema's index), whatever the sort.
+    /// entries, not rows), then those rows with the viewer's places, in one statement. A book's parts are
+    /// always in their order (AudiobooksSchema's index), whatever the sort.
+    ///
+    /// With `after`, the page is the `limit` episodes that follow that key in the album's order, found by a
+    /// range of the same index (no entries skipped), so a deep page costs what the first one does. Equal dates
+    /// are ordered by id; an episode without a date sorts as SQLite's NULL (first oldest-first, last
+    /// newest-first), so a key in the dated part goes on into the undated part, or the other way round.
     func episodes(
         _ db: Connection, podcastID: Int64, order: EpisodeOrder, paging: Paging, viewerID: Int64?,
-        byPart: Bool = false
+        byPart: Bool = false, after: AlbumKey? = nil, limit: Int? = nil
     ) throws -> [EpisodeRecord] {
-        let direction = order == .newest ? "DESC" : "ASC"
-        let columns = byPart ? ["episode", "id"] : ["published_at \(direction)", "id \(direction)"]
+        let column = byPart ? "episode" : "published_at"
+        let ascending = byPart || order == .oldest
+        let direction = ascending ? "ASC" : "DESC"
+        let orderBy = "\(column) \(direction), id \(direction)"
+        let limit = limit ?? paging.size
+        var parts: [String] = []
+        var arguments: [any SQLBindable] = []
+        func part(_ condition: String, _ values: [any SQLBindable]) {
+            parts.append(
+                """
+                SELECT * FROM (SELECT id FROM podcast_episodes WHERE podcast_id = ? AND \(condition)
+                    ORDER BY \(orderBy) LIMIT ?)
+                """)
+            arguments += [podcastID] + values + [limit]
+        }
+        switch (after, after?.value) {
+        case (nil, _):
+            parts.append(
+                """
+                SELECT id FROM podcast_episodes WHERE podcast_id = ? ORDER BY \(orderBy) LIMIT ? OFFSET ?
+                """)
+            arguments += [podcastID, limit, paging.offset]
+        case (let key?, let value?):
+            // After a dated episode: the rest of the dated ones, then (newest first) the undated ones.
+            part("(\(column), id) \(ascending ? ">" : "<") (?, ?)", [value, key.id])
+            if !ascending { part("\(column) IS NULL", []) }
+        case (let key?, nil):
+            // After an undated episode: the rest of the undated ones, then (oldest first) the dated ones.
+            part("\(column) IS NULL AND id \(ascending ? ">" : "<") ?", [key.id])
+            if ascending { part("\(column) IS NOT NULL", []) }
+        }
+        // The page's statement reads the viewer's like and place (two parameters), then the limit.
+        arguments += [viewerID, viewerID, limit]
         return try db.query(
             """
-            WITH page(id) AS (
-                SELECT id FROM podcast_episodes WHERE podcast_id = ?
-                ORDER BY \(columns.joined(separator: ", ")) LIMIT ? OFFSET ?)
+            WITH page(id) AS (\(parts.joined(separator: " UNION ALL ")))
             \(Self.selectEpisode) JOIN page ON page.id = e.id
-            ORDER BY \(columns.map { "e." + $0 }.joined(separator: ", "))
-            """, podcastID, paging.size, paging.offset, viewerID, viewerID, decode: Self.decodeEpisode)
+            ORDER BY e.\(column) \(direction), e.id \(direction) LIMIT ?
+            """, arguments: arguments, decode: Self.decodeEpisode)
     }
 
     /// The newest episodes of every podcast (Subsonic's getNewestPodcasts), on the index of dates.

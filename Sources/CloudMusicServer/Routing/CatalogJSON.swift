@@ -157,3 +157,27 @@ extension Page: JSONWritable where T: JSONWritable {
         }
     }
 }
+
+extension CursorPage: JSONWritable where Item: JSONWritable {
+    public var jsonSizeHint: Int { 320 + data.count * 768 }
+
+    public func writeJSON(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("data")
+            json.array(data) { $0.value($1) }
+            // Like JSONEncoder's bytes of `CursorPage.encode`: "next" and "nextCursor" null at the end.
+            json.key("next")
+            if let next { json.int(next) } else { json.null() }
+            json.key("nextCursor")
+            if let nextCursor { json.string(nextCursor) } else { json.null() }
+            json.key("page")
+            json.int(page)
+            json.key("pages")
+            json.int(pages)
+            json.key("size")
+            json.int(size)
+            json.key("total")
+            json.int(total)
+        }
+    }
+}

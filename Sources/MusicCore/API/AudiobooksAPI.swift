@@ -17,9 +17,19 @@ public enum AudiobooksAPI {
             + "their progress); waits for a scan already running",
         refusals: [.unavailable])
 
+    public static let deleted = Endpoint<NoPath, NoQuery, NoBody, [DeletedAudiobook], Admin>(
+        "deleted", .GET, "/v1/audiobooks/deleted",
+        "the books an administrator deleted (`DELETE /v1/podcasts/{id}`), the last deleted first: scans leave "
+            + "them out until their files change or they are restored")
+    public static let restore = Endpoint<IDPath, NoQuery, NoBody, AudiobookScanReport, Admin>(
+        "restore", .POST, "/v1/audiobooks/deleted/{id}/restore",
+        "bring a deleted book back: it is forgotten as deleted and the folder is scanned at once (its progress "
+            + "was deleted with it)",
+        resource: "deleted audiobook", refusals: [.unavailable])
+
     public static let group = APIGroup(
         "audiobooks", "Audiobooks: books of the server's folder, kept as podcasts of the kind audiobook",
-        [cover, chapters, scan])
+        [cover, chapters, scan, deleted, restore])
 }
 
 /// What a scan of the audiobooks folder did.
@@ -28,14 +38,34 @@ public struct AudiobookScanReport: Codable, Sendable, Equatable {
     public var updated: Int
     public var removed: Int
     public var unchanged: Int
+    /// Books left out because an administrator deleted them and their files have not changed since.
+    public var deleted: Int
     /// Books or files that could not be read (a damaged file, a link out of the folder), with the reason.
     public var failed: [String]
 
-    public init(added: Int, updated: Int, removed: Int, unchanged: Int, failed: [String]) {
+    public init(added: Int, updated: Int, removed: Int, unchanged: Int, deleted: Int = 0, failed: [String]) {
         self.added = added
         self.updated = updated
         self.removed = removed
         self.unchanged = unchanged
+        self.deleted = deleted
         self.failed = failed
+    }
+}
+
+/// A book an administrator deleted, which scans leave out while its files are as they were.
+public struct DeletedAudiobook: Codable, Sendable, Equatable, Identifiable {
+    /// The deletion's id (`POST /v1/audiobooks/deleted/{id}/restore`), not the book's.
+    public var id: String
+    /// The book's folder or file inside the audiobooks folder.
+    public var path: String
+    public var title: String
+    public var deletedAt: String
+
+    public init(id: String, path: String, title: String, deletedAt: String) {
+        self.id = id
+        self.path = path
+        self.title = title
+        self.deletedAt = deletedAt
     }
 }

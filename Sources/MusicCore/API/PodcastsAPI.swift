@@ -1,5 +1,5 @@
 /// Podcasts: feeds an administrator adds (by address or OPML), refreshed on a schedule; their episodes as an
-/// album paged by number; subscriptions; and each person's progress through an episode, shared by every client.
+/// album paged by number (or on by `nextCursor`, as cheap deep as on the first page); subscriptions; and each person's progress through an episode, shared by every client.
 public enum PodcastsAPI {
     public static let list = Endpoint<NoPath, PodcastListQuery, NoBody, Page<Podcast>, OptionalSignIn>(
         "list", .GET, "/v1/podcasts",
@@ -15,10 +15,13 @@ public enum PodcastsAPI {
             + "reaches it) and kept for an hour; answered as the feed gives it, whatever `size` asks",
         resource: "podcast", refusals: [.unavailable])
     public static let episodes = Endpoint<
-        IDPath, EpisodeListQuery, NoBody, Page<PodcastEpisode>, OptionalSignIn
+        IDPath, EpisodeListQuery, NoBody, EpisodePage, OptionalSignIn
     >(
         "episodes", .GET, "/v1/podcasts/{id}/episodes",
-        "A podcast's episodes, newest or oldest first, with the viewer's progress", resource: "podcast")
+        "A podcast's episodes, newest or oldest first (a book's parts in order), with the viewer's progress: "
+            + "page `page`, or the page after the one whose `nextCursor` is given as `cursor` (as cheap on page "
+            + "250 as on page 1)",
+        resource: "podcast")
     public static let add = Endpoint<NoPath, NoQuery, PodcastDraft, Podcast, Admin>(
         "add", .POST, "/v1/podcasts",
         "add a podcast by its feed's address: the feed is fetched at once, and refused with the reason when it "
@@ -35,7 +38,9 @@ public enum PodcastsAPI {
         resource: "podcast")
     public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, Admin>(
         "delete", .DELETE, "/v1/podcasts/{id}",
-        "delete a podcast with its episodes, downloads, subscriptions and progress", resource: "podcast",
+        "delete a podcast with its episodes, downloads, subscriptions and progress; a deleted audiobook stays "
+            + "out of scans until its files change or it is restored (`GET /v1/audiobooks/deleted`)",
+        resource: "podcast",
         idempotent: true)
     public static let refresh = Endpoint<IDPath, NoQuery, NoBody, Podcast, Admin>(
         "refresh", .POST, "/v1/podcasts/{id}/refresh",
@@ -523,13 +528,32 @@ public enum EpisodeOrder: String, Codable, Sendable, CaseIterable, SchemaEnum {
     case oldest
 }
 
+/// A podcast's album page: the usual list fields, and `nextCursor`, which opens the following page (its
+/// number is `next`) by key instead of by offset.
+public typealias EpisodePage = CursorPage<PodcastEpisode>
+
+/// `sort`, `page`, `size` and `cursor` of an album: `cursor` (the `nextCursor` of a page of the same album and
+/// order) wins over `page`.
 public struct EpisodeListQuery: APIParameters, Equatable {
     public var paging = Paging()
     public var sort = EpisodeOrder.newest
+    public var cursor: String?
+    /// An album cursor's shape (`podcast.order.offset.value.id.signature`); only the server reads it.
+    public static let cursorPattern =
+        #"^[1-9][0-9]{0,17}\.[nop]\.[0-9]{1,9}\.(x|-?[0-9]{1,19})\.[1-9][0-9]{0,17}\.[0-9a-f]{32}$"#
     public init() {}
-    public init(sort: EpisodeOrder, page: Int = 1, size: Int = 20) {
+    public init(sort: EpisodeOrder, page: Int = 1, size: Int = 20, cursor: String? = nil) {
         self.sort = sort
         paging = Paging(page: page, size: size)
+        self.cursor = cursor
     }
-    public static let fields: [ParameterField<Self>] = Paging.fields(\.paging) + [.choice("sort", \.sort)]
+    public static let fields: [ParameterField<Self>] =
+        Paging.fields(\.paging) + [
+            .choice("sort", \.sort),
+            .text(
+                "cursor", \.cursor, pattern: cursorPattern,
+                shape: LocalizedText("the `nextCursor` of a page of this album, as it was given"),
+                maxLength: 120,
+                doc: "The `nextCursor` of the page before, in the same `sort`: the page after it."),
+        ]
 }

@@ -817,6 +817,7 @@ enum ChineseText {
         "podcast": "播客",
         "episode": "节目",
         "audiobook": "有声书",
+        "deleted audiobook": "已删除的有声书",
         "comment": "评论",
         "ad": "广告",
         "conversation": "会话",

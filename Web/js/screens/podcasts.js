@@ -1,8 +1,8 @@
 // Podcasts (issue 30): the list (continue listening, my subscriptions, all podcasts), a podcast's album page
-// (cover, author, description, subscribe, episodes paged by number, newest or oldest first, with played and
-// finished marks) and an episode's page (play or resume, like, share to moments, speed, sleep timer, skips of
-// 15 s, notes as text, chapters that seek, the transcript, comments). Playback and saving the place are
-// episode-player.js's.
+// (cover, author, description, subscribe, episodes paged by number, the next page by the server's cursor,
+// newest or oldest first, with played and finished marks) and an episode's page (play or resume, like, share to
+// moments, speed, sleep timer, skips of 15 s, notes as text, chapters that seek, the transcript, comments).
+// Playback and saving the place are episode-player.js's.
 import { podcasts, comments } from "../api.js";
 import "../i18n-podcasts.js";
 import { t, duration, count } from "../i18n.js";
@@ -142,6 +142,9 @@ async function album(root, id, query) {
   frame(root, t("podcasts"), "/podcasts");
   let sort = query.get?.("sort") === "oldest" ? "oldest" : "newest";
   let pageNumber = Math.max(1, Number(query.get?.("page")) || 1);
+  // The next page goes by the server's cursor (as cheap on page 250 as on page 1); a page typed or jumped to
+  // goes by number.
+  let cursor = null;
   let podcast;
   let shown = [];
   const renderHead = () => head(root, {
@@ -157,13 +160,20 @@ async function album(root, id, query) {
     setHTML(body, loadingBlock());
     let page;
     try {
-      page = await podcasts.episodes({ id, sort, page: pageNumber, size: PAGE_SIZE });
+      page = await podcasts.episodes(cursor ? { id, sort, size: PAGE_SIZE, cursor } : { id, sort, page: pageNumber, size: PAGE_SIZE });
     } catch (error) {
+      // A cursor the server no longer takes (its key changed): the same page by number.
+      if (cursor && root.isConnected) {
+        cursor = null;
+        return loadPage();
+      }
       if (root.isConnected) failed(root, error, loadPage);
       return;
     }
     if (!root.isConnected) return;
     shown = page.data;
+    pageNumber = page.page || pageNumber;
+    const nextCursor = page.nextCursor;
     const pages = Math.max(1, page.pages);
     const first = (pageNumber - 1) * PAGE_SIZE;
     // Numbered from the oldest: the same episode keeps its number in either order.
@@ -180,6 +190,7 @@ async function album(root, id, query) {
     const go = (patch) => {
       if (patch.sort) sort = patch.sort;
       if (patch.page) pageNumber = patch.page;
+      cursor = patch.cursor ?? null;
       history.replaceState(history.state, "", `/podcast/${id}?sort=${sort}&page=${pageNumber}`);
       loadPage();
     };
@@ -188,7 +199,7 @@ async function album(root, id, query) {
       if (button && button.dataset.sort !== sort) go({ sort: button.dataset.sort, page: 1 });
     });
     body.querySelector(".prev-page")?.addEventListener("click", () => go({ page: pageNumber - 1 }));
-    body.querySelector(".next-page")?.addEventListener("click", () => go({ page: pageNumber + 1 }));
+    body.querySelector(".next-page")?.addEventListener("click", () => go({ page: pageNumber + 1, cursor: nextCursor }));
   };
   try {
     podcast = await podcasts.detail({ id });
