@@ -683,6 +683,16 @@ enum ChineseText {
             "这个播客不存在。",
         "That episode does not exist.":
             "这一集不存在。",
+        "That 'cursor' is not one this server gave out for an album page; start again without it.":
+            "这个“cursor”不是本服务器为专辑页给出的，请去掉它重新开始。",
+        "That 'cursor' belongs to another podcast's episodes; start this one without it.":
+            "这个“cursor”属于另一个播客的节目，请去掉它，从这个播客的第一页开始。",
+        "That 'cursor' was given for the %@-first order; ask in that order, or start again without it.":
+            "这个“cursor”是按 %@-first 顺序给出的；请按该顺序请求，或去掉它重新开始。",
+        "That deleted audiobook does not exist.":
+            "没有这本已删除的有声书。",
+        "the `nextCursor` of a page of this album, as it was given":
+            "本专辑某一页返回的 `nextCursor`（原样传回）",
         "'position' must be a number of seconds from 0 to 864000.":
             "“position”必须是 0 到 864000 之间的秒数。",
         "'updatedAt' must be a date and time such as 2026-12-05T13:30:00.250Z.":
