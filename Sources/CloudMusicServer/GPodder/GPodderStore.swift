@@ -120,23 +120,13 @@ struct GPodderStore: Sendable {
     )
         throws -> [ActionRecord]
     {
-        var filter = ""
-        var arguments: [any SQLBindable] = [userID, since]
-        if let podcastURL {
-            filter += " AND podcast_url = ?"
-            arguments.append(podcastURL)
-        }
-        if let device {
-            filter += " AND device_id = ?"
-            arguments.append(device)
-        }
-        arguments.append(limit)
-        return try db.query(
+        try db.query(
             """
             SELECT device_id, podcast_url, episode_url, guid, action, taken_at, started, position, total
-            FROM gpodder_episode_actions WHERE user_id = ? AND received_at >= ?\(filter)
-            ORDER BY received_at, id LIMIT ?
-            """, arguments: arguments
+            FROM gpodder_episode_actions WHERE user_id = ?1 AND received_at >= ?2
+                AND (?3 IS NULL OR podcast_url = ?3) AND (?4 IS NULL OR device_id = ?4)
+            ORDER BY received_at, id LIMIT ?5
+            """, userID, since, podcastURL, device, limit
         ) { row in
             ActionRecord(
                 device: try row.optionalString("device_id"), podcastURL: try row.string("podcast_url"),

@@ -68,25 +68,15 @@ extension PodcastStore {
     )
         throws -> [PlaceChange]
     {
-        var filter = ""
-        var arguments: [any SQLBindable] = [userID, since]
-        if let feedURL {
-            filter += " AND p.feed_url = ?"
-            arguments.append(feedURL)
-        }
-        if let device {
-            filter += " AND pr.device = ?"
-            arguments.append(device)
-        }
-        arguments.append(limit)
-        return try db.query(
+        try db.query(
             """
             SELECT p.feed_url, e.enclosure_url, e.guid, e.duration, pr.position, pr.finished, pr.updated_at, pr.device
             FROM episode_progress pr JOIN podcast_episodes e ON e.id = pr.episode_id
             JOIN podcasts p ON p.id = e.podcast_id
-            WHERE pr.user_id = ? AND pr.received_at >= ? AND p.kind = 'podcast'\(filter)
-            ORDER BY pr.received_at, pr.episode_id LIMIT ?
-            """, arguments: arguments
+            WHERE pr.user_id = ?1 AND pr.received_at >= ?2 AND p.kind = 'podcast'
+                AND (?3 IS NULL OR p.feed_url = ?3) AND (?4 IS NULL OR pr.device = ?4)
+            ORDER BY pr.received_at, pr.episode_id LIMIT ?5
+            """, userID, since, feedURL, device, limit
         ) { row in
             PlaceChange(
                 feedURL: try row.string("feed_url"), enclosureURL: try row.string("enclosure_url"),

@@ -136,6 +136,20 @@ extension Sheet: JSONWritable {
     }
 }
 
+extension JSONWriter {
+    /// The keys a list envelope ends with, in sorted order (Page's and CursorPage's alike).
+    fileprivate mutating func pageNumbers(page: Int, pages: Int, size: Int, total: Int) {
+        key("page")
+        int(page)
+        key("pages")
+        int(pages)
+        key("size")
+        int(size)
+        key("total")
+        int(total)
+    }
+}
+
 extension Page: JSONWritable where T: JSONWritable {
     public var jsonSizeHint: Int { 256 + data.count * 768 }
 
@@ -146,14 +160,7 @@ extension Page: JSONWritable where T: JSONWritable {
             // The list envelope always has "next", null on the last page.
             json.key("next")
             if let next { json.int(next) } else { json.null() }
-            json.key("page")
-            json.int(page)
-            json.key("pages")
-            json.int(pages)
-            json.key("size")
-            json.int(size)
-            json.key("total")
-            json.int(total)
+            json.pageNumbers(page: page, pages: pages, size: size, total: total)
         }
     }
 }
@@ -170,14 +177,7 @@ extension CursorPage: JSONWritable where Item: JSONWritable {
             if let next { json.int(next) } else { json.null() }
             json.key("nextCursor")
             if let nextCursor { json.string(nextCursor) } else { json.null() }
-            json.key("page")
-            json.int(page)
-            json.key("pages")
-            json.int(pages)
-            json.key("size")
-            json.int(size)
-            json.key("total")
-            json.int(total)
+            json.pageNumbers(page: page, pages: pages, size: size, total: total)
         }
     }
 }
