@@ -106,4 +106,22 @@ static inline long cm_ms_since_last_receive(int fd) {
     return (long)info.tcpi_last_data_recv;
 }
 
+/* glibc's struct tcp_info stops where Linux 4.1 went on; these are the kernel's next fields, same alignment. */
+struct cm_tcp_info {
+    struct tcp_info base;
+    uint64_t pacing_rate;
+    uint64_t max_pacing_rate;
+    uint64_t bytes_acked;
+    uint64_t bytes_received;
+};
+
+/** Bytes the socket has received in all, or -1 when the kernel does not say. */
+static inline long long cm_bytes_received(int fd) {
+    struct cm_tcp_info info;
+    socklen_t len = sizeof(info);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0 || len < offsetof(struct cm_tcp_info, bytes_received) + sizeof(info.bytes_received))
+        return -1;
+    return (long long)info.bytes_received;
+}
+
 #endif

@@ -40,6 +40,33 @@ final class Reaper: Sendable {
     }
 }
 
+/// Whether a connection past its header deadline is the client's fault (a slow sender, or one that never
+/// sent) or the server's (its threads starved or busy while the request sat, whole, in a buffer).
+struct HeaderDeadline {
+    /// When the headers started to be due (monotonic ns).
+    let since: UInt64
+    let timeout: UInt64
+
+    /// - Parameters:
+    ///   - unreadBytesWaiting: the kernel holds bytes no worker has read yet.
+    ///   - lastReceivedNanosAgo: how long ago the kernel last received data, nil when it does not say.
+    ///   - bytesReceived: all the bytes the connection has received, negative when the kernel does not say.
+    func isLate(now: UInt64, unreadBytesWaiting: Bool, lastReceivedNanosAgo: UInt64?, bytesReceived: Int64)
+        -> Bool
+    {
+        guard now > since, now - since > timeout else { return false }
+        // Delivered in time and not yet read: a request waiting its turn behind a busy worker.
+        if unreadBytesWaiting { return false }
+        // libmicrohttpd already read what the client sent, and the client stopped sending before the deadline:
+        // the wait was the server's (its threads starved on a loaded machine), so the request is answered, not
+        // reset. A client that sent part of a head and went quiet is closed by the idle timeout instead.
+        if bytesReceived > 0, let ago = lastReceivedNanosAgo, now >= ago, now - ago <= since + timeout {
+            return false
+        }
+        return true
+    }
+}
+
 extension ServerCore {
     /// Shuts down every connection whose request headers are due for longer than `timeout` ns.
     func dropLateHeaders(now: UInt64, timeout: UInt64) {
@@ -56,16 +83,19 @@ extension ServerCore {
                     else { continue }
                     since = arrived
                 }
-                if since != 0 && now > since && now - since > timeout {
-                    // Bytes no worker has read yet (the connection's worker busy with a slow handler,
-                    // or the machine loaded) were delivered in time: a complete request waiting its
-                    // turn was dropped here, unanswered. Looked at again on the next round.
-                    var byte: UInt8 = 0
-                    if recv(e.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 { continue }
-                    // Shut down, never close: MHD owns the fd and closes it itself.
-                    _ = Foundation.shutdown(e.fd, Int32(SHUT_RDWR))
-                    e.waitingSince.store(0, ordering: .relaxed)
-                }
+                guard since != 0 && now > since && now - since > timeout else { continue }
+                var byte: UInt8 = 0
+                let unread = recv(e.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+                let ago = cm_ms_since_last_receive(e.fd)
+                let late = HeaderDeadline(since: since, timeout: timeout)
+                    .isLate(
+                        now: now, unreadBytesWaiting: unread,
+                        lastReceivedNanosAgo: ago >= 0 ? UInt64(ago) * 1_000_000 : nil,
+                        bytesReceived: cm_bytes_received(e.fd))
+                guard late else { continue }
+                // Shut down, never close: MHD owns the fd and closes it itself.
+                _ = Foundation.shutdown(e.fd, Int32(SHUT_RDWR))
+                e.waitingSince.store(0, ordering: .relaxed)
             }
         }
     }
