@@ -10,7 +10,9 @@ import Testing
     static func send(_ text: String, from sender: MusicRepository, to userID: String) async throws -> Message
     {
         try await sender.client.send(
-            MessagesAPI.send, body: MessageDraft(userId: userID, kind: .text, content: text))
+            MessagesAPI.send,
+            body: MessageDraft(
+                userId: try ID(validating: userID, field: "userId"), kind: .text, content: text))
     }
 
     @Test func aMessageFromSomeoneElseArrivesLive() async throws {

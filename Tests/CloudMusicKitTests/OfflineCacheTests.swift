@@ -68,7 +68,7 @@ import Testing
         }
         // Another person on the same store does not see these private lists.
         repository.restoreSession(token: nil, userID: "someone-else")
-        await #expect(throws: APIError.self) { _ = try await repository.createdSheets(userID: "x") }
+        await #expect(throws: APIError.self) { _ = try await repository.createdSheets(userID: "424242") }
 
         // The downloaded song plays without the server.
         let file = try #require(downloads.localFile(songID: songs.data[0].id))

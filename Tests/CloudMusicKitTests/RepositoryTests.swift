@@ -282,15 +282,18 @@ import Testing
         // The queue, with a version conflict.
         #expect(try await alice.queue().version == 0)
         let saved = try await alice.saveQueue(
-            QueueDraft(songIds: Array(ids.prefix(3)), currentIndex: 1, position: 1500))
+            QueueDraft(
+                songIds: try .ids(Array(ids.prefix(3)), field: "songIds"), currentIndex: 1, position: 1500))
         #expect(saved.version == 1 && saved.currentIndex == 1)
         let next = try await alice.saveQueue(
             QueueDraft(
-                songIds: Array(ids.prefix(4)), currentIndex: 2, loopMode: .shuffle, baseVersion: saved.version
+                songIds: try .ids(Array(ids.prefix(4)), field: "songIds"), currentIndex: 2,
+                loopMode: .shuffle, baseVersion: saved.version
             ))
         #expect(next.version == 2 && next.loopMode == .shuffle)
         await Self.expectAPIError(.conflict) {
-            _ = try await alice.saveQueue(QueueDraft(songIds: [ids[0]], baseVersion: saved.version))
+            _ = try await alice.saveQueue(
+                QueueDraft(songIds: try .ids([ids[0]], field: "songIds"), baseVersion: saved.version))
         }
         #expect(try await alice.queue() == next)
 

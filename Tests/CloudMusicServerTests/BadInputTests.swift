@@ -45,6 +45,60 @@ import Testing
         #expect(try await server.request("/v1/songs/\(id)/stream?timeOffset=1e0&format=mp3").0 == 200)
     }
 
+    @Test func idsAndBoundsInABodyAreCheckedBeforeAnyHandlerAndNothingIsStored() async throws {
+        let root = try LibraryAPITests.library()
+        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        defer { _ = server.stop() }
+        try await server.waitForScan()
+        _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
+        let ann = try await server.signIn(["email": "ann@example.com"])
+        let songs = try await server.call("GET", "/v1/songs")
+        let id = try #require(songs.items.first?["id"] as? String)
+        let sheet = try await server.call("POST", "/v1/sheets", json: ["title": "Mine"], token: ann)
+        let sheetID = try #require(sheet.data["id"] as? String)
+
+        let many = (1...1_001).map { "\"\($0)\"" }.joined(separator: ",")
+        for (body, message) in [
+            (
+                #"{"songIds":["abc"]}"#,
+                "The field 'songIds[0]' must be an id (digits, as the API gives them)."
+            ),
+            (
+                #"{"songIds":["\#(id)","0\#(id)"]}"#,
+                "The field 'songIds[1]' must be an id (digits, as the API gives them)."
+            ),
+            (#"{"songIds":[\#(id)]}"#, "The field 'songIds[0]' should be a string."),
+            (#"{"songIds":[]}"#, "Name at least one song in 'songIds'."),
+            (#"{"songIds":[\#(many)]}"#, "Send at most 1000 songs at a time."),
+        ] {
+            let reply = try await server.call(
+                "POST", "/v1/sheets/\(sheetID)/relations", body: Data(body.utf8), token: ann)
+            #expect(reply.status == 400, "\(body.prefix(40))")
+            #expect(reply.message == message, "\(body.prefix(40))")
+        }
+        let stored = try await server.call("GET", "/v1/sheets/\(sheetID)", token: ann)
+        #expect(stored.data["songsCount"] as? Int == 0)
+
+        // A person, a comment's target and a moment's text: each refused at the edge, in the field's words.
+        let follow = try await server.call("POST", "/v1/friends", json: ["userId": "me"], token: ann)
+        #expect(follow.status == 400)
+        #expect(follow.message == "The field 'userId' must be an id (digits, as the API gives them).")
+        let comment = try await server.call(
+            "POST", "/v1/comments", json: ["content": "Hi", "songId": "1 OR 1=1"], token: ann)
+        #expect(comment.status == 400)
+        #expect(comment.message == "The field 'songId' must be an id (digits, as the API gives them).")
+        let moment = try await server.call(
+            "POST", "/v1/feeds", json: ["content": String(repeating: "字", count: 2_001)], token: ann)
+        #expect(moment.status == 400)
+        #expect(moment.message == "A moment can be at most 2000 characters; this one has 2001.")
+        let images = (0..<10).map { _ in ["uri": "/v1/files/x.jpg"] }
+        let crowded = try await server.call("POST", "/v1/feeds", json: ["images": images], token: ann)
+        #expect(crowded.status == 400)
+        #expect(crowded.message == "A moment can have at most 9 pictures.")
+        let feeds = try await server.call("GET", "/v1/feeds", token: ann)
+        #expect(feeds.items.isEmpty)
+    }
+
     @Test func aPNGFolderCoverIsSentAsPNG() async throws {
         let root = temporaryFolder()
         try makeTrack(

@@ -365,8 +365,8 @@ import Testing
             ).status == 404)
         #expect(
             try await Self.send(
-                world, "x", from: ann, to: Chatter(id: "../1", token: "", chatToken: ""), expect: 404
-            ).status == 404)
+                world, "x", from: ann, to: Chatter(id: "../1", token: "", chatToken: ""), expect: 400
+            ).message == "The field 'userId' must be an id (digits, as the API gives them).")
         #expect(
             try await post(
                 ["userId": bob.id, "kind": "image", "fileId": String(repeating: "a", count: 64)],

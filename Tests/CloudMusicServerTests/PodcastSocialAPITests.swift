@@ -68,11 +68,16 @@ import Testing
         #expect(twice.status == 404 && twice.message == "That like does not exist.", "\(twice.json)")
 
         // An episode nobody has, or text that is no id: the episode's 404 in the envelope; two things: 400.
-        for id in ["999999", "abc", "0"] {
-            let unknown = try await server.call(
+        let unknown = try await server.call(
+            "POST", "/v1/likes", json: ["episodeId": "999999"], token: world.bob)
+        #expect(unknown.status == 404, "\(unknown.json)")
+        #expect(unknown.json["status"] as? Int != 0 && unknown.message == "That episode does not exist.")
+        for id in ["abc", "0"] {
+            let malformed = try await server.call(
                 "POST", "/v1/likes", json: ["episodeId": id], token: world.bob)
-            #expect(unknown.status == 404, "\(unknown.json)")
-            #expect(unknown.json["status"] as? Int != 0 && unknown.message == "That episode does not exist.")
+            #expect(malformed.status == 400, "\(malformed.json)")
+            #expect(
+                malformed.message == "The field 'episodeId' must be an id (digits, as the API gives them).")
         }
         let both = try await server.call(
             "POST", "/v1/likes", json: ["episodeId": episode, "feedId": "1"], token: world.bob)
@@ -111,7 +116,10 @@ import Testing
         #expect(plain.status == 201 && plain.data["episodeId"] == nil && plain.data["episode"] == nil)
 
         // An episode nobody has is refused with the reason, and nothing is published.
-        for id in ["999999", "x"] {
+        let malformed = try await server.call(
+            "POST", "/v1/feeds", json: ["content": "Listen", "episodeId": "x"], token: world.bob)
+        #expect(malformed.status == 400, "\(malformed.json)")
+        for id in ["999999"] {
             let unknown = try await server.call(
                 "POST", "/v1/feeds", json: ["content": "Listen", "episodeId": id], token: world.bob)
             #expect(unknown.status == 404, "\(unknown.json)")

@@ -608,7 +608,7 @@ import Testing
         #expect(
             try await server.call("POST", "/v1/collections", json: ["sheetId": "abc"], token: world.bob)
                 .status
-                == 404)
+                == 400)
         #expect(
             try await server.call("POST", "/v1/collections", json: ["sheetId": Int(first)!], token: world.bob)
                 .status == 400)
@@ -929,7 +929,7 @@ import Testing
                 == 404)
         #expect(
             try await server.call("POST", "/v1/plays", json: ["songId": "abc"], token: world.ann).status
-                == 404)
+                == 400)
         #expect(
             try await server.call("POST", "/v1/plays", json: ["songId": Int(ids[0])!], token: world.ann)
                 .status

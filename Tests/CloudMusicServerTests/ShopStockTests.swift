@@ -28,6 +28,7 @@ import Testing
         let product = try shop.createProduct(
             ProductDraft(title: "Last ones", onSale: true, skus: [SKUDraft(priceCents: 500, stock: 5)]))
         let skuID = try #require(product.skus.first?.id)
+        let skuReference = try #require(ID<SKU>(skuID))
         let providers = try PaymentProviders(
             alipay: nil, wechatPay: nil,
             sandbox: SandboxConfiguration(privateKey: try SandboxConfiguration.newPrivateKey()))
@@ -44,7 +45,8 @@ import Testing
                 Thread {
                     start.wait()
                     let made =
-                        (try? orders.create(userID: buyer, OrderDraft(skuId: skuID, quantity: 1))) != nil
+                        (try? orders.create(userID: buyer, OrderDraft(skuId: skuReference, quantity: 1)))
+                        != nil
                     results.withLock { $0.append(made) }
                     group.leave()
                 }.start()

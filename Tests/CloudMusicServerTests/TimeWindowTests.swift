@@ -45,16 +45,18 @@ import Testing
             database: try Self.world(), coverFolder: temporaryFolder(),
             events: EventLog(hub: InProcessEventHub()))
         sheets.clock = { clock.now }
-        #expect(try sheets.recordPlay(songID: "1", viewer: Self.ann).counted)
+        #expect(try sheets.recordPlay(songID: ID(rawValue: 1)!, viewer: Self.ann).counted)
         clock.advance(SheetService.minimumSecondsBetweenPlays - 1)
-        #expect(try !sheets.recordPlay(songID: "1", viewer: Self.ann).counted)
+        #expect(try !sheets.recordPlay(songID: ID(rawValue: 1)!, viewer: Self.ann).counted)
         clock.advance(1)
-        #expect(try sheets.recordPlay(songID: "1", viewer: Self.ann).counted)
+        #expect(try sheets.recordPlay(songID: ID(rawValue: 1)!, viewer: Self.ann).counted)
         // An uncounted play does not move the window: 29 s after the counted one, then 30 s after it.
         clock.advance(SheetService.minimumSecondsBetweenPlays - 1)
-        #expect(try !sheets.recordPlay(songID: "1", viewer: Self.ann).counted)
+        #expect(try !sheets.recordPlay(songID: ID(rawValue: 1)!, viewer: Self.ann).counted)
         clock.advance(1)
-        #expect(try sheets.recordPlay(songID: "1", viewer: Self.ann).counted)
-        #expect(throws: ServiceError.self) { try sheets.recordPlay(songID: "2", viewer: Self.ann) }
+        #expect(try sheets.recordPlay(songID: ID(rawValue: 1)!, viewer: Self.ann).counted)
+        #expect(throws: ServiceError.self) {
+            try sheets.recordPlay(songID: ID(rawValue: 2)!, viewer: Self.ann)
+        }
     }
 }

@@ -9,7 +9,8 @@ extension MusicRepository: QueueSyncing {
         do {
             return try await saveQueue(
                 QueueDraft(
-                    songIds: queue.songIds, currentIndex: queue.currentIndex, position: queue.position,
+                    songIds: try .ids(queue.songIds, field: "songIds"), currentIndex: queue.currentIndex,
+                    position: queue.position,
                     loopMode: queue.loopMode, baseVersion: baseVersion))
         } catch let error as APIError where error.kind == .conflict {
             throw QueueSyncConflict()

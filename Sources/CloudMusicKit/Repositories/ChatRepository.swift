@@ -173,7 +173,8 @@ public actor ChatRepository {
     public func markRead(_ conversationID: String, upTo messageID: String? = nil) async throws -> Conversation
     {
         let conversation = try await client.send(
-            MessagesAPI.markRead, path: IDPath(conversationID), body: ReadMark(messageId: messageID))
+            MessagesAPI.markRead, path: IDPath(conversationID),
+            body: ReadMark(messageId: try messageID.map { try ID(validating: $0, field: "messageId") }))
         setUnread(conversation.unreadCount, in: conversationID)
         if let index = conversations.firstIndex(where: { $0.id == conversationID }) {
             conversations[index] = conversation
@@ -243,13 +244,17 @@ public actor ChatRepository {
     /// `POST v1/messages`: a text message.
     @discardableResult
     public func sendText(_ text: String, to userID: String) async throws -> Message {
-        try await send(MessageDraft(userId: userID, kind: .text, content: text))
+        try await send(
+            MessageDraft(userId: try ID(validating: userID, field: "userId"), kind: .text, content: text))
     }
 
     /// `POST v1/messages`: a song shared.
     @discardableResult
     public func shareSong(_ songID: String, with userID: String) async throws -> Message {
-        try await send(MessageDraft(userId: userID, kind: .song, songId: songID))
+        try await send(
+            MessageDraft(
+                userId: try ID(validating: userID, field: "userId"), kind: .song,
+                songId: try ID(validating: songID, field: "songId")))
     }
 
     /// `POST v1/messages`: any kind; the message shows at once (its event, when it comes, changes nothing).

@@ -54,7 +54,7 @@ extension MusicRepository {
     }
 
     /// The address of an episode's audio, for the player.
-    public func episodeStreamURL(episodeID: String) -> URL {
-        client.url(PodcastsAPI.stream, path: IDPath(episodeID))
+    public func episodeStreamURL(episodeID: String) throws -> URL {
+        client.url(PodcastsAPI.stream, path: try IDPath(episodeID))
     }
 }

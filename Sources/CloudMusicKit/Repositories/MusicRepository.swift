@@ -149,9 +149,9 @@ public final class MusicRepository: Sendable {
     }
 
     /// The address of a song's audio, converted when `format` or `maxBitRate` is given.
-    public func streamURL(songID: String, format: StreamFormat = .raw, maxBitRate: Int = 0) -> URL {
+    public func streamURL(songID: String, format: StreamFormat = .raw, maxBitRate: Int = 0) throws -> URL {
         client.url(
-            CatalogAPI.stream, path: IDPath(songID),
+            CatalogAPI.stream, path: try IDPath(songID),
             query: StreamQuery(format: format, maxBitRate: maxBitRate))
     }
 
@@ -297,7 +297,8 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/sheets/{id}/relations`: append songs (ones already there are skipped).
     public func addSongs(_ songIDs: [String], toSheet id: String) async throws -> Sheet {
-        try await client.send(SheetsAPI.addSongs, path: IDPath(id), body: SongIDs(songIDs))
+        try await client.send(
+            SheetsAPI.addSongs, path: IDPath(id), body: SongIDs(try .ids(songIDs, field: "songIds")))
     }
 
     /// `DELETE v1/sheets/{id}/relations?songIds=`.
@@ -357,7 +358,8 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/collections`.
     public func collect(sheetID: String) async throws -> Sheet {
-        try await client.send(SheetsAPI.collect, body: SheetReference(sheetId: sheetID))
+        try await client.send(
+            SheetsAPI.collect, body: SheetReference(sheetId: try ID(validating: sheetID, field: "sheetId")))
     }
 
     /// `DELETE v1/collections/{sheetId}`.
@@ -379,7 +381,8 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/plays`: report a play.
     public func reportPlay(songID: String) async throws -> PlayReport {
-        try await client.send(SheetsAPI.reportPlay, body: PlayDraft(songId: songID))
+        try await client.send(
+            SheetsAPI.reportPlay, body: PlayDraft(songId: try ID(validating: songID, field: "songId")))
     }
 
     /// `GET v1/plays`: one's history, `recent` or `most`.
@@ -423,8 +426,8 @@ public final class MusicRepository: Sendable {
     }
 
     /// The address of a video: the original file, or (`.mp4`) an H.264/AAC MP4 converted as it streams.
-    public func videoURL(id: String, format: VideoStreamFormat = .original) -> URL {
-        client.url(VideosAPI.stream, path: IDPath(id), query: VideoStreamQuery(format: format))
+    public func videoURL(id: String, format: VideoStreamFormat = .original) throws -> URL {
+        client.url(VideosAPI.stream, path: try IDPath(id), query: VideoStreamQuery(format: format))
     }
 
     /// `PUT v1/videos/{id}/like`; idempotent, so retried.
@@ -474,7 +477,9 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/recommendations/dislikes`: not interested in a song.
     public func dislike(songID: String) async throws {
-        _ = try await client.send(RecommendationsAPI.dislike, body: SongReference(songId: songID))
+        _ = try await client.send(
+            RecommendationsAPI.dislike,
+            body: SongReference(songId: try ID(validating: songID, field: "songId")))
     }
 
     /// `DELETE v1/recommendations/dislikes/{songId}`.
@@ -494,13 +499,14 @@ public final class MusicRepository: Sendable {
         _ target: CommentTarget, order: CommentOrder = .new, cursor: String? = nil, page: Int? = nil,
         size: Int = 20
     ) async throws -> CommentPage {
-        var query = CommentListQuery(order: order, cursor: cursor, page: page ?? 1, size: size)
+        var query = try CommentListQuery(order: order, cursor: cursor, page: page ?? 1, size: size)
         switch target {
-        case .song(let id): query.songId = Int64(id) ?? 0
-        case .sheet(let id): query.sheetId = Int64(id) ?? 0
-        case .feed(let id): query.feedId = Int64(id) ?? 0
-        case .episode(let id): query.episodeId = Int64(id) ?? 0
-        case .replies(let id): query.parentId = Int64(id) ?? 0
+        case .song(let id): query.songId = try ID<Song>(validating: id, field: "songId").rawValue
+        case .sheet(let id): query.sheetId = try ID<Sheet>(validating: id, field: "sheetId").rawValue
+        case .feed(let id): query.feedId = try ID<Feed>(validating: id, field: "feedId").rawValue
+        case .episode(let id):
+            query.episodeId = try ID<PodcastEpisode>(validating: id, field: "episodeId").rawValue
+        case .replies(let id): query.parentId = try ID<Comment>(validating: id, field: "parentId").rawValue
         }
         return try await client.send(CommentsAPI.list, query: query)
     }
@@ -514,11 +520,11 @@ public final class MusicRepository: Sendable {
     public func postComment(_ content: String, on target: CommentTarget) async throws -> Comment {
         var draft = CommentDraft(content: content)
         switch target {
-        case .song(let id): draft.songId = id
-        case .sheet(let id): draft.sheetId = id
-        case .feed(let id): draft.feedId = id
-        case .episode(let id): draft.episodeId = id
-        case .replies(let id): draft.parentId = id
+        case .song(let id): draft.songId = try ID(validating: id, field: "songId")
+        case .sheet(let id): draft.sheetId = try ID(validating: id, field: "sheetId")
+        case .feed(let id): draft.feedId = try ID(validating: id, field: "feedId")
+        case .episode(let id): draft.episodeId = try ID(validating: id, field: "episodeId")
+        case .replies(let id): draft.parentId = try ID(validating: id, field: "parentId")
         }
         return try await client.send(CommentsAPI.create, body: draft)
     }
@@ -537,7 +543,9 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/likes` with `commentId`: the comment comes back with its `likeId`.
     public func likeComment(id: String) async throws -> Comment {
-        switch try await client.send(CommentsAPI.like, body: LikeDraft(commentId: id)) {
+        switch try await client.send(
+            CommentsAPI.like, body: LikeDraft(commentId: try ID(validating: id, field: "commentId")))
+        {
         case .comment(let comment): return comment
         case .feed, .episode:
             throw APIError(
@@ -547,7 +555,9 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/likes` with `feedId`: the moment comes back with its `likeId`.
     public func likeFeed(id: String) async throws -> Feed {
-        switch try await client.send(CommentsAPI.like, body: LikeDraft(feedId: id)) {
+        switch try await client.send(
+            CommentsAPI.like, body: LikeDraft(feedId: try ID(validating: id, field: "feedId")))
+        {
         case .feed(let feed): return feed
         case .comment, .episode:
             throw APIError(
@@ -557,7 +567,9 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/likes` with `episodeId`: the podcast episode comes back with its `likeId` and `likesCount`.
     public func likeEpisode(id: String) async throws -> PodcastEpisode {
-        switch try await client.send(CommentsAPI.like, body: LikeDraft(episodeId: id)) {
+        switch try await client.send(
+            CommentsAPI.like, body: LikeDraft(episodeId: try ID(validating: id, field: "episodeId")))
+        {
         case .episode(let episode): return episode
         case .comment, .feed:
             throw APIError(
@@ -630,7 +642,8 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/friends`: follow someone.
     public func follow(userID: String) async throws -> User {
-        try await client.send(FollowsAPI.follow, body: UserReference(userId: userID))
+        try await client.send(
+            FollowsAPI.follow, body: UserReference(userId: try ID(validating: userID, field: "userId")))
     }
 
     /// `DELETE v1/friends/{id}`: unfollow.
@@ -663,7 +676,8 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/blocks`.
     public func block(userID: String) async throws {
-        _ = try await client.send(FollowsAPI.block, body: UserReference(userId: userID))
+        _ = try await client.send(
+            FollowsAPI.block, body: UserReference(userId: try ID(validating: userID, field: "userId")))
     }
 
     /// `DELETE v1/blocks/{id}`.
@@ -696,7 +710,9 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/notifications/read`: all, or `before` and older.
     public func markNotificationsRead(before: String? = nil) async throws {
-        _ = try await client.send(NotificationsAPI.markRead, body: before.map { MarkRead(before: $0) })
+        _ = try await client.send(
+            NotificationsAPI.markRead,
+            body: before.map { MarkRead(before: try ID(validating: $0, field: "before")) })
     }
 
     // MARK: Discovery: home, ads, categories, updates and terms
@@ -745,7 +761,8 @@ public final class MusicRepository: Sendable {
 
     /// `POST v1/terms/acceptances`: accept these versions (ids from `terms()`).
     public func acceptTerms(ids: [String]) async throws -> TermsStatus {
-        try await client.send(TermsAPI.accept, body: TermsAcceptanceDraft(termsIds: ids))
+        try await client.send(
+            TermsAPI.accept, body: TermsAcceptanceDraft(termsIds: try .ids(ids, field: "termsIds")))
     }
 
     /// `POST v1/admin/ads`: add an ad with its picture or video (administrators).
@@ -767,7 +784,8 @@ public final class MusicRepository: Sendable {
 
     /// `PUT v1/admin/ads/order`: a position's ads in this order (administrators).
     public func reorderAds(position: AdPosition, ids: [String]) async throws -> [Ad] {
-        try await client.send(AdsAPI.reorder, body: AdOrder(position: position, adIds: ids))
+        try await client.send(
+            AdsAPI.reorder, body: AdOrder(position: position, adIds: try .ids(ids, field: "adIds")))
     }
 
     /// `PUT v1/admin/home`: which home modules show, in what order (administrators).

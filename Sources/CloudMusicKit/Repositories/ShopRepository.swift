@@ -32,7 +32,9 @@ public final class ShopRepository: Sendable {
     /// Puts `quantity` of a SKU in the cart, on top of what is there.
     @discardableResult
     public func addToCart(skuID: String, quantity: Int = 1) async throws -> Cart {
-        try await client.send(ShopAPI.addToCart, body: CartAddition(skuId: skuID, quantity: quantity))
+        try await client.send(
+            ShopAPI.addToCart,
+            body: CartAddition(skuId: try ID(validating: skuID, field: "skuId"), quantity: quantity))
     }
 
     /// Makes the cart hold exactly `quantities` (SKU id → quantity; 0 or absent takes a SKU out), changing
@@ -66,7 +68,9 @@ public final class ShopRepository: Sendable {
 
     /// Orders `quantity` of one SKU.
     public func order(skuID: String, quantity: Int = 1) async throws -> Order {
-        try await client.send(ShopAPI.order, body: OrderDraft(skuId: skuID, quantity: quantity))
+        try await client.send(
+            ShopAPI.order,
+            body: OrderDraft(skuId: try ID(validating: skuID, field: "skuId"), quantity: quantity))
     }
 
     /// One's orders, newest first.

@@ -194,14 +194,8 @@ final class AdService: Sendable {
     /// Puts `ids` first, in that order, and the position's other ads after them as they were.
     func reorder(_ order: AdOrder) throws -> [Ad] {
         try Self.check(position: order.position)
-        guard order.adIds.count <= 1_000 else {
-            throw ServiceError.invalid("Send at most 1000 ids in 'adIds'.")
-        }
         var wanted: [Int64] = []
-        for text in order.adIds {
-            guard let id = Int64(text), id > 0 else {
-                throw ServiceError.invalid("'\(text)' in 'adIds' is not an id.")
-            }
+        for id in order.adIds.map(\.rawValue) {
             guard !wanted.contains(id) else {
                 throw ServiceError.invalid("Ad \(id) is listed twice in 'adIds'.")
             }

@@ -24,7 +24,7 @@ struct MessageService: Sendable {
     // MARK: Sending
 
     func send(_ draft: MessageDraft, viewer: Viewer) throws -> Message {
-        guard let recipient = Int64(draft.userId), recipient > 0 else { throw AccountService.noUser }
+        let recipient = draft.userId.rawValue
         guard recipient != viewer.userID else {
             throw ServiceError.invalid("You cannot send a message to yourself.")
         }
@@ -77,8 +77,7 @@ struct MessageService: Sendable {
             return nil
         }
         guard
-            let text = try TextPolicy.check(
-                draft.content, field: "A message", limit: MessageDraft.maxLength, lines: .many)
+            let text = try MessageDraft.contentText.check(draft.content)
         else { throw ServiceError.invalid("Write something to send.") }
         return text
     }
@@ -93,23 +92,21 @@ struct MessageService: Sendable {
     /// What a message of another kind than text shares, checked: one's own upload, a song or video in the
     /// library, a sheet the recipient may see.
     private func shared(_ db: Connection, _ draft: MessageDraft, viewer: Viewer) throws -> Shared {
-        let given = [draft.fileId, draft.songId, draft.sheetId, draft.videoId].compactMap { $0 }
-        func id(_ text: String?, _ field: String, _ thing: String) throws -> Int64 {
-            guard let text else {
+        let given = [draft.fileId != nil, draft.songId != nil, draft.sheetId != nil, draft.videoId != nil]
+            .filter { $0 }.count
+        func id<Kind>(_ value: ID<Kind>?, _ field: String) throws -> Int64 {
+            guard let value else {
                 throw ServiceError.invalid("A \(draft.kind.rawValue) message needs '\(field)'.")
             }
-            guard let id = Int64(text), id > 0 else {
-                throw ServiceError.notFound("That \(thing) does not exist.")
-            }
-            return id
+            return value.rawValue
         }
-        guard given.count <= 1 else {
+        guard given <= 1 else {
             throw ServiceError.invalid("A message shares one thing: send only the field its kind needs.")
         }
         var shared = Shared()
         switch draft.kind {
         case .text:
-            guard given.isEmpty else {
+            guard given == 0 else {
                 throw ServiceError.invalid(
                     "A text message shares nothing: send the picture or song on its own.")
             }
@@ -126,13 +123,13 @@ struct MessageService: Sendable {
             }
             shared.fileID = sha
         case .song:
-            let songID = try id(draft.songId, "songId", "song")
+            let songID = try id(draft.songId, "songId")
             guard try catalog.songExists(db, id: songID) else {
                 throw ServiceError.notFound("That song does not exist.")
             }
             shared.songID = songID
         case .sheet:
-            let sheetID = try id(draft.sheetId, "sheetId", "sheet")
+            let sheetID = try id(draft.sheetId, "sheetId")
             guard let access = try sheets.access(db, sheetID: sheetID),
                 !access.isPrivate || access.ownerID == viewer.userID
             else { throw ServiceError.notFound("That sheet does not exist.") }
@@ -141,7 +138,7 @@ struct MessageService: Sendable {
             }
             shared.sheetID = sheetID
         case .video:
-            let videoID = try id(draft.videoId, "videoId", "video")
+            let videoID = try id(draft.videoId, "videoId")
             guard try videos.store.video(db, id: videoID, viewerID: nil) != nil else {
                 throw VideoService.noVideo
             }
@@ -261,8 +258,8 @@ struct MessageService: Sendable {
                 throw Self.noConversation
             }
             let through: Int64
-            if let text = mark?.messageId {
-                guard let id = Int64(text), id > 0, try store.sees(db, member: member, messageID: id) else {
+            if let id = mark?.messageId?.rawValue {
+                guard try store.sees(db, member: member, messageID: id) else {
                     throw Self.noMessage
                 }
                 through = id

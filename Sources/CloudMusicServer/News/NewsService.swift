@@ -383,13 +383,8 @@ struct NewsService: Sendable {
         }
     }
 
-    func readAll(channelID: Int64, upTo: String?, viewer: Viewer) throws -> NewsChannel {
-        let upToID = try upTo.map { text -> Int64 in
-            guard let id = Int64(text), id > 0 else {
-                throw ServiceError.invalid("'upTo' must be an article's id.")
-            }
-            return id
-        }
+    func readAll(channelID: Int64, upTo: ID<NewsArticle>?, viewer: Viewer) throws -> NewsChannel {
+        let upToID = upTo?.rawValue
         return try database.write { db in
             let channel = try visibleChannel(db, id: channelID, viewer: viewer)
             if let key = try store.entryKey(db, channelID: channelID, articleID: upToID) {

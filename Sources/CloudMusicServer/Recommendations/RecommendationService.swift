@@ -121,8 +121,8 @@ struct RecommendationService: Sendable {
 
     // MARK: Not interested
 
-    func dislike(songID text: String, viewer: Viewer) throws {
-        guard let id = Int64(text), id > 0 else { throw Self.noSong }
+    func dislike(songID: ID<Song>, viewer: Viewer) throws {
+        let id = songID.rawValue
         try database.write { db in
             guard try catalog.songExists(db, id: id) else { throw Self.noSong }
             try store.dislike(db, userID: viewer.userID, songID: id, now: clock())

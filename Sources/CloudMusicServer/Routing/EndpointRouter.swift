@@ -122,14 +122,24 @@ struct EndpointRouter: Sendable {
             if case .data(let data, _) = request.body,
                 data.contains(where: { !(0x09...0x0D ~= $0 || $0 == 0x20) })
             {
-                return try optional.decodeWrapped(request) as! B
+                return try checked(optional.decodeWrapped(request)) as! B
             }
             return optional.absent as! B
         case let decodable as any Decodable.Type:
-            return try request.decode(decodable) as! B
+            return try checked(request.decode(decodable)) as! B
         default:
             preconditionFailure("\(type) is not a request body")
         }
+    }
+
+    /// `body`, once its declared bounds hold: no handler sees a body past them.
+    private static func checked<B>(_ body: B) throws -> B {
+        if let limited = body as? any LimitedBody {
+            try limited.checkLimits()
+        } else if let wrapped = (body as? any OptionalBody)?.wrappedLimited {
+            try wrapped.checkLimits()
+        }
+        return body
     }
 
     /// Largest text document accepted inside a multipart upload (the plain body has the server's limit).
@@ -220,11 +230,14 @@ enum AnswerCaching: Sendable {
 /// A body that may be left out.
 protocol OptionalBody {
     static var absent: Self { get }
+    /// The body inside, when it is there and has bounds.
+    var wrappedLimited: (any LimitedBody)? { get }
     static func decodeWrapped(_ request: Request) throws -> Self
 }
 
 extension Optional: OptionalBody where Wrapped: Decodable {
     static var absent: Self { nil }
+    var wrappedLimited: (any LimitedBody)? { self.flatMap { $0 as? any LimitedBody } }
     static func decodeWrapped(_ request: Request) throws -> Self { try request.decode(Wrapped.self) }
 }
 

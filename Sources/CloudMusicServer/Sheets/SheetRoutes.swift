@@ -79,8 +79,7 @@ struct SheetRoutes {
             return try sheets.collected(by: call.path.id, paging: call.query.paging, viewer: call.caller)
         }
         api.on(SheetsAPI.collect) { call in
-            guard let id = Int64(call.body.sheetId), id > 0 else { throw SheetService.noSheet }
-            return try sheets.collect(sheetID: id, viewer: call.caller)
+            try sheets.collect(sheetID: call.body.sheetId.rawValue, viewer: call.caller)
         }
         api.on(SheetsAPI.uncollect) { call in
             try sheets.uncollect(sheetID: call.path.id, viewer: call.caller)

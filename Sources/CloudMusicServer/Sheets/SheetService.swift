@@ -23,9 +23,8 @@ struct SheetService: Sendable {
 
     static let maxSheetsPerUser = 1_000
     static let maxSongsPerSheet = 10_000
-    static let maxSongsPerRequest = 1_000
-    /// A queue is ids: as many as a large library holds ("play all" on 100,000 songs).
-    static let maxQueueSongs = 100_000
+    static let maxSongsPerRequest = SongIDs.maxSongs
+    static let maxQueueSongs = QueueDraft.maxSongs
     static let maxTags = 10
     /// A second play of one song by one person within this many seconds is not counted again.
     static let minimumSecondsBetweenPlays: Int64 = 30
@@ -200,8 +199,8 @@ struct SheetService: Sendable {
         }
     }
 
-    func addSongs(sheetID: Int64, songIDs: [String], viewer: Viewer) throws -> Sheet {
-        let ids = try Self.songIDs(songIDs)
+    func addSongs(sheetID: Int64, songIDs: [ID<Song>], viewer: Viewer) throws -> Sheet {
+        let ids = songIDs.map(\.rawValue)
         return try database.write { db in
             let access = try ownedSheet(db, id: sheetID, viewer: viewer)
             try add(db, ids, to: sheetID, atTop: access.isLikes, now: clock())
@@ -383,8 +382,8 @@ struct SheetService: Sendable {
 
     /// Counts a play for the person and for the catalog; false when the same song was counted for this
     /// person moments ago.
-    func recordPlay(songID: String, viewer: Viewer) throws -> PlayReport {
-        guard let id = Int64(songID), id > 0 else { throw Self.noSong }
+    func recordPlay(songID: ID<Song>, viewer: Viewer) throws -> PlayReport {
+        let id = songID.rawValue
         return try database.write { db in
             let now = clock()
             if let last = try store.lastPlayed(db, userID: viewer.userID, songID: id),
@@ -419,10 +418,7 @@ struct SheetService: Sendable {
     }
 
     func saveQueue(_ draft: QueueDraft, viewer: Viewer) throws -> PlayQueue {
-        guard draft.songIds.count <= Self.maxQueueSongs else {
-            throw ServiceError.invalid("A play queue can hold at most \(Self.maxQueueSongs) songs.")
-        }
-        let ids = try draft.songIds.map(Self.songID)
+        let ids = draft.songIds.map(\.rawValue)
         if let index = draft.currentIndex, !ids.indices.contains(index) {
             throw ServiceError.invalid(
                 "'currentIndex' must point into 'songIds' (0 to \(max(ids.count - 1, 0))).")
@@ -468,11 +464,11 @@ struct SheetService: Sendable {
     // MARK: Checks on what people send
 
     static func title(_ value: String?) throws -> String? {
-        try TextPolicy.check(value, field: "The title", limit: 100)
+        try SheetDraft.titleText.check(value)
     }
 
     static func detail(_ value: String?) throws -> String? {
-        try TextPolicy.check(value, field: "The description", limit: 2_000, lines: .many)
+        try SheetDraft.detailText.check(value)
     }
 
     static func tags(_ values: [String]) throws -> [String] {
@@ -488,20 +484,10 @@ struct SheetService: Sendable {
         return tags
     }
 
-    static func songIDs(_ values: [String]) throws -> [Int64] {
-        try checkCount(values)
-        return try values.map(songID)
-    }
-
     private static func checkCount<T>(_ values: [T]) throws {
         guard !values.isEmpty else { throw ServiceError.invalid("Name at least one song in 'songIds'.") }
         guard values.count <= maxSongsPerRequest else {
             throw ServiceError.invalid("Send at most \(maxSongsPerRequest) songs at a time.")
         }
-    }
-
-    static func songID(_ text: String) throws -> Int64 {
-        guard let id = Int64(text), id > 0 else { throw ServiceError.invalid("'\(text)' is not a song id.") }
-        return id
     }
 }

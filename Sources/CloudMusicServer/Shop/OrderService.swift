@@ -57,9 +57,8 @@ final class OrderService: Sendable {
     /// Orders one SKU (`draft.skuId`) or the whole cart, reserving the stock; refused whole when any line
     /// has too few left.
     func create(userID: Int64, _ draft: OrderDraft) throws -> Order {
-        let single: (skuID: Int64, quantity: Int)? = try draft.skuId.map { text in
-            guard let id = Int64(text), id > 0 else { throw ShopService.noSKU }
-            return (id, try ShopService.quantity(draft.quantity ?? 1))
+        let single: (skuID: Int64, quantity: Int)? = try draft.skuId.map { id in
+            (id.rawValue, try ShopService.quantity(draft.quantity ?? 1))
         }
         let id = try database.write { db -> Int64 in
             let now = clock()
@@ -490,11 +489,11 @@ final class OrderService: Sendable {
 
     /// An administrator ships a paid order: its carrier and tracking number are kept and shown to the buyer.
     func ship(orderID: Int64, _ draft: ShipmentDraft) throws -> Order {
-        guard let carrier = try TextPolicy.check(draft.carrier, field: "The carrier", limit: 60) else {
+        guard let carrier = try ShipmentDraft.carrierText.check(draft.carrier) else {
             throw ServiceError.invalid("Give the carrier, such as 顺丰速运.")
         }
         guard
-            let tracking = try TextPolicy.check(draft.trackingNumber, field: "The tracking number", limit: 60)
+            let tracking = try ShipmentDraft.trackingNumberText.check(draft.trackingNumber)
         else { throw ServiceError.invalid("Give the tracking number.") }
         return try database.write { db in
             guard let record = try orders.order(db, id: orderID) else { throw Self.noOrder }
@@ -514,7 +513,7 @@ final class OrderService: Sendable {
 
     /// Refunds a paid order (or a payment recorded for refund) in full through the provider that took it.
     func refund(orderID: Int64, reason: String?, by adminID: Int64) throws -> Order {
-        let reason = try TextPolicy.check(reason, field: "The reason", limit: 200) ?? "refunded by the shop"
+        let reason = try RefundDraft.reasonText.check(reason) ?? "refunded by the shop"
         let now = clock()
         let (record, count) = try database.read { db -> (OrderStore.Record, Int) in
             guard let record = try orders.order(db, id: orderID) else { throw Self.noOrder }

@@ -125,7 +125,7 @@ struct ShopService: Sendable {
 
     func addToCart(userID: Int64, _ addition: CartAddition) throws -> Cart {
         let quantity = try Self.quantity(addition.quantity ?? 1)
-        guard let skuID = Int64(addition.skuId), skuID > 0 else { throw Self.noSKU }
+        let skuID = addition.skuId.rawValue
         return try database.write { db in
             guard let sku = try store.sku(db, id: skuID),
                 let product = try store.product(db, id: sku.productID), product.onSale
@@ -159,7 +159,7 @@ struct ShopService: Sendable {
     // MARK: Checks
 
     static func title(_ text: String) throws -> String {
-        guard let title = try TextPolicy.check(text, field: "The title", limit: 100) else {
+        guard let title = try ProductDraft.titleText.check(text) else {
             throw ServiceError.invalid("Give the product a title.")
         }
         return title
@@ -182,7 +182,6 @@ struct ShopService: Sendable {
 
     /// Picture addresses: paths on this server (an upload's `uri`) or https addresses, at most 9.
     static func pictures(_ list: [String]) throws -> [String] {
-        guard list.count <= 9 else { throw ServiceError.invalid("A product has at most 9 pictures.") }
         return try list.map { text in
             let uri = text.trimmingCharacters(in: .whitespaces)
             let isLocal =

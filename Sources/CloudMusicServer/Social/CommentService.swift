@@ -25,7 +25,6 @@ struct CommentService: Sendable {
         self.feeds = feeds
     }
 
-    static let maxLength = 1_000
     static let maxPerMinute = 5
     static let maxPerDay = 200
     static let limit = PostingLimit(
@@ -57,18 +56,14 @@ struct CommentService: Sendable {
 
     /// The thing a request names: exactly one of a song, a sheet, a moment, a video or an episode.
     private static func target(
-        songID: String?, sheetID: String?, feedID: String?, videoID: String?, episodeID: String?
+        songID: Int64?, sheetID: Int64?, feedID: Int64?, videoID: Int64?, episodeID: Int64?
     ) throws -> CommentStore.Target {
-        func id(_ text: String, _ missing: ServiceError) throws -> Int64 {
-            guard let id = Int64(text), id > 0 else { throw missing }
-            return id
-        }
         switch (songID, sheetID, feedID, videoID, episodeID) {
-        case (let song?, nil, nil, nil, nil): return .song(try id(song, noSong))
-        case (nil, let sheet?, nil, nil, nil): return .sheet(try id(sheet, SheetService.noSheet))
-        case (nil, nil, let feed?, nil, nil): return .feed(try id(feed, FeedService.noFeed))
-        case (nil, nil, nil, let video?, nil): return .video(try id(video, VideoService.noVideo))
-        case (nil, nil, nil, nil, let episode?): return .episode(try id(episode, PodcastService.noEpisode))
+        case (let song?, nil, nil, nil, nil): return .song(song)
+        case (nil, let sheet?, nil, nil, nil): return .sheet(sheet)
+        case (nil, nil, let feed?, nil, nil): return .feed(feed)
+        case (nil, nil, nil, let video?, nil): return .video(video)
+        case (nil, nil, nil, nil, let episode?): return .episode(episode)
         default:
             throw ServiceError.invalid(
                 "Name what the comments are on: one of 'songId', 'sheetId', 'feedId', 'videoId' or 'episodeId'."
@@ -111,9 +106,9 @@ struct CommentService: Sendable {
                 target = try visible(db, id: parent, viewer: viewer).record.target
             } else {
                 target = try Self.target(
-                    songID: query.songId.map(String.init), sheetID: query.sheetId.map(String.init),
-                    feedID: query.feedId.map(String.init), videoID: query.videoId.map(String.init),
-                    episodeID: query.episodeId.map(String.init))
+                    songID: query.songId, sheetID: query.sheetId, feedID: query.feedId,
+                    videoID: query.videoId,
+                    episodeID: query.episodeId)
                 _ = try owner(db, of: target, viewer: viewer)
             }
             return try store.list(
@@ -152,24 +147,23 @@ struct CommentService: Sendable {
     /// causes are one transaction, so a comment over the limit leaves nothing behind.
     func write(_ input: CommentDraft, viewer: Viewer) throws -> Comment {
         guard
-            let content = try TextPolicy.check(
-                input.content, field: "A comment", limit: Self.maxLength, lines: .many)
+            let content = try CommentDraft.contentText.check(input.content)
         else { throw ServiceError.invalid("Write something first: the comment is empty.") }
         let rich = RichTextParser.parse(content)
         return try database.write { db in
             let target: CommentStore.Target
             var parent: CommentStore.CommentRecord?
             let owner: Int64?
-            if let parentText = input.parentId {
-                guard let id = Int64(parentText), id > 0 else { throw Self.noComment }
+            if let id = input.parentId?.rawValue {
                 let visible = try visible(db, id: id, viewer: viewer)
                 (target, parent, owner) = (visible.record.target, visible.record, visible.owner)
                 if input.songId != nil || input.sheetId != nil || input.feedId != nil || input.videoId != nil
                     || input.episodeId != nil
                 {
                     let named = try Self.target(
-                        songID: input.songId, sheetID: input.sheetId, feedID: input.feedId,
-                        videoID: input.videoId, episodeID: input.episodeId)
+                        songID: input.songId?.rawValue, sheetID: input.sheetId?.rawValue,
+                        feedID: input.feedId?.rawValue, videoID: input.videoId?.rawValue,
+                        episodeID: input.episodeId?.rawValue)
                     _ = try self.owner(db, of: named, viewer: viewer)
                     guard named == target else {
                         throw ServiceError.invalid(
@@ -179,9 +173,9 @@ struct CommentService: Sendable {
                 }
             } else {
                 target = try Self.target(
-                    songID: input.songId, sheetID: input.sheetId, feedID: input.feedId,
-                    videoID: input.videoId,
-                    episodeID: input.episodeId)
+                    songID: input.songId?.rawValue, sheetID: input.sheetId?.rawValue,
+                    feedID: input.feedId?.rawValue, videoID: input.videoId?.rawValue,
+                    episodeID: input.episodeId?.rawValue)
                 owner = try self.owner(db, of: target, viewer: viewer)
             }
             let now = clock()
@@ -271,14 +265,11 @@ struct CommentService: Sendable {
     func like(_ draft: LikeDraft, viewer: Viewer) throws -> LikedThing {
         switch (draft.commentId, draft.feedId, draft.episodeId) {
         case (let comment?, nil, nil):
-            guard let id = Int64(comment), id > 0 else { throw Self.noComment }
-            return .comment(try like(commentID: id, viewer: viewer))
+            return .comment(try like(commentID: comment.rawValue, viewer: viewer))
         case (nil, let feed?, nil):
-            guard let id = Int64(feed), id > 0 else { throw FeedService.noFeed }
-            return .feed(try feeds.like(feedID: id, viewer: viewer))
+            return .feed(try feeds.like(feedID: feed.rawValue, viewer: viewer))
         case (nil, nil, let episode?):
-            guard let id = Int64(episode), id > 0 else { throw PodcastService.noEpisode }
-            return .episode(try like(episodeID: id, viewer: viewer))
+            return .episode(try like(episodeID: episode.rawValue, viewer: viewer))
         default:
             throw ServiceError.invalid("Name what you like: one of 'commentId', 'feedId' or 'episodeId'.")
         }
@@ -344,7 +335,7 @@ struct CommentService: Sendable {
         try database.write { db in
             _ = try visible(db, id: commentID, viewer: viewer)
             let reason =
-                try TextPolicy.check(reason, field: "The reason", limit: 200, lines: .many)
+                try CommentReportDraft.reasonText.check(reason)
                 ?? "No reason given"
             try store.report(db, userID: viewer.userID, commentID: commentID, reason: reason, now: clock())
         }

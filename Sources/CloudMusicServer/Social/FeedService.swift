@@ -17,8 +17,6 @@ struct FeedService: Sendable {
         notifications = NotificationStore(events: events)
     }
 
-    static let maxLength = 2_000
-    static let maxImages = 9
     static let maxPerMinute = 5
     static let maxPerDay = 100
     static let limit = PostingLimit(
@@ -35,13 +33,8 @@ struct FeedService: Sendable {
 
     func publish(_ input: MomentDraft, viewer: Viewer) throws -> Feed {
         let content =
-            try TextPolicy.check(
-                input.content, field: "A moment", limit: Self.maxLength, lines: .many)
-            ?? ""
+            try MomentDraft.contentText.check(input.content) ?? ""
         let inputs = input.images ?? []
-        guard inputs.count <= Self.maxImages else {
-            throw ServiceError.invalid("A moment can have at most \(Self.maxImages) pictures.")
-        }
         var images: [FeedImage] = []
         for (index, image) in inputs.enumerated() {
             guard let stored = try picture(image.uri, viewer.userID) else {
@@ -51,10 +44,7 @@ struct FeedService: Sendable {
             }
             images.append(stored)
         }
-        let episodeID = try input.episodeId.map { text in
-            guard let id = Int64(text), id > 0 else { throw Self.noEpisode }
-            return id
-        }
+        let episodeID = input.episodeId?.rawValue
         guard !content.isEmpty || !images.isEmpty || episodeID != nil else {
             throw ServiceError.invalid("Write something or add a picture first: the moment is empty.")
         }
@@ -81,9 +71,9 @@ struct FeedService: Sendable {
 
     static func place(_ input: MomentDraft) throws -> FeedStore.Place {
         var place = FeedStore.Place(
-            province: try TextPolicy.check(input.province, field: "The province", limit: 50),
-            city: try TextPolicy.check(input.city, field: "The city", limit: 50),
-            name: try TextPolicy.check(input.place, field: "The place", limit: 100))
+            province: try MomentDraft.provinceText.check(input.province),
+            city: try MomentDraft.cityText.check(input.city),
+            name: try MomentDraft.placeText.check(input.place))
         switch (input.latitude, input.longitude) {
         case (nil, nil):
             break

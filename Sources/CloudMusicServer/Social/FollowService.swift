@@ -21,7 +21,7 @@ struct FollowService: Sendable {
     private func other(_ db: Connection, _ reference: UserReference, viewer: Viewer, action: String) throws
         -> Int64
     {
-        guard let id = Int64(reference.userId), id > 0 else { throw AccountService.noUser }
+        let id = reference.userId.rawValue
         _ = try accounts.user(db, id: id, viewer: viewer)
         guard id != viewer.userID else { throw ServiceError.invalid("You cannot \(word: action) yourself.") }
         return id

@@ -45,14 +45,8 @@ struct NotificationService: Sendable {
     }
 
     /// Marks every notification read, or (`before`) that one and all older; the unread counts come back.
-    func markRead(before: String?, viewer: Viewer) throws -> UnreadNotifications {
-        var through: Int64?
-        if let before {
-            guard let id = Int64(before), id > 0 else {
-                throw ServiceError.invalid("'before' must be the id of a notification.")
-            }
-            through = id
-        }
+    func markRead(before: ID<NotificationItem>?, viewer: Viewer) throws -> UnreadNotifications {
+        let through = before?.rawValue
         return try database.write { db in
             try store.markAllRead(db, userID: viewer.userID, through: through, now: clock())
             return try store.unread(db, userID: viewer.userID)

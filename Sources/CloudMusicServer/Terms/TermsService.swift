@@ -39,18 +39,11 @@ final class TermsService: Sendable {
     }
 
     func accept(_ draft: TermsAcceptanceDraft, viewer: Viewer) throws -> TermsStatus {
-        guard !draft.termsIds.isEmpty else {
-            throw ServiceError.invalid(
-                "Give 'termsIds': the ids of the versions accepted, from GET /v1/terms.")
-        }
-        guard draft.termsIds.count <= 10 else {
-            throw ServiceError.invalid("Send at most 10 ids in 'termsIds'.")
-        }
         return try database.write { db in
             let current = try store.current(db)
             let now = clock()
-            for text in draft.termsIds {
-                guard let id = Int64(text), id > 0, let terms = try store.terms(db, id: id) else {
+            for id in draft.termsIds {
+                guard let terms = try store.terms(db, id: id.rawValue) else {
                     throw ServiceError.notFound("That version of the terms does not exist.")
                 }
                 guard let newest = current.first(where: { $0.kind == terms.kind }), newest.id == terms.id
@@ -60,7 +53,7 @@ final class TermsService: Sendable {
                         "Version \(terms.version) of the \(word: name) is no longer the current one. "
                             + "Read the current version (GET /v1/terms) and accept that.")
                 }
-                try store.accept(db, userID: viewer.userID, termsID: id, now: now)
+                try store.accept(db, userID: viewer.userID, termsID: id.rawValue, now: now)
             }
             return try status(db, userID: viewer.userID)
         }

@@ -153,9 +153,16 @@ public struct AdChange: Codable, Sendable, Equatable {
 /// The order of a position's ads: `adIds` first to last; the position's other ads follow in their order.
 public struct AdOrder: Codable, Sendable, Equatable {
     public var position: Int
-    public var adIds: [String]
-    public init(position: AdPosition, adIds: [String]) {
+    public var adIds: [ID<Ad>]
+    public init(position: AdPosition, adIds: [ID<Ad>]) {
         self.position = position.rawValue
         self.adIds = adIds
     }
+}
+
+extension AdOrder: LimitedBody {
+    public static let limits: [FieldLimit<Self>] = [
+        .count(
+            "adIds", \.adIds, max: 1_000, tooMany: ServiceError.invalid("Send at most 1000 ids in 'adIds'."))
+    ]
 }

@@ -64,12 +64,12 @@ public struct SongListQuery: APIParameters, Equatable {
     public init(
         page: Int = 1, size: Int = 20, sort: CatalogSort = .name, artist: String? = nil, album: String? = nil,
         genre: String? = nil
-    ) {
+    ) throws {
         paging = Paging(page: page, size: size)
         self.sort = sort
-        self.artist = artist.map { Int64($0) ?? 0 }
-        self.album = album.map { Int64($0) ?? 0 }
-        self.genre = genre.map { Int64($0) ?? 0 }
+        self.artist = try artist.map { try ID<Never>(validating: $0, field: "artist").rawValue }
+        self.album = try album.map { try ID<Never>(validating: $0, field: "album").rawValue }
+        self.genre = try genre.map { try ID<Never>(validating: $0, field: "genre").rawValue }
     }
     public static let fields: [ParameterField<Self>] =
         Paging.fields(\.paging) + [
@@ -84,10 +84,10 @@ public struct AlbumListQuery: APIParameters, Equatable {
     public var sort = CatalogSort.name
     public var artist: Int64?
     public init() {}
-    public init(page: Int = 1, size: Int = 20, sort: CatalogSort = .name, artist: String? = nil) {
+    public init(page: Int = 1, size: Int = 20, sort: CatalogSort = .name, artist: String? = nil) throws {
         paging = Paging(page: page, size: size)
         self.sort = sort
-        self.artist = artist.map { Int64($0) ?? 0 }
+        self.artist = try artist.map { try ID<Never>(validating: $0, field: "artist").rawValue }
     }
     public static let fields: [ParameterField<Self>] =
         Paging.fields(\.paging) + [

@@ -67,13 +67,13 @@ public struct CommentListQuery: APIParameters, Equatable {
         songId: String? = nil, sheetId: String? = nil, feedId: String? = nil, videoId: String? = nil,
         episodeId: String? = nil, parentId: String? = nil, order: CommentOrder = .new, cursor: String? = nil,
         page: Int = 1, size: Int = 20
-    ) {
-        self.videoId = videoId.map { Int64($0) ?? 0 }
-        self.episodeId = episodeId.map { Int64($0) ?? 0 }
-        self.songId = songId.map { Int64($0) ?? 0 }
-        self.sheetId = sheetId.map { Int64($0) ?? 0 }
-        self.feedId = feedId.map { Int64($0) ?? 0 }
-        self.parentId = parentId.map { Int64($0) ?? 0 }
+    ) throws {
+        self.videoId = try videoId.map { try ID<Never>(validating: $0, field: "videoId").rawValue }
+        self.episodeId = try episodeId.map { try ID<Never>(validating: $0, field: "episodeId").rawValue }
+        self.songId = try songId.map { try ID<Never>(validating: $0, field: "songId").rawValue }
+        self.sheetId = try sheetId.map { try ID<Never>(validating: $0, field: "sheetId").rawValue }
+        self.feedId = try feedId.map { try ID<Never>(validating: $0, field: "feedId").rawValue }
+        self.parentId = try parentId.map { try ID<Never>(validating: $0, field: "parentId").rawValue }
         self.order = order
         self.cursor = cursor
         paging = Paging(page: page, size: size)
@@ -128,18 +128,18 @@ public struct TopicQuery: APIParameters, Equatable {
 /// `episodeId`, `parentId`).
 public struct CommentDraft: Codable, Sendable, Equatable {
     public var content: String
-    public var songId: String?
-    public var sheetId: String?
-    public var feedId: String?
-    public var videoId: String?
+    public var songId: ID<Song>?
+    public var sheetId: ID<Sheet>?
+    public var feedId: ID<Feed>?
+    public var videoId: ID<Video>?
     /// A podcast episode.
-    public var episodeId: String?
+    public var episodeId: ID<PodcastEpisode>?
     /// A reply: the comment it answers (its target is the parent's).
-    public var parentId: String?
+    public var parentId: ID<Comment>?
 
     public init(
-        content: String, songId: String? = nil, sheetId: String? = nil, feedId: String? = nil,
-        videoId: String? = nil, episodeId: String? = nil, parentId: String? = nil
+        content: String, songId: ID<Song>? = nil, sheetId: ID<Sheet>? = nil, feedId: ID<Feed>? = nil,
+        videoId: ID<Video>? = nil, episodeId: ID<PodcastEpisode>? = nil, parentId: ID<Comment>? = nil
     ) {
         self.videoId = videoId
         self.episodeId = episodeId
@@ -165,10 +165,11 @@ public struct CommentModeration: Codable, Sendable, Equatable {
 
 /// What to like: one of a comment, a moment or a podcast episode.
 public struct LikeDraft: Codable, Sendable, Equatable {
-    public var commentId: String?
-    public var feedId: String?
-    public var episodeId: String?
-    public init(commentId: String? = nil, feedId: String? = nil, episodeId: String? = nil) {
+    public var commentId: ID<Comment>?
+    public var feedId: ID<Feed>?
+    public var episodeId: ID<PodcastEpisode>?
+    public init(commentId: ID<Comment>? = nil, feedId: ID<Feed>? = nil, episodeId: ID<PodcastEpisode>? = nil)
+    {
         self.commentId = commentId
         self.feedId = feedId
         self.episodeId = episodeId
@@ -213,4 +214,14 @@ public enum LikedThing: Codable, Sendable, Equatable, SchemaDescribed {
     public static func probeValue(in builder: SchemaBuilder) throws -> LikedThing {
         .comment(try builder.value(of: Comment.self))
     }
+}
+
+extension CommentDraft: LimitedBody {
+    public static let contentText = WrittenText(field: "A comment", limit: 1_000, lines: .many)
+    public static let limits: [FieldLimit<Self>] = [.text("content", \.content, contentText)]
+}
+
+extension CommentReportDraft: LimitedBody {
+    public static let reasonText = WrittenText(field: "The reason", limit: 200, lines: .many)
+    public static let limits: [FieldLimit<Self>] = [.text("reason", \.reason, reasonText)]
 }

@@ -65,9 +65,9 @@ public struct FeedListQuery: APIParameters, Equatable {
     public init() {}
     public init(
         userId: String? = nil, topicId: String? = nil, cursor: String? = nil, page: Int = 1, size: Int = 20
-    ) {
-        self.userId = userId.map { Int64($0) ?? 0 }
-        self.topicId = topicId.map { Int64($0) ?? 0 }
+    ) throws {
+        self.userId = try userId.map { try ID<Never>(validating: $0, field: "userId").rawValue }
+        self.topicId = try topicId.map { try ID<Never>(validating: $0, field: "topicId").rawValue }
         self.cursor = cursor
         paging = Paging(page: page, size: size)
     }
@@ -120,11 +120,12 @@ public struct MomentDraft: Codable, Sendable, Equatable {
     public var latitude: Double?
     public var longitude: Double?
     /// A podcast episode to share (a moment may be only that).
-    public var episodeId: String?
+    public var episodeId: ID<PodcastEpisode>?
 
     public init(
         content: String? = nil, images: [Image] = [], province: String? = nil, city: String? = nil,
-        place: String? = nil, latitude: Double? = nil, longitude: Double? = nil, episodeId: String? = nil
+        place: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
+        episodeId: ID<PodcastEpisode>? = nil
     ) {
         self.episodeId = episodeId
         self.content = content
@@ -135,4 +136,21 @@ public struct MomentDraft: Codable, Sendable, Equatable {
         self.latitude = latitude
         self.longitude = longitude
     }
+}
+
+extension MomentDraft: LimitedBody {
+    public static let contentText = WrittenText(field: "A moment", limit: 2_000, lines: .many)
+    public static let provinceText = WrittenText(field: "The province", limit: 50)
+    public static let cityText = WrittenText(field: "The city", limit: 50)
+    public static let placeText = WrittenText(field: "The place", limit: 100)
+    public static let maxImages = 9
+    public static let limits: [FieldLimit<Self>] = [
+        .text("content", \.content, contentText),
+        .text("province", \.province, provinceText),
+        .text("city", \.city, cityText),
+        .text("place", \.place, placeText),
+        .count(
+            "images", \.images, max: maxImages,
+            tooMany: ServiceError.invalid("A moment can have at most \(maxImages) pictures.")),
+    ]
 }

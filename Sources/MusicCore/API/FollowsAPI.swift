@@ -32,8 +32,8 @@ public enum FollowsAPI {
 
 /// A person named in a body: `userId`, or `id` (the apps send either); clients write `userId`.
 public struct UserReference: Codable, Sendable, Equatable, SchemaDescribed {
-    public var userId: String
-    public init(userId: String) { self.userId = userId }
+    public var userId: ID<User>
+    public init(userId: ID<User>) { self.userId = userId }
 
     private enum CodingKeys: String, CodingKey {
         case userId, id
@@ -43,8 +43,9 @@ public struct UserReference: Codable, Sendable, Equatable, SchemaDescribed {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // Both are read, so that either one of another type is refused, as the document says.
         // (null is not a string either.)
-        let byUserID = try container.contains(.userId) ? container.decode(String.self, forKey: .userId) : nil
-        let byID = try container.contains(.id) ? container.decode(String.self, forKey: .id) : nil
+        let byUserID =
+            try container.contains(.userId) ? container.decode(ID<User>.self, forKey: .userId) : nil
+        let byID = try container.contains(.id) ? container.decode(ID<User>.self, forKey: .id) : nil
         guard let id = byUserID ?? byID else {
             throw DecodingError.keyNotFound(
                 CodingKeys.userId, .init(codingPath: [], debugDescription: "Give 'userId' (or 'id')."))
@@ -60,13 +61,15 @@ public struct UserReference: Codable, Sendable, Equatable, SchemaDescribed {
     public static func schema(in builder: SchemaBuilder) throws -> JSONValue {
         [
             "type": "object", "description": "A person: `userId`, or `id` (read when `userId` is left out).",
-            "properties": ["userId": ["type": "string"], "id": ["type": "string"]],
+            "properties": [
+                "userId": try ID<User>.schema(in: builder), "id": try ID<User>.schema(in: builder),
+            ],
             "anyOf": [["required": ["userId"]], ["required": ["id"]]],
         ]
     }
 
     public static func probeValue(in builder: SchemaBuilder) throws -> UserReference {
-        UserReference(userId: "")
+        UserReference(userId: try ID<User>.probeValue(in: builder))
     }
 }
 

@@ -47,17 +47,17 @@ public enum MessagesAPI {
 /// `songId`, `sheetId` or `videoId` for what is shared.
 public struct MessageDraft: Codable, Sendable, Equatable {
     /// To whom.
-    public var userId: String
+    public var userId: ID<User>
     public var kind: MessageKind
     public var content: String?
     public var fileId: String?
-    public var songId: String?
-    public var sheetId: String?
-    public var videoId: String?
+    public var songId: ID<Song>?
+    public var sheetId: ID<Sheet>?
+    public var videoId: ID<Video>?
 
     public init(
-        userId: String, kind: MessageKind, content: String? = nil, fileId: String? = nil,
-        songId: String? = nil, sheetId: String? = nil, videoId: String? = nil
+        userId: ID<User>, kind: MessageKind, content: String? = nil, fileId: String? = nil,
+        songId: ID<Song>? = nil, sheetId: ID<Sheet>? = nil, videoId: ID<Video>? = nil
     ) {
         self.userId = userId
         self.kind = kind
@@ -74,8 +74,8 @@ public struct MessageDraft: Codable, Sendable, Equatable {
 
 /// Marks read up to and including `messageId`, or the whole conversation when it is nil.
 public struct ReadMark: Codable, Sendable, Equatable {
-    public var messageId: String?
-    public init(messageId: String?) { self.messageId = messageId }
+    public var messageId: ID<Message>?
+    public init(messageId: ID<Message>?) { self.messageId = messageId }
 }
 
 public struct ConversationListQuery: APIParameters, Equatable {
@@ -112,4 +112,9 @@ public struct MessageListQuery: APIParameters, Equatable {
         .id("after", \.after, doc: "Newer messages than this one (the oldest of them), to fill a gap."),
         .integer("size", \.size, in: 1...100, doc: "How many."),
     ]
+}
+
+extension MessageDraft: LimitedBody {
+    public static let contentText = WrittenText(field: "A message", limit: maxLength, lines: .many)
+    public static let limits: [FieldLimit<Self>] = [.text("content", \.content, contentText)]
 }

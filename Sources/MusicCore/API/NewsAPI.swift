@@ -285,8 +285,8 @@ public struct NewsHiddenMark: Codable, Sendable, Equatable {
 
 public struct NewsReadAll: Codable, Sendable, Equatable {
     /// Mark this article and every older one of the channel; without it, all.
-    public var upTo: String?
-    public init(upTo: String? = nil) { self.upTo = upTo }
+    public var upTo: ID<NewsArticle>?
+    public init(upTo: ID<NewsArticle>? = nil) { self.upTo = upTo }
 }
 
 /// `cursor`, `since`, `page` and `size` of a channel's articles: `cursor` wins over `since`, either over `page`.

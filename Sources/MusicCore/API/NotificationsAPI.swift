@@ -40,6 +40,6 @@ public struct NotificationChange: Codable, Sendable, Equatable {
 
 /// Marks as read: the notification `before` and everything older, or everything when it is nil.
 public struct MarkRead: Codable, Sendable, Equatable {
-    public var before: String?
-    public init(before: String?) { self.before = before }
+    public var before: ID<NotificationItem>?
+    public init(before: ID<NotificationItem>?) { self.before = before }
 }

@@ -54,8 +54,8 @@ public struct SimilarQuery: APIParameters, Equatable {
 
 /// A song named in a body.
 public struct SongReference: Codable, Sendable, Equatable {
-    public var songId: String
-    public init(songId: String) { self.songId = songId }
+    public var songId: ID<Song>
+    public init(songId: ID<Song>) { self.songId = songId }
 }
 
 /// One's songs of the day.

@@ -168,7 +168,9 @@ public struct SheetSongsQuery: APIParameters, Equatable {
 public struct RemoveSongsQuery: APIParameters, Equatable {
     public var songIds: [Int64] = []
     public init() {}
-    public init(_ songIDs: [String]) { songIds = songIDs.map { Int64($0) ?? 0 } }
+    public init(_ songIDs: [String]) throws {
+        songIds = try songIDs.map { try ID<Song>(validating: $0, field: "songIds").rawValue }
+    }
     public static let fields: [ParameterField<Self>] = [
         .ids("songIds", \.songIds, max: 1_000, doc: "The songs to remove.")
     ]
@@ -227,8 +229,8 @@ public struct SheetDraft: Codable, Sendable, Equatable {
 
 /// Songs to add to a sheet.
 public struct SongIDs: Codable, Sendable, Equatable {
-    public var songIds: [String]
-    public init(_ songIds: [String]) { self.songIds = songIds }
+    public var songIds: [ID<Song>]
+    public init(_ songIds: [ID<Song>]) { self.songIds = songIds }
 }
 
 /// Where to move a song in a sheet (0 is first; past the end is last).
@@ -239,19 +241,19 @@ public struct SongMove: Codable, Sendable, Equatable {
 
 /// A sheet named in a body.
 public struct SheetReference: Codable, Sendable, Equatable {
-    public var sheetId: String
-    public init(sheetId: String) { self.sheetId = sheetId }
+    public var sheetId: ID<Sheet>
+    public init(sheetId: ID<Sheet>) { self.sheetId = sheetId }
 }
 
 /// A play to count.
 public struct PlayDraft: Codable, Sendable, Equatable {
-    public var songId: String
-    public init(songId: String) { self.songId = songId }
+    public var songId: ID<Song>
+    public init(songId: ID<Song>) { self.songId = songId }
 }
 
 /// The play queue to save.
 public struct QueueDraft: Codable, Sendable, Equatable {
-    public var songIds: [String]
+    public var songIds: [ID<Song>]
     public var currentIndex: Int?
     /// Milliseconds into the current song.
     public var position: Int?
@@ -261,7 +263,7 @@ public struct QueueDraft: Codable, Sendable, Equatable {
     public var baseVersion: Int?
 
     public init(
-        songIds: [String], currentIndex: Int? = nil, position: Int = 0, loopMode: LoopMode = .list,
+        songIds: [ID<Song>], currentIndex: Int? = nil, position: Int = 0, loopMode: LoopMode = .list,
         baseVersion: Int? = nil
     ) {
         self.songIds = songIds
@@ -273,3 +275,32 @@ public struct QueueDraft: Codable, Sendable, Equatable {
 }
 
 extension LoopMode: SchemaEnum {}
+
+extension SongIDs: LimitedBody {
+    /// The most songs one request adds or removes.
+    public static let maxSongs = 1_000
+    public static let limits: [FieldLimit<Self>] = [
+        .count(
+            "songIds", \.songIds, max: maxSongs, min: 1,
+            tooMany: ServiceError.invalid("Send at most \(maxSongs) songs at a time."),
+            tooFew: ServiceError.invalid("Name at least one song in 'songIds'."))
+    ]
+}
+
+extension QueueDraft: LimitedBody {
+    /// A queue is ids: as many as a large library holds ("play all" on 100,000 songs).
+    public static let maxSongs = 100_000
+    public static let limits: [FieldLimit<Self>] = [
+        .count(
+            "songIds", \.songIds, max: maxSongs,
+            tooMany: ServiceError.invalid("A play queue can hold at most \(maxSongs) songs."))
+    ]
+}
+
+extension SheetDraft: LimitedBody {
+    public static let titleText = WrittenText(field: "The title", limit: 100)
+    public static let detailText = WrittenText(field: "The description", limit: 2_000, lines: .many)
+    public static let limits: [FieldLimit<Self>] = [
+        .text("title", \.title, titleText), .text("detail", \.detail, detailText),
+    ]
+}

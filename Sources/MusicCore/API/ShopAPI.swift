@@ -327,10 +327,10 @@ public struct CartItem: Codable, Sendable, Equatable {
 }
 
 public struct CartAddition: Codable, Sendable, Equatable {
-    public var skuId: String
+    public var skuId: ID<SKU>
     public var quantity: Int?
 
-    public init(skuId: String, quantity: Int? = nil) {
+    public init(skuId: ID<SKU>, quantity: Int? = nil) {
         self.skuId = skuId
         self.quantity = quantity
     }
@@ -343,10 +343,10 @@ public struct CartQuantity: Codable, Sendable, Equatable {
 
 /// An order of one SKU (`skuId`, `quantity`), or of the whole cart (`skuId` left out).
 public struct OrderDraft: Codable, Sendable, Equatable {
-    public var skuId: String?
+    public var skuId: ID<SKU>?
     public var quantity: Int?
 
-    public init(skuId: String? = nil, quantity: Int? = nil) {
+    public init(skuId: ID<SKU>? = nil, quantity: Int? = nil) {
         self.skuId = skuId
         self.quantity = quantity
     }
@@ -489,4 +489,38 @@ public struct PaymentLaunch: Codable, Sendable, Equatable {
 public struct RefundDraft: Codable, Sendable, Equatable {
     public var reason: String?
     public init(reason: String? = nil) { self.reason = reason }
+}
+
+extension ProductDraft: LimitedBody {
+    public static let titleText = WrittenText(field: "The title", limit: 100)
+    public static let maxPictures = 9
+    public static let limits: [FieldLimit<Self>] = [
+        .text("title", \.title, titleText),
+        .count(
+            "pictures", \.pictures, max: maxPictures,
+            tooMany: ServiceError.invalid("A product has at most 9 pictures.")),
+    ]
+}
+
+extension ProductChange: LimitedBody {
+    public static let limits: [FieldLimit<Self>] = [
+        .text("title", \.title, ProductDraft.titleText),
+        .count(
+            "pictures", \.pictures, max: ProductDraft.maxPictures,
+            tooMany: ServiceError.invalid("A product has at most 9 pictures.")),
+    ]
+}
+
+extension ShipmentDraft: LimitedBody {
+    public static let carrierText = WrittenText(field: "The carrier", limit: 60)
+    public static let trackingNumberText = WrittenText(field: "The tracking number", limit: 60)
+    public static let limits: [FieldLimit<Self>] = [
+        .text("carrier", \.carrier, carrierText),
+        .text("trackingNumber", \.trackingNumber, trackingNumberText),
+    ]
+}
+
+extension RefundDraft: LimitedBody {
+    public static let reasonText = WrittenText(field: "The reason", limit: 200)
+    public static let limits: [FieldLimit<Self>] = [.text("reason", \.reason, reasonText)]
 }

@@ -36,8 +36,8 @@ public struct TermsListQuery: APIParameters, Equatable {
 
 /// The versions one accepts.
 public struct TermsAcceptanceDraft: Codable, Sendable, Equatable {
-    public var termsIds: [String]
-    public init(termsIds: [String]) { self.termsIds = termsIds }
+    public var termsIds: [ID<Terms>]
+    public init(termsIds: [ID<Terms>]) { self.termsIds = termsIds }
 }
 
 /// A new version of a document.
@@ -50,4 +50,14 @@ public struct TermsDraft: Codable, Sendable, Equatable {
         self.title = title
         self.text = text
     }
+}
+
+extension TermsAcceptanceDraft: LimitedBody {
+    public static let limits: [FieldLimit<Self>] = [
+        .count(
+            "termsIds", \.termsIds, max: 10, min: 1,
+            tooMany: ServiceError.invalid("Send at most 10 ids in 'termsIds'."),
+            tooFew: ServiceError.invalid(
+                "Give 'termsIds': the ids of the versions accepted, from GET /v1/terms."))
+    ]
 }

@@ -9,6 +9,8 @@ enum ChineseText {
             "请提供“%1$@”。",
         "That %@ does not exist.":
             "%@不存在。",
+        "Send at most %@ items in '%@'.":
+            "“%2$@”里最多放 %1$@ 项。",
         "Send at most %@ ids in '%@'.":
             "“%2$@”里最多放 %1$@ 个 id。",
         "'%@' in '%@' is not an id.":
@@ -79,8 +81,6 @@ enum ChineseText {
             "请在“songIds”里至少写一首歌。",
         "Send at most %@ songs at a time.":
             "一次最多 %@ 首歌。",
-        "'%@' is not a song id.":
-            "“%@”不是歌曲 id。",
         "'Last-Event-ID' must be the id of an event this server sent.":
             "“Last-Event-ID”必须是本服务器发出的事件 id。",
         "You can only make app passwords for yourself.":
@@ -223,8 +223,6 @@ enum ChineseText {
             "应用链接广告需要“link”：它要打开的应用链接或网址。",
         "Send at most 1000 ids in 'adIds'.":
             "“adIds”里最多放 1000 个 id。",
-        "'%@' in 'adIds' is not an id.":
-            "“adIds”里的“%@”不是 id。",
         "Ad %@ is listed twice in 'adIds'.":
             "广告 %@ 在“adIds”里出现了两次。",
         "Ad %@ is not one of position %@'s ads.":
@@ -441,8 +439,6 @@ enum ChineseText {
             "你没有拉黑这个人。",
         "That notification does not exist.":
             "这条通知不存在。",
-        "'before' must be the id of a notification.":
-            "“before”必须是一条通知的 id。",
         "You are %@ very fast. Wait a minute.":
             "你%@太快了，请等一分钟。",
         "That is the most %@ for one day (%@).":
@@ -743,8 +739,6 @@ enum ChineseText {
             "只有管理员可以修改公共订阅源。",
         "Numbered pages reach the first %@ articles; go on with 'cursor'.":
             "按页码只能翻到前 %@ 篇文章，请用“cursor”继续。",
-        "'upTo' must be an article's id.":
-            "“upTo”必须是文章的 id。",
         "That article is not in this channel.":
             "这篇文章不在这个频道里。",
         "'cursor' and 'since' must be cursors this server gave, such as 1767225600:42.":

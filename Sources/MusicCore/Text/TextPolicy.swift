@@ -112,3 +112,24 @@ public enum TextPolicy {
         }
     }
 }
+
+/// One kind of text people write, declared once for the contract (its bound in the document, checked before a
+/// handler runs) and for the feature that keeps it (trimmed by the same rule): what refusals call it, how many
+/// characters it may have, and whether it takes line breaks.
+public struct WrittenText: Sendable {
+    /// How refusals name it ("The title"): a word of `ChineseText.words` too.
+    public let field: String
+    public let limit: Int
+    public let lines: TextPolicy.Lines
+
+    public init(field: String, limit: Int, lines: TextPolicy.Lines = .one) {
+        self.field = field
+        self.limit = limit
+        self.lines = lines
+    }
+
+    /// `value` as it is kept (trimmed), nil when nothing is left; throws `TextPolicy`'s refusal.
+    public func check(_ value: String?) throws -> String? {
+        try TextPolicy.check(value, field: field, limit: limit, lines: lines)
+    }
+}

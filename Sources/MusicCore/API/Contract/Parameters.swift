@@ -21,8 +21,9 @@ public struct IDPath: APIParameters, Equatable {
     public var id: Int64 = 0
     public init() {}
     public init(_ id: Int64) { self.id = id }
-    /// An id as models carry it; text that is not an id becomes 0, which no resource has.
-    public init(_ id: String) { self.id = Int64(id) ?? 0 }
+    public init<Kind>(_ id: ID<Kind>) { self.id = id.rawValue }
+    /// An id as models carry it: text that is not an id is refused here, before anything is sent.
+    public init(_ id: String) throws { self.id = try ID<Never>(validating: id, field: "id").rawValue }
     public static let fields: [ParameterField<Self>] = [.id("id", \.id)]
 }
 

@@ -63,7 +63,7 @@ public final class SchemaBuilder {
                 "\(name) could not be described: \(error). Conform it to SchemaDescribed or SchemaEnum.")
         }
         values[name] = value
-        components[name] = recorder.schema
+        components[name] = Self.withLimits(recorder.schema, of: type)
         return value
     }
 
@@ -106,6 +106,20 @@ public final class SchemaBuilder {
     }
 
     static let modulePrefixes: Set<String> = ["MusicCore", "Swift", "CloudMusicServer", "CloudMusicKit"]
+
+    /// A body's schema with its declared bounds added to its properties' schemas.
+    private static func withLimits<T>(_ schema: JSONValue, of type: T.Type) -> JSONValue {
+        guard let limited = type as? any LimitedBody.Type, var object = schema.objectValue,
+            var properties = object["properties"]?.objectValue
+        else { return schema }
+        for (field, keywords) in limited.limitKeywords {
+            guard var property = properties[field]?.objectValue else { continue }
+            property.merge(keywords) { _, new in new }
+            properties[field] = .object(property)
+        }
+        object["properties"] = .object(properties)
+        return .object(object)
+    }
 
     /// `schema` that also allows null.
     static func nullable(_ schema: JSONValue) -> JSONValue {
