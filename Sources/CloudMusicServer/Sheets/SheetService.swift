@@ -109,13 +109,20 @@ struct SheetService: Sendable {
         if let tags = draft.tags { changes.tags = try Self.tags(tags) }
         if let isPrivate = draft.isPrivate { changes.isPrivate = isPrivate }
         return try database.write { db in
-            let access = try ownedSheet(db, id: id, viewer: viewer)
-            if changes.title != nil && access.isLikes {
-                throw ServiceError.invalid("The \"I like\" sheet keeps its name.")
-            }
-            try store.updateSheet(db, id: id, changes: changes, now: clock())
+            try update(db, id: id, changes: changes, viewer: viewer, now: clock())
             return try owned(db, id: id, viewer: viewer)
         }
+    }
+
+    /// Applies checked changes to a sheet its owner holds, in the caller's transaction; "I like" keeps its name.
+    func update(
+        _ db: Connection, id: Int64, changes: SheetStore.SheetChanges, viewer: Viewer, now: Int64
+    ) throws {
+        let access = try ownedSheet(db, id: id, viewer: viewer)
+        if changes.title != nil && access.isLikes {
+            throw ServiceError.invalid("The \"I like\" sheet keeps its name.")
+        }
+        try store.updateSheet(db, id: id, changes: changes, now: now)
     }
 
     func delete(id: Int64, viewer: Viewer) throws {
@@ -218,6 +225,28 @@ struct SheetService: Sendable {
         }
     }
 
+    /// Replaces the whole song list of a sheet its owner holds with `songIDs` (which must exist), in order, in
+    /// the caller's transaction. A playlist keeps repeats as given; "I like" holds each song once.
+    func replaceSongs(_ db: Connection, sheetID: Int64, songIDs: [Int64], viewer: Viewer, now: Int64) throws {
+        let access = try ownedSheet(db, id: sheetID, viewer: viewer)
+        let current = try store.songIDs(db, sheetID: sheetID, offset: 0, limit: Self.maxSongsPerSheet)
+        _ = try store.removeSongs(db, sheetID: sheetID, songIDs: current, now: now)
+        if !songIDs.isEmpty {
+            try add(db, songIDs, to: sheetID, atTop: false, now: now, keepingRepeats: !access.isLikes)
+        }
+    }
+
+    /// Removes the entries at these indexes (0-based, in the list as it is) from a sheet its owner holds, in
+    /// the caller's transaction: with a song in it twice, only the entry named goes. An index past the end
+    /// removes nothing. Returns how many went.
+    @discardableResult
+    func removeEntries(
+        _ db: Connection, sheetID: Int64, at indexes: [Int64], viewer: Viewer, now: Int64
+    ) throws -> Int {
+        try ownedSheet(db, id: sheetID, viewer: viewer)
+        return try store.removeEntries(db, sheetID: sheetID, at: indexes, now: now)
+    }
+
     func moveSong(sheetID: Int64, songID: Int64, to position: Int, viewer: Viewer) throws -> Sheet {
         try database.write { db in
             try ownedSheet(db, id: sheetID, viewer: viewer)
@@ -240,28 +269,44 @@ struct SheetService: Sendable {
 
     /// Puts the song first in "I like" (the song is the resource named in the path: a missing one is a 404).
     func like(songID: Int64, viewer: Viewer) throws -> Sheet {
-        try database.write { db in
-            guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
-            let sheetID = try likesSheetID(db, viewer: viewer)
-            let now = clock()
-            try add(db, [songID], to: sheetID, atTop: true, now: now)
-            try events.append(
-                db, to: viewer.userID, .likes, LikesEvent(songId: String(songID), liked: true), at: now)
-            return try owned(db, id: sheetID, viewer: viewer)
-        }
+        try setLiked(songs: [songID], liked: true, viewer: viewer)
     }
 
     func unlike(songID: Int64, viewer: Viewer) throws -> Sheet {
+        try setLiked(songs: [songID], liked: false, viewer: viewer)
+    }
+
+    /// Likes or unlikes songs that must all exist (a missing one is a 404); "I like" as it is after.
+    func setLiked(songs: [Int64], liked: Bool, viewer: Viewer) throws -> Sheet {
         try database.write { db in
-            guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
-            let sheetID = try likesSheetID(db, viewer: viewer)
-            let now = clock()
-            if try store.removeSongs(db, sheetID: sheetID, songIDs: [songID], now: now) > 0 {
-                try events.append(
-                    db, to: viewer.userID, .likes, LikesEvent(songId: String(songID), liked: false), at: now)
-            }
-            return try owned(db, id: sheetID, viewer: viewer)
+            guard try catalog.unknownSongs(db, ids: songs).isEmpty else { throw Self.noSong }
+            try setLiked(db, songs: songs, liked: liked, viewer: viewer, now: clock())
+            return try owned(db, id: try likesSheetID(db, viewer: viewer), viewer: viewer)
         }
+    }
+
+    /// Puts songs (which must exist) into "I like", the last named first as if liked one by one, or takes them
+    /// out, in the caller's transaction. One's other devices hear of each song that changed, once; a song
+    /// already liked (or not liked) changes nothing. Returns the songs that changed.
+    @discardableResult
+    func setLiked(
+        _ db: Connection, songs: [Int64], liked: Bool, viewer: Viewer, now: Int64
+    ) throws -> [Int64] {
+        let sheetID = try likesSheetID(db, viewer: viewer)
+        let present = try store.presentSongs(db, sheetID: sheetID, among: songs)
+        var seen = Set<Int64>()
+        let changed = songs.filter { present.contains($0) != liked && seen.insert($0).inserted }
+        guard !changed.isEmpty else { return [] }
+        if liked {
+            try add(db, songs.reversed(), to: sheetID, atTop: true, now: now)
+        } else {
+            _ = try store.removeSongs(db, sheetID: sheetID, songIDs: changed, now: now)
+        }
+        for id in changed {
+            try events.append(
+                db, to: viewer.userID, .likes, LikesEvent(songId: String(id), liked: liked), at: now)
+        }
+        return changed
     }
 
     // MARK: Collections
@@ -393,11 +438,21 @@ struct SheetService: Sendable {
                 guard try catalog.songExists(db, id: id) else { throw Self.noSong }
                 return PlayReport(counted: false)
             }
-            guard try catalog.countPlay(db, songID: id, at: now) else { throw Self.noSong }
-            try store.recordPlay(db, userID: viewer.userID, songID: id, at: now)
-            try RecommendationStore().songPlayed(db, userID: viewer.userID, songID: id)
+            guard try Self.countPlay(db, userID: viewer.userID, songID: id, at: now) else {
+                throw Self.noSong
+            }
             return PlayReport(counted: true)
         }
+    }
+
+    /// Counts a play for the catalog and the person's history and pairs it for recommendations, in the
+    /// caller's transaction; false when there is no such song. Static so the recommendations' lab can replay
+    /// plays without a server's event log.
+    static func countPlay(_ db: Connection, userID: Int64, songID: Int64, at time: Int64) throws -> Bool {
+        guard try CatalogStore().countPlay(db, songID: songID, at: time) else { return false }
+        try SheetStore().recordPlay(db, userID: userID, songID: songID, at: time)
+        try RecommendationStore().songPlayed(db, userID: userID, songID: songID)
+        return true
     }
 
     func history(order: HistoryOrder, paging: Paging, viewer: Viewer) throws -> Page<PlayedSong> {
@@ -444,22 +499,32 @@ struct SheetService: Sendable {
                     "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
                 )
             }
-            let now = clock()
-            try store.saveQueue(
-                db, userID: viewer.userID, songIDs: ids, currentIndex: draft.currentIndex,
-                positionMs: position,
-                loopMode: draft.loopMode ?? .list, version: current + 1, now: now)
-            let saved = try queue(db, viewer: viewer)
-            try events.append(db, to: viewer.userID, .queue, QueueEvent(queue: saved), at: now)
-            return saved
+            return try storeQueue(
+                db, songIDs: ids, currentIndex: draft.currentIndex, positionMs: position,
+                loopMode: draft.loopMode ?? .list, viewer: viewer, now: clock())
         }
+    }
+
+    /// Stores the person's queue (songs that exist) as its next version and tells their other devices, in the
+    /// caller's transaction; the queue as saved.
+    func storeQueue(
+        _ db: Connection, songIDs: [Int64], currentIndex: Int?, positionMs: Int, loopMode: LoopMode,
+        viewer: Viewer, now: Int64
+    ) throws -> PlayQueue {
+        let version = try store.queueVersion(db, userID: viewer.userID) + 1
+        try store.saveQueue(
+            db, userID: viewer.userID, songIDs: songIDs, currentIndex: currentIndex, positionMs: positionMs,
+            loopMode: loopMode, version: version, now: now)
+        let saved = try queue(db, viewer: viewer)
+        try events.append(db, to: viewer.userID, .queue, QueueEvent(queue: saved), at: now)
+        return saved
     }
 
     func queue(viewer: Viewer) throws -> PlayQueue {
         try database.read { db in try queue(db, viewer: viewer) }
     }
 
-    private func queue(_ db: Connection, viewer: Viewer) throws -> PlayQueue {
+    func queue(_ db: Connection, viewer: Viewer) throws -> PlayQueue {
         try store.queue(db, userID: viewer.userID)
             ?? PlayQueue(
                 songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)

@@ -288,6 +288,17 @@ struct SheetStore: Sendable {
         ) { try $0.int64("song_id") }
     }
 
+    /// Which of `songIDs` the sheet holds.
+    func presentSongs(_ db: Connection, sheetID: Int64, among songIDs: [Int64]) throws -> Set<Int64> {
+        Set(
+            try db.query(
+                """
+                SELECT song_id FROM sheet_songs
+                WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
+                """, sheetID, JSONColumn.text(songIDs)
+            ) { try $0.int64("song_id") })
+    }
+
     enum AddOutcome {
         case added(Int)
         case tooMany(limit: Int)
@@ -302,13 +313,7 @@ struct SheetStore: Sendable {
         var new = songIDs
         if !keepingRepeats {
             var seen = Set<Int64>()
-            let present = Set(
-                try db.query(
-                    """
-                    SELECT song_id FROM sheet_songs
-                    WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
-                    """, sheetID, JSONColumn.text(songIDs)
-                ) { try $0.int64("song_id") })
+            let present = try presentSongs(db, sheetID: sheetID, among: songIDs)
             new = songIDs.filter { !present.contains($0) && seen.insert($0).inserted }
         }
         if new.isEmpty { return .added(0) }
