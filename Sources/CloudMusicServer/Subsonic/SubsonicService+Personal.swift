@@ -189,8 +189,9 @@ extension SubsonicService {
         return .empty
     }
 
-    /// `submission=true` (the default): a play in the history for each song at its `time` (a repeat of the
-    /// same song within 30 seconds counts once, as everywhere); false: the first song is now playing.
+    /// `submission=true` (the default): a play for each song at its `time`, counted as `POST /v1/plays` counts
+    /// one (history, catalog, recommendations; a repeat of the same song within 30 seconds counts once, as
+    /// everywhere); false: the first song is now playing.
     func scrobble(_ user: SubsonicUser, _ parameters: ScrobbleParameters, client: String) throws
         -> SubsonicDocument
     {
@@ -219,8 +220,7 @@ extension SubsonicService {
                     if try store.songExists(db, id: id) { found += 1 }
                     continue
                 }
-                guard try catalog.countPlay(db, songID: id, at: at) else { continue }
-                try sheetStore.recordPlay(db, userID: user.id, songID: id, at: at)
+                guard try SheetService.countPlay(db, userID: user.id, songID: id, at: at) else { continue }
                 found += 1
             }
             guard found > 0 else { throw SubsonicError.notFound("song") }
