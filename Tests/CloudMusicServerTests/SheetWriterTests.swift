@@ -125,6 +125,66 @@ import Testing
         #expect(try await world.songIDs(ofSheet: likes, token: world.ann) == [b, c])
     }
 
+    @Test func changingILikeAsASheetIsOneLikesEventPerSongThatChanged() async throws {
+        let app = try await App.start()
+        let world = app.world
+        defer { _ = world.server.stop() }
+        let (a, b, c) = (world.song("Alpha One"), world.song("Beta One"), world.song("Gamma"))
+        let likes = try await world.likesSheetID(of: world.annID, token: world.ann)
+        let playlist = "pl-\(likes)"
+        func addToLikes(_ songs: [String]) async throws {
+            let reply = try await world.server.call(
+                "POST", "/v1/sheets/\(likes)/relations", json: ["songIds": songs], token: world.ann)
+            #expect(reply.status == 200, "\(reply.json)")
+        }
+
+        // Added through v1 relations: a like, told once.
+        try await addToLikes([a])
+        #expect(try app.likesEvents() == ["+\(a)"])
+        // Added again, and with a song already there: only the new one is told, once.
+        try await addToLikes([a])
+        #expect(try app.likesEvents() == ["+\(a)"])
+        try await addToLikes([a, b, b])
+        #expect(try app.likesEvents() == ["+\(a)", "+\(b)"])
+        #expect(try await world.songIDs(ofSheet: likes, token: world.ann) == [b, a])
+
+        // Taken out by Subsonic index: an unlike, told once; an addition already there tells nothing.
+        try await app.ok("updatePlaylist", [("playlistId", playlist), ("songIndexToRemove", "1")])
+        #expect(try app.likesEvents() == ["+\(a)", "+\(b)", "-\(a)"])
+        try await app.ok(
+            "updatePlaylist", [("playlistId", playlist), ("songIdToAdd", app.track("Beta One"))])
+        #expect(try app.likesEvents() == ["+\(a)", "+\(b)", "-\(a)"])
+        #expect(try await app.entries(playlist) == [b])
+
+        // Taken out through v1, by query and by path: an unlike for each song that was there, once.
+        var removed = try await world.server.call(
+            "DELETE", "/v1/sheets/\(likes)/relations?songIds=\(b),\(c)", token: world.ann)
+        #expect(removed.status == 200, "\(removed.json)")
+        try await addToLikes([c])
+        for _ in 0..<2 {
+            removed = try await world.server.call(
+                "DELETE", "/v1/sheets/\(likes)/relations/\(c)", token: world.ann)
+            #expect(removed.status == 200, "\(removed.json)")
+        }
+        let taken = ["+\(a)", "+\(b)", "-\(a)", "-\(b)", "+\(c)", "-\(c)"]
+        #expect(try app.likesEvents() == taken)
+
+        // Replaced through Subsonic: a song kept is neither unliked nor liked again.
+        try await app.ok(
+            "createPlaylist",
+            [("playlistId", playlist), ("songId", app.track("Gamma")), ("songId", app.track("Gamma"))])
+        try await app.ok(
+            "createPlaylist",
+            [("playlistId", playlist), ("songId", app.track("Gamma")), ("songId", app.track("Beta One"))])
+        try await app.ok("createPlaylist", [("playlistId", playlist), ("songId", app.track("Beta One"))])
+        #expect(try app.likesEvents() == taken + ["+\(c)", "+\(b)", "-\(c)"])
+        #expect(try await world.songIDs(ofSheet: likes, token: world.ann) == [b])
+
+        // Another sheet's songs are no likes.
+        _ = try await world.sheet("Road", token: world.ann, songs: [a, c])
+        #expect(try app.likesEvents().count == taken.count + 3)
+    }
+
     @Test func playlistEditsKeepTheirOrderAndAreOneTransaction() async throws {
         let app = try await App.start()
         let world = app.world

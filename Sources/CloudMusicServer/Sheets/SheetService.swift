@@ -188,10 +188,36 @@ struct SheetService: Sendable {
     // MARK: Songs in a sheet
 
     /// Adds songs that exist, in the caller's transaction; refuses unknown ones and a sheet over its limit.
+    /// Into "I like" each song goes once (`keepingRepeats` is for playlists), and each song that was not there
+    /// is liked: its owner's other devices hear of it, as from the heart. Returns the songs put in.
+    @discardableResult
     func add(
         _ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64,
         keepingRepeats: Bool = false
-    ) throws {
+    ) throws -> [Int64] {
+        guard let access = try store.access(db, sheetID: sheetID) else { throw Self.noSheet }
+        let added = try insert(
+            db, ids, to: sheetID, atTop: atTop, now: now, keepingRepeats: keepingRepeats && !access.isLikes)
+        if access.isLikes { try tellLikes(db, added, liked: true, to: access.ownerID, now: now) }
+        return added
+    }
+
+    /// Takes songs (every entry of each) out of a sheet, in the caller's transaction; out of "I like", each one
+    /// that was there is unliked, and its owner's other devices hear of it. Returns the songs taken out.
+    @discardableResult
+    private func remove(
+        _ db: Connection, _ ids: [Int64], from sheetID: Int64,
+        access: (ownerID: Int64, isPrivate: Bool, isLikes: Bool), now: Int64
+    ) throws -> [Int64] {
+        let removed = try store.removeSongs(db, sheetID: sheetID, songIDs: ids, now: now)
+        if access.isLikes { try tellLikes(db, removed, liked: false, to: access.ownerID, now: now) }
+        return removed
+    }
+
+    /// The songs put in, with no word to anyone: `add` and `setLiked` tell what it changed.
+    private func insert(
+        _ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64, keepingRepeats: Bool
+    ) throws -> [Int64] {
         let unknown = try catalog.unknownSongs(db, ids: ids)
         guard unknown.isEmpty else {
             throw ServiceError.invalid(
@@ -199,11 +225,12 @@ struct SheetService: Sendable {
             )
         }
         try RecommendationStore().songsAddedToSheet(db, sheetID: sheetID, songIDs: ids)
-        if case .tooMany(let limit) = try store.addSongs(
+        switch try store.addSongs(
             db, sheetID: sheetID, songIDs: ids, atTop: atTop, maxSongs: Self.maxSongsPerSheet, now: now,
             keepingRepeats: keepingRepeats)
         {
-            throw ServiceError.conflict("A sheet can hold at most \(limit) songs.")
+        case .added(let added): return added
+        case .tooMany(let limit): throw ServiceError.conflict("A sheet can hold at most \(limit) songs.")
         }
     }
 
@@ -219,32 +246,48 @@ struct SheetService: Sendable {
     func removeSongs(sheetID: Int64, songIDs: [Int64], viewer: Viewer) throws -> Sheet {
         try Self.checkCount(songIDs)
         return try database.write { db in
-            try ownedSheet(db, id: sheetID, viewer: viewer)
-            _ = try store.removeSongs(db, sheetID: sheetID, songIDs: songIDs, now: clock())
+            let access = try ownedSheet(db, id: sheetID, viewer: viewer)
+            try remove(db, songIDs, from: sheetID, access: access, now: clock())
             return try owned(db, id: sheetID, viewer: viewer)
         }
     }
 
     /// Replaces the whole song list of a sheet its owner holds with `songIDs` (which must exist), in order, in
-    /// the caller's transaction. A playlist keeps repeats as given; "I like" holds each song once.
+    /// the caller's transaction. A playlist keeps repeats as given; "I like" holds each song once, and each song
+    /// that leaves it or comes into it is one unlike or like told to its owner's other devices (a song in it
+    /// before and after is neither).
     func replaceSongs(_ db: Connection, sheetID: Int64, songIDs: [Int64], viewer: Viewer, now: Int64) throws {
         let access = try ownedSheet(db, id: sheetID, viewer: viewer)
         let current = try store.songIDs(db, sheetID: sheetID, offset: 0, limit: Self.maxSongsPerSheet)
-        _ = try store.removeSongs(db, sheetID: sheetID, songIDs: current, now: now)
-        if !songIDs.isEmpty {
-            try add(db, songIDs, to: sheetID, atTop: false, now: now, keepingRepeats: !access.isLikes)
-        }
+        let removed = try store.removeSongs(db, sheetID: sheetID, songIDs: current, now: now)
+        let added =
+            songIDs.isEmpty
+            ? []
+            : try insert(db, songIDs, to: sheetID, atTop: false, now: now, keepingRepeats: !access.isLikes)
+        guard access.isLikes else { return }
+        let (before, after) = (Set(removed), Set(added))
+        try tellLikes(db, removed.filter { !after.contains($0) }, liked: false, to: access.ownerID, now: now)
+        try tellLikes(db, added.filter { !before.contains($0) }, liked: true, to: access.ownerID, now: now)
     }
 
     /// Removes the entries at these indexes (0-based, in the list as it is) from a sheet its owner holds, in
     /// the caller's transaction: with a song in it twice, only the entry named goes. An index past the end
-    /// removes nothing. Returns how many went.
+    /// removes nothing. Out of "I like", each song that went is unliked, told to its owner's other devices.
+    /// Returns how many went.
     @discardableResult
     func removeEntries(
         _ db: Connection, sheetID: Int64, at indexes: [Int64], viewer: Viewer, now: Int64
     ) throws -> Int {
-        try ownedSheet(db, id: sheetID, viewer: viewer)
-        return try store.removeEntries(db, sheetID: sheetID, at: indexes, now: now)
+        let access = try ownedSheet(db, id: sheetID, viewer: viewer)
+        let removed = try store.removeEntries(db, sheetID: sheetID, at: indexes, now: now)
+        if access.isLikes, !removed.isEmpty {
+            // "I like" holds each song once, but a song still there after is not unliked all the same.
+            let left = try store.presentSongs(db, sheetID: sheetID, among: removed)
+            var seen = Set<Int64>()
+            let unliked = removed.filter { !left.contains($0) && seen.insert($0).inserted }
+            try tellLikes(db, unliked, liked: false, to: access.ownerID, now: now)
+        }
+        return removed.count
     }
 
     func moveSong(sheetID: Int64, songID: Int64, to position: Int, viewer: Viewer) throws -> Sheet {
@@ -298,15 +341,22 @@ struct SheetService: Sendable {
         let changed = songs.filter { present.contains($0) != liked && seen.insert($0).inserted }
         guard !changed.isEmpty else { return [] }
         if liked {
-            try add(db, songs.reversed(), to: sheetID, atTop: true, now: now)
+            _ = try insert(db, songs.reversed(), to: sheetID, atTop: true, now: now, keepingRepeats: false)
         } else {
             _ = try store.removeSongs(db, sheetID: sheetID, songIDs: changed, now: now)
         }
-        for id in changed {
-            try events.append(
-                db, to: viewer.userID, .likes, LikesEvent(songId: String(id), liked: liked), at: now)
-        }
+        try tellLikes(db, changed, liked: liked, to: viewer.userID, now: now)
         return changed
+    }
+
+    /// One likes event per song, to the owner of "I like", in the caller's transaction: whichever way "I like"
+    /// changed (the heart, a star, a sheet's songs, a Subsonic playlist edit), other devices hear of it so.
+    private func tellLikes(_ db: Connection, _ songs: [Int64], liked: Bool, to userID: Int64, now: Int64)
+        throws
+    {
+        for id in songs {
+            try events.append(db, to: userID, .likes, LikesEvent(songId: String(id), liked: liked), at: now)
+        }
     }
 
     // MARK: Collections
