@@ -45,9 +45,7 @@ import Storage
     /// A counted play as `POST /v1/plays` records it, with its pairing: one transaction.
     public func play(userID: Int64, songID: Int64, at time: Int64) throws {
         try database.write { db in
-            _ = try CatalogStore().countPlay(db, songID: songID, at: time)
-            try SheetStore().recordPlay(db, userID: userID, songID: songID, at: time)
-            try RecommendationStore().songPlayed(db, userID: userID, songID: songID)
+            _ = try SheetService.countPlay(db, userID: userID, songID: songID, at: time)
         }
     }
 }

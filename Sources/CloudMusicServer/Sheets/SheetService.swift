@@ -108,13 +108,20 @@ struct SheetService: Sendable {
         if let tags = draft.tags { changes.tags = try Self.tags(tags) }
         if let isPrivate = draft.isPrivate { changes.isPrivate = isPrivate }
         return try database.write { db in
-            let access = try ownedSheet(db, id: id, viewer: viewer)
-            if changes.title != nil && access.isLikes {
-                throw ServiceError.invalid("The \"I like\" sheet keeps its name.")
-            }
-            try store.updateSheet(db, id: id, changes: changes, now: clock())
+            try update(db, id: id, changes: changes, viewer: viewer, now: clock())
             return try owned(db, id: id, viewer: viewer)
         }
+    }
+
+    /// Applies checked changes to a sheet its owner holds, in the caller's transaction; "I like" keeps its name.
+    func update(
+        _ db: Connection, id: Int64, changes: SheetStore.SheetChanges, viewer: Viewer, now: Int64
+    ) throws {
+        let access = try ownedSheet(db, id: id, viewer: viewer)
+        if changes.title != nil && access.isLikes {
+            throw ServiceError.invalid("The \"I like\" sheet keeps its name.")
+        }
+        try store.updateSheet(db, id: id, changes: changes, now: now)
     }
 
     func delete(id: Int64, viewer: Viewer) throws {
@@ -180,10 +187,36 @@ struct SheetService: Sendable {
     // MARK: Songs in a sheet
 
     /// Adds songs that exist, in the caller's transaction; refuses unknown ones and a sheet over its limit.
+    /// Into "I like" each song goes once (`keepingRepeats` is for playlists), and each song that was not there
+    /// is liked: its owner's other devices hear of it, as from the heart. Returns the songs put in.
+    @discardableResult
     func add(
         _ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64,
         keepingRepeats: Bool = false
-    ) throws {
+    ) throws -> [Int64] {
+        guard let access = try store.access(db, sheetID: sheetID) else { throw Self.noSheet }
+        let added = try insert(
+            db, ids, to: sheetID, atTop: atTop, now: now, keepingRepeats: keepingRepeats && !access.isLikes)
+        if access.isLikes { try tellLikes(db, added, liked: true, to: access.ownerID, now: now) }
+        return added
+    }
+
+    /// Takes songs (every entry of each) out of a sheet, in the caller's transaction; out of "I like", each one
+    /// that was there is unliked, and its owner's other devices hear of it. Returns the songs taken out.
+    @discardableResult
+    private func remove(
+        _ db: Connection, _ ids: [Int64], from sheetID: Int64,
+        access: (ownerID: Int64, isPrivate: Bool, isLikes: Bool), now: Int64
+    ) throws -> [Int64] {
+        let removed = try store.removeSongs(db, sheetID: sheetID, songIDs: ids, now: now)
+        if access.isLikes { try tellLikes(db, removed, liked: false, to: access.ownerID, now: now) }
+        return removed
+    }
+
+    /// The songs put in, with no word to anyone: `add` and `setLiked` tell what it changed.
+    private func insert(
+        _ db: Connection, _ ids: [Int64], to sheetID: Int64, atTop: Bool, now: Int64, keepingRepeats: Bool
+    ) throws -> [Int64] {
         let unknown = try catalog.unknownSongs(db, ids: ids)
         guard unknown.isEmpty else {
             throw ServiceError.invalid(
@@ -191,11 +224,12 @@ struct SheetService: Sendable {
             )
         }
         try RecommendationStore().songsAddedToSheet(db, sheetID: sheetID, songIDs: ids)
-        if case .tooMany(let limit) = try store.addSongs(
+        switch try store.addSongs(
             db, sheetID: sheetID, songIDs: ids, atTop: atTop, maxSongs: Self.maxSongsPerSheet, now: now,
             keepingRepeats: keepingRepeats)
         {
-            throw ServiceError.conflict("A sheet can hold at most \(limit) songs.")
+        case .added(let added): return added
+        case .tooMany(let limit): throw ServiceError.conflict("A sheet can hold at most \(limit) songs.")
         }
     }
 
@@ -211,10 +245,48 @@ struct SheetService: Sendable {
     func removeSongs(sheetID: Int64, songIDs: [Int64], viewer: Viewer) throws -> Sheet {
         try Self.checkCount(songIDs)
         return try database.write { db in
-            try ownedSheet(db, id: sheetID, viewer: viewer)
-            _ = try store.removeSongs(db, sheetID: sheetID, songIDs: songIDs, now: clock())
+            let access = try ownedSheet(db, id: sheetID, viewer: viewer)
+            try remove(db, songIDs, from: sheetID, access: access, now: clock())
             return try owned(db, id: sheetID, viewer: viewer)
         }
+    }
+
+    /// Replaces the whole song list of a sheet its owner holds with `songIDs` (which must exist), in order, in
+    /// the caller's transaction. A playlist keeps repeats as given; "I like" holds each song once, and each song
+    /// that leaves it or comes into it is one unlike or like told to its owner's other devices (a song in it
+    /// before and after is neither).
+    func replaceSongs(_ db: Connection, sheetID: Int64, songIDs: [Int64], viewer: Viewer, now: Int64) throws {
+        let access = try ownedSheet(db, id: sheetID, viewer: viewer)
+        let current = try store.songIDs(db, sheetID: sheetID, offset: 0, limit: Self.maxSongsPerSheet)
+        let removed = try store.removeSongs(db, sheetID: sheetID, songIDs: current, now: now)
+        let added =
+            songIDs.isEmpty
+            ? []
+            : try insert(db, songIDs, to: sheetID, atTop: false, now: now, keepingRepeats: !access.isLikes)
+        guard access.isLikes else { return }
+        let (before, after) = (Set(removed), Set(added))
+        try tellLikes(db, removed.filter { !after.contains($0) }, liked: false, to: access.ownerID, now: now)
+        try tellLikes(db, added.filter { !before.contains($0) }, liked: true, to: access.ownerID, now: now)
+    }
+
+    /// Removes the entries at these indexes (0-based, in the list as it is) from a sheet its owner holds, in
+    /// the caller's transaction: with a song in it twice, only the entry named goes. An index past the end
+    /// removes nothing. Out of "I like", each song that went is unliked, told to its owner's other devices.
+    /// Returns how many went.
+    @discardableResult
+    func removeEntries(
+        _ db: Connection, sheetID: Int64, at indexes: [Int64], viewer: Viewer, now: Int64
+    ) throws -> Int {
+        let access = try ownedSheet(db, id: sheetID, viewer: viewer)
+        let removed = try store.removeEntries(db, sheetID: sheetID, at: indexes, now: now)
+        if access.isLikes, !removed.isEmpty {
+            // "I like" holds each song once, but a song still there after is not unliked all the same.
+            let left = try store.presentSongs(db, sheetID: sheetID, among: removed)
+            var seen = Set<Int64>()
+            let unliked = removed.filter { !left.contains($0) && seen.insert($0).inserted }
+            try tellLikes(db, unliked, liked: false, to: access.ownerID, now: now)
+        }
+        return removed.count
     }
 
     func moveSong(sheetID: Int64, songID: Int64, to position: Int, viewer: Viewer) throws -> Sheet {
@@ -239,27 +311,50 @@ struct SheetService: Sendable {
 
     /// Puts the song first in "I like" (the song is the resource named in the path: a missing one is a 404).
     func like(songID: Int64, viewer: Viewer) throws -> Sheet {
-        try database.write { db in
-            guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
-            let sheetID = try likesSheetID(db, viewer: viewer)
-            let now = clock()
-            try add(db, [songID], to: sheetID, atTop: true, now: now)
-            try events.append(
-                db, to: viewer.userID, .likes, LikesEvent(songId: String(songID), liked: true), at: now)
-            return try owned(db, id: sheetID, viewer: viewer)
-        }
+        try setLiked(songs: [songID], liked: true, viewer: viewer)
     }
 
     func unlike(songID: Int64, viewer: Viewer) throws -> Sheet {
+        try setLiked(songs: [songID], liked: false, viewer: viewer)
+    }
+
+    /// Likes or unlikes songs that must all exist (a missing one is a 404); "I like" as it is after.
+    func setLiked(songs: [Int64], liked: Bool, viewer: Viewer) throws -> Sheet {
         try database.write { db in
-            guard try catalog.songExists(db, id: songID) else { throw Self.noSong }
-            let sheetID = try likesSheetID(db, viewer: viewer)
-            let now = clock()
-            if try store.removeSongs(db, sheetID: sheetID, songIDs: [songID], now: now) > 0 {
-                try events.append(
-                    db, to: viewer.userID, .likes, LikesEvent(songId: String(songID), liked: false), at: now)
-            }
-            return try owned(db, id: sheetID, viewer: viewer)
+            guard try catalog.unknownSongs(db, ids: songs).isEmpty else { throw Self.noSong }
+            try setLiked(db, songs: songs, liked: liked, viewer: viewer, now: clock())
+            return try owned(db, id: try likesSheetID(db, viewer: viewer), viewer: viewer)
+        }
+    }
+
+    /// Puts songs (which must exist) into "I like", the last named first as if liked one by one, or takes them
+    /// out, in the caller's transaction. One's other devices hear of each song that changed, once; a song
+    /// already liked (or not liked) changes nothing. Returns the songs that changed.
+    @discardableResult
+    func setLiked(
+        _ db: Connection, songs: [Int64], liked: Bool, viewer: Viewer, now: Int64
+    ) throws -> [Int64] {
+        let sheetID = try likesSheetID(db, viewer: viewer)
+        let present = try store.presentSongs(db, sheetID: sheetID, among: songs)
+        var seen = Set<Int64>()
+        let changed = songs.filter { present.contains($0) != liked && seen.insert($0).inserted }
+        guard !changed.isEmpty else { return [] }
+        if liked {
+            _ = try insert(db, songs.reversed(), to: sheetID, atTop: true, now: now, keepingRepeats: false)
+        } else {
+            _ = try store.removeSongs(db, sheetID: sheetID, songIDs: changed, now: now)
+        }
+        try tellLikes(db, changed, liked: liked, to: viewer.userID, now: now)
+        return changed
+    }
+
+    /// One likes event per song, to the owner of "I like", in the caller's transaction: whichever way "I like"
+    /// changed (the heart, a star, a sheet's songs, a Subsonic playlist edit), other devices hear of it so.
+    private func tellLikes(_ db: Connection, _ songs: [Int64], liked: Bool, to userID: Int64, now: Int64)
+        throws
+    {
+        for id in songs {
+            try events.append(db, to: userID, .likes, LikesEvent(songId: String(id), liked: liked), at: now)
         }
     }
 
@@ -392,11 +487,21 @@ struct SheetService: Sendable {
                 guard try catalog.songExists(db, id: id) else { throw Self.noSong }
                 return PlayReport(counted: false)
             }
-            guard try catalog.countPlay(db, songID: id, at: now) else { throw Self.noSong }
-            try store.recordPlay(db, userID: viewer.userID, songID: id, at: now)
-            try RecommendationStore().songPlayed(db, userID: viewer.userID, songID: id)
+            guard try Self.countPlay(db, userID: viewer.userID, songID: id, at: now) else {
+                throw Self.noSong
+            }
             return PlayReport(counted: true)
         }
+    }
+
+    /// Counts a play for the catalog and the person's history and pairs it for recommendations, in the
+    /// caller's transaction; false when there is no such song. Static so the recommendations' lab can replay
+    /// plays without a server's event log.
+    static func countPlay(_ db: Connection, userID: Int64, songID: Int64, at time: Int64) throws -> Bool {
+        guard try CatalogStore().countPlay(db, songID: songID, at: time) else { return false }
+        try SheetStore().recordPlay(db, userID: userID, songID: songID, at: time)
+        try RecommendationStore().songPlayed(db, userID: userID, songID: songID)
+        return true
     }
 
     func history(order: HistoryOrder, paging: Paging, viewer: Viewer) throws -> Page<PlayedSong> {
@@ -440,22 +545,32 @@ struct SheetService: Sendable {
                     "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
                 )
             }
-            let now = clock()
-            try store.saveQueue(
-                db, userID: viewer.userID, songIDs: ids, currentIndex: draft.currentIndex,
-                positionMs: position,
-                loopMode: draft.loopMode ?? .list, version: current + 1, now: now)
-            let saved = try queue(db, viewer: viewer)
-            try events.append(db, to: viewer.userID, .queue, QueueEvent(queue: saved), at: now)
-            return saved
+            return try storeQueue(
+                db, songIDs: ids, currentIndex: draft.currentIndex, positionMs: position,
+                loopMode: draft.loopMode ?? .list, viewer: viewer, now: clock())
         }
+    }
+
+    /// Stores the person's queue (songs that exist) as its next version and tells their other devices, in the
+    /// caller's transaction; the queue as saved.
+    func storeQueue(
+        _ db: Connection, songIDs: [Int64], currentIndex: Int?, positionMs: Int, loopMode: LoopMode,
+        viewer: Viewer, now: Int64
+    ) throws -> PlayQueue {
+        let version = try store.queueVersion(db, userID: viewer.userID) + 1
+        try store.saveQueue(
+            db, userID: viewer.userID, songIDs: songIDs, currentIndex: currentIndex, positionMs: positionMs,
+            loopMode: loopMode, version: version, now: now)
+        let saved = try queue(db, viewer: viewer)
+        try events.append(db, to: viewer.userID, .queue, QueueEvent(queue: saved), at: now)
+        return saved
     }
 
     func queue(viewer: Viewer) throws -> PlayQueue {
         try database.read { db in try queue(db, viewer: viewer) }
     }
 
-    private func queue(_ db: Connection, viewer: Viewer) throws -> PlayQueue {
+    func queue(_ db: Connection, viewer: Viewer) throws -> PlayQueue {
         try store.queue(db, userID: viewer.userID)
             ?? PlayQueue(
                 songIds: [], currentIndex: nil, position: 0, loopMode: .list, version: 0, updatedAt: nil)

@@ -288,8 +288,20 @@ struct SheetStore: Sendable {
         ) { try $0.int64("song_id") }
     }
 
+    /// Which of `songIDs` the sheet holds.
+    func presentSongs(_ db: Connection, sheetID: Int64, among songIDs: [Int64]) throws -> Set<Int64> {
+        Set(
+            try db.query(
+                """
+                SELECT song_id FROM sheet_songs
+                WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
+                """, sheetID, JSONColumn.text(songIDs)
+            ) { try $0.int64("song_id") })
+    }
+
     enum AddOutcome {
-        case added(Int)
+        /// The songs put in, in the order given.
+        case added([Int64])
         case tooMany(limit: Int)
     }
 
@@ -302,16 +314,10 @@ struct SheetStore: Sendable {
         var new = songIDs
         if !keepingRepeats {
             var seen = Set<Int64>()
-            let present = Set(
-                try db.query(
-                    """
-                    SELECT song_id FROM sheet_songs
-                    WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
-                    """, sheetID, JSONColumn.text(songIDs)
-                ) { try $0.int64("song_id") })
+            let present = try presentSongs(db, sheetID: sheetID, among: songIDs)
             new = songIDs.filter { !present.contains($0) && seen.insert($0).inserted }
         }
-        if new.isEmpty { return .added(0) }
+        if new.isEmpty { return .added([]) }
         let count =
             try db.queryOne("SELECT songs_count FROM sheets WHERE id = ?", sheetID) {
                 try $0.int("songs_count")
@@ -336,34 +342,40 @@ struct SheetStore: Sendable {
                 songID, start + offset, now)
         }
         try touch(db, sheetID: sheetID, now: now)
-        return .added(new.count)
+        return .added(new)
     }
 
-    /// Removes the entries at these indexes (0-based, in the sheet as it is) and closes the gaps; returns how
-    /// many there were. An index past the end removes nothing.
-    func removeEntries(_ db: Connection, sheetID: Int64, at indexes: [Int64], now: Int64) throws -> Int {
+    /// Removes the entries at these indexes (0-based, in the sheet as it is) and closes the gaps; returns the
+    /// song of each entry removed, in the order they stood. An index past the end removes nothing.
+    func removeEntries(_ db: Connection, sheetID: Int64, at indexes: [Int64], now: Int64) throws -> [Int64] {
         try compact(db, sheetID: sheetID)
-        let removed = try db.execute(
-            "DELETE FROM sheet_songs WHERE sheet_id = ? AND position IN (SELECT value FROM json_each(?))",
-            sheetID, JSONColumn.text(indexes))
-        guard removed > 0 else { return 0 }
-        try compact(db, sheetID: sheetID)
-        try touch(db, sheetID: sheetID, now: now)
-        return removed
-    }
-
-    /// Removes songs (every entry of each) and closes the gaps they leave. Returns how many were in the sheet.
-    func removeSongs(_ db: Connection, sheetID: Int64, songIDs: [Int64], now: Int64) throws -> Int {
         let removed = try db.query(
             """
-            DELETE FROM sheet_songs WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
-            RETURNING position
-            """, sheetID, JSONColumn.text(songIDs)
-        ) { try $0.int("position") }
-        guard !removed.isEmpty else { return 0 }
+            DELETE FROM sheet_songs WHERE sheet_id = ? AND position IN (SELECT value FROM json_each(?))
+            RETURNING position, song_id
+            """, sheetID, JSONColumn.text(indexes)
+        ) { (try $0.int("position"), try $0.int64("song_id")) }
+        guard !removed.isEmpty else { return [] }
         try compact(db, sheetID: sheetID)
         try touch(db, sheetID: sheetID, now: now)
-        return removed.count
+        return removed.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// Removes songs (every entry of each) and closes the gaps they leave. Returns the songs that were in the
+    /// sheet, each once, in the order named.
+    func removeSongs(_ db: Connection, sheetID: Int64, songIDs: [Int64], now: Int64) throws -> [Int64] {
+        let removed = Set(
+            try db.query(
+                """
+                DELETE FROM sheet_songs WHERE sheet_id = ? AND song_id IN (SELECT value FROM json_each(?))
+                RETURNING song_id
+                """, sheetID, JSONColumn.text(songIDs)
+            ) { try $0.int64("song_id") })
+        guard !removed.isEmpty else { return [] }
+        try compact(db, sheetID: sheetID)
+        try touch(db, sheetID: sheetID, now: now)
+        var seen = Set<Int64>()
+        return songIDs.filter { removed.contains($0) && seen.insert($0).inserted }
     }
 
     /// Renumbers positions 0..<n keeping their order (after removals, or a song that left the library).

@@ -58,20 +58,14 @@ extension SubsonicService {
             let now = clock()
             if let existing {
                 let access = try sheets.ownedSheet(db, id: existing.value, viewer: user.viewer)
+                // "I like" keeps its name: a name sent with it is ignored.
                 if let name, !access.isLikes {
                     var changes = SheetStore.SheetChanges()
                     changes.title = try SheetService.title(name)
-                    try sheetStore.updateSheet(db, id: existing.value, changes: changes, now: now)
+                    try sheets.update(db, id: existing.value, changes: changes, viewer: user.viewer, now: now)
                 }
-                let current = try sheetStore.songIDs(
-                    db, sheetID: existing.value, offset: 0, limit: SheetService.maxSongsPerSheet)
-                _ = try sheetStore.removeSongs(db, sheetID: existing.value, songIDs: current, now: now)
-                if !songIDs.isEmpty {
-                    // A playlist may hold a song twice; "I like" holds each once.
-                    try sheets.add(
-                        db, songIDs, to: existing.value, atTop: false, now: now,
-                        keepingRepeats: !access.isLikes)
-                }
+                try sheets.replaceSongs(
+                    db, sheetID: existing.value, songIDs: songIDs, viewer: user.viewer, now: now)
                 id = existing.value
             } else {
                 id = try sheets.create(
@@ -104,7 +98,7 @@ extension SubsonicService {
             }
             if let isPublic = parameters.isPublic { changes.isPrivate = !isPublic }
             if changes.title != nil || changes.detail != nil || changes.isPrivate != nil {
-                try sheetStore.updateSheet(db, id: id, changes: changes, now: now)
+                try sheets.update(db, id: id, changes: changes, viewer: user.viewer, now: now)
             }
             if !removing.isEmpty {
                 let current = try sheetStore.songIDs(
@@ -116,7 +110,7 @@ extension SubsonicService {
                     )
                 }
                 // By index: with a song twice, only the entry the app named goes.
-                _ = try sheetStore.removeEntries(db, sheetID: id, at: Array(removing), now: now)
+                try sheets.removeEntries(db, sheetID: id, at: Array(removing), viewer: user.viewer, now: now)
             }
             if !adding.isEmpty {
                 try requireSongs(db, adding)
@@ -159,18 +153,9 @@ extension SubsonicService {
                     guard user.likesSheetID != 0 else {
                         throw SubsonicError(.generic, "You have no \"I like\" sheet.")
                     }
-                    if on {
-                        // Like the app's heart: the newest liked song comes first.
-                        try sheets.add(
-                            db, Array(known.reversed()), to: user.likesSheetID, atTop: true, now: now)
-                    } else {
-                        _ = try sheetStore.removeSongs(
-                            db, sheetID: user.likesSheetID, songIDs: known, now: now)
-                    }
-                    for id in known {
-                        try sheets.events.append(
-                            db, to: user.id, .likes, LikesEvent(songId: String(id), liked: on), at: now)
-                    }
+                    // Like the app's heart: the newest liked song comes first, and other devices hear of
+                    // each change once.
+                    try sheets.setLiked(db, songs: known, liked: on, viewer: user.viewer, now: now)
                 }
             }
             if !albums.isEmpty {
@@ -204,8 +189,9 @@ extension SubsonicService {
         return .empty
     }
 
-    /// `submission=true` (the default): a play in the history for each song at its `time` (a repeat of the
-    /// same song within 30 seconds counts once, as everywhere); false: the first song is now playing.
+    /// `submission=true` (the default): a play for each song at its `time`, counted as `POST /v1/plays` counts
+    /// one (history, catalog, recommendations; a repeat of the same song within 30 seconds counts once, as
+    /// everywhere); false: the first song is now playing.
     func scrobble(_ user: SubsonicUser, _ parameters: ScrobbleParameters, client: String) throws
         -> SubsonicDocument
     {
@@ -234,8 +220,7 @@ extension SubsonicService {
                     if try store.songExists(db, id: id) { found += 1 }
                     continue
                 }
-                guard try catalog.countPlay(db, songID: id, at: at) else { continue }
-                try sheetStore.recordPlay(db, userID: user.id, songID: id, at: at)
+                guard try SheetService.countPlay(db, userID: user.id, songID: id, at: at) else { continue }
                 found += 1
             }
             guard found > 0 else { throw SubsonicError.notFound("song") }
@@ -381,17 +366,13 @@ extension SubsonicService {
                 throw SubsonicError(
                     .generic, "A play queue can hold at most \(SheetService.maxQueueSongs) songs.")
             }
-            let version = try sheetStore.queueVersion(db, userID: user.id) + 1
-            let loopMode = try sheetStore.queue(db, userID: user.id)?.loopMode ?? .list
-            try sheetStore.saveQueue(
-                db, userID: user.id, songIDs: ids, currentIndex: current,
-                positionMs: current == nil ? 0 : Int(position),
-                loopMode: loopMode, version: version, now: clock())
+            // Subsonic has no loop mode: the one the other apps chose stays.
+            let loopMode = try sheets.queue(db, viewer: user.viewer).loopMode
+            let saved = try sheets.storeQueue(
+                db, songIDs: ids, currentIndex: current, positionMs: current == nil ? 0 : Int(position),
+                loopMode: loopMode, viewer: user.viewer, now: clock())
             try store.setQueueClient(
-                db, userID: user.id, version: version, client: String(client.prefix(256)))
-            if let saved = try sheetStore.queue(db, userID: user.id) {
-                try sheets.events.append(db, to: user.id, .queue, QueueEvent(queue: saved), at: clock())
-            }
+                db, userID: user.id, version: saved.version, client: String(client.prefix(256)))
         }
         return .empty
     }
