@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MusicCore
 import OriginTestSupport
 import Storage
 import Synchronization
@@ -58,7 +59,8 @@ import WebFetch
         let name = "news-backoff-\(UUID().uuidString).xml"
         let url = try origin.put(name, Self.feed)
         let added = try await service.addSource(
-            .init(url: url.absoluteString, channelId: channel.id), viewer: Self.admin)
+            .init(url: url.absoluteString, channelId: try ID(validating: channel.id, field: "channelId")),
+            viewer: Self.admin)
         let id = try #require(Int64(added.id))
 
         try FileManager.default.removeItem(atPath: origin.folder + "/" + name)
@@ -89,7 +91,8 @@ import WebFetch
         let name = "news-scheduled-\(UUID().uuidString).xml"
         let url = try origin.put(name, Self.feed)
         _ = try await service.addSource(
-            .init(url: url.absoluteString, channelId: channel.id), viewer: Self.admin)
+            .init(url: url.absoluteString, channelId: try ID(validating: channel.id, field: "channelId")),
+            viewer: Self.admin)
         let fetchedOnAdd = try await origin.stats().requests("/docs/\(name)")
         clock.advance(61)
         let scheduler = NewsScheduler(news: service, logger: Logger(level: .error))

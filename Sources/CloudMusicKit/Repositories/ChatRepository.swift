@@ -203,7 +203,7 @@ public actor ChatRepository {
     @discardableResult
     public func loadOlder(_ conversationID: String, size: Int = pageSize) async throws -> Thread {
         guard var thread = threads[conversationID], let first = thread.messages.first,
-            let before = Int64(first.id)
+            let before = ID<Message>(first.id)?.rawValue
         else { return try await loadMessages(conversationID, size: size) }
         guard thread.hasOlder else { return thread }
         let page = try await client.send(
@@ -222,7 +222,7 @@ public actor ChatRepository {
     public func fillGap(_ conversationID: String, size: Int = 100, maxPages: Int = 10) async throws -> Thread
     {
         guard var thread = threads[conversationID], let last = thread.messages.last,
-            var after = Int64(last.id)
+            var after = ID<Message>(last.id)?.rawValue
         else { return try await loadMessages(conversationID) }
         for _ in 0..<maxPages {
             let page = try await client.send(
@@ -232,7 +232,7 @@ public actor ChatRepository {
             thread.messages = Self.merged(thread.messages, page.data)
             thread.hasNewer = page.hasNewer
             threads[conversationID] = thread
-            guard page.hasNewer, let newest = page.data.last.flatMap({ Int64($0.id) }) else {
+            guard page.hasNewer, let newest = page.data.last.flatMap({ ID<Message>($0.id)?.rawValue }) else {
                 emit(.thread(conversationID: conversationID))
                 return thread
             }
@@ -408,7 +408,8 @@ public actor ChatRepository {
         (number(conversation.lastMessage?.id), number(conversation.id))
     }
 
-    static func number(_ id: String?) -> Int64 { id.flatMap { Int64($0) } ?? 0 }
+    /// An id's number, for ordering (ids grow with time); 0, first, for text that is no id.
+    static func number(_ id: String?) -> Int64 { id.flatMap { ID<Message>($0)?.rawValue } ?? 0 }
 
     /// Two runs of messages as one, oldest first, each message once.
     static func merged(_ a: [Message], _ b: [Message]) -> [Message] {

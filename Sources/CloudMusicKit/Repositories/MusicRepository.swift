@@ -309,13 +309,13 @@ public final class MusicRepository: Sendable {
     /// `PATCH v1/sheets/{id}/relations/{songId}`: move a song (0 is first).
     public func moveSong(_ songID: String, inSheet id: String, to position: Int) async throws -> Sheet {
         try await client.send(
-            SheetsAPI.moveSong, path: SheetSongPath(sheet: id, song: songID),
+            SheetsAPI.moveSong, path: try SheetSongPath(sheet: id, song: songID),
             body: SongMove(position: position))
     }
 
     /// `DELETE v1/sheets/{id}/relations/{songId}`.
     public func removeSong(_ songID: String, fromSheet id: String) async throws -> Sheet {
-        try await client.send(SheetsAPI.removeSong, path: SheetSongPath(sheet: id, song: songID))
+        try await client.send(SheetsAPI.removeSong, path: try SheetSongPath(sheet: id, song: songID))
     }
 
     /// `POST v1/sheets/{id}/cover`.

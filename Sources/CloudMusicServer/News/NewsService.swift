@@ -109,7 +109,7 @@ struct NewsService: Sendable {
     /// Adds a source: its feed is fetched and read first, and nothing is stored unless that works.
     func addSource(_ draft: NewsSourceDraft, viewer: Viewer) async throws -> NewsSource {
         let url = try PodcastService.feedAddress(draft.url)
-        let channelID = Int64(draft.channelId) ?? 0
+        let channelID = draft.channelId.rawValue
         let owner = try database.read { db -> Int64? in
             let channel = try keptChannel(db, id: channelID, viewer: viewer)
             try checkRoom(db, channel: channel, url: url, viewer: viewer)

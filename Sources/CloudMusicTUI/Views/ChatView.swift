@@ -152,5 +152,5 @@ public enum ChatView {
         return lines.map { $0.fitted(to: width) }
     }
 
-    static func number(_ id: String) -> Int64 { Int64(id) ?? 0 }
+    static func number(_ id: String) -> Int64 { ID<Message>(id)?.rawValue ?? 0 }
 }

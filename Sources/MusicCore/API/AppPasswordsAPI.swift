@@ -36,9 +36,10 @@ public struct AppPasswordPath: APIParameters, Equatable {
     public var id: Int64 = 0
     public var passwordId: Int64 = 0
     public init() {}
-    public init(user: String, password: String) {
-        id = Int64(user) ?? 0
-        passwordId = Int64(password) ?? 0
+    /// Ids as models carry them: text that is not an id is refused here, before anything is sent.
+    public init(user: String, password: String) throws {
+        id = try ID<User>(validating: user, field: "id").rawValue
+        passwordId = try ID<AppPassword>(validating: password, field: "passwordId").rawValue
     }
     public static let fields: [ParameterField<Self>] = [
         .id("id", \.id), .id("passwordId", \.passwordId, thing: "app password"),

@@ -158,9 +158,9 @@ public struct NewsSource: Codable, Sendable, Equatable, Identifiable {
 public struct NewsSourceDraft: Codable, Sendable, Equatable {
     /// The feed's address (RSS, Atom or JSON Feed).
     public var url: String
-    public var channelId: String
+    public var channelId: ID<NewsChannel>
 
-    public init(url: String, channelId: String) {
+    public init(url: String, channelId: ID<NewsChannel>) {
         self.url = url
         self.channelId = channelId
     }

@@ -102,9 +102,10 @@ public struct SheetSongPath: APIParameters, Equatable {
     public var id: Int64 = 0
     public var songId: Int64 = 0
     public init() {}
-    public init(sheet: String, song: String) {
-        id = Int64(sheet) ?? 0
-        songId = Int64(song) ?? 0
+    /// Ids as models carry them: text that is not an id is refused here, before anything is sent.
+    public init(sheet: String, song: String) throws {
+        id = try ID<Sheet>(validating: sheet, field: "id").rawValue
+        songId = try ID<Song>(validating: song, field: "songId").rawValue
     }
     public static let fields: [ParameterField<Self>] = [
         .id("id", \.id), .id("songId", \.songId, thing: "song"),
