@@ -134,7 +134,7 @@ enum AccountRules {
 
     /// 1 to 32 characters after trimming (`TextPolicy`); CJK and emoji welcome.
     static func nickname(_ text: String) throws -> (nickname: String, key: String) {
-        guard let nickname = try TextPolicy.check(text, field: "A nickname", limit: 32) else {
+        guard let nickname = try ProfileChange.nicknameText.check(text) else {
             throw ServiceError.invalid("Choose a nickname (1 to 32 characters).")
         }
         return (nickname, nicknameKey(nickname))

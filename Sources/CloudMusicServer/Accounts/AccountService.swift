@@ -590,20 +590,19 @@ final class AccountService: Sendable {
     /// The fields a PATCH may carry; absent fields stay, null or empty text clears.
     func updateProfile(id: Int64, patch: ProfileChange, viewer: Viewer) throws -> User {
         let now = clock()
-        func text(_ value: String??, field: String, _ limit: Int, newlines: Bool = false) throws -> String?? {
+        func text(_ value: String??, _ written: WrittenText) throws -> String?? {
             guard let value else { return nil }
-            return .some(
-                try TextPolicy.check(value, field: field, limit: limit, lines: newlines ? .many : .one))
+            return .some(try written.check(value))
         }
         try requireSelf(id: id, viewer: viewer)
         let changes = AccountStore.ProfileChanges(
             nickname: try patch.nickname.map(AccountRules.nickname),
-            description: try text(patch.description, field: "The description", 300, newlines: true),
+            description: try text(patch.description, ProfileChange.descriptionText),
             gender: try patch.gender.map(AccountRules.gender),
             birthday: try patch.birthday.map { try AccountRules.birthday($0, today: now) },
-            province: try text(patch.province, field: "The province", 32),
-            city: try text(patch.city, field: "The city", 32),
-            area: try text(patch.area, field: "The area", 32))
+            province: try text(patch.province, ProfileChange.provinceText),
+            city: try text(patch.city, ProfileChange.cityText),
+            area: try text(patch.area, ProfileChange.areaText))
         return try database.write { db in
             if let nickname = changes.nickname,
                 try store.nicknameTaken(db, key: nickname.key, exceptUserID: id)

@@ -262,7 +262,7 @@ final class AdService: Sendable {
     }
 
     static func title(_ text: String) throws -> String {
-        guard let title = try TextPolicy.check(text, field: "An ad's title", limit: 100) else {
+        guard let title = try AdChange.titleText.check(text) else {
             throw ServiceError.invalid("Give the ad a title.")
         }
         return title

@@ -105,6 +105,6 @@ final class AppVersionService: Sendable {
     }
 
     static func notes(_ text: String) throws -> String {
-        try TextPolicy.check(text, field: "The notes", limit: 5_000, lines: .many) ?? ""
+        try AppVersionDraft.notesText.check(text) ?? ""
     }
 }

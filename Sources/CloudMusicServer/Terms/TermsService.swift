@@ -16,8 +16,6 @@ final class TermsService: Sendable {
         self.clock = clock
     }
 
-    static let maxTextLength = 200_000
-
     func current(viewer: Viewer?) throws -> TermsStatus {
         try database.read { db in try status(db, userID: viewer?.userID) }
     }
@@ -68,12 +66,11 @@ final class TermsService: Sendable {
     }
 
     func publish(_ draft: TermsDraft, createdBy: Int64?) throws -> Terms {
-        guard let title = try TextPolicy.check(draft.title, field: "The title", limit: 100) else {
+        guard let title = try TermsDraft.titleText.check(draft.title) else {
             throw ServiceError.invalid("Give the document a title of at most 100 characters.")
         }
         guard
-            let text = try TextPolicy.check(
-                draft.text, field: "The text", limit: Self.maxTextLength, lines: .many)
+            let text = try TermsDraft.textText.check(draft.text)
         else { throw ServiceError.invalid("Give the document's text.") }
         return try database.write { db in
             let id = try store.insert(

@@ -244,3 +244,21 @@ public struct ProfileChange: Codable, Sendable, Equatable {
         try container.encodeClearable(area, forKey: .area)
     }
 }
+
+extension ProfileChange: LimitedBody {
+    /// 1 to 32 characters once trimmed; CJK and emoji welcome.
+    public static let nicknameText = WrittenText(field: "A nickname", limit: 32)
+    public static let descriptionText = WrittenText(field: "The description", limit: 300, lines: .many)
+    public static let provinceText = WrittenText(field: "The province", limit: 32)
+    public static let cityText = WrittenText(field: "The city", limit: 32)
+    public static let areaText = WrittenText(field: "The area", limit: 32)
+    public static let limits: [FieldLimit<Self>] = [
+        .text("nickname", \.nickname, nicknameText), .text("description", \.description, descriptionText),
+        .text("province", \.province, provinceText), .text("city", \.city, cityText),
+        .text("area", \.area, areaText),
+    ]
+}
+
+extension Registration: LimitedBody {
+    public static let limits: [FieldLimit<Self>] = [.text("nickname", \.nickname, ProfileChange.nicknameText)]
+}

@@ -166,3 +166,8 @@ extension AdOrder: LimitedBody {
             "adIds", \.adIds, max: 1_000, tooMany: ServiceError.invalid("Send at most 1000 ids in 'adIds'."))
     ]
 }
+
+extension AdChange: LimitedBody {
+    public static let titleText = WrittenText(field: "An ad's title", limit: 100)
+    public static let limits: [FieldLimit<Self>] = [.text("title", \.title, titleText)]
+}

@@ -114,3 +114,12 @@ public struct AppVersionChange: Codable, Sendable, Equatable {
         }
     }
 }
+
+extension AppVersionDraft: LimitedBody {
+    public static let notesText = WrittenText(field: "The notes", limit: 5_000, lines: .many)
+    public static let limits: [FieldLimit<Self>] = [.text("notes", \.notes, notesText)]
+}
+
+extension AppVersionChange: LimitedBody {
+    public static let limits: [FieldLimit<Self>] = [.text("notes", \.notes, AppVersionDraft.notesText)]
+}

@@ -61,3 +61,11 @@ extension TermsAcceptanceDraft: LimitedBody {
                 "Give 'termsIds': the ids of the versions accepted, from GET /v1/terms."))
     ]
 }
+
+extension TermsDraft: LimitedBody {
+    public static let titleText = WrittenText(field: "The title", limit: 100)
+    public static let textText = WrittenText(field: "The text", limit: 200_000, lines: .many)
+    public static let limits: [FieldLimit<Self>] = [
+        .text("title", \.title, titleText), .text("text", \.text, textText),
+    ]
+}
