@@ -110,19 +110,19 @@ enum EventFixture {
     }
 
     /// Signs up and in `name` on `server` (through `port` when given), answering the repository and the
-    /// sign-in's result (with the chat token).
+    /// sign-in's result (with the chat token). A name signed up before is signed in again, from `device`.
     static func person(_ server: TestServer, _ name: String, device: String = "tests", port: Int? = nil)
         async throws -> (MusicRepository, LoginResult)
     {
+        let person = try await server.person(name, device: device, port: port, mayExist: true)
         let base = URL(string: "http://127.0.0.1:\(port ?? server.port)/")!
         var configuration = APIClient.Configuration()
         configuration.baseRetryDelay = 0.05
         let repository = MusicRepository(client: APIClient(baseURL: base, configuration: configuration))
-        _ = try? await repository.signUp(
-            .email("\(name)@example.com"), password: "password-\(name)", nickname: name)
-        let login = try await repository.login(
-            .email("\(name)@example.com"), password: "password-\(name)", device: device)
-        return (repository, login)
+        repository.restoreSession(token: person.session, userID: person.id)
+        return (
+            repository, LoginResult(userId: person.id, session: person.session, chatToken: person.chatToken)
+        )
     }
 
     static func isMessage(_ text: String) -> @Sendable (ServerEvent) -> Bool {

@@ -19,14 +19,11 @@ import Testing
     }
 
     /// A signed-in person on `server`, with a repository of their own.
-    static func person(_ server: TestServer, _ name: String) async throws -> (MusicRepository, User) {
+    static func person(_ server: TestServer, _ name: String) async throws -> (MusicRepository, TestPerson) {
+        let person = try await server.person(name, device: "tests")
         let repository = MusicRepository(client: client(server))
-        let user = try await repository.signUp(
-            .email("\(name)@example.com"), password: "password-\(name)", nickname: name)
-        let login = try await repository.login(
-            .email("\(name)@example.com"), password: "password-\(name)", device: "tests")
-        #expect(login.userId == user.id)
-        return (repository, user)
+        repository.restoreSession(token: person.session, userID: person.id)
+        return (repository, person)
     }
 
     /// A small picture made by ffmpeg.

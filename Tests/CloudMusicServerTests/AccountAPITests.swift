@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -8,7 +9,7 @@ import Testing
 /// test keeps its sign-ups and sign-ins few.
 @Suite struct AccountAPITests {
     @Test func signUpSignInProfilesAndSignOut() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         let ann = ["phone": "+86 138-0013-8000"]
         let annID = try await server.signUp(ann, nickname: "  林晓 🎵  ")
@@ -79,7 +80,7 @@ import Testing
     /// A token that is sent but is not valid is the same 401 on every endpoint that reads tokens, catalog
     /// and search included; the endpoints that hand out tokens do not read it.
     @Test func aStaleTokenIsRefusedEverywhereTheSameWay() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         let stale = String(repeating: "ab", count: 32)
         for path in [
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func badInputsAreRefusedWithAReason() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         func register(_ body: [String: Any]) async throws -> Reply {
             try await server.call("POST", "/v1/users", json: body)
@@ -199,7 +200,7 @@ import Testing
     }
 
     @Test func wrongPasswordAndUnknownAccountLookTheSameThenBackOff() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let wrong = try await server.call(
@@ -240,7 +241,7 @@ import Testing
     }
 
     @Test func codesSignInAndTheirLimits() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "admin@example.com"], nickname: "Admin")
         _ = try await server.signUp(["phone": "+8613900139000"], nickname: "Ann")
@@ -321,7 +322,7 @@ import Testing
     }
 
     @Test func resetPasswordEndsEverySession() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "admin@example.com"], nickname: "Admin")
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
@@ -362,7 +363,7 @@ import Testing
     }
 
     @Test func sessionsAreOnlyOnesOwn() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
@@ -387,7 +388,7 @@ import Testing
     }
 
     @Test func administratorsListDisableAndReadTheOutbox() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         // Before any administrator exists, this machine may start a scan.
         #expect(try await server.call("POST", "/v1/library/scan").status == 202)
@@ -446,7 +447,7 @@ import Testing
     }
 
     @Test func avatarsAreCheckedByContentAndResized() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         let annID = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
@@ -531,7 +532,7 @@ import Testing
             ).0
                 != 0)
 
-        let server = try await RunningServer.start(extraArguments: ["--data", data])
+        let server = try await TestServer.start(.empty, extraArguments: ["--data", data])
         defer { _ = server.stop() }
         let token = try await server.signIn(["email": "root@example.com"], password: "second password")
         #expect(try await server.call("GET", "/v1/admin/users", token: token).status == 200)

@@ -1,10 +1,11 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// Changing a password while signed in, and deleting an account with everything that is its own.
 @Suite struct AccountLifecycleTests {
     @Test func changingThePasswordKeepsThisDeviceAndEndsTheOthers() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         let annID = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func deletingAnAccountTakesWhatIsItsOwnAndKeepsOthersRight() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         let adminID = try await server.signUp(["email": "root@example.com"], nickname: "Root")
         let annID = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
@@ -110,7 +111,7 @@ import Testing
 /// With sign-up codes on (the default), only the owner of an address learns that an account uses it.
 @Suite struct SignUpCodeTests {
     @Test func signUpNeedsACodeAndNeverRevealsWhoHasAnAccount() async throws {
-        let server = try await RunningServer.start(extraArguments: ["--signup-codes", "on"])
+        let server = try await TestServer.start(.empty, extraArguments: ["--signup-codes", "on"])
         defer { _ = server.stop() }
         // Before any administrator exists, this machine reads the outbox (loopback).
         func outboxText(_ target: String, token: String?) async throws -> String? {

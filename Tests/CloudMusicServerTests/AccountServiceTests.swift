@@ -2,6 +2,7 @@ import Cryptography
 import Foundation
 import HTTPServer
 import MusicCore
+import ServerTestSupport
 import Storage
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -46,7 +47,7 @@ func expectPostingLimit(
     }
 }
 
-extension RunningServer {
+extension TestServer {
     /// Calls the API with a JSON body (or raw bytes) and an optional session token.
     @discardableResult
     func call(
@@ -77,8 +78,7 @@ extension RunningServer {
     func signUp(_ account: [String: String], nickname: String, password: String = "correct horse")
         async throws -> String
     {
-        let reply = try await call(
-            "POST", "/v1/users", json: account.merging(["nickname": nickname, "password": password]) { $1 })
+        let reply = checked(try await sendSignUp(account, nickname: nickname, password: password))
         #expect(reply.status == 201, "\(reply.json)")
         return reply.data["id"] as? String ?? ""
     }
@@ -87,11 +87,17 @@ extension RunningServer {
     func signIn(_ account: [String: String], password: String = "correct horse", device: String? = nil)
         async throws -> String
     {
-        var body: [String: Any] = account.merging(["password": password]) { $1 }
-        if let device { body["device"] = device }
-        let reply = try await call("POST", "/v1/sessions", json: body)
+        let reply = checked(try await sendSignIn(account, password: password, device: device))
         #expect(reply.status == 201, "\(reply.json)")
         return reply.data["session"] as? String ?? ""
+    }
+
+    /// One of ServerTestSupport's answers, checked against the API contract as `call`'s are.
+    func checked(_ answer: TestAnswer) -> TestAnswer {
+        ContractCheck.check(
+            method: answer.method, path: answer.path, status: answer.status, body: answer.body,
+            contentType: answer.contentType)
+        return answer
     }
 
     /// The newest code the built-in sender wrote for `target`, read from the outbox as an administrator.
@@ -126,7 +132,7 @@ extension Reply {
     var ids: [String] { items.compactMap { $0["id"] as? String } }
 }
 
-extension RunningServer {
+extension TestServer {
     /// Starts a scan as an administrator and waits until a newer report than the last one is written.
     func rescan(adminToken: String) async throws {
         let before =

@@ -1,5 +1,6 @@
 import Foundation
 import MusicCore
+import ServerTestSupport
 import Storage
 import Testing
 
@@ -120,7 +121,7 @@ import Testing
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     @Test func aMentionFindsItsPerson() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         let adminID = try await server.signUp(["email": "admin@example.com"], nickname: "Admin")
         let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob 林")

@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -59,16 +60,18 @@ import Testing
     }
 
     struct World {
-        let server: RunningServer
+        let server: TestServer
         let folder: String
         let admin: String
         let bob: String
 
         static func start() async throws -> World {
             let (folder, _) = try library()
-            let server = try await RunningServer.start(extraArguments: [
-                "--audiobooks", folder, "--podcast-refresh", "off",
-            ])
+            let server = try await TestServer.start(
+                .empty,
+                extraArguments: [
+                    "--audiobooks", folder, "--podcast-refresh", "off",
+                ])
             _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
             _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
             return World(
@@ -225,7 +228,7 @@ import Testing
     }
 
     @Test func withoutAFolderAScanIsRefusedClearly() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let admin = try await server.signIn(["email": "ann@example.com"])

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -57,7 +58,7 @@ import Testing
     }
 
     struct World {
-        let server: RunningServer
+        let server: TestServer
         let folder: String
         let admin: String
         let bob: String
@@ -80,9 +81,11 @@ import Testing
             try FileManager.default.createDirectory(
                 atPath: folder + "/Plain", withIntermediateDirectories: true)
             try AudiobookAPITests.part(folder + "/Plain/1.mp3", tags: ["album": "Plain Book"])
-            let server = try await RunningServer.start(extraArguments: [
-                "--audiobooks", folder, "--podcast-refresh", "off",
-            ])
+            let server = try await TestServer.start(
+                .empty,
+                extraArguments: [
+                    "--audiobooks", folder, "--podcast-refresh", "off",
+                ])
             _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
             _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
             return World(

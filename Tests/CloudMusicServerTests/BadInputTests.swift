@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -8,7 +9,7 @@ import Testing
 @Suite(.serialized) struct BadInputTests {
     @Test func wrongTypesAndValuesNameTheFieldAndWhatItTakes() async throws {
         let root = try LibraryAPITests.library()
-        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
@@ -47,7 +48,7 @@ import Testing
 
     @Test func idsAndBoundsInABodyAreCheckedBeforeAnyHandlerAndNothingIsStored() async throws {
         let root = try LibraryAPITests.library()
-        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
@@ -108,7 +109,7 @@ import Testing
                 "-f", "lavfi", "-i", "testsrc=size=300x300:duration=1", "-frames:v", "1",
                 root + "/Band/Live/cover.png",
             ])
-        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         let songs = try await server.call("GET", "/v1/songs")

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,7 +16,7 @@ import Testing
     }
 
     struct World {
-        let server: RunningServer
+        let server: TestServer
         let music: String
         /// Song ids, in the order of `titles`.
         let songs: [String]
@@ -38,7 +39,7 @@ import Testing
                     frequency: 660)
                 return root
             }
-            let server = try await RunningServer.start(extraArguments: ["--music", music])
+            let server = try await TestServer.start(.empty, extraArguments: ["--music", music])
             var byTitle: [String: String] = [:]
             if withSongs {
                 try await server.waitForScan()

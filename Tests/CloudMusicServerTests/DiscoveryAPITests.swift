@@ -1,5 +1,6 @@
 import Foundation
 import MusicCore
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -228,7 +229,7 @@ import Testing
         }
         let data = temporaryFolder()
         try FileManager.default.createSymbolicLink(atPath: data + "/demo-library", withDestinationPath: demo)
-        let server = try await RunningServer.start(extraArguments: ["--data", data], demo: true)
+        let server = try await TestServer.start(.builtInDemo, extraArguments: ["--data", data])
         defer { _ = server.stop() }
 
         let splash = try await server.call("GET", "/v1/ads?position=0")
@@ -249,7 +250,7 @@ import Testing
 
         // A second start adds nothing again.
         #expect(server.stop() == 0)
-        let again = try await RunningServer.start(extraArguments: ["--data", data], demo: true)
+        let again = try await TestServer.start(.builtInDemo, extraArguments: ["--data", data])
         defer { _ = again.stop() }
         #expect(try await again.call("GET", "/v1/ads?position=10").items.count == 3)
         #expect(

@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -11,7 +12,7 @@ import Testing
 /// A server with a small library of five songs in three genres and three people: Ann (the first, so an
 /// administrator), Bob and Cy, for the discovery features (ads, home, categories, versions, terms).
 struct DiscoveryWorld {
-    let server: RunningServer
+    let server: TestServer
     /// Song ids by title.
     let songs: [String: String]
     let ann: String
@@ -37,7 +38,7 @@ struct DiscoveryWorld {
             }
             return root
         }
-        let server = try await RunningServer.start(extraArguments: ["--music", music])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", music])
         try await server.waitForScan()
         let list = try await server.call("GET", "/v1/songs?size=100")
         var songs: [String: String] = [:]

@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -36,7 +37,7 @@ import Testing
 
     @Test func aSymlinkSwappedInAfterTheScanIsNeverServed() async throws {
         let (root, secret) = try Self.library()
-        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         let song = try #require(
@@ -78,7 +79,7 @@ import Testing
 
     @Test func aFolderSwappedForALinkOutsideIsRefusedToo() async throws {
         let (root, secret) = try Self.library()
-        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         let album = try #require(

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// Follows, friends (mutual follows) and blocks over the real server.
@@ -98,7 +99,7 @@ import Testing
 
 @Suite struct UserSearchTests {
     @Test func theMentionPickerFindsByPrefixFriendsFirstAndNeverBlockers() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         defer { _ = server.stop() }
         var ids: [String: String] = [:]
         var tokens: [String: String] = [:]

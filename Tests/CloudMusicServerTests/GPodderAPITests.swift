@@ -34,7 +34,7 @@ import Testing
     /// Calls through curl, which (unlike Foundation's URLSession on Linux) answers a 401 asking for Basic at once
     /// and keeps no cookies: each call says how it signs in.
     static func call(
-        _ server: RunningServer, _ method: String, _ path: String, json: Any? = nil, raw: String? = nil,
+        _ server: TestServer, _ method: String, _ path: String, json: Any? = nil, raw: String? = nil,
         basic: (String, String)? = nil, cookie: String? = nil
     ) async throws -> Answer {
         let folder = temporaryFolder()
@@ -107,9 +107,11 @@ import Testing
 
     @Test func anAntennaPodStyleSyncWorksBothWaysWithV1() async throws {
         let origin = try await FeedOrigin.start()
-        let server = try await RunningServer.start(extraArguments: [
-            "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
-        ])
+        let server = try await TestServer.start(
+            .empty,
+            extraArguments: [
+                "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
+            ])
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
         let ann = try await server.signIn(["email": "ann@example.com"])
@@ -264,7 +266,7 @@ import Testing
     /// Actions kept as sent (not a place in a known episode) keep only the newest of each kind on each episode:
     /// the table grows with episodes, not with every upload, and a late older action changes nothing.
     @Test func storedActionsKeepTheNewestOfEachKind() async throws {
-        let server = try await RunningServer.start(extraArguments: ["--podcast-refresh", "off"])
+        let server = try await TestServer.start(.empty, extraArguments: ["--podcast-refresh", "off"])
         _ = try await server.signUp(["email": "cy@example.com"], nickname: "Cy")
         let login = try await Self.call(
             server, "POST", "/api/2/auth/Cy/login.json", basic: ("cy@example.com", "correct horse"))
@@ -303,7 +305,7 @@ import Testing
     }
 
     @Test func refusalsAreClear() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         let annID = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let bobID = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
         let bob = try await server.signIn(["email": "bob@example.com"])

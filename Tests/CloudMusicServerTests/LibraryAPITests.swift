@@ -2,6 +2,7 @@ import AudioMetadata
 import Foundation
 import HTTPServer
 import MusicCore
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -10,7 +11,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-extension RunningServer {
+extension TestServer {
     func request(_ path: String, method: String = "GET", headers: [String: String] = [:]) async throws -> (
         Int, Data, HTTPURLResponse
     ) {
@@ -64,7 +65,7 @@ extension RunningServer {
     /// song is found at once.
     @Test func aFinishedScanForgetsKeptSearches() async throws {
         let music = try Self.library()
-        let server = try await RunningServer.start(extraArguments: ["--music", music])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", music])
         defer { _ = server.stop() }
         try await server.waitForScan()
         let before = try await server.json("/v1/searches?q=Gamma")["data"] as! [String: Any]
@@ -116,7 +117,7 @@ extension RunningServer {
     }
 
     @Test func browseDetailLyricsAndErrors() async throws {
-        let server = try await RunningServer.start(extraArguments: ["--music", try Self.library()])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", try Self.library()])
         defer { _ = server.stop() }
         try await server.waitForScan()
 
@@ -166,7 +167,7 @@ extension RunningServer {
 
     @Test func streamingRangesTranscodesAndCovers() async throws {
         let root = try Self.library()
-        let server = try await RunningServer.start(extraArguments: ["--music", root])
+        let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         let all = try await server.json("/v1/songs")["data"] as! [String: Any]

@@ -3,6 +3,7 @@ import Cryptography
 import Foundation
 import HTTPServer
 import MusicCore
+import ServerTestSupport
 import Storage
 import Testing
 

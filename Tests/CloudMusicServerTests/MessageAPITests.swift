@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -21,8 +22,9 @@ import Testing
     static func chatters(_ world: World) async throws -> [Chatter] {
         var all: [Chatter] = []
         for (index, person) in world.people.enumerated() {
-            let reply = try await world.server.call(
-                "POST", "/v1/sessions", json: ["email": "p\(index)@example.com", "password": "correct horse"])
+            let reply = world.server.checked(
+                try await world.server.sendSignIn(
+                    ["email": "p\(index)@example.com"], password: "correct horse"))
             try #require(reply.status == 201, "\(reply.json)")
             all.append(
                 Chatter(

@@ -1,5 +1,6 @@
 import Foundation
 import OriginTestSupport
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -12,16 +13,19 @@ import Testing
 /// unread counts, paging by cursor, since and number, search in Chinese, and other people's personal sources.
 @Suite struct NewsAPITests {
     struct World {
-        let server: RunningServer
+        let server: TestServer
         let origin: FeedOrigin
         let admin: String
         let bob: String
 
         static func start() async throws -> World {
             let origin = try await FeedOrigin.start()
-            let server = try await RunningServer.start(extraArguments: [
-                "--fetch-allow", "\(FeedOrigin.host)/32", "--news-refresh", "0", "--podcast-refresh", "off",
-            ])
+            let server = try await TestServer.start(
+                .empty,
+                extraArguments: [
+                    "--fetch-allow", "\(FeedOrigin.host)/32", "--news-refresh", "0", "--podcast-refresh",
+                    "off",
+                ])
             _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
             _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
             let admin = try await server.signIn(["email": "ann@example.com"])
@@ -238,7 +242,7 @@ import Testing
         #expect(malformed == 400)
     }
 
-    static func get(_ server: RunningServer, _ path: String) async throws -> (Int, Data, HTTPURLResponse) {
+    static func get(_ server: TestServer, _ path: String) async throws -> (Int, Data, HTTPURLResponse) {
         let (data, response) = try await URLSession.shared.data(
             from: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
         return ((response as! HTTPURLResponse).statusCode, data, response as! HTTPURLResponse)

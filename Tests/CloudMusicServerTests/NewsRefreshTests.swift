@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MusicCore
 import OriginTestSupport
+import ServerTestSupport
 import Storage
 import Synchronization
 import Testing

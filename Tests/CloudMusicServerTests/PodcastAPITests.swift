@@ -1,6 +1,7 @@
 import AudioMetadata
 import Foundation
 import OriginTestSupport
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,16 +14,18 @@ import Testing
 /// the album page paged, and an episode's audio passed through with its Range.
 @Suite struct PodcastAPITests {
     struct World {
-        let server: RunningServer
+        let server: TestServer
         let origin: FeedOrigin
         let admin: String
         let bob: String
 
         static func start() async throws -> World {
             let origin = try await FeedOrigin.start()
-            let server = try await RunningServer.start(extraArguments: [
-                "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
-            ])
+            let server = try await TestServer.start(
+                .empty,
+                extraArguments: [
+                    "--fetch-allow", "\(FeedOrigin.host)/32", "--podcast-refresh", "off",
+                ])
             _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
             _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
             let admin = try await server.signIn(["email": "ann@example.com"])

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import MusicCore
 import OriginTestSupport
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -48,7 +49,7 @@ import Testing
         var total: Int?
     }
 
-    static func page(_ server: RunningServer, _ path: String) async throws -> Listed {
+    static func page(_ server: TestServer, _ path: String) async throws -> Listed {
         let reply = try await server.call("GET", path)
         try #require(reply.status == 200, "\(path): \(reply.json)")
         let items = reply.data["data"] as? [[String: Any]] ?? []

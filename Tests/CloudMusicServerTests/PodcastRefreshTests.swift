@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OriginTestSupport
+import ServerTestSupport
 import Storage
 import Synchronization
 import Testing

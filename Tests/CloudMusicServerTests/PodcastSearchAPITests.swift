@@ -1,5 +1,6 @@
 import Foundation
 import OriginTestSupport
+import ServerTestSupport
 import Testing
 
 /// `GET /v1/episodes?q=`: episodes of every podcast by their title and show notes (Chinese substrings of any
@@ -8,7 +9,7 @@ import Testing
 @Suite struct PodcastSearchAPITests {
     typealias Item = PodcastAPITests.Item
 
-    static func search(_ server: RunningServer, _ query: String, page: Int = 1, size: Int = 20) async throws
+    static func search(_ server: TestServer, _ query: String, page: Int = 1, size: Int = 20) async throws
         -> Reply
     {
         let q = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!

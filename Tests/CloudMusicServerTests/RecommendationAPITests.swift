@@ -1,5 +1,6 @@
 import Foundation
 import MusicCore
+import ServerTestSupport
 import Storage
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 /// disliked song or one played in the last day), the radio, and "not interested".
 @Suite struct RecommendationAPITests {
     struct World {
-        let server: RunningServer
+        let server: TestServer
         /// Song ids by title.
         let songs: [String: String]
         let ann: String
@@ -43,7 +44,7 @@ import Testing
                 }
                 return root
             }
-            let server = try await RunningServer.start(extraArguments: ["--music", music])
+            let server = try await TestServer.start(.empty, extraArguments: ["--music", music])
             try await server.waitForScan()
             let list = try await server.call("GET", "/v1/songs?size=100")
             var songs: [String: String] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// A stand-in for an SMTP relay on a loopback port: answers one session with the given replies and
@@ -88,9 +89,12 @@ final class FakeSMTPRelay: @unchecked Sendable {
 @Suite struct SMTPSenderTests {
     @Test func emailCodesGoThroughTheRelayAndSignIn() async throws {
         let relay = try FakeSMTPRelay()
-        let server = try await RunningServer.start(extraArguments: [
-            "--smtp-host", "127.0.0.1", "--smtp-port", String(relay.port), "--smtp-from", "music@example.org",
-        ])
+        let server = try await TestServer.start(
+            .empty,
+            extraArguments: [
+                "--smtp-host", "127.0.0.1", "--smtp-port", String(relay.port), "--smtp-from",
+                "music@example.org",
+            ])
         defer { _ = server.stop() }
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let sent = try await server.call(
@@ -117,9 +121,11 @@ final class FakeSMTPRelay: @unchecked Sendable {
 
     @Test func aRelayThatRefusesIsAClearErrorNotACrash() async throws {
         let relay = try FakeSMTPRelay(rcptReply: "550 no such mailbox")
-        let server = try await RunningServer.start(extraArguments: [
-            "--smtp-host", "127.0.0.1", "--smtp-port", String(relay.port),
-        ])
+        let server = try await TestServer.start(
+            .empty,
+            extraArguments: [
+                "--smtp-host", "127.0.0.1", "--smtp-port", String(relay.port),
+            ])
         defer { _ = server.stop() }
         let sent = try await server.call(
             "POST", "/v1/codes", json: ["email": "ann@example.com", "purpose": "login"])

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -111,7 +112,7 @@ import Testing
     @Test func theHTTPLayersOwnRefusalsAreWrittenInTheReadersLanguageToo() async throws {
         // A small body limit: a body over it is still sent whole before the 413 is read (a megabyte could be
         // reset mid-send).
-        let server = try await RunningServer.start(extraArguments: ["--max-body", "1K"])
+        let server = try await TestServer.start(.empty, extraArguments: ["--max-body", "1K"])
         defer { _ = server.stop() }
         let zh = ["Accept-Language": "zh-CN"]
         let nothing = try await server.call("GET", "/v1/no-such-thing", headers: zh)

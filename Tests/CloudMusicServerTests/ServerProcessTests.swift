@@ -8,22 +8,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The built `cloudmusic-server` binary, beside the test bundle.
-func serverBinary() -> URL {
-    var folder = Bundle.main.bundleURL
-    for _ in 0..<4
-    where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("cloudmusic-server").path) {
-        folder.deleteLastPathComponent()
-    }
-    return folder.appendingPathComponent("cloudmusic-server")
-}
-
-func temporaryFolder() -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cm-\(UUID().uuidString)").path
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 /// Runs blocking reads on a thread of their own. The test runner's cooperative pool has one thread
 /// per core, two here: a test blocked on it stalls every other test, long enough to break the ones
 /// that measure time (a 30-second back-off, say). Children are still spawned from the calling
@@ -53,43 +37,8 @@ func runServerCommand(_ arguments: [String], input: String = "") async throws ->
     return (termination.status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
 }
 
-/// A `cloudmusic-server serve` child process on a free loopback port.
-final class RunningServer: Sendable {
-    let child: ChildProcess
-    let dataFolder: String
-    let port: Int
-
-    /// Starts a server and waits, off the cooperative pool, for it to print its address (making the
-    /// demo library takes seconds). It serves an empty music folder unless the arguments name one, or `demo`
-    /// asks for the demo library; `environment` is added to the test's own.
-    static func start(
-        extraArguments: [String] = [], demo: Bool = false, environment: [String: String] = [:]
-    ) async throws -> RunningServer {
-        let dataFolder = temporaryFolder()
-        var music: [String] = []
-        if !demo && !extraArguments.contains("--music") { music = ["--music", temporaryFolder()] }
-        // Most tests sign people up directly; the sign-up code flow has its own tests.
-        if !extraArguments.contains("--signup-codes") { music += ["--signup-codes", "off"] }
-        let child = try ChildProcess(
-            serverBinary().path,
-            ["serve", "--port", "0", "--data", dataFolder, "--log-level", "warning"] + music + extraArguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, output: .pipe)
-        let seen = await offPool { firstLine(of: child.standardOutput!) }
-        guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
-            child.signal(SIGKILL)
-            throw UsageError(message: "server did not print its address: \(seen)")
-        }
-        return RunningServer(
-            child: child, dataFolder: dataFolder,
-            port: Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!)
-    }
-
-    private init(child: ChildProcess, dataFolder: String, port: Int) {
-        self.child = child
-        self.dataFolder = dataFolder
-        self.port = port
-    }
-
+extension TestServer {
+    /// GETs `path`, checked against the API contract: the status and the body.
     func get(_ path: String) async throws -> (Int, Data) {
         let (data, response) = try await URLSession.shared.data(
             from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
@@ -99,22 +48,11 @@ final class RunningServer: Sendable {
             contentType: http.value(forHTTPHeaderField: "Content-Type"))
         return (http.statusCode, data)
     }
-
-    /// Sends `signal` and waits for the server to end: its exit status, or the signal that ended it.
-    func stop(signal: Int32 = SIGTERM) -> Int32 {
-        child.signal(signal)
-        switch child.waitForExit() {
-        case .exited(let status): return status
-        case .signalled(let signal): return signal
-        }
-    }
-
-    deinit { child.signal(SIGTERM) }
 }
 
 @Suite struct ServerProcessTests {
     @Test func servesItsInfoAndStopsCleanlyOnSIGTERM() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         let (status, body) = try await server.get("/v1/server")
         #expect(status == 200)
         let json = try JSONSerialization.jsonObject(with: body) as! [String: Any]
@@ -130,7 +68,7 @@ final class RunningServer: Sendable {
 
     /// The refusals the HTTP layer makes itself are worded in the v1 envelope, byte for byte as a handler's are.
     @Test func theHTTPLayersOwnRefusalsAreInTheEnvelope() async throws {
-        let server = try await RunningServer.start(extraArguments: ["--max-body", "1K"])
+        let server = try await TestServer.start(.empty, extraArguments: ["--max-body", "1K"])
         defer { _ = server.stop() }
         for (method, path, body, status, text) in [
             (
@@ -158,7 +96,7 @@ final class RunningServer: Sendable {
     }
 
     @Test func backupWhileServingIsARestorableDatabase() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         let destination = server.dataFolder + "/backup.sqlite"
         let (code, output, errors) = try await runServerCommand([
             "backup", destination, "--data", server.dataFolder,
@@ -202,7 +140,7 @@ final class RunningServer: Sendable {
     }
 
     @Test func aTakenPortIsAClearError() async throws {
-        let server = try await RunningServer.start()
+        let server = try await TestServer.start(.empty)
         let (code, _, errors) = try await runServerCommand(
             [
                 "serve", "--port", String(server.port), "--data", temporaryFolder(), "--music",

@@ -69,7 +69,8 @@ final class RawConnection {
         let root = temporaryFolder()
         // Long enough that ffmpeg blocks on a client that stops reading.
         try makeTrack(root + "/Long/Song/01.flac", title: "Long", artist: "Long", album: "Song", seconds: 300)
-        let server = try await RunningServer.start(extraArguments: ["--music", root, "--max-transcodes", "1"])
+        let server = try await TestServer.start(
+            .empty, extraArguments: ["--music", root, "--max-transcodes", "1"])
         try await server.waitForScan()
         let songs = try await server.json("/v1/songs")["data"] as! [String: Any]
         let id = ((songs["data"] as! [[String: Any]]).first!["id"] as! String)
@@ -157,7 +158,7 @@ final class RawConnection {
     }
 
     @Test func serveWithoutAMusicFolderGeneratesAndServesTheDemoLibrary() async throws {
-        let server = try await RunningServer.start(demo: true)
+        let server = try await TestServer.start(.builtInDemo)
         try await server.waitForScan()
         let songs = try await server.json("/v1/songs?size=50")["data"] as! [String: Any]
         #expect(songs["total"] as? Int == 30)

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,9 +16,9 @@ import Testing
     static func openStream(_ world: World, _ index: Int, device: String) async throws -> (
         Chatter, EventStreamReader
     ) {
-        let reply = try await world.server.call(
-            "POST", "/v1/sessions",
-            json: ["email": "p\(index)@example.com", "password": "correct horse", "device": device])
+        let reply = world.server.checked(
+            try await world.server.sendSignIn(
+                ["email": "p\(index)@example.com"], password: "correct horse", device: device))
         try #require(reply.status == 201, "\(reply.json)")
         let chatter = Chatter(
             id: world.people[index].id, token: reply.data["session"] as! String,

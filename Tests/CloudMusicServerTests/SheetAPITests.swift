@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -13,7 +14,7 @@ import Testing
 @Suite struct SheetAPITests {
     /// A running server with five songs and two signed-in people: Ann (the first, so an administrator) and Bob.
     struct World {
-        let server: RunningServer
+        let server: TestServer
         let music: String
         /// Song ids by title.
         let songs: [String: String]
@@ -47,7 +48,7 @@ import Testing
                     frequency: 880)
                 return root
             }
-            let server = try await RunningServer.start(extraArguments: ["--music", music])
+            let server = try await TestServer.start(.empty, extraArguments: ["--music", music])
             try await server.waitForScan()
             let list = try await server.call("GET", "/v1/songs?size=100")
             var songs: [String: String] = [:]

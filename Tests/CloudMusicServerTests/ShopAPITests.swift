@@ -218,7 +218,8 @@ private enum ShopKeys {
                 Int64(Date().timeIntervalSince1970) - 1, Int64(orderID) ?? 0)
         }
         try #require(moved == 1, "the order was not waiting for payment")
-        let restarted = try await RunningServer.start(extraArguments: ["--data", world.server.dataFolder])
+        let restarted = try await TestServer.start(
+            .empty, extraArguments: ["--data", world.server.dataFolder])
         let back = ShopWorld(
             server: restarted, ann: world.ann, bob: world.bob, cy: world.cy, productID: world.productID,
             skuID: world.skuID)

@@ -34,7 +34,8 @@ private func isStopped(_ pid: Int32) -> Bool {
 
         let database = try Database(path: world.server.dataFolder + "/cloudmusic.sqlite")
         #expect(try database.read { try $0.queryOne("PRAGMA integrity_check") { try $0.string(0) } } == "ok")
-        let restarted = try await RunningServer.start(extraArguments: ["--data", world.server.dataFolder])
+        let restarted = try await TestServer.start(
+            .empty, extraArguments: ["--data", world.server.dataFolder])
         return (world.on(restarted), orderID, notice, database)
     }
 

@@ -96,7 +96,8 @@ import Testing
         try #require(Date() < completesAt, "the server stopped after the order completed: nothing was tested")
         #expect(await eventually { Date() > completesAt.addingTimeInterval(1) })
 
-        let restarted = try await RunningServer.start(extraArguments: ["--data", world.server.dataFolder])
+        let restarted = try await TestServer.start(
+            .empty, extraArguments: ["--data", world.server.dataFolder])
         let back = world.on(restarted)
         #expect(await eventually { (try? await back.orderState(id, token: back.bob)) == "completed" })
         let detail = try await restarted.call("GET", "/v1/orders/\(id)", token: back.bob)

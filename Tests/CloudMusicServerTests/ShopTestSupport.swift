@@ -11,7 +11,7 @@ import Testing
 /// A running server with a shop: Ann (the first account, so an administrator), buyers Bob and Cy, and one
 /// product on sale with one SKU.
 struct ShopWorld {
-    let server: RunningServer
+    let server: TestServer
     let ann: String
     let bob: String
     let cy: String
@@ -22,7 +22,8 @@ struct ShopWorld {
         stock: Int = 10, priceCents: Int = 1990, arguments: [String] = [], dataFolder: String? = nil,
         environment: [String: String] = [:]
     ) async throws -> ShopWorld {
-        let server = try await RunningServer.start(
+        let server = try await TestServer.start(
+            .empty,
             extraArguments: arguments + (dataFolder.map { ["--data", $0] } ?? []), environment: environment)
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         _ = try await server.signUp(["email": "bob@example.com"], nickname: "Bob")
@@ -76,7 +77,7 @@ struct ShopWorld {
     }
 
     /// The same people and product on another server (a restarted one on the same data).
-    func on(_ other: RunningServer) -> ShopWorld {
+    func on(_ other: TestServer) -> ShopWorld {
         ShopWorld(server: other, ann: ann, bob: bob, cy: cy, productID: productID, skuID: skuID)
     }
 

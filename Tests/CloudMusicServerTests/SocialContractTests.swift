@@ -1,5 +1,6 @@
 import Foundation
 import MusicCore
+import ServerTestSupport
 import Storage
 import Testing
 

@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -61,7 +62,8 @@ import Testing
             "-metadata", "title=Long", "-metadata", "artist=Band", "-metadata", "album=Long",
             root + "/Band/Long/01.ogg",
         ])
-        let server = try await RunningServer.start(extraArguments: ["--max-transcodes", "4", "--music", root])
+        let server = try await TestServer.start(
+            .empty, extraArguments: ["--max-transcodes", "4", "--music", root])
         defer { _ = server.stop() }
         try await server.waitForScan()
         let songs =

@@ -22,7 +22,7 @@ import Testing
     }
 
     struct World {
-        let server: RunningServer
+        let server: TestServer
         /// The server's TMPDIR, where the HTTP layer streams file parts.
         let uploadTemp: String
         let tokens: [String]
@@ -34,7 +34,7 @@ import Testing
 
         static func start(people: Int = 2) async throws -> World {
             let temp = temporaryFolder()
-            let server = try await RunningServer.start(environment: ["TMPDIR": temp])
+            let server = try await TestServer.start(.empty, environment: ["TMPDIR": temp])
             var tokens: [String] = []
             var ids: [String] = []
             for index in 0..<people {

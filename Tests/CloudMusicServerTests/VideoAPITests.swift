@@ -1,5 +1,6 @@
 import AudioMetadata
 import Foundation
+import ServerTestSupport
 import Testing
 
 @testable import CloudMusicServer
@@ -25,7 +26,7 @@ func makeVideo(
     try FFmpeg.installed!.run(arguments + [path])
 }
 
-extension RunningServer {
+extension TestServer {
     /// Waits until a videos scan newer than `after` (a report id) has finished; answers its report.
     @discardableResult
     func waitForVideoScan(after: String? = nil, token: String? = nil) async throws -> [String: Any] {
@@ -69,7 +70,7 @@ extension RunningServer {
 /// and the MP4 conversion, likes, administrators' uploads and deletions, and incremental rescans.
 @Suite struct VideoAPITests {
     struct World {
-        let server: RunningServer
+        let server: TestServer
         let videos: String
         let admin: String
         let bob: String
@@ -92,7 +93,8 @@ extension RunningServer {
                 FileManager.default.createFile(atPath: videos + "/notes.txt", contents: Data("ignored".utf8))
                 return (music, videos)
             }
-            let server = try await RunningServer.start(extraArguments: ["--music", music, "--videos", videos])
+            let server = try await TestServer.start(
+                .empty, extraArguments: ["--music", music, "--videos", videos])
             try await server.waitForScan()
             let report = try await server.waitForVideoScan()
             #expect(report["filesSeen"] as? Int == 3, "\(report)")
@@ -347,7 +349,7 @@ extension RunningServer {
 /// The demo's videos and the videos folders option.
 @Suite struct DemoVideoTests {
     @Test func serveWithoutFoldersServesTheDemosTwoVideosOfItsSongs() async throws {
-        let server = try await RunningServer.start(demo: true)
+        let server = try await TestServer.start(.builtInDemo)
         try await server.waitForScan()
         let report = try await server.waitForVideoScan()
         #expect(report["added"] as? Int == 2 && report["failed"] as? Int == 0, "\(report)")

@@ -13,13 +13,7 @@ import Testing
     static func session(_ server: TestServer, email: String, password: String) async throws -> (
         String, String
     ) {
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/sessions"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["email": email, "password": password])
-        let (data, _) = try await URLSession.shared.data(for: request)
-        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let answer = try #require(json?["data"] as? [String: Any])
+        let answer = try await server.sendSignIn(["email": email], password: password).data
         return (try #require(answer["session"] as? String), try #require(answer["userId"] as? String))
     }
 

@@ -239,15 +239,10 @@ struct TerminalPlayer {
     }
 }
 
+/// Signs a person up over HTTP (the player signs in through its own form).
 func signUp(_ server: TestServer, email: String, password: String, nickname: String) async throws {
-    var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/users"))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try JSONSerialization.data(withJSONObject: [
-        "email": email, "password": password, "nickname": nickname,
-    ])
-    let (_, response) = try await URLSession.shared.data(for: request)
-    #expect((200..<300).contains((response as? HTTPURLResponse)?.statusCode ?? 0))
+    let answer = try await server.sendSignUp(["email": email], nickname: nickname, password: password)
+    #expect((200..<300).contains(answer.status))
 }
 
 /// The row holding the control bar (the last one).

@@ -14,53 +14,101 @@ private let stopServersAtExit: Void = {
     }
 }()
 
-/// The real server on a loopback port serving the demo library, for the SDK's and the terminal player's tests.
+/// A `cloudmusic-server serve` child process on a free loopback port, with a data folder of its own, for every
+/// test target that needs the real server.
 ///
-/// The demo library is generated once per machine (about 20 s) into a shared temporary folder and reused;
-/// each server gets its own data folder, so tests never see each other's accounts or sheets.
+/// Every server started is stopped when the test process exits, if nothing stopped it before.
 public final class TestServer: Sendable {
+    /// The music a server serves.
+    public enum Library: Sendable {
+        /// The demo library, generated once per machine (about 20 s) into a shared temporary folder and reused,
+        /// with any `--music` folders the arguments name beside it; `start` returns once the first scan is done.
+        case demo
+        /// An empty folder of its own unless the arguments name one with `--music`; `start` returns as soon as
+        /// the server listens.
+        case empty
+        /// No `--music` at all: the server makes the demo library in its own data folder, with the demo's videos
+        /// and discovery, as `cloudmusic-server serve` does on a first start; `start` returns as soon as it
+        /// listens.
+        case builtInDemo
+    }
+
     public let child: ChildProcess
+    /// The `--data` folder: the one the arguments name, else a new temporary folder.
     public let dataFolder: String
     public let port: Int
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
-    /// Starts a server on the demo library and waits until its first scan is done.
-    public static func start(extraArguments: [String] = []) async throws -> TestServer {
-        let music = try await DemoLibrary.shared.folder()
-        let server = try await offThread { try TestServer(music: music, extraArguments: extraArguments) }
-        try await server.waitForScan()
-        return server
-    }
-
-    private init(music: String, extraArguments: [String]) throws {
-        dataFolder = temporaryFolder()
-        child = try ChildProcess(
-            serverBinary().path,
-            [
-                "serve", "--port", "0", "--data", dataFolder, "--music", music, "--log-level", "warning",
-                "--signup-codes", "off",
-            ] + extraArguments, output: .pipe)
-        let seen = firstLine(of: child.standardOutput!)
+    /// Starts a server and waits, off the cooperative pool, for it to print its address (for `.demo`, also for
+    /// its first scan). `environment` is added to the test's own. Most tests sign people up directly, so sign-up
+    /// codes are off unless the arguments say `--signup-codes`.
+    public static func start(
+        _ library: Library = .demo, extraArguments: [String] = [], environment: [String: String] = [:]
+    ) async throws -> TestServer {
+        var arguments = ["serve", "--port", "0", "--log-level", "warning"]
+        let dataFolder: String
+        if let index = extraArguments.firstIndex(of: "--data"), index + 1 < extraArguments.count {
+            dataFolder = extraArguments[index + 1]
+        } else {
+            dataFolder = temporaryFolder()
+            arguments += ["--data", dataFolder]
+        }
+        switch library {
+        case .demo: arguments += ["--music", try await DemoLibrary.shared.folder()]
+        case .empty where !extraArguments.contains("--music"): arguments += ["--music", temporaryFolder()]
+        case .empty, .builtInDemo: break
+        }
+        if !extraArguments.contains("--signup-codes") { arguments += ["--signup-codes", "off"] }
+        let child = try ChildProcess(
+            serverBinary().path, arguments + extraArguments,
+            environment: environment.isEmpty
+                ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            output: .pipe)
+        let seen = await offPool { firstLine(of: child.standardOutput!) }
         guard let range = seen.range(of: #"127\.0\.0\.1:(\d+)/"#, options: .regularExpression) else {
             child.signal(SIGKILL)
             throw FixtureError(message: "server did not print its address: \(seen)")
         }
-        port = Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!
+        let server = TestServer(
+            child: child, dataFolder: dataFolder,
+            port: Int(seen[range].dropFirst("127.0.0.1:".count).dropLast())!)
+        if case .demo = library { try await server.waitForFirstScan() }
+        return server
+    }
+
+    private init(child: ChildProcess, dataFolder: String, port: Int) {
+        self.child = child
+        self.dataFolder = dataFolder
+        self.port = port
         _ = stopServersAtExit
         serversRunning.withLock { _ = $0.insert(child.pid) }
     }
 
-    deinit { stop() }
-
-    /// Stops the server (SIGTERM) and waits for it to exit.
-    public func stop() {
-        serversRunning.withLock { _ = $0.remove(child.pid) }
-        guard child.isRunning else { return }
+    /// Told to stop (SIGTERM), and forgotten once it has; not waited for here, since the last reference may go
+    /// on a thread of the cooperative pool.
+    deinit {
+        let child = child
         child.signal(SIGTERM)
-        _ = child.waitForExit()
+        Task.detached {
+            _ = await child.exit()
+            serversRunning.withLock { _ = $0.remove(child.pid) }
+        }
     }
 
-    private func waitForScan() async throws {
+    /// Sends `signal` (SIGTERM: a clean stop) and waits for the server to end; blocks, so call it where a
+    /// blocked thread does no harm. Answers its exit status, or the signal that ended it.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM) -> Int32 {
+        child.signal(signal)
+        let termination = child.waitForExit()
+        serversRunning.withLock { _ = $0.remove(child.pid) }
+        switch termination {
+        case .exited(let status): return status
+        case .signalled(let signal): return signal
+        }
+    }
+
+    private func waitForFirstScan() async throws {
         // Up to three minutes: the first scan competes with every other test on two loaded cores.
         for _ in 0..<1800 {
             let (data, _) = try await URLSession.shared.data(

@@ -153,22 +153,17 @@ actor SubsonicWorld {
     }
 
     static func person(on server: TestServer, index: Int) async throws -> Person {
-        let nickname = "Listener\(index)"
-        let email = "listener\(index)@example.com"
-        let password = "correct horse battery \(index)"
-        let (status, made) = try await v1(
-            server, "POST", "/v1/users", ["email": email, "password": password, "nickname": nickname])
-        try #require(status == 201, "\(made)")
-        let (_, login) = try await v1(server, "POST", "/v1/sessions", ["email": email, "password": password])
-        let session = try #require((login["data"] as? [String: Any])?["session"] as? String)
-        let id = try #require((made["data"] as? [String: Any])?["id"] as? String)
+        let person = try await server.person(
+            "Listener\(index)", email: "listener\(index)@example.com",
+            password: "correct horse battery \(index)")
         let (created, app) = try await v1(
-            server, "POST", "/v1/users/\(id)/app_passwords", ["name": "Phone of \(nickname)"], token: session)
+            server, "POST", "/v1/users/\(person.id)/app_passwords", ["name": "Phone of \(person.nickname)"],
+            token: person.session)
         try #require(created == 201, "\(app)")
         let data = try #require(app["data"] as? [String: Any])
         return Person(
-            id: id, nickname: nickname, email: email, accountPassword: password, session: session,
-            appPassword: try #require(data["password"] as? String),
+            id: person.id, nickname: person.nickname, email: person.email, accountPassword: person.password,
+            session: person.session, appPassword: try #require(data["password"] as? String),
             appPasswordID: try #require(data["id"] as? String))
     }
 
