@@ -90,7 +90,7 @@ import Testing
         #expect(message(["format": "wma"]) == "'format' must be one of: raw, mp3, opus, aac.")
         #expect(message(["maxBitRate": "fast"]) == "'maxBitRate' must be a whole number from 0 to 10000.")
         #expect(throws: ServiceError.notFound("That song does not exist.")) {
-            _ = try IDPath.read(resource: "song") { _ in "12abc" }
+            _ = try IDPath<Song>.read(resource: "song") { _ in "12abc" }
         }
     }
 }

@@ -26,9 +26,9 @@ struct TypedIDTests {
 
     @Test func textAClientHoldsIsRefusedBeforeItIsSentNotTurnedIntoZero() {
         #expect(throws: ServiceError.self) { try ID<Sheet>(validating: "abc", field: "sheetId") }
-        #expect(throws: ServiceError.self) { try IDPath("") }
+        #expect(throws: ServiceError.self) { try IDPath<Sheet>("") }
         #expect(throws: ServiceError.self) { try [ID<Song>].ids(["1", "x"], field: "songIds") }
-        #expect((try? IDPath("9"))?.id == 9)
+        #expect((try? IDPath<Sheet>("9"))?.id == ID(rawValue: 9))
     }
 
     @Test func theDocumentShowsIdsAndLimitsOnTheBody() throws {

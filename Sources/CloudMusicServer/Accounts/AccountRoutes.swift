@@ -14,26 +14,30 @@ struct AccountRoutes {
                 phone: body.phone, email: body.email, password: body.password, nickname: body.nickname,
                 code: body.code, address: call.request.remoteAddress)
         }
-        api.on(AccountsAPI.profile) { call in try accounts.profile(id: call.path.id, viewer: call.caller) }
+        api.on(AccountsAPI.profile) { call in
+            try accounts.profile(id: call.path.id.rawValue, viewer: call.caller)
+        }
         api.on(AccountsAPI.updateProfile) { call in
-            try accounts.updateProfile(id: call.path.id, patch: call.body, viewer: call.caller)
+            try accounts.updateProfile(id: call.path.id.rawValue, patch: call.body, viewer: call.caller)
         }
         api.on(AccountsAPI.deleteAccount) { call in
-            try accounts.deleteUser(id: call.path.id, password: call.body?.password, viewer: call.caller)
+            try accounts.deleteUser(
+                id: call.path.id.rawValue, password: call.body?.password, viewer: call.caller)
             return Done()
         }
         api.on(AccountsAPI.changePassword) { call in
             try accounts.changePassword(
-                id: call.path.id, current: call.body.password, new: call.body.newPassword, viewer: call.caller
+                id: call.path.id.rawValue, current: call.body.password, new: call.body.newPassword,
+                viewer: call.caller
             )
             return Done()
         }
         api.on(AccountsAPI.uploadAvatar) { call in
-            try accounts.setAvatar(id: call.path.id, upload: call.body, viewer: call.caller)
+            try accounts.setAvatar(id: call.path.id.rawValue, upload: call.body, viewer: call.caller)
         }
         api.on(AccountsAPI.avatar) { call in
             try .storedFile(
-                at: accounts.avatar(userID: call.path.id, viewer: call.caller), in: files,
+                at: accounts.avatar(userID: call.path.id.rawValue, viewer: call.caller), in: files,
                 contentType: "image/jpeg",
                 request: call.request)
         }
@@ -58,7 +62,7 @@ struct AccountRoutes {
             return Done()
         }
         api.on(AccountsAPI.revokeSession) { call in
-            try accounts.revokeSession(id: call.path.id, by: call.caller)
+            try accounts.revokeSession(id: call.path.id.rawValue, by: call.caller)
             return Done()
         }
         api.on(AccountsAPI.sendCode) { call in
@@ -79,7 +83,7 @@ struct AccountRoutes {
         }
         api.on(AccountsAPI.adminUsers) { call in try accounts.users(paging: call.query.paging) }
         api.on(AccountsAPI.adminUpdateUser) { call in
-            try accounts.setDisabled(id: call.path.id, disabled: call.body.disabled, by: call.caller)
+            try accounts.setDisabled(id: call.path.id.rawValue, disabled: call.body.disabled, by: call.caller)
         }
         api.on(AccountsAPI.outbox) { call in try accounts.outbox(paging: call.query.paging) }
     }

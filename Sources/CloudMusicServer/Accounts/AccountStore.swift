@@ -35,7 +35,7 @@ struct AccountStore: Sendable {
         func model(private: Bool) -> User {
             User(
                 id: String(id), nickname: nickname,
-                icon: avatarVersion.map { AccountsAPI.avatar.uri(IDPath(id)) + "?v=\($0)" },
+                icon: avatarVersion.map { AccountsAPI.avatar.uri(IDPath(row: id)) + "?v=\($0)" },
                 description: description, gender: gender, birthday: birthday, province: province, city: city,
                 area: area, followingsCount: followingsCount, followersCount: followersCount,
                 phone: `private` ? phone : nil, email: `private` ? email : nil, role: `private` ? role : nil,

@@ -15,11 +15,11 @@ struct AdRoutes {
                 try ads.showing(position: call.query.position, paging: call.query.paging)
             })
         api.on(AdsAPI.icon) { call in
-            let file = try ads.file(adID: call.path.id, video: false)
+            let file = try ads.file(adID: call.path.id.rawValue, video: false)
             return try .storedFile(at: file.path, in: files, contentType: file.type, request: call.request)
         }
         api.on(AdsAPI.video) { call in
-            let file = try ads.file(adID: call.path.id, video: true)
+            let file = try ads.file(adID: call.path.id.rawValue, video: true)
             return try .storedFile(at: file.path, in: files, contentType: file.type, request: call.request)
         }
         api.on(AdsAPI.adminList) { call in
@@ -28,10 +28,12 @@ struct AdRoutes {
         api.on(AdsAPI.create) { call in
             try ads.create(call.body.fields, files: call.body.files, createdBy: call.caller.userID)
         }
-        api.on(AdsAPI.update) { call in try ads.update(id: call.path.id, call.body) }
-        api.on(AdsAPI.replaceMedia) { call in try ads.replaceMedia(id: call.path.id, files: call.body.files) }
+        api.on(AdsAPI.update) { call in try ads.update(id: call.path.id.rawValue, call.body) }
+        api.on(AdsAPI.replaceMedia) { call in
+            try ads.replaceMedia(id: call.path.id.rawValue, files: call.body.files)
+        }
         api.on(AdsAPI.delete) { call in
-            try ads.delete(id: call.path.id)
+            try ads.delete(id: call.path.id.rawValue)
             return Done()
         }
         api.on(AdsAPI.reorder) { call in try ads.reorder(call.body) }

@@ -31,7 +31,7 @@ struct AdStore: Sendable {
 
         /// What the API sends. Addresses carry the file's version (`?v=`), so a replaced file is a new one.
         func model() -> Ad {
-            let path = IDPath(id)
+            let path = IDPath<Ad>(row: id)
             let icon = AdsAPI.icon.uri(path) + "?v=" + Self.version(of: pictureFile)
             let uri =
                 style == AdStyle.video.rawValue

@@ -14,9 +14,9 @@ struct AppVersionRoutes {
         api.on(AppVersionsAPI.publish) { call in
             try versions.publish(call.body, createdBy: call.caller.userID)
         }
-        api.on(AppVersionsAPI.update) { call in try versions.update(id: call.path.id, call.body) }
+        api.on(AppVersionsAPI.update) { call in try versions.update(id: call.path.id.rawValue, call.body) }
         api.on(AppVersionsAPI.delete) { call in
-            try versions.delete(id: call.path.id)
+            try versions.delete(id: call.path.id.rawValue)
             return Done()
         }
     }

@@ -10,15 +10,16 @@ struct AudiobookRoutes {
 
     func register(on api: EndpointRouter) {
         api.on(AudiobooksAPI.cover) { call in
-            guard let response = try cover(bookID: call.path.id, size: call.query.size, call.request) else {
+            guard let response = try cover(bookID: call.path.id.rawValue, size: call.query.size, call.request)
+            else {
                 throw AudiobookService.noBook
             }
             return response
         }
-        api.on(AudiobooksAPI.chapters) { call in try audiobooks.chapters(partID: call.path.id) }
+        api.on(AudiobooksAPI.chapters) { call in try audiobooks.chapters(partID: call.path.id.rawValue) }
         api.on(AudiobooksAPI.scan) { _ in try audiobooks.scan() }
         api.on(AudiobooksAPI.deleted) { _ in try audiobooks.deletedBooks() }
-        api.on(AudiobooksAPI.restore) { call in try audiobooks.restore(deletionID: call.path.id) }
+        api.on(AudiobooksAPI.restore) { call in try audiobooks.restore(deletionID: call.path.id.rawValue) }
     }
 
     /// The book's cover picture (resized when asked), else the one embedded in its parts; nil when `bookID` is

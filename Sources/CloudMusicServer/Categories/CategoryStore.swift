@@ -52,7 +52,7 @@ struct CategoryStore: Sendable {
         return genres.map { genre in
             Category(
                 id: String(genre.id), name: genre.name,
-                icon: best[genre.id].map { CatalogAPI.albumCover.uri(IDPath($0.album)) },
+                icon: best[genre.id].map { CatalogAPI.albumCover.uri(IDPath(row: $0.album)) },
                 songsCount: genre.songs,
                 albumsCount: albums[genre.id] ?? 0, sheetsCount: sheets[Self.asciiLowercased(genre.name)] ?? 0
             )

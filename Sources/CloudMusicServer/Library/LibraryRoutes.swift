@@ -13,12 +13,12 @@ struct LibraryRoutes {
         api.on(CatalogAPI.songs) { call in try library.songs(call.query) }
         api.on(CatalogAPI.song) { call in
             try library.song(
-                id: call.path.id,
+                id: call.path.id.rawValue,
                 viewer: ClickViewer(userID: call.caller?.userID, address: call.request.remoteAddress))
         }
-        api.on(CatalogAPI.lyric) { call in try library.lyric(songID: call.path.id) }
+        api.on(CatalogAPI.lyric) { call in try library.lyric(songID: call.path.id.rawValue) }
         api.on(CatalogAPI.stream) { call in
-            let file = try library.songFile(id: call.path.id)
+            let file = try library.songFile(id: call.path.id.rawValue)
             let clients =
                 ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
             let reply = try media.stream(file: file, query: call.query, clients: clients)
@@ -45,7 +45,7 @@ struct LibraryRoutes {
             }
         }
         api.on(CatalogAPI.songCover) { call in
-            let file = try library.songFile(id: call.path.id)
+            let file = try library.songFile(id: call.path.id.rawValue)
             let size = call.query.size
             var cover = try media.embeddedCover(songPath: file.path, size: size)
             if cover == nil, let albumID = file.albumID {
@@ -56,17 +56,17 @@ struct LibraryRoutes {
             return try .storedFile(at: cover, in: files, request: call.request)
         }
         api.on(CatalogAPI.albums) { call in try library.albums(call.query) }
-        api.on(CatalogAPI.album) { call in try library.album(id: call.path.id) }
+        api.on(CatalogAPI.album) { call in try library.album(id: call.path.id.rawValue) }
         api.on(CatalogAPI.albumCover) { call in
-            let sources = try library.albumCoverSources(id: call.path.id)
+            let sources = try library.albumCoverSources(id: call.path.id.rawValue)
             guard
                 let cover = try media.albumCover(
-                    albumID: call.path.id, sources: sources, size: call.query.size)
+                    albumID: call.path.id.rawValue, sources: sources, size: call.query.size)
             else { return Self.placeholderCover }
             return try .storedFile(at: cover, in: files, request: call.request)
         }
         api.on(CatalogAPI.artists) { call in try library.artists(call.query) }
-        api.on(CatalogAPI.artist) { call in try library.artist(id: call.path.id) }
+        api.on(CatalogAPI.artist) { call in try library.artist(id: call.path.id.rawValue) }
         api.on(CatalogAPI.genres) { call in try library.genres(paging: call.query.paging) }
         // As long as the server keeps a search: a client asking again within it would get the same answer.
         let searches = AnswerCaching.fresh(seconds: Int(LibraryService.searchSeconds))

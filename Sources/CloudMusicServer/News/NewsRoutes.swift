@@ -13,10 +13,10 @@ struct NewsRoutes {
         api.on(NewsAPI.channels) { call in try news.channels(viewer: call.caller) }
         api.on(NewsAPI.createChannel) { call in try news.createChannel(call.body, viewer: call.caller) }
         api.on(NewsAPI.updateChannel) { call in
-            try news.updateChannel(id: call.path.id, change: call.body, viewer: call.caller)
+            try news.updateChannel(id: call.path.id.rawValue, change: call.body, viewer: call.caller)
         }
         api.on(NewsAPI.deleteChannel) { call in
-            try news.deleteChannel(id: call.path.id, viewer: call.caller)
+            try news.deleteChannel(id: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
         api.on(NewsAPI.sources) { call in try news.sources(viewer: call.caller) }
@@ -24,27 +24,29 @@ struct NewsRoutes {
             try waitFor { [news] in try await news.addSource(call.body, viewer: call.caller) }
         }
         api.on(NewsAPI.deleteSource) { call in
-            try news.deleteSource(id: call.path.id, viewer: call.caller)
+            try news.deleteSource(id: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
         api.on(NewsAPI.refreshSource) { call in
-            try waitFor { [news] in try await news.refreshSource(id: call.path.id, viewer: call.caller) }
+            try waitFor { [news] in
+                try await news.refreshSource(id: call.path.id.rawValue, viewer: call.caller)
+            }
         }
         api.on(NewsAPI.articles) { call in
-            try news.articles(channelID: call.path.id, query: call.query, viewer: call.caller)
+            try news.articles(channelID: call.path.id.rawValue, query: call.query, viewer: call.caller)
         }
-        api.on(NewsAPI.article) { call in try news.article(id: call.path.id, viewer: call.caller) }
+        api.on(NewsAPI.article) { call in try news.article(id: call.path.id.rawValue, viewer: call.caller) }
         api.on(NewsAPI.markRead) { call in
-            try news.markRead(id: call.path.id, call.body.read, viewer: call.caller)
+            try news.markRead(id: call.path.id.rawValue, call.body.read, viewer: call.caller)
         }
         api.on(NewsAPI.markSaved) { call in
-            try news.markSaved(id: call.path.id, call.body.saved, viewer: call.caller)
+            try news.markSaved(id: call.path.id.rawValue, call.body.saved, viewer: call.caller)
         }
         api.on(NewsAPI.markHidden) { call in
-            try news.markHidden(id: call.path.id, call.body.hidden, viewer: call.caller)
+            try news.markHidden(id: call.path.id.rawValue, call.body.hidden, viewer: call.caller)
         }
         api.on(NewsAPI.readAll) { call in
-            try news.readAll(channelID: call.path.id, upTo: call.body.upTo, viewer: call.caller)
+            try news.readAll(channelID: call.path.id.rawValue, upTo: call.body.upTo, viewer: call.caller)
         }
         api.on(NewsAPI.saved) { call in try news.saved(query: call.query, viewer: call.caller) }
         api.on(NewsAPI.search) { call in try news.search(query: call.query, viewer: call.caller) }

@@ -21,9 +21,11 @@ struct PodcastRoutes {
     func register(on api: EndpointRouter) {
         api.on(PodcastsAPI.list) { call in try podcasts.podcasts(query: call.query, viewer: call.caller) }
         api.on(PodcastsAPI.categories) { _ in try podcasts.categories() }
-        api.on(PodcastsAPI.detail) { call in try podcasts.podcast(id: call.path.id, viewer: call.caller) }
+        api.on(PodcastsAPI.detail) { call in
+            try podcasts.podcast(id: call.path.id.rawValue, viewer: call.caller)
+        }
         api.on(PodcastsAPI.cover) { [covers, bookCover] call in
-            let id = call.path.id
+            let id = call.path.id.rawValue
             if let bookCover, let response = try bookCover(id, call.query.size, call.request) {
                 return response
             }
@@ -36,7 +38,7 @@ struct PodcastRoutes {
             return response
         }
         api.on(PodcastsAPI.episodes) { call in
-            try podcasts.episodes(podcastID: call.path.id, query: call.query, viewer: call.caller)
+            try podcasts.episodes(podcastID: call.path.id.rawValue, query: call.query, viewer: call.caller)
         }
         api.on(PodcastsAPI.add) { call in
             try waitFor { [podcasts] in try await podcasts.add(call.body) }
@@ -45,24 +47,26 @@ struct PodcastRoutes {
             try waitFor { [podcasts] in try await podcasts.importOPML(call.body.text) }
         }
         api.on(PodcastsAPI.update) { call in
-            try waitFor { [podcasts] in try await podcasts.update(id: call.path.id, settings: call.body) }
+            try waitFor { [podcasts] in
+                try await podcasts.update(id: call.path.id.rawValue, settings: call.body)
+            }
         }
         api.on(PodcastsAPI.delete) { call in
-            try podcasts.delete(id: call.path.id)
+            try podcasts.delete(id: call.path.id.rawValue)
             return Done()
         }
         api.on(PodcastsAPI.refresh) { call in
             try waitFor { [podcasts] in
-                try await podcasts.refresh(id: call.path.id)
-                return try podcasts.podcast(id: call.path.id, viewer: nil)
+                try await podcasts.refresh(id: call.path.id.rawValue)
+                return try podcasts.podcast(id: call.path.id.rawValue, viewer: nil)
             }
         }
         api.on(PodcastsAPI.refreshAll) { _ in try waitFor { [podcasts] in try await podcasts.refreshAll() } }
         api.on(PodcastsAPI.subscribe) { call in
-            try podcasts.subscribe(podcastID: call.path.id, viewer: call.caller, true)
+            try podcasts.subscribe(podcastID: call.path.id.rawValue, viewer: call.caller, true)
         }
         api.on(PodcastsAPI.unsubscribe) { call in
-            try podcasts.subscribe(podcastID: call.path.id, viewer: call.caller, false)
+            try podcasts.subscribe(podcastID: call.path.id.rawValue, viewer: call.caller, false)
         }
         api.on(PodcastsAPI.subscriptions) { call in
             try podcasts.subscriptions(paging: call.query.paging, viewer: call.caller)
@@ -76,20 +80,24 @@ struct PodcastRoutes {
         api.on(PodcastsAPI.searchEpisodes) { call in
             try podcasts.searchEpisodes(query: call.query, viewer: call.caller)
         }
-        api.on(PodcastsAPI.episode) { call in try podcasts.episode(id: call.path.id, viewer: call.caller) }
+        api.on(PodcastsAPI.episode) { call in
+            try podcasts.episode(id: call.path.id.rawValue, viewer: call.caller)
+        }
         api.on(PodcastsAPI.progress) { call in
-            try podcasts.progress(episodeID: call.path.id, viewer: call.caller)
+            try podcasts.progress(episodeID: call.path.id.rawValue, viewer: call.caller)
         }
         api.on(PodcastsAPI.saveProgress) { call in
-            try podcasts.saveProgress(episodeID: call.path.id, draft: call.body, viewer: call.caller)
+            try podcasts.saveProgress(episodeID: call.path.id.rawValue, draft: call.body, viewer: call.caller)
         }
         api.on(PodcastsAPI.chapters) { call in
-            try waitFor { [podcasts] in try await podcasts.chapters(episodeID: call.path.id) }
+            try waitFor { [podcasts] in try await podcasts.chapters(episodeID: call.path.id.rawValue) }
         }
         api.on(PodcastsAPI.transcript) { call in
-            try waitFor { [podcasts] in try await podcasts.transcript(episodeID: call.path.id) }
+            try waitFor { [podcasts] in try await podcasts.transcript(episodeID: call.path.id.rawValue) }
         }
-        api.on(PodcastsAPI.stream) { call in try audio(episodeID: call.path.id, request: call.request) }
+        api.on(PodcastsAPI.stream) { call in
+            try audio(episodeID: call.path.id.rawValue, request: call.request)
+        }
     }
 
     /// An episode's audio: its download, or its origin's answer passed through (Subsonic's stream too).

@@ -563,7 +563,7 @@ struct PodcastService: Sendable {
             detailHtml: fields.descriptionHTML,
             imageUrl: record.book == nil
                 ? fields.imageURL
-                : record.book?.cover.map { _ in AudiobooksAPI.cover.uri(IDPath(record.id)) },
+                : record.book?.cover.map { _ in AudiobooksAPI.cover.uri(IDPath(row: record.id)) },
             feedUrl: record.feedURL,
             link: fields.link, categories: fields.categories, explicit: fields.explicit, keep: record.keep,
             retention: record.retention, episodesCount: record.episodesCount,
@@ -580,12 +580,12 @@ struct PodcastService: Sendable {
             id: String(record.id), podcastId: String(record.podcastID), podcastTitle: record.podcastTitle,
             title: fields.title, detail: fields.descriptionText,
             publishedAt: fields.publishedAt.map(APIDate.string),
-            duration: fields.duration, uri: PodcastsAPI.stream.uri(IDPath(record.id)),
+            duration: fields.duration, uri: PodcastsAPI.stream.uri(IDPath(row: record.id)),
             enclosureUrl: fields.enclosureURL, enclosureType: fields.enclosureType,
             enclosureLength: fields.enclosureLength, season: fields.season, episode: fields.episode,
             // A book's part: its chapters are the server's, read from its file.
             chaptersUrl: record.kind == .audiobook
-                ? AudiobooksAPI.chapters.uri(IDPath(record.id)) : fields.chaptersURL,
+                ? AudiobooksAPI.chapters.uri(IDPath(row: record.id)) : fields.chaptersURL,
             transcriptUrl: fields.transcriptURL, imageUrl: fields.imageURL,
             downloaded: record.keep == .download && record.fileName != nil,
             progress: record.progress.map { model(episodeID: record.id, $0) }, likesCount: record.likesCount,

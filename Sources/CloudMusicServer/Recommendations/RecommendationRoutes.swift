@@ -12,10 +12,12 @@ struct RecommendationRoutes {
             try recommendations.radio(count: call.query.count, viewer: call.caller)
         }
         api.on(RecommendationsAPI.similarSongs) { call in
-            try recommendations.similarSongs(id: call.path.id, size: call.query.size, viewer: call.caller)
+            try recommendations.similarSongs(
+                id: call.path.id.rawValue, size: call.query.size, viewer: call.caller)
         }
         api.on(RecommendationsAPI.similarSheets) { call in
-            try recommendations.similarSheets(id: call.path.id, size: call.query.size, viewer: call.caller)
+            try recommendations.similarSheets(
+                id: call.path.id.rawValue, size: call.query.size, viewer: call.caller)
         }
         api.on(RecommendationsAPI.dislikes) { call in
             try recommendations.dislikes(paging: call.query.paging, viewer: call.caller)
@@ -25,7 +27,7 @@ struct RecommendationRoutes {
             return Done()
         }
         api.on(RecommendationsAPI.undislike) { call in
-            try recommendations.undislike(songID: call.path.id, viewer: call.caller)
+            try recommendations.undislike(songID: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
     }

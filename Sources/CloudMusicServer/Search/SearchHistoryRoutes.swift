@@ -9,7 +9,7 @@ struct SearchHistoryRoutes {
         api.on(SearchHistoryAPI.history) { call in try searches.history(viewer: call.caller) }
         api.on(SearchHistoryAPI.record) { call in try searches.record(call.body, viewer: call.caller) }
         api.on(SearchHistoryAPI.delete) { call in
-            try searches.delete(id: call.path.id, viewer: call.caller)
+            try searches.delete(id: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
         api.on(SearchHistoryAPI.clear) { call in

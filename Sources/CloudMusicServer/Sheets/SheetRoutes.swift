@@ -23,66 +23,78 @@ struct SheetRoutes {
                 isPrivate: call.query.isPrivate, viewer: call.caller)
         }
         api.on(SheetsAPI.detail) { call in
-            try sheets.detail(id: call.path.id, viewer: call.caller, songsLimit: call.query.songs)
+            try sheets.detail(id: call.path.id.rawValue, viewer: call.caller, songsLimit: call.query.songs)
         }
-        api.on(SheetsAPI.update) { call in try sheets.update(id: call.path.id, call.body, viewer: call.caller)
+        api.on(SheetsAPI.update) { call in
+            try sheets.update(id: call.path.id.rawValue, call.body, viewer: call.caller)
         }
         api.on(SheetsAPI.delete) { call in
-            try sheets.delete(id: call.path.id, viewer: call.caller)
+            try sheets.delete(id: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
         api.on(SheetsAPI.cover) { call in
             try .storedFile(
-                at: sheets.cover(sheetID: call.path.id, viewer: call.caller), in: files, request: call.request
+                at: sheets.cover(sheetID: call.path.id.rawValue, viewer: call.caller), in: files,
+                request: call.request
             )
         }
         api.on(SheetsAPI.uploadCover) { call in
             let file = try call.body.storedFile()
             return try sheets.setCover(
-                sheetID: call.path.id, uploadPath: file.path, size: file.size, viewer: call.caller)
+                sheetID: call.path.id.rawValue, uploadPath: file.path, size: file.size, viewer: call.caller)
         }
         api.on(SheetsAPI.deleteCover) { call in
-            try sheets.removeCover(sheetID: call.path.id, viewer: call.caller)
+            try sheets.removeCover(sheetID: call.path.id.rawValue, viewer: call.caller)
         }
         api.on(SheetsAPI.m3u) { call in
-            let (title, text) = try sheets.exportM3U(sheetID: call.path.id, viewer: call.caller)
+            let (title, text) = try sheets.exportM3U(sheetID: call.path.id.rawValue, viewer: call.caller)
             var response = Response.raw(Data(text.utf8), contentType: "audio/x-mpegurl; charset=utf-8")
             response.headers.add("Content-Disposition", attachment(named: title, extension: "m3u8"))
             return response
         }
 
         api.on(SheetsAPI.songs) { call in
-            try sheets.songs(id: call.path.id, viewer: call.caller, paging: call.query.paging)
+            try sheets.songs(id: call.path.id.rawValue, viewer: call.caller, paging: call.query.paging)
         }
         api.on(SheetsAPI.addSongs) { call in
-            try sheets.addSongs(sheetID: call.path.id, songIDs: call.body.songIds, viewer: call.caller)
+            try sheets.addSongs(
+                sheetID: call.path.id.rawValue, songIDs: call.body.songIds, viewer: call.caller)
         }
         api.on(SheetsAPI.removeSongs) { call in
-            try sheets.removeSongs(sheetID: call.path.id, songIDs: call.query.songIds, viewer: call.caller)
+            try sheets.removeSongs(
+                sheetID: call.path.id.rawValue, songIDs: call.query.songIds, viewer: call.caller)
         }
         api.on(SheetsAPI.removeSong) { call in
-            try sheets.removeSongs(sheetID: call.path.id, songIDs: [call.path.songId], viewer: call.caller)
+            try sheets.removeSongs(
+                sheetID: call.path.id.rawValue, songIDs: [call.path.songId.rawValue], viewer: call.caller)
         }
         api.on(SheetsAPI.moveSong) { call in
             try sheets.moveSong(
-                sheetID: call.path.id, songID: call.path.songId, to: call.body.position, viewer: call.caller)
+                sheetID: call.path.id.rawValue, songID: call.path.songId.rawValue, to: call.body.position,
+                viewer: call.caller)
         }
-        api.on(SheetsAPI.likeSong) { call in try sheets.like(songID: call.path.id, viewer: call.caller) }
-        api.on(SheetsAPI.unlikeSong) { call in try sheets.unlike(songID: call.path.id, viewer: call.caller) }
+        api.on(SheetsAPI.likeSong) { call in
+            try sheets.like(songID: call.path.id.rawValue, viewer: call.caller)
+        }
+        api.on(SheetsAPI.unlikeSong) { call in
+            try sheets.unlike(songID: call.path.id.rawValue, viewer: call.caller)
+        }
 
         api.on(SheetsAPI.created) { call in
-            _ = try accounts.user(id: call.path.id, viewer: call.caller)
-            return try sheets.created(by: call.path.id, paging: call.query.paging, viewer: call.caller)
+            _ = try accounts.user(id: call.path.id.rawValue, viewer: call.caller)
+            return try sheets.created(
+                by: call.path.id.rawValue, paging: call.query.paging, viewer: call.caller)
         }
         api.on(SheetsAPI.collected) { call in
-            _ = try accounts.user(id: call.path.id, viewer: call.caller)
-            return try sheets.collected(by: call.path.id, paging: call.query.paging, viewer: call.caller)
+            _ = try accounts.user(id: call.path.id.rawValue, viewer: call.caller)
+            return try sheets.collected(
+                by: call.path.id.rawValue, paging: call.query.paging, viewer: call.caller)
         }
         api.on(SheetsAPI.collect) { call in
             try sheets.collect(sheetID: call.body.sheetId.rawValue, viewer: call.caller)
         }
         api.on(SheetsAPI.uncollect) { call in
-            try sheets.uncollect(sheetID: call.path.id, viewer: call.caller)
+            try sheets.uncollect(sheetID: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
 

@@ -30,15 +30,15 @@ struct SheetStore: Sendable {
 
         func model(signedIn: Bool, songs: [Song]? = nil) -> Sheet {
             let icon =
-                coverVersion.map { SheetsAPI.cover.uri(IDPath(id)) + "?v=\($0)" }
-                ?? firstAlbumID.map { CatalogAPI.albumCover.uri(IDPath($0)) }
+                coverVersion.map { SheetsAPI.cover.uri(IDPath(row: id)) + "?v=\($0)" }
+                ?? firstAlbumID.map { CatalogAPI.albumCover.uri(IDPath(row: $0)) }
             return Sheet(
                 id: String(id), title: title, icon: icon, detail: detail, tags: tags, isPrivate: isPrivate,
                 kind: isLikes ? "likes" : "sheet", clicksCount: clicksCount, collectsCount: collectsCount,
                 commentsCount: commentsCount, songsCount: songsCount,
                 user: UserSummary(
                     id: String(userID), nickname: ownerNickname,
-                    icon: ownerAvatarVersion.map { AccountsAPI.avatar.uri(IDPath(userID)) + "?v=\($0)" }),
+                    icon: ownerAvatarVersion.map { AccountsAPI.avatar.uri(IDPath(row: userID)) + "?v=\($0)" }),
                 collected: signedIn ? collected : nil, songs: songs, createdAt: APIDate.string(createdAt),
                 updatedAt: APIDate.string(updatedAt))
         }

@@ -12,37 +12,39 @@ struct ShopRoutes {
         api.on(ShopAPI.products) { call in try shop.products(search: call.query.q, paging: call.query.paging)
         }
         api.on(ShopAPI.product) { call in
-            try shop.product(id: call.path.id, isAdmin: call.caller?.isAdmin ?? false)
+            try shop.product(id: call.path.id.rawValue, isAdmin: call.caller?.isAdmin ?? false)
         }
         api.on(ShopAPI.createProduct) { call in try shop.createProduct(call.body) }
-        api.on(ShopAPI.updateProduct) { call in try shop.updateProduct(id: call.path.id, call.body) }
-        api.on(ShopAPI.addSKU) { call in try shop.addSKU(productID: call.path.id, call.body) }
-        api.on(ShopAPI.updateSKU) { call in try shop.updateSKU(id: call.path.id, call.body) }
+        api.on(ShopAPI.updateProduct) { call in try shop.updateProduct(id: call.path.id.rawValue, call.body) }
+        api.on(ShopAPI.addSKU) { call in try shop.addSKU(productID: call.path.id.rawValue, call.body) }
+        api.on(ShopAPI.updateSKU) { call in try shop.updateSKU(id: call.path.id.rawValue, call.body) }
 
         api.on(ShopAPI.cart) { call in try shop.cart(userID: call.caller.userID) }
         api.on(ShopAPI.addToCart) { call in try shop.addToCart(userID: call.caller.userID, call.body) }
         api.on(ShopAPI.setCartQuantity) { call in
             try shop.setCartQuantity(
-                userID: call.caller.userID, itemID: call.path.id, quantity: call.body.quantity)
+                userID: call.caller.userID, itemID: call.path.id.rawValue, quantity: call.body.quantity)
         }
         api.on(ShopAPI.removeFromCart) { call in
-            try shop.removeFromCart(userID: call.caller.userID, itemID: call.path.id)
+            try shop.removeFromCart(userID: call.caller.userID, itemID: call.path.id.rawValue)
         }
 
         api.on(ShopAPI.order) { call in try orders.create(userID: call.caller.userID, call.body) }
         api.on(ShopAPI.orders) { call in
             try orders.list(userID: call.caller.userID, paging: call.query.paging)
         }
-        api.on(ShopAPI.orderDetail) { call in try orders.detail(userID: call.caller.userID, id: call.path.id)
+        api.on(ShopAPI.orderDetail) { call in
+            try orders.detail(userID: call.caller.userID, id: call.path.id.rawValue)
         }
-        api.on(ShopAPI.cancelOrder) { call in try orders.cancel(userID: call.caller.userID, id: call.path.id)
+        api.on(ShopAPI.cancelOrder) { call in
+            try orders.cancel(userID: call.caller.userID, id: call.path.id.rawValue)
         }
         api.on(ShopAPI.confirmReceipt) { call in
-            try orders.confirmReceipt(userID: call.caller.userID, id: call.path.id)
+            try orders.confirmReceipt(userID: call.caller.userID, id: call.path.id.rawValue)
         }
         api.on(ShopAPI.pay) { call in
             try orders.startPayment(
-                userID: call.caller.userID, orderID: call.path.id, choice: call.body.provider)
+                userID: call.caller.userID, orderID: call.path.id.rawValue, choice: call.body.provider)
         }
 
         api.on(ShopAPI.notifyAlipay) { call in try notification(.alipay, call.request) }
@@ -54,9 +56,10 @@ struct ShopRoutes {
         api.on(ShopAPI.adminOrders) { call in
             try orders.adminList(state: call.query.state, cursor: call.query.cursor, size: call.query.size)
         }
-        api.on(ShopAPI.shipOrder) { call in try orders.ship(orderID: call.path.id, call.body) }
+        api.on(ShopAPI.shipOrder) { call in try orders.ship(orderID: call.path.id.rawValue, call.body) }
         api.on(ShopAPI.refund) { call in
-            try orders.refund(orderID: call.path.id, reason: call.body?.reason, by: call.caller.userID)
+            try orders.refund(
+                orderID: call.path.id.rawValue, reason: call.body?.reason, by: call.caller.userID)
         }
     }
 

@@ -12,9 +12,11 @@ struct FeedRoutes {
         api.on(FeedsAPI.create) { call in try feeds.publish(call.body, viewer: call.caller) }
         api.on(FeedsAPI.timeline) { call in try feeds.timeline(call.query, viewer: call.caller) }
         api.on(FeedsAPI.nearby) { call in try feeds.nearby(call.query, viewer: call.caller) }
-        api.on(FeedsAPI.detail) { call in try feeds.visibleFeed(id: call.path.id, viewer: call.caller) }
+        api.on(FeedsAPI.detail) { call in
+            try feeds.visibleFeed(id: call.path.id.rawValue, viewer: call.caller)
+        }
         api.on(FeedsAPI.delete) { call in
-            try feeds.delete(id: call.path.id, viewer: call.caller)
+            try feeds.delete(id: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
     }

@@ -9,7 +9,7 @@ struct FollowRoutes {
     func register(on api: EndpointRouter) {
         api.on(FollowsAPI.follow) { call in try follows.follow(call.body, viewer: call.caller) }
         api.on(FollowsAPI.unfollow) { call in
-            try follows.unfollow(userID: call.path.id, viewer: call.caller)
+            try follows.unfollow(userID: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
         for (endpoint, relation) in [
@@ -17,7 +17,8 @@ struct FollowRoutes {
             (FollowsAPI.friends, .friends),
         ] {
             api.on(endpoint) { call in
-                try follows.users(relation, of: call.path.id, paging: call.query.paging, viewer: call.caller)
+                try follows.users(
+                    relation, of: call.path.id.rawValue, paging: call.query.paging, viewer: call.caller)
             }
         }
         api.on(FollowsAPI.searchUsers) { call in try follows.searchUsers(call.query, viewer: call.caller) }
@@ -29,7 +30,7 @@ struct FollowRoutes {
             return Done()
         }
         api.on(FollowsAPI.unblock) { call in
-            try follows.unblock(userID: call.path.id, viewer: call.caller)
+            try follows.unblock(userID: call.path.id.rawValue, viewer: call.caller)
             return Done()
         }
     }

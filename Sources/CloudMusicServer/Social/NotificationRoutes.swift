@@ -10,7 +10,7 @@ struct NotificationRoutes {
         api.on(NotificationsAPI.list) { call in try notifications.list(call.query, viewer: call.caller) }
         api.on(NotificationsAPI.unread) { call in try notifications.unread(viewer: call.caller) }
         api.on(NotificationsAPI.update) { call in
-            try notifications.setRead(id: call.path.id, read: call.body.read, viewer: call.caller)
+            try notifications.setRead(id: call.path.id.rawValue, read: call.body.read, viewer: call.caller)
         }
         api.on(NotificationsAPI.markRead) { call in
             try notifications.markRead(before: call.body?.before, viewer: call.caller)

@@ -26,6 +26,6 @@ enum UserColumns {
 
     /// A user's picture address, versioned so a new picture is fetched again; nil when they have none.
     static func avatar(userID: Int64, version: Int64?) -> String? {
-        version.map { AccountsAPI.avatar.uri(IDPath(userID)) + "?v=\($0)" }
+        version.map { AccountsAPI.avatar.uri(IDPath(row: userID)) + "?v=\($0)" }
     }
 }

@@ -10,18 +10,21 @@ struct AppPasswordRoutes {
 
     func register(on api: EndpointRouter) {
         api.on(AppPasswordsAPI.create) { call in
-            try passwords.create(userID: call.path.id, name: call.body.name, by: call.caller)
+            try passwords.create(userID: call.path.id.rawValue, name: call.body.name, by: call.caller)
         }
-        api.on(AppPasswordsAPI.list) { call in try passwords.list(userID: call.path.id, by: call.caller) }
+        api.on(AppPasswordsAPI.list) { call in
+            try passwords.list(userID: call.path.id.rawValue, by: call.caller)
+        }
         api.on(AppPasswordsAPI.revoke) { call in
-            try passwords.revoke(userID: call.path.id, passwordID: call.path.passwordId, by: call.caller)
+            try passwords.revoke(
+                userID: call.path.id.rawValue, passwordID: call.path.passwordId.rawValue, by: call.caller)
             return Done()
         }
         api.on(AppPasswordsAPI.nowPlaying) { call in
-            try subsonic.nowPlayingSetting(userID: call.path.id, by: call.caller)
+            try subsonic.nowPlayingSetting(userID: call.path.id.rawValue, by: call.caller)
         }
         api.on(AppPasswordsAPI.setNowPlaying) { call in
-            try subsonic.setNowPlaying(userID: call.path.id, call.body.visibility, by: call.caller)
+            try subsonic.setNowPlaying(userID: call.path.id.rawValue, call.body.visibility, by: call.caller)
         }
     }
 }

@@ -13,12 +13,13 @@ struct VideoRoutes {
             try videos.videos(order: call.query.order, paging: call.query.paging, viewer: call.caller)
         }
         api.on(VideosAPI.detail) { call in
-            try videos.detail(id: call.path.id, viewer: call.caller, address: call.request.remoteAddress)
+            try videos.detail(
+                id: call.path.id.rawValue, viewer: call.caller, address: call.request.remoteAddress)
         }
         api.on(VideosAPI.stream) { call in
             let clients =
                 ["address:" + call.request.remoteAddress] + (call.caller.map { ["user:\($0.userID)"] } ?? [])
-            switch try videos.stream(id: call.path.id, query: call.query, clients: clients) {
+            switch try videos.stream(id: call.path.id.rawValue, query: call.query, clients: clients) {
             case .file(let path):
                 return try .storedFile(at: path, in: files, request: call.request)
             case .transcode(let executable, let arguments, let release):
@@ -35,7 +36,7 @@ struct VideoRoutes {
         }
         api.on(VideosAPI.cover) { call in
             try .storedFile(
-                at: videos.still(id: call.path.id), in: files, contentType: "image/jpeg",
+                at: videos.still(id: call.path.id.rawValue), in: files, contentType: "image/jpeg",
                 request: call.request)
         }
         api.on(VideosAPI.upload) { call in
@@ -46,11 +47,11 @@ struct VideoRoutes {
                 viewer: call.caller)
         }
         api.on(VideosAPI.delete) { call in
-            try videos.delete(id: call.path.id)
+            try videos.delete(id: call.path.id.rawValue)
             return Done()
         }
-        api.on(VideosAPI.like) { call in try videos.like(id: call.path.id, viewer: call.caller) }
-        api.on(VideosAPI.unlike) { call in try videos.unlike(id: call.path.id, viewer: call.caller) }
+        api.on(VideosAPI.like) { call in try videos.like(id: call.path.id.rawValue, viewer: call.caller) }
+        api.on(VideosAPI.unlike) { call in try videos.unlike(id: call.path.id.rawValue, viewer: call.caller) }
         api.on(VideosAPI.scanStatus) { _ in scans.status(showFolders: true) }
         api.on(VideosAPI.startScan) { _ in scans.start() }
     }

@@ -58,7 +58,7 @@ struct VideoService: Sendable {
         let songs = try catalog.songs(db, ids: Array(Set(records.compactMap(\.songID))))
         let songsByID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return records.map { record in
-            let id = IDPath(record.id)
+            let id = IDPath<Video>(row: record.id)
             let uri = VideosAPI.stream.uri(id)
             let safe = VideoMedia.isBrowserSafe(
                 container: record.format, videoCodec: record.videoCodec, audioCodec: record.audioCodec,

@@ -4,30 +4,30 @@ public enum AccountsAPI {
         "register", .POST, "/v1/users",
         "Sign up with a phone or email, a code sent to it, a password and a nickname", status: 201,
         refusals: [.conflict, .rateLimited])
-    public static let profile = Endpoint<IDPath, NoQuery, NoBody, User, OptionalSignIn>(
+    public static let profile = Endpoint<IDPath<User>, NoQuery, NoBody, User, OptionalSignIn>(
         "profile", .GET, "/v1/users/{id}",
         "A person's profile; phone, email and role only to the person themselves", resource: "user")
     public static let findByNickname = Endpoint<NoPath, NicknameQuery, NoBody, Page<User>, OptionalSignIn>(
         "findByNickname", .GET, "/v1/users",
         "Find a person by nickname, as a tapped @mention passes it: a page of at most one, never a disabled account"
     )
-    public static let updateProfile = Endpoint<IDPath, NoQuery, ProfileChange, User, SignedIn>(
+    public static let updateProfile = Endpoint<IDPath<User>, NoQuery, ProfileChange, User, SignedIn>(
         "updateProfile", .PATCH, "/v1/users/{id}",
         "Change one's profile; fields left out stay, null or empty text clears", resource: "user",
         refusals: [.forbidden, .conflict])
-    public static let deleteAccount = Endpoint<IDPath, NoQuery, AccountDeletion?, Done, SignedIn>(
+    public static let deleteAccount = Endpoint<IDPath<User>, NoQuery, AccountDeletion?, Done, SignedIn>(
         "deleteAccount", .DELETE, "/v1/users/{id}",
         "Delete one's account (with its password) and everything of it; administrators may delete others",
         resource: "user", refusals: [.forbidden])
-    public static let changePassword = Endpoint<IDPath, NoQuery, PasswordChange, Done, SignedIn>(
+    public static let changePassword = Endpoint<IDPath<User>, NoQuery, PasswordChange, Done, SignedIn>(
         "changePassword", .PUT, "/v1/users/{id}/password",
         "Change one's password; every other device is signed out", resource: "user",
         refusals: [.forbidden, .rateLimited])
-    public static let uploadAvatar = Endpoint<IDPath, NoQuery, Upload, User, SignedIn>(
+    public static let uploadAvatar = Endpoint<IDPath<User>, NoQuery, Upload, User, SignedIn>(
         "uploadAvatar", .POST, "/v1/users/{id}/avatar",
         "Set one's avatar from a JPEG, PNG or WebP picture (at most 10 MB)", resource: "user",
         refusals: [.forbidden, .unavailable])
-    public static let avatar = Endpoint<IDPath, NoQuery, NoBody, Picture, OptionalSignIn>(
+    public static let avatar = Endpoint<IDPath<User>, NoQuery, NoBody, Picture, OptionalSignIn>(
         "avatar", .GET, "/v1/users/{id}/avatar", "A person's avatar (256x256 JPEG)", resource: "user")
     public static let resetPassword = Endpoint<NoPath, NoQuery, PasswordReset, Done, Anyone>(
         "resetPassword", .POST, "/v1/users/reset_password",
@@ -39,7 +39,7 @@ public enum AccountsAPI {
         "sessions", .GET, "/v1/sessions", "One's signed-in devices")
     public static let logout = Endpoint<NoPath, NoQuery, NoBody, Done, SignedIn>(
         "logout", .DELETE, "/v1/sessions/current", "Sign this device out", idempotent: false)
-    public static let revokeSession = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let revokeSession = Endpoint<IDPath<DeviceSession>, NoQuery, NoBody, Done, SignedIn>(
         "revokeSession", .DELETE, "/v1/sessions/{id}", "Sign another of one's devices out",
         resource: "session")
     public static let sendCode = Endpoint<NoPath, NoQuery, CodeRequest, CodeSent, Anyone>(
@@ -50,7 +50,7 @@ public enum AccountsAPI {
         "checkCode", .POST, "/v1/codes/check", "Check a code without using it up", refusals: [.rateLimited])
     public static let adminUsers = Endpoint<NoPath, PageQuery, NoBody, Page<User>, Admin>(
         "adminUsers", .GET, "/v1/admin/users", "list users")
-    public static let adminUpdateUser = Endpoint<IDPath, NoQuery, UserStatusChange, User, Admin>(
+    public static let adminUpdateUser = Endpoint<IDPath<User>, NoQuery, UserStatusChange, User, Admin>(
         "adminUpdateUser", .PATCH, "/v1/admin/users/{id}", "disable or enable users", resource: "user")
     public static let outbox = Endpoint<NoPath, PageQuery, NoBody, Page<OutboxMessage>, AdminOrFirstRun>(
         "outbox", .GET, "/v1/admin/outbox", "read the code outbox")

@@ -5,9 +5,9 @@ public enum AdsAPI {
         "list", .GET, "/v1/ads",
         "The ads showing now at a position, in their order; sent with an ETag (304 to If-None-Match) so an app can keep its splash ad"
     )
-    public static let icon = Endpoint<IDPath, NoQuery, NoBody, Picture, OptionalSignIn>(
+    public static let icon = Endpoint<IDPath<Ad>, NoQuery, NoBody, Picture, OptionalSignIn>(
         "icon", .GET, "/v1/ads/{id}/icon", "An ad's picture (a video ad's first frame)", resource: "ad")
-    public static let video = Endpoint<IDPath, NoQuery, NoBody, VideoFile, OptionalSignIn>(
+    public static let video = Endpoint<IDPath<Ad>, NoQuery, NoBody, VideoFile, OptionalSignIn>(
         "video", .GET, "/v1/ads/{id}/video", "A video ad's video", resource: "ad")
 
     public static let adminList = Endpoint<NoPath, AdListQuery, NoBody, Page<Ad>, Admin>(
@@ -16,15 +16,15 @@ public enum AdsAPI {
         "create", .POST, "/v1/admin/ads",
         "add an ad with its picture (JPEG, PNG, WebP, GIF) or video (MP4, MOV, WebM, MKV)", status: 201,
         refusals: [.unavailable])
-    public static let update = Endpoint<IDPath, NoQuery, AdChange, Ad, Admin>(
+    public static let update = Endpoint<IDPath<Ad>, NoQuery, AdChange, Ad, Admin>(
         "update", .PATCH, "/v1/admin/ads/{id}", "change an ad; fields left out stay, null clears",
         resource: "ad")
-    public static let replaceMedia = Endpoint<IDPath, NoQuery, Upload, Ad, Admin>(
+    public static let replaceMedia = Endpoint<IDPath<Ad>, NoQuery, Upload, Ad, Admin>(
         "replaceMedia", .PUT, "/v1/admin/ads/{id}/media",
         "replace an ad's picture or video (a video makes it a video ad, a picture an image ad)",
         resource: "ad",
         refusals: [.unavailable])
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, Admin>(
+    public static let delete = Endpoint<IDPath<Ad>, NoQuery, NoBody, Done, Admin>(
         "delete", .DELETE, "/v1/admin/ads/{id}", "delete an ad with its files", resource: "ad")
     public static let reorder = Endpoint<NoPath, NoQuery, AdOrder, [Ad], Admin>(
         "reorder", .PUT, "/v1/admin/ads/order", "order the ads of a position", idempotent: true)

@@ -2,11 +2,11 @@
 /// which cannot answer Subsonic's `md5(password + salt)` tokens). Each is shown once, named after its device,
 /// listed and revoked here; it works as `p`, as the base of `t`+`s` tokens and as an `apiKey` at `/rest`.
 public enum AppPasswordsAPI {
-    public static let create = Endpoint<IDPath, NoQuery, AppPasswordDraft, NewAppPassword, SignedIn>(
+    public static let create = Endpoint<IDPath<User>, NoQuery, AppPasswordDraft, NewAppPassword, SignedIn>(
         "create", .POST, "/v1/users/{id}/app_passwords",
         "Make an app password for one of one's devices; the answer is the only time it is shown", status: 201,
         resource: "user", refusals: [.forbidden, .conflict])
-    public static let list = Endpoint<IDPath, NoQuery, NoBody, [AppPassword], SignedIn>(
+    public static let list = Endpoint<IDPath<User>, NoQuery, NoBody, [AppPassword], SignedIn>(
         "list", .GET, "/v1/users/{id}/app_passwords",
         "One's app passwords (names and dates, never the secrets)",
         resource: "user", refusals: [.forbidden])
@@ -15,12 +15,12 @@ public enum AppPasswordsAPI {
         "Revoke one of one's app passwords: the app using it is signed out at once", resource: "user",
         refusals: [.forbidden])
 
-    public static let nowPlaying = Endpoint<IDPath, NoQuery, NoBody, NowPlayingSetting, SignedIn>(
+    public static let nowPlaying = Endpoint<IDPath<User>, NoQuery, NoBody, NowPlayingSetting, SignedIn>(
         "nowPlaying", .GET, "/v1/users/{id}/now_playing",
         "Who may see what one's Subsonic apps are playing (getNowPlaying); followers unless one chose",
         resource: "user", refusals: [.forbidden])
     public static let setNowPlaying = Endpoint<
-        IDPath, NoQuery, NowPlayingSetting, NowPlayingSetting, SignedIn
+        IDPath<User>, NoQuery, NowPlayingSetting, NowPlayingSetting, SignedIn
     >(
         "setNowPlaying", .PUT, "/v1/users/{id}/now_playing",
         "Choose who may see what one's Subsonic apps are playing: followers, everyone or nobody",
@@ -33,13 +33,13 @@ public enum AppPasswordsAPI {
 
 /// `/v1/users/{id}/app_passwords/{passwordId}`.
 public struct AppPasswordPath: APIParameters, Equatable {
-    public var id: Int64 = 0
-    public var passwordId: Int64 = 0
+    public var id = ID<User>.unread
+    public var passwordId = ID<AppPassword>.unread
     public init() {}
     /// Ids as models carry them: text that is not an id is refused here, before anything is sent.
     public init(user: String, password: String) throws {
-        id = try ID<User>(validating: user, field: "id").rawValue
-        passwordId = try ID<AppPassword>(validating: password, field: "passwordId").rawValue
+        id = try ID(validating: user, field: "id")
+        passwordId = try ID(validating: password, field: "passwordId")
     }
     public static let fields: [ParameterField<Self>] = [
         .id("id", \.id), .id("passwordId", \.passwordId, thing: "app password"),

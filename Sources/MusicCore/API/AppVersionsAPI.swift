@@ -9,10 +9,10 @@ public enum AppVersionsAPI {
     public static let publish = Endpoint<NoPath, NoQuery, AppVersionDraft, AppVersion, Admin>(
         "publish", .POST, "/v1/admin/app_versions", "publish a version of an app", status: 201,
         refusals: [.conflict])
-    public static let update = Endpoint<IDPath, NoQuery, AppVersionChange, AppVersion, Admin>(
+    public static let update = Endpoint<IDPath<AppVersion>, NoQuery, AppVersionChange, AppVersion, Admin>(
         "update", .PATCH, "/v1/admin/app_versions/{id}",
         "change a published version's notes, address or whether it is forced", resource: "version")
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, Admin>(
+    public static let delete = Endpoint<IDPath<AppVersion>, NoQuery, NoBody, Done, Admin>(
         "delete", .DELETE, "/v1/admin/app_versions/{id}", "withdraw a published version", resource: "version")
 
     public static let group = APIGroup(

@@ -2,11 +2,13 @@
 /// kept as podcasts of the kind `audiobook` (`GET /v1/podcasts?kind=audiobook`), so their album pages,
 /// subscriptions, progress and continue listening are the podcasts'. These are what only books have.
 public enum AudiobooksAPI {
-    public static let cover = Endpoint<IDPath, CoverQuery, NoBody, Picture, OptionalSignIn>(
+    public static let cover = Endpoint<IDPath<Podcast>, CoverQuery, NoBody, Picture, OptionalSignIn>(
         "cover", .GET, "/v1/audiobooks/{id}/cover",
         "The book's cover: a cover.jpg or folder.jpg beside its parts, else the picture embedded in its first part",
         resource: "audiobook")
-    public static let chapters = Endpoint<IDPath, NoQuery, NoBody, EpisodeChapters, OptionalSignIn>(
+    public static let chapters = Endpoint<
+        IDPath<PodcastEpisode>, NoQuery, NoBody, EpisodeChapters, OptionalSignIn
+    >(
         "chapters", .GET, "/v1/audiobooks/parts/{id}/chapters",
         "A part's chapters, in order: those of its MP4 chapter atoms (Nero or QuickTime), else the part itself as "
             + "one chapter",
@@ -21,7 +23,9 @@ public enum AudiobooksAPI {
         "deleted", .GET, "/v1/audiobooks/deleted",
         "the books an administrator deleted (`DELETE /v1/podcasts/{id}`), the last deleted first: scans leave "
             + "them out until their files change or they are restored")
-    public static let restore = Endpoint<IDPath, NoQuery, NoBody, AudiobookScanReport, Admin>(
+    public static let restore = Endpoint<
+        IDPath<DeletedAudiobook>, NoQuery, NoBody, AudiobookScanReport, Admin
+    >(
         "restore", .POST, "/v1/audiobooks/deleted/{id}/restore",
         "bring a deleted book back: it is forgotten as deleted and the folder is scanned at once (its progress "
             + "was deleted with it)",

@@ -2,30 +2,30 @@
 public enum CatalogAPI {
     public static let songs = Endpoint<NoPath, SongListQuery, NoBody, Page<Song>, OptionalSignIn>(
         "songs", .GET, "/v1/songs", "Songs of the library, filtered by artist, album or genre")
-    public static let song = Endpoint<IDPath, NoQuery, NoBody, Song, OptionalSignIn>(
+    public static let song = Endpoint<IDPath<Song>, NoQuery, NoBody, Song, OptionalSignIn>(
         "song", .GET, "/v1/songs/{id}", "A song with its raw lyric text", resource: "song")
-    public static let lyric = Endpoint<IDPath, NoQuery, NoBody, SongLyric, OptionalSignIn>(
+    public static let lyric = Endpoint<IDPath<Song>, NoQuery, NoBody, SongLyric, OptionalSignIn>(
         "lyric", .GET, "/v1/songs/{id}/lyric",
         "A song's lyric as raw text and as parsed lines (and words, for KSC and word-timed LRC)",
         resource: "song")
-    public static let stream = Endpoint<IDPath, StreamQuery, NoBody, AudioFile, OptionalSignIn>(
+    public static let stream = Endpoint<IDPath<Song>, StreamQuery, NoBody, AudioFile, OptionalSignIn>(
         "stream", .GET, "/v1/songs/{id}/stream",
         "The song's file, or a live transcode when a format, bit rate or offset is asked", resource: "song",
         refusals: [.outsideRange, .rateLimited, .unavailable])
-    public static let songCover = Endpoint<IDPath, CoverQuery, NoBody, Picture, OptionalSignIn>(
+    public static let songCover = Endpoint<IDPath<Song>, CoverQuery, NoBody, Picture, OptionalSignIn>(
         "songCover", .GET, "/v1/songs/{id}/cover",
         "The song's cover: its embedded picture, else its album's", resource: "song")
     public static let albums = Endpoint<NoPath, AlbumListQuery, NoBody, Page<Album>, OptionalSignIn>(
         "albums", .GET, "/v1/albums", "Albums of the library, optionally of one artist")
-    public static let album = Endpoint<IDPath, NoQuery, NoBody, Album, OptionalSignIn>(
+    public static let album = Endpoint<IDPath<Album>, NoQuery, NoBody, Album, OptionalSignIn>(
         "album", .GET, "/v1/albums/{id}", "An album with its songs in disc and track order", resource: "album"
     )
-    public static let albumCover = Endpoint<IDPath, CoverQuery, NoBody, Picture, OptionalSignIn>(
+    public static let albumCover = Endpoint<IDPath<Album>, CoverQuery, NoBody, Picture, OptionalSignIn>(
         "albumCover", .GET, "/v1/albums/{id}/cover",
         "The album's cover: its folder image, else a song's embedded picture", resource: "album")
     public static let artists = Endpoint<NoPath, ArtistListQuery, NoBody, Page<Artist>, OptionalSignIn>(
         "artists", .GET, "/v1/artists", "Artists of the library")
-    public static let artist = Endpoint<IDPath, NoQuery, NoBody, Artist, OptionalSignIn>(
+    public static let artist = Endpoint<IDPath<Artist>, NoQuery, NoBody, Artist, OptionalSignIn>(
         "artist", .GET, "/v1/artists/{id}", "An artist with albums and most played songs", resource: "artist")
     public static let genres = Endpoint<NoPath, GenreListQuery, NoBody, Page<Genre>, OptionalSignIn>(
         "genres", .GET, "/v1/genres", "Genres, those with most songs first")

@@ -9,12 +9,12 @@ public enum CommentsAPI {
         "create", .POST, "/v1/comments",
         "Comment on a song, sheet, moment, video or podcast episode, or reply to a comment; @mentions and #topics# are found in the text",
         status: 201, refusals: [.notFound, .rateLimited])
-    public static let detail = Endpoint<IDPath, NoQuery, NoBody, Comment, OptionalSignIn>(
+    public static let detail = Endpoint<IDPath<Comment>, NoQuery, NoBody, Comment, OptionalSignIn>(
         "detail", .GET, "/v1/comments/{id}", "One comment", resource: "comment")
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let delete = Endpoint<IDPath<Comment>, NoQuery, NoBody, Done, SignedIn>(
         "delete", .DELETE, "/v1/comments/{id}", "Delete one's comment (its replies go with it)",
         resource: "comment", refusals: [.forbidden])
-    public static let report = Endpoint<IDPath, NoQuery, CommentReportDraft?, Done, SignedIn>(
+    public static let report = Endpoint<IDPath<Comment>, NoQuery, CommentReportDraft?, Done, SignedIn>(
         "report", .POST, "/v1/comments/{id}/reports", "Report a comment to the administrators",
         resource: "comment", refusals: [.rateLimited])
     public static let like = Endpoint<NoPath, NoQuery, LikeDraft, LikedThing, SignedIn>(
@@ -23,18 +23,18 @@ public enum CommentsAPI {
             + "its `likeId` (liking again gives the same like)",
         status: 201,
         refusals: [.notFound])
-    public static let unlike = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let unlike = Endpoint<IDPath<Like>, NoQuery, NoBody, Done, SignedIn>(
         "unlike", .DELETE, "/v1/likes/{id}", "Take back one's own like (the path holds the `likeId`)",
         resource: "like", refusals: [.forbidden])
     public static let topics = Endpoint<NoPath, TopicListQuery, NoBody, Page<Topic>, OptionalSignIn>(
         "topics", .GET, "/v1/topics",
         "#Topics# with comments or moments, the most talked about first; with `title`, the topic of that text"
     )
-    public static let topic = Endpoint<IDPath, TopicQuery, NoBody, TopicDetail, OptionalSignIn>(
+    public static let topic = Endpoint<IDPath<Topic>, TopicQuery, NoBody, TopicDetail, OptionalSignIn>(
         "topic", .GET, "/v1/topics/{id}", "A #topic#: its newest comments and moments", resource: "topic")
     public static let reports = Endpoint<NoPath, PageQuery, NoBody, Page<CommentReport>, Admin>(
         "reports", .GET, "/v1/admin/reports", "read reports")
-    public static let moderate = Endpoint<IDPath, NoQuery, CommentModeration, Done, Admin>(
+    public static let moderate = Endpoint<IDPath<Comment>, NoQuery, CommentModeration, Done, Admin>(
         "moderate", .PATCH, "/v1/admin/comments/{id}", "hide comments", resource: "comment")
 
     public static let group = APIGroup(

@@ -15,9 +15,9 @@ public enum FeedsAPI {
         "Moments of the people one follows, and one's own, newest first")
     public static let nearby = Endpoint<NoPath, NearbyQuery, NoBody, FeedPage, OptionalSignIn>(
         "nearby", .GET, "/v1/feeds/nearby", "Moments published near a place, nearest first")
-    public static let detail = Endpoint<IDPath, NoQuery, NoBody, Feed, OptionalSignIn>(
+    public static let detail = Endpoint<IDPath<Feed>, NoQuery, NoBody, Feed, OptionalSignIn>(
         "detail", .GET, "/v1/feeds/{id}", "One moment", resource: "moment")
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let delete = Endpoint<IDPath<Feed>, NoQuery, NoBody, Done, SignedIn>(
         "delete", .DELETE, "/v1/feeds/{id}", "Delete one's moment", resource: "moment", refusals: [.forbidden]
     )
 

@@ -3,15 +3,15 @@ public enum FollowsAPI {
     public static let follow = Endpoint<NoPath, NoQuery, UserReference, User, SignedIn>(
         "follow", .POST, "/v1/friends", "Follow someone; their profile comes back", status: 201,
         refusals: [.notFound, .forbidden])
-    public static let unfollow = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let unfollow = Endpoint<IDPath<User>, NoQuery, NoBody, Done, SignedIn>(
         "unfollow", .DELETE, "/v1/friends/{id}", "Stop following someone", resource: "user")
-    public static let following = Endpoint<IDPath, PageQuery, NoBody, Page<User>, OptionalSignIn>(
+    public static let following = Endpoint<IDPath<User>, PageQuery, NoBody, Page<User>, OptionalSignIn>(
         "following", .GET, "/v1/users/{id}/following", "The people a person follows, newest first",
         resource: "user")
-    public static let followers = Endpoint<IDPath, PageQuery, NoBody, Page<User>, OptionalSignIn>(
+    public static let followers = Endpoint<IDPath<User>, PageQuery, NoBody, Page<User>, OptionalSignIn>(
         "followers", .GET, "/v1/users/{id}/followers", "The people who follow a person, newest first",
         resource: "user")
-    public static let friends = Endpoint<IDPath, PageQuery, NoBody, Page<User>, OptionalSignIn>(
+    public static let friends = Endpoint<IDPath<User>, PageQuery, NoBody, Page<User>, OptionalSignIn>(
         "friends", .GET, "/v1/users/{id}/friends", "The people a person follows who follow them back",
         resource: "user")
     public static let searchUsers = Endpoint<NoPath, UserSearchQuery, NoBody, [User], OptionalSignIn>(
@@ -22,7 +22,7 @@ public enum FollowsAPI {
     public static let block = Endpoint<NoPath, NoQuery, UserReference, Done, SignedIn>(
         "block", .POST, "/v1/blocks", "Block someone: they cannot follow, mention or message one",
         refusals: [.notFound])
-    public static let unblock = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let unblock = Endpoint<IDPath<User>, NoQuery, NoBody, Done, SignedIn>(
         "unblock", .DELETE, "/v1/blocks/{id}", "Unblock someone", resource: "user")
 
     public static let group = APIGroup(

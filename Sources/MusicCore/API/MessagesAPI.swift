@@ -4,7 +4,7 @@ public enum MessagesAPI {
         "send", .POST, "/v1/messages",
         "Send someone a message: text, a picture (an uploaded file) or a song, sheet or video",
         status: 201, refusals: [.notFound, .forbidden, .rateLimited])
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let delete = Endpoint<IDPath<Message>, NoQuery, NoBody, Done, SignedIn>(
         "delete", .DELETE, "/v1/messages/{id}", "Delete a message for oneself (the other person keeps it)",
         resource: "message", idempotent: true)
     public static let unread = Endpoint<NoPath, NoQuery, NoBody, UnreadMessages, SignedIn>(
@@ -14,17 +14,19 @@ public enum MessagesAPI {
     >(
         "conversations", .GET, "/v1/conversations",
         "One's conversations, the one with the newest message first; deep pages by cursor")
-    public static let conversation = Endpoint<IDPath, NoQuery, NoBody, Conversation, SignedIn>(
+    public static let conversation = Endpoint<IDPath<Conversation>, NoQuery, NoBody, Conversation, SignedIn>(
         "conversation", .GET, "/v1/conversations/{id}", "One conversation", resource: "conversation")
-    public static let messages = Endpoint<IDPath, MessageListQuery, NoBody, MessagePage, SignedIn>(
+    public static let messages = Endpoint<
+        IDPath<Conversation>, MessageListQuery, NoBody, MessagePage, SignedIn
+    >(
         "messages", .GET, "/v1/conversations/{id}/messages",
         "A conversation's messages, oldest first: the newest ones, or those `before` or `after` a message",
         resource: "conversation")
-    public static let markRead = Endpoint<IDPath, NoQuery, ReadMark?, Conversation, SignedIn>(
+    public static let markRead = Endpoint<IDPath<Conversation>, NoQuery, ReadMark?, Conversation, SignedIn>(
         "markRead", .POST, "/v1/conversations/{id}/read",
         "Mark a conversation read up to a message (all of it without one)", resource: "conversation",
         idempotent: true)
-    public static let deleteConversation = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let deleteConversation = Endpoint<IDPath<Conversation>, NoQuery, NoBody, Done, SignedIn>(
         "deleteConversation", .DELETE, "/v1/conversations/{id}",
         "Delete a conversation for oneself: its messages so far are gone for one; a new message opens it again",
         resource: "conversation", idempotent: true)

@@ -10,11 +10,13 @@ public enum NewsAPI {
         "Make a channel: shared when an administrator makes it, else a personal one (at most 20)",
         status: 201,
         refusals: [.conflict])
-    public static let updateChannel = Endpoint<IDPath, NoQuery, NewsChannelChange, NewsChannel, SignedIn>(
+    public static let updateChannel = Endpoint<
+        IDPath<NewsChannel>, NoQuery, NewsChannelChange, NewsChannel, SignedIn
+    >(
         "updateChannel", .PATCH, "/v1/news/channels/{id}",
         "Rename or move a channel (shared ones: administrators; personal ones: their owner)",
         resource: "channel", refusals: [.forbidden])
-    public static let deleteChannel = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let deleteChannel = Endpoint<IDPath<NewsChannel>, NoQuery, NoBody, Done, SignedIn>(
         "deleteChannel", .DELETE, "/v1/news/channels/{id}", "Delete a channel with its sources",
         resource: "channel", idempotent: true, refusals: [.forbidden])
     public static let sources = Endpoint<NoPath, NoQuery, NoBody, [NewsSource], SignedIn>(
@@ -26,36 +28,42 @@ public enum NewsAPI {
         "Add a source (RSS, Atom or JSON Feed) to a channel: fetched at once and refused with the reason when it "
             + "cannot be used; a person adds to their own channels, at most 50 sources",
         status: 201, refusals: [.conflict, .forbidden, .tooLarge])
-    public static let deleteSource = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let deleteSource = Endpoint<IDPath<NewsSource>, NoQuery, NoBody, Done, SignedIn>(
         "deleteSource", .DELETE, "/v1/news/sources/{id}",
         "Delete a source; its articles leave its channel unless another source there has them",
         resource: "source", idempotent: true, refusals: [.forbidden])
-    public static let refreshSource = Endpoint<IDPath, NoQuery, NoBody, NewsSource, SignedIn>(
+    public static let refreshSource = Endpoint<IDPath<NewsSource>, NoQuery, NoBody, NewsSource, SignedIn>(
         "refreshSource", .POST, "/v1/news/sources/{id}/refresh",
         "Fetch a source now (a conditional GET); `lastError` says why when it failed", resource: "source",
         refusals: [.forbidden])
-    public static let articles = Endpoint<IDPath, NewsArticleQuery, NoBody, NewsArticlePage, SignedIn>(
+    public static let articles = Endpoint<
+        IDPath<NewsChannel>, NewsArticleQuery, NoBody, NewsArticlePage, SignedIn
+    >(
         "articles", .GET, "/v1/news/channels/{id}/articles",
         "A channel's articles, newest first, without the ones I hid: older than `cursor` (load more), newer than "
             + "`since` (pull to refresh) or by `page` number",
         resource: "channel")
-    public static let article = Endpoint<IDPath, NoQuery, NoBody, NewsArticleDetail, SignedIn>(
+    public static let article = Endpoint<IDPath<NewsArticle>, NoQuery, NoBody, NewsArticleDetail, SignedIn>(
         "article", .GET, "/v1/news/articles/{id}",
         "An article with its sanitized content (pictures through the server) and its videos",
         resource: "article")
-    public static let markRead = Endpoint<IDPath, NoQuery, NewsReadMark, NewsArticle, SignedIn>(
+    public static let markRead = Endpoint<IDPath<NewsArticle>, NoQuery, NewsReadMark, NewsArticle, SignedIn>(
         "markRead", .PUT, "/v1/news/articles/{id}/read", "Mark an article read or unread",
         resource: "article",
         idempotent: true)
-    public static let markSaved = Endpoint<IDPath, NoQuery, NewsSavedMark, NewsArticle, SignedIn>(
+    public static let markSaved = Endpoint<
+        IDPath<NewsArticle>, NoQuery, NewsSavedMark, NewsArticle, SignedIn
+    >(
         "markSaved", .PUT, "/v1/news/articles/{id}/saved", "Save an article for later, or stop",
         resource: "article", idempotent: true)
-    public static let markHidden = Endpoint<IDPath, NoQuery, NewsHiddenMark, NewsArticle, SignedIn>(
+    public static let markHidden = Endpoint<
+        IDPath<NewsArticle>, NoQuery, NewsHiddenMark, NewsArticle, SignedIn
+    >(
         "markHidden", .PUT, "/v1/news/articles/{id}/hidden",
         "Hide an article from all my lists (saved and search included), or show it again",
         resource: "article",
         idempotent: true)
-    public static let readAll = Endpoint<IDPath, NoQuery, NewsReadAll, NewsChannel, SignedIn>(
+    public static let readAll = Endpoint<IDPath<NewsChannel>, NoQuery, NewsReadAll, NewsChannel, SignedIn>(
         "readAll", .POST, "/v1/news/channels/{id}/read-all",
         "Mark a channel's articles read: all, or `upTo` an article and everything older; answers the channel",
         resource: "channel", idempotent: true)

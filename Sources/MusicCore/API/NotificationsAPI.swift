@@ -4,7 +4,9 @@ public enum NotificationsAPI {
         "list", .GET, "/v1/notifications", "One's notifications, newest first; deep pages by cursor")
     public static let unread = Endpoint<NoPath, NoQuery, NoBody, UnreadNotifications, SignedIn>(
         "unread", .GET, "/v1/notifications/unread", "How many notifications are unread, in all and by kind")
-    public static let update = Endpoint<IDPath, NoQuery, NotificationChange, NotificationItem, SignedIn>(
+    public static let update = Endpoint<
+        IDPath<NotificationItem>, NoQuery, NotificationChange, NotificationItem, SignedIn
+    >(
         "update", .PATCH, "/v1/notifications/{id}", "Mark one notification read or unread",
         resource: "notification")
     public static let markRead = Endpoint<NoPath, NoQuery, MarkRead?, UnreadNotifications, SignedIn>(

@@ -7,15 +7,15 @@ public enum PodcastsAPI {
     public static let categories = Endpoint<NoPath, NoQuery, NoBody, [PodcastCategory], OptionalSignIn>(
         "categories", .GET, "/v1/podcasts/categories",
         "The podcasts' categories (their feeds' iTunes categories), each with how many podcasts it has")
-    public static let detail = Endpoint<IDPath, NoQuery, NoBody, Podcast, OptionalSignIn>(
+    public static let detail = Endpoint<IDPath<Podcast>, NoQuery, NoBody, Podcast, OptionalSignIn>(
         "detail", .GET, "/v1/podcasts/{id}", "A podcast", resource: "podcast")
-    public static let cover = Endpoint<IDPath, CoverQuery, NoBody, Picture, OptionalSignIn>(
+    public static let cover = Endpoint<IDPath<Podcast>, CoverQuery, NoBody, Picture, OptionalSignIn>(
         "cover", .GET, "/v1/podcasts/{id}/cover",
         "The podcast's picture, fetched by the server from the feed's address (so the listener's address never "
             + "reaches it) and kept for an hour; answered as the feed gives it, whatever `size` asks",
         resource: "podcast", refusals: [.unavailable])
     public static let episodes = Endpoint<
-        IDPath, EpisodeListQuery, NoBody, EpisodePage, OptionalSignIn
+        IDPath<Podcast>, EpisodeListQuery, NoBody, EpisodePage, OptionalSignIn
     >(
         "episodes", .GET, "/v1/podcasts/{id}/episodes",
         "A podcast's episodes, newest or oldest first (a book's parts in order), with the viewer's progress: "
@@ -32,26 +32,26 @@ public enum PodcastsAPI {
         "add the podcasts of an OPML file (what podcast apps export); each feed is fetched, and those that "
             + "fail are listed with their reason",
         refusals: [.tooLarge])
-    public static let update = Endpoint<IDPath, NoQuery, PodcastSettings, Podcast, Admin>(
+    public static let update = Endpoint<IDPath<Podcast>, NoQuery, PodcastSettings, Podcast, Admin>(
         "update", .PATCH, "/v1/podcasts/{id}",
         "change whether a podcast's episodes stream from their origin or are downloaded, and how many are kept",
         resource: "podcast")
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, Admin>(
+    public static let delete = Endpoint<IDPath<Podcast>, NoQuery, NoBody, Done, Admin>(
         "delete", .DELETE, "/v1/podcasts/{id}",
         "delete a podcast with its episodes, downloads, subscriptions and progress; a deleted audiobook stays "
             + "out of scans until its files change or it is restored (`GET /v1/audiobooks/deleted`)",
         resource: "podcast",
         idempotent: true)
-    public static let refresh = Endpoint<IDPath, NoQuery, NoBody, Podcast, Admin>(
+    public static let refresh = Endpoint<IDPath<Podcast>, NoQuery, NoBody, Podcast, Admin>(
         "refresh", .POST, "/v1/podcasts/{id}/refresh",
         "fetch a podcast's feed now (a conditional GET); the answer says what came of it", resource: "podcast"
     )
     public static let refreshAll = Endpoint<NoPath, NoQuery, NoBody, PodcastRefreshReport, Admin>(
         "refreshAll", .POST, "/v1/podcasts/refresh", "fetch every podcast's feed now, a few at a time")
-    public static let subscribe = Endpoint<IDPath, NoQuery, NoBody, Podcast, SignedIn>(
+    public static let subscribe = Endpoint<IDPath<Podcast>, NoQuery, NoBody, Podcast, SignedIn>(
         "subscribe", .PUT, "/v1/podcasts/{id}/subscription", "Subscribe to a podcast", resource: "podcast",
         idempotent: true)
-    public static let unsubscribe = Endpoint<IDPath, NoQuery, NoBody, Podcast, SignedIn>(
+    public static let unsubscribe = Endpoint<IDPath<Podcast>, NoQuery, NoBody, Podcast, SignedIn>(
         "unsubscribe", .DELETE, "/v1/podcasts/{id}/subscription", "Unsubscribe from a podcast",
         resource: "podcast", idempotent: true)
     public static let subscriptions = Endpoint<NoPath, PageQuery, NoBody, Page<Podcast>, SignedIn>(
@@ -69,26 +69,32 @@ public enum PodcastsAPI {
         "searchEpisodes", .GET, "/v1/episodes",
         "Episodes of every podcast whose title or show notes hold `q` (every word: Latin words by prefix, "
             + "Chinese of any length as a substring; case and accents folded), newest first")
-    public static let episode = Endpoint<IDPath, NoQuery, NoBody, PodcastEpisode, OptionalSignIn>(
+    public static let episode = Endpoint<
+        IDPath<PodcastEpisode>, NoQuery, NoBody, PodcastEpisode, OptionalSignIn
+    >(
         "episode", .GET, "/v1/episodes/{id}", "An episode, with the viewer's progress", resource: "episode")
-    public static let stream = Endpoint<IDPath, NoQuery, NoBody, AudioFile, OptionalSignIn>(
+    public static let stream = Endpoint<IDPath<PodcastEpisode>, NoQuery, NoBody, AudioFile, OptionalSignIn>(
         "stream", .GET, "/v1/episodes/{id}/stream",
         "The episode's audio: the downloaded file, or its origin's bytes passed through (Range passed on)",
         resource: "episode", refusals: [.outsideRange, .unavailable])
-    public static let progress = Endpoint<IDPath, NoQuery, NoBody, EpisodeProgress, SignedIn>(
+    public static let progress = Endpoint<IDPath<PodcastEpisode>, NoQuery, NoBody, EpisodeProgress, SignedIn>(
         "progress", .GET, "/v1/episodes/{id}/progress", "My place in an episode", resource: "episode")
     public static let saveProgress = Endpoint<
-        IDPath, NoQuery, EpisodeProgressDraft, EpisodeProgress, SignedIn
+        IDPath<PodcastEpisode>, NoQuery, EpisodeProgressDraft, EpisodeProgress, SignedIn
     >(
         "saveProgress", .PUT, "/v1/episodes/{id}/progress",
         "Save my place in an episode; of two saves, the one taken later (`updatedAt`) wins",
         resource: "episode", idempotent: true)
-    public static let chapters = Endpoint<IDPath, NoQuery, NoBody, EpisodeChapters, OptionalSignIn>(
+    public static let chapters = Endpoint<
+        IDPath<PodcastEpisode>, NoQuery, NoBody, EpisodeChapters, OptionalSignIn
+    >(
         "chapters", .GET, "/v1/episodes/{id}/chapters",
         "An episode's chapters (Podcasting 2.0), fetched by the server from the feed's address so the listener's "
             + "address never reaches it; empty when the feed gives none",
         resource: "episode", refusals: [.unavailable])
-    public static let transcript = Endpoint<IDPath, NoQuery, NoBody, EpisodeTranscript, OptionalSignIn>(
+    public static let transcript = Endpoint<
+        IDPath<PodcastEpisode>, NoQuery, NoBody, EpisodeTranscript, OptionalSignIn
+    >(
         "transcript", .GET, "/v1/episodes/{id}/transcript",
         "An episode's transcript as text, fetched by the server from the feed's address; empty when the feed "
             + "gives none",

@@ -10,12 +10,12 @@ public enum RecommendationsAPI {
         "radio", .GET, "/v1/radio/next",
         "The next songs of one's personal radio, an endless mix of new and favourite songs; never a song one "
             + "is not interested in or played in the last day")
-    public static let similarSongs = Endpoint<IDPath, SimilarQuery, NoBody, [Song], OptionalSignIn>(
+    public static let similarSongs = Endpoint<IDPath<Song>, SimilarQuery, NoBody, [Song], OptionalSignIn>(
         "similarSongs", .GET, "/v1/songs/{id}/similar",
         "Songs like this one: those people put in the same sheets and play in the same sittings, then the same "
             + "artist, album and genre",
         resource: "song")
-    public static let similarSheets = Endpoint<IDPath, SimilarQuery, NoBody, [Sheet], OptionalSignIn>(
+    public static let similarSheets = Endpoint<IDPath<Sheet>, SimilarQuery, NoBody, [Sheet], OptionalSignIn>(
         "similarSheets", .GET, "/v1/sheets/{id}/similar",
         "Public sheets like this one: those sharing most songs, then tags", resource: "sheet")
     public static let dislikes = Endpoint<NoPath, PageQuery, NoBody, Page<Song>, SignedIn>(
@@ -25,7 +25,7 @@ public enum RecommendationsAPI {
         "dislike", .POST, "/v1/recommendations/dislikes",
         "Not interested: the song is never recommended to one again (nor on today's list)", idempotent: true,
         refusals: [.notFound])
-    public static let undislike = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let undislike = Endpoint<IDPath<Song>, NoQuery, NoBody, Done, SignedIn>(
         "undislike", .DELETE, "/v1/recommendations/dislikes/{id}",
         "Take back \"not interested\" (the path holds the song's id)", resource: "song", idempotent: true)
 

@@ -11,7 +11,7 @@ public enum SearchHistoryAPI {
         "record", .POST, "/v1/searches/history",
         "Keep a search in one's history (the same words again move to the top) and count it for hot searches",
         status: 201)
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let delete = Endpoint<IDPath<SearchHistoryEntry>, NoQuery, NoBody, Done, SignedIn>(
         "delete", .DELETE, "/v1/searches/history/{id}", "Forget one search of one's history",
         resource: "search", idempotent: true)
     public static let clear = Endpoint<NoPath, NoQuery, NoBody, Done, SignedIn>(

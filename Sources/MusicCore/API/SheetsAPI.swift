@@ -12,35 +12,35 @@ public enum SheetsAPI {
         "importM3U", .POST, "/v1/sheets/import",
         "Create a sheet from an M3U playlist, matching entries by stream address, path or \"Artist - Title\"",
         status: 201, refusals: [.conflict])
-    public static let detail = Endpoint<IDPath, SheetDetailQuery, NoBody, Sheet, OptionalSignIn>(
+    public static let detail = Endpoint<IDPath<Sheet>, SheetDetailQuery, NoBody, Sheet, OptionalSignIn>(
         "detail", .GET, "/v1/sheets/{id}",
         "A sheet with its first songs; a view by anyone but its owner counts as a click", resource: "sheet")
-    public static let update = Endpoint<IDPath, NoQuery, SheetDraft, Sheet, SignedIn>(
+    public static let update = Endpoint<IDPath<Sheet>, NoQuery, SheetDraft, Sheet, SignedIn>(
         "update", .PATCH, "/v1/sheets/{id}", "Change one's sheet; fields left out stay as they are",
         resource: "sheet", refusals: [.forbidden])
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let delete = Endpoint<IDPath<Sheet>, NoQuery, NoBody, Done, SignedIn>(
         "delete", .DELETE, "/v1/sheets/{id}", "Delete one's sheet (not the \"I like\" sheet)",
         resource: "sheet",
         refusals: [.forbidden, .invalid])
-    public static let cover = Endpoint<IDPath, NoQuery, NoBody, Picture, OptionalSignIn>(
+    public static let cover = Endpoint<IDPath<Sheet>, NoQuery, NoBody, Picture, OptionalSignIn>(
         "cover", .GET, "/v1/sheets/{id}/cover", "The sheet's own cover (256x256 JPEG)", resource: "sheet")
-    public static let uploadCover = Endpoint<IDPath, NoQuery, Upload, Sheet, SignedIn>(
+    public static let uploadCover = Endpoint<IDPath<Sheet>, NoQuery, Upload, Sheet, SignedIn>(
         "uploadCover", .POST, "/v1/sheets/{id}/cover",
         "Set one's sheet's cover from a JPEG, PNG or WebP picture",
         resource: "sheet", refusals: [.forbidden, .unavailable])
-    public static let deleteCover = Endpoint<IDPath, NoQuery, NoBody, Sheet, SignedIn>(
+    public static let deleteCover = Endpoint<IDPath<Sheet>, NoQuery, NoBody, Sheet, SignedIn>(
         "deleteCover", .DELETE, "/v1/sheets/{id}/cover", "Remove one's sheet's cover", resource: "sheet",
         refusals: [.forbidden])
-    public static let m3u = Endpoint<IDPath, NoQuery, NoBody, PlaylistFile, OptionalSignIn>(
+    public static let m3u = Endpoint<IDPath<Sheet>, NoQuery, NoBody, PlaylistFile, OptionalSignIn>(
         "m3u", .GET, "/v1/sheets/{id}/m3u", "The sheet as an extended M3U playlist", resource: "sheet")
 
-    public static let songs = Endpoint<IDPath, SheetSongsQuery, NoBody, Page<Song>, OptionalSignIn>(
+    public static let songs = Endpoint<IDPath<Sheet>, SheetSongsQuery, NoBody, Page<Song>, OptionalSignIn>(
         "songs", .GET, "/v1/sheets/{id}/songs", "A page of the sheet's songs, in order", resource: "sheet")
-    public static let addSongs = Endpoint<IDPath, NoQuery, SongIDs, Sheet, SignedIn>(
+    public static let addSongs = Endpoint<IDPath<Sheet>, NoQuery, SongIDs, Sheet, SignedIn>(
         "addSongs", .POST, "/v1/sheets/{id}/relations",
         "Add songs to one's sheet (to the end; to the top of \"I like\"); songs already there are skipped",
         resource: "sheet", refusals: [.forbidden, .conflict])
-    public static let removeSongs = Endpoint<IDPath, RemoveSongsQuery, NoBody, Sheet, SignedIn>(
+    public static let removeSongs = Endpoint<IDPath<Sheet>, RemoveSongsQuery, NoBody, Sheet, SignedIn>(
         "removeSongs", .DELETE, "/v1/sheets/{id}/relations", "Remove songs from one's sheet",
         resource: "sheet", refusals: [.forbidden])
     public static let removeSong = Endpoint<SheetSongPath, NoQuery, NoBody, Sheet, SignedIn>(
@@ -49,23 +49,23 @@ public enum SheetsAPI {
     public static let moveSong = Endpoint<SheetSongPath, NoQuery, SongMove, Sheet, SignedIn>(
         "moveSong", .PATCH, "/v1/sheets/{id}/relations/{songId}",
         "Move a song of one's sheet to a position (0 is first)", resource: "sheet", refusals: [.forbidden])
-    public static let likeSong = Endpoint<IDPath, NoQuery, NoBody, Sheet, SignedIn>(
+    public static let likeSong = Endpoint<IDPath<Song>, NoQuery, NoBody, Sheet, SignedIn>(
         "likeSong", .PUT, "/v1/songs/{id}/like", "Put a song at the top of one's \"I like\" sheet",
         resource: "song", idempotent: true)
-    public static let unlikeSong = Endpoint<IDPath, NoQuery, NoBody, Sheet, SignedIn>(
+    public static let unlikeSong = Endpoint<IDPath<Song>, NoQuery, NoBody, Sheet, SignedIn>(
         "unlikeSong", .DELETE, "/v1/songs/{id}/like", "Take a song out of one's \"I like\" sheet",
         resource: "song", idempotent: true)
 
-    public static let created = Endpoint<IDPath, PageQuery, NoBody, Page<Sheet>, OptionalSignIn>(
+    public static let created = Endpoint<IDPath<User>, PageQuery, NoBody, Page<Sheet>, OptionalSignIn>(
         "created", .GET, "/v1/users/{id}/create",
         "Sheets a person made, \"I like\" first (private ones only to their owner)", resource: "user")
-    public static let collected = Endpoint<IDPath, PageQuery, NoBody, Page<Sheet>, OptionalSignIn>(
+    public static let collected = Endpoint<IDPath<User>, PageQuery, NoBody, Page<Sheet>, OptionalSignIn>(
         "collected", .GET, "/v1/users/{id}/collect", "Sheets a person collected, newest first",
         resource: "user")
     public static let collect = Endpoint<NoPath, NoQuery, SheetReference, Sheet, SignedIn>(
         "collect", .POST, "/v1/collections", "Collect someone else's sheet", status: 201,
         refusals: [.notFound])
-    public static let uncollect = Endpoint<IDPath, NoQuery, NoBody, Done, SignedIn>(
+    public static let uncollect = Endpoint<IDPath<Sheet>, NoQuery, NoBody, Done, SignedIn>(
         "uncollect", .DELETE, "/v1/collections/{id}",
         "Stop collecting a sheet (the path holds the sheet's id)",
         resource: "sheet")
@@ -99,13 +99,13 @@ public enum SheetsAPI {
 
 /// `/v1/sheets/{id}/relations/{songId}`.
 public struct SheetSongPath: APIParameters, Equatable {
-    public var id: Int64 = 0
-    public var songId: Int64 = 0
+    public var id = ID<Sheet>.unread
+    public var songId = ID<Song>.unread
     public init() {}
     /// Ids as models carry them: text that is not an id is refused here, before anything is sent.
     public init(sheet: String, song: String) throws {
-        id = try ID<Sheet>(validating: sheet, field: "id").rawValue
-        songId = try ID<Song>(validating: song, field: "songId").rawValue
+        id = try ID(validating: sheet, field: "id")
+        songId = try ID(validating: song, field: "songId")
     }
     public static let fields: [ParameterField<Self>] = [
         .id("id", \.id), .id("songId", \.songId, thing: "song"),

@@ -4,20 +4,20 @@ public enum ShopAPI {
     public static let products = Endpoint<NoPath, ProductQuery, NoBody, Page<Product>, OptionalSignIn>(
         "products", .GET, "/v1/shop/products",
         "Products on sale, newest first; `q` finds a text in the title or details (CJK too)")
-    public static let product = Endpoint<IDPath, NoQuery, NoBody, Product, OptionalSignIn>(
+    public static let product = Endpoint<IDPath<Product>, NoQuery, NoBody, Product, OptionalSignIn>(
         "product", .GET, "/v1/shop/products/{id}",
         "A product on sale with its SKUs (administrators also see those off sale)", resource: "product")
     public static let createProduct = Endpoint<NoPath, NoQuery, ProductDraft, Product, Admin>(
         "createProduct", .POST, "/v1/admin/shop/products",
         "add a product (details are HTML, kept to a safe subset)", status: 201)
-    public static let updateProduct = Endpoint<IDPath, NoQuery, ProductChange, Product, Admin>(
+    public static let updateProduct = Endpoint<IDPath<Product>, NoQuery, ProductChange, Product, Admin>(
         "updateProduct", .PATCH, "/v1/admin/shop/products/{id}",
         "change a product's title, details, pictures or whether it is on sale", resource: "product")
-    public static let addSKU = Endpoint<IDPath, NoQuery, SKUDraft, Product, Admin>(
+    public static let addSKU = Endpoint<IDPath<Product>, NoQuery, SKUDraft, Product, Admin>(
         "addSKU", .POST, "/v1/admin/shop/products/{id}/skus",
         "add a SKU (options, price, stock) to a product",
         status: 201, resource: "product")
-    public static let updateSKU = Endpoint<IDPath, NoQuery, SKUChange, Product, Admin>(
+    public static let updateSKU = Endpoint<IDPath<SKU>, NoQuery, SKUChange, Product, Admin>(
         "updateSKU", .PATCH, "/v1/admin/shop/skus/{id}", "change a SKU's price, stock or options",
         resource: "SKU")
 
@@ -26,10 +26,10 @@ public enum ShopAPI {
     public static let addToCart = Endpoint<NoPath, NoQuery, CartAddition, Cart, SignedIn>(
         "addToCart", .POST, "/v1/carts", "put a SKU in the cart (its quantity adds to what is there)",
         refusals: [.notFound])
-    public static let setCartQuantity = Endpoint<IDPath, NoQuery, CartQuantity, Cart, SignedIn>(
+    public static let setCartQuantity = Endpoint<IDPath<CartItem>, NoQuery, CartQuantity, Cart, SignedIn>(
         "setCartQuantity", .PATCH, "/v1/carts/{id}", "set the quantity of an item in the cart",
         resource: "cart item")
-    public static let removeFromCart = Endpoint<IDPath, NoQuery, NoBody, Cart, SignedIn>(
+    public static let removeFromCart = Endpoint<IDPath<CartItem>, NoQuery, NoBody, Cart, SignedIn>(
         "removeFromCart", .DELETE, "/v1/carts/{id}", "take an item out of the cart", resource: "cart item",
         idempotent: true)
 
@@ -39,17 +39,17 @@ public enum ShopAPI {
         status: 201, refusals: [.notFound, .conflict])
     public static let orders = Endpoint<NoPath, PageQuery, NoBody, Page<Order>, SignedIn>(
         "orders", .GET, "/v1/orders", "The caller's orders, newest first")
-    public static let orderDetail = Endpoint<IDPath, NoQuery, NoBody, Order, SignedIn>(
+    public static let orderDetail = Endpoint<IDPath<Order>, NoQuery, NoBody, Order, SignedIn>(
         "orderDetail", .GET, "/v1/orders/{id}",
         "One of the caller's orders with its lines and history (poll it after paying)", resource: "order")
-    public static let cancelOrder = Endpoint<IDPath, NoQuery, NoBody, Order, SignedIn>(
+    public static let cancelOrder = Endpoint<IDPath<Order>, NoQuery, NoBody, Order, SignedIn>(
         "cancelOrder", .POST, "/v1/orders/{id}/cancel", "cancel an unpaid order; its stock goes back",
         resource: "order", refusals: [.conflict])
-    public static let confirmReceipt = Endpoint<IDPath, NoQuery, NoBody, Order, SignedIn>(
+    public static let confirmReceipt = Endpoint<IDPath<Order>, NoQuery, NoBody, Order, SignedIn>(
         "confirmReceipt", .POST, "/v1/orders/{id}/receipt",
         "confirm that a shipped order arrived (确认收货): it is completed", resource: "order",
         refusals: [.conflict])
-    public static let pay = Endpoint<IDPath, NoQuery, PaymentChoice, PaymentLaunch, SignedIn>(
+    public static let pay = Endpoint<IDPath<Order>, NoQuery, PaymentChoice, PaymentLaunch, SignedIn>(
         "pay", .POST, "/v1/orders/{id}/payments",
         "start paying an order with a provider: where to send the payer (the order is paid only when the provider's signed notice comes)",
         resource: "order", refusals: [.conflict, .unavailable])
@@ -76,11 +76,11 @@ public enum ShopAPI {
 
     public static let adminOrders = Endpoint<NoPath, AdminOrderQuery, NoBody, OrderList, Admin>(
         "adminOrders", .GET, "/v1/admin/shop/orders", "every order, newest first, by cursor")
-    public static let shipOrder = Endpoint<IDPath, NoQuery, ShipmentDraft, Order, Admin>(
+    public static let shipOrder = Endpoint<IDPath<Order>, NoQuery, ShipmentDraft, Order, Admin>(
         "shipOrder", .POST, "/v1/admin/shop/orders/{id}/ship",
         "ship a paid order with its carrier and tracking number, which the buyer sees; it completes by itself after the configured days",
         resource: "order", refusals: [.conflict])
-    public static let refund = Endpoint<IDPath, NoQuery, RefundDraft?, Order, Admin>(
+    public static let refund = Endpoint<IDPath<Order>, NoQuery, RefundDraft?, Order, Admin>(
         "refund", .POST, "/v1/admin/shop/orders/{id}/refund",
         "refund a paid order (or one paid late) in full through its provider", resource: "order",
         refusals: [.conflict, .unavailable])

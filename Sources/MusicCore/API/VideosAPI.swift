@@ -3,28 +3,28 @@
 public enum VideosAPI {
     public static let list = Endpoint<NoPath, VideoListQuery, NoBody, Page<Video>, OptionalSignIn>(
         "list", .GET, "/v1/videos", "Videos, newest or hottest (most liked and clicked) first")
-    public static let detail = Endpoint<IDPath, NoQuery, NoBody, Video, OptionalSignIn>(
+    public static let detail = Endpoint<IDPath<Video>, NoQuery, NoBody, Video, OptionalSignIn>(
         "detail", .GET, "/v1/videos/{id}",
         "A video with its song; a view counts as a click once per viewer in 30 seconds", resource: "video")
-    public static let stream = Endpoint<IDPath, VideoStreamQuery, NoBody, VideoFile, OptionalSignIn>(
+    public static let stream = Endpoint<IDPath<Video>, VideoStreamQuery, NoBody, VideoFile, OptionalSignIn>(
         "stream", .GET, "/v1/videos/{id}/stream",
         "The video's file, or (`format=mp4`) a fragmented H.264/AAC MP4 made as it streams, for browsers "
             + "that cannot play the original",
         resource: "video", refusals: [.outsideRange, .rateLimited, .unavailable])
-    public static let cover = Endpoint<IDPath, NoQuery, NoBody, Picture, OptionalSignIn>(
+    public static let cover = Endpoint<IDPath<Video>, NoQuery, NoBody, Picture, OptionalSignIn>(
         "cover", .GET, "/v1/videos/{id}/cover", "A still taken from the video (JPEG)", resource: "video")
     public static let upload = Endpoint<NoPath, NoQuery, Upload, Video, Admin>(
         "upload", .POST, "/v1/videos",
         "add a video (MP4, MKV, WebM or MOV, checked by its content); text fields `title` and `artist` "
             + "name it, else its tags or file name do",
         status: 201, refusals: [.unsupportedFormat, .tooLarge, .unavailable])
-    public static let delete = Endpoint<IDPath, NoQuery, NoBody, Done, Admin>(
+    public static let delete = Endpoint<IDPath<Video>, NoQuery, NoBody, Done, Admin>(
         "delete", .DELETE, "/v1/videos/{id}",
         "delete an uploaded video (a scanned one leaves when its file leaves the videos folder)",
         resource: "video", refusals: [.conflict])
-    public static let like = Endpoint<IDPath, NoQuery, NoBody, Video, SignedIn>(
+    public static let like = Endpoint<IDPath<Video>, NoQuery, NoBody, Video, SignedIn>(
         "like", .PUT, "/v1/videos/{id}/like", "Like a video", resource: "video", idempotent: true)
-    public static let unlike = Endpoint<IDPath, NoQuery, NoBody, Video, SignedIn>(
+    public static let unlike = Endpoint<IDPath<Video>, NoQuery, NoBody, Video, SignedIn>(
         "unlike", .DELETE, "/v1/videos/{id}/like", "Stop liking a video", resource: "video", idempotent: true)
     public static let scanStatus = Endpoint<NoPath, NoQuery, NoBody, LibraryScanStatus, AdminOrFirstRun>(
         "scanStatus", .GET, "/v1/videos/scan", "see whether a videos scan runs and what the last one did")

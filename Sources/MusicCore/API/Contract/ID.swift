@@ -27,6 +27,16 @@ public struct ID<Kind>: Sendable, Hashable, Comparable, CustomStringConvertible 
         rawValue = value
     }
 
+    /// A row's id as the server read it from its database (never below 1).
+    public init(row id: Int64) {
+        precondition(id > 0, "a row id below 1")
+        rawValue = id
+    }
+
+    /// The placeholder of a path before the router reads it; never sent, never stored.
+    static var unread: Self { Self(unread: ()) }
+    private init(unread: Void) { rawValue = 0 }
+
     public var description: String { String(rawValue) }
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
@@ -62,3 +72,6 @@ extension Array {
         try texts.map { try ID<Kind>(validating: $0, field: field) }
     }
 }
+
+/// A like of a comment, a moment or an episode, named by its `likeId`: it has no model of its own.
+public enum Like {}

@@ -16,15 +16,18 @@ public struct NoParameters: APIParameters, Equatable {
 public typealias NoPath = NoParameters
 public typealias NoQuery = NoParameters
 
-/// A path of one id, such as `/v1/sheets/{id}`.
-public struct IDPath: APIParameters, Equatable {
-    public var id: Int64 = 0
+/// A path of one id of one kind, such as `/v1/sheets/{id}` (`IDPath<Sheet>`): a handler gets an `ID<Sheet>`,
+/// which no song's service takes.
+public struct IDPath<Kind>: APIParameters, Equatable {
+    /// Set from the address by the router before any handler runs (`init()` is only the parse's start).
+    public var id = ID<Kind>.unread
     public init() {}
-    public init(_ id: Int64) { self.id = id }
-    public init<Kind>(_ id: ID<Kind>) { self.id = id.rawValue }
+    public init(_ id: ID<Kind>) { self.id = id }
     /// An id as models carry it: text that is not an id is refused here, before anything is sent.
-    public init(_ id: String) throws { self.id = try ID<Never>(validating: id, field: "id").rawValue }
-    public static let fields: [ParameterField<Self>] = [.id("id", \.id)]
+    public init(_ id: String) throws { self.id = try ID(validating: id, field: "id") }
+    /// The id of a row the server has read (a database id is never below 1).
+    public init(row id: Int64) { self.id = ID(row: id) }
+    public static var fields: [ParameterField<Self>] { [.id("id", \.id)] }
 }
 
 /// `page` (from 1) and `size`, the paging of numbered lists.
@@ -175,6 +178,23 @@ extension ParameterField {
                 root[keyPath: keyPath.path] = id
             },
             format: { String($0[keyPath: keyPath.path]) })
+    }
+
+    /// A required typed id in a path: text that is not an id is a "does not exist" of the path's thing.
+    public static func id<Kind>(
+        _ name: String, _ keyPath: WritableKeyPath<Root, ID<Kind>>, thing: String? = nil
+    ) -> Self {
+        let keyPath = KeyPathBox(keyPath)
+        return Self(
+            name, schema: ParameterSchema(kind: .string, pattern: idPattern, isRequired: true), doc: "An id.",
+            parse: { root, text, resource in
+                guard let id = ID<Kind>(text) else {
+                    let noun = thing ?? (resource.isEmpty ? "thing" : resource)
+                    throw ServiceError.notFound("That \(word: noun) does not exist.")
+                }
+                root[keyPath: keyPath.path] = id
+            },
+            format: { $0[keyPath: keyPath.path].description })
     }
 
     /// An optional id in a query that names the thing asked about (`songId` of the comments on a song):
