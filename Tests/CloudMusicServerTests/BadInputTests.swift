@@ -7,15 +7,20 @@ import Testing
 
 /// Bad input gets a sentence that names what to change; what was found by the outside probe stays fixed.
 @Suite(.serialized) struct BadInputTests {
-    @Test func wrongTypesAndValuesNameTheFieldAndWhatItTakes() async throws {
+    /// A server on a small library with Ann signed in: the server, her token and the first song's id.
+    static func libraryWithAnn() async throws -> (TestServer, String, String) {
         let root = try LibraryAPITests.library()
         let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
-        defer { _ = server.stop() }
         try await server.waitForScan()
         _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
         let ann = try await server.signIn(["email": "ann@example.com"])
         let songs = try await server.call("GET", "/v1/songs")
-        let id = try #require(songs.items.first?["id"] as? String)
+        return (server, ann, try #require(songs.items.first?["id"] as? String))
+    }
+
+    @Test func wrongTypesAndValuesNameTheFieldAndWhatItTakes() async throws {
+        let (server, ann, id) = try await Self.libraryWithAnn()
+        defer { _ = server.stop() }
 
         for (body, message) in [
             (#"{"songIds":["\#(id)"],"position":1.5}"#, "The field 'position' should be a whole number."),
@@ -47,14 +52,8 @@ import Testing
     }
 
     @Test func idsAndBoundsInABodyAreCheckedBeforeAnyHandlerAndNothingIsStored() async throws {
-        let root = try LibraryAPITests.library()
-        let server = try await TestServer.start(.empty, extraArguments: ["--music", root])
+        let (server, ann, id) = try await Self.libraryWithAnn()
         defer { _ = server.stop() }
-        try await server.waitForScan()
-        _ = try await server.signUp(["email": "ann@example.com"], nickname: "Ann")
-        let ann = try await server.signIn(["email": "ann@example.com"])
-        let songs = try await server.call("GET", "/v1/songs")
-        let id = try #require(songs.items.first?["id"] as? String)
         let sheet = try await server.call("POST", "/v1/sheets", json: ["title": "Mine"], token: ann)
         let sheetID = try #require(sheet.data["id"] as? String)
 
