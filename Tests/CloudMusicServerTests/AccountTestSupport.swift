@@ -54,19 +54,8 @@ extension TestServer {
         _ method: String, _ path: String, json: Any? = nil, body: Data? = nil, contentType: String? = nil,
         token: String? = nil, headers: [String: String] = [:]
     ) async throws -> Reply {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        if let json {
-            request.httpBody = try JSONSerialization.data(withJSONObject: json)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        } else if let body {
-            request.httpBody = body
-            request.setValue(contentType ?? "application/json", forHTTPHeaderField: "Content-Type")
-        }
-        if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
+        let (data, http) = try await exchange(
+            method, path, json: json, body: body, contentType: contentType, token: token, headers: headers)
         ContractCheck.check(
             method: method, path: path, status: http.statusCode, body: data,
             contentType: http.value(forHTTPHeaderField: "Content-Type"))

@@ -33,20 +33,34 @@ public struct TestAnswer: Sendable {
 }
 
 extension TestServer {
-    /// Sends `json` (when given) to `path` (absolute, such as `/v1/users`) with `method`, as `token` when given,
-    /// to `port` when given (a proxy in front of the server) rather than the server's own.
-    public func send(
-        _ method: String, _ path: String, json: [String: Any]? = nil, token: String? = nil, port: Int? = nil
-    ) async throws -> TestAnswer {
+    /// The one way fixtures send a request: `method` to `path` (absolute, such as `/v1/users`) with a JSON
+    /// body (`json`, an object or an array) or raw bytes (`body`, of `contentType`), as `token` when given, with
+    /// more `headers`, to `port` when given (a proxy in front of the server) rather than the server's own.
+    public func exchange(
+        _ method: String, _ path: String, json: Any? = nil, body: Data? = nil, contentType: String? = nil,
+        token: String? = nil, headers: [String: String] = [:], port: Int? = nil
+    ) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port ?? self.port)\(path)")!)
         request.httpMethod = method
         if let json {
             request.httpBody = try JSONSerialization.data(withJSONObject: json)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let body {
+            request.httpBody = body
+            request.setValue(contentType ?? "application/json", forHTTPHeaderField: "Content-Type")
         }
         if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as! HTTPURLResponse
+        return (data, response as! HTTPURLResponse)
+    }
+
+    /// Sends `json` (when given) to `path` (absolute, such as `/v1/users`) with `method`, as `token` when given,
+    /// to `port` when given (a proxy in front of the server) rather than the server's own.
+    public func send(
+        _ method: String, _ path: String, json: [String: Any]? = nil, token: String? = nil, port: Int? = nil
+    ) async throws -> TestAnswer {
+        let (data, http) = try await exchange(method, path, json: json, token: token, port: port)
         return TestAnswer(
             method: method, path: path, status: http.statusCode, body: data,
             contentType: http.value(forHTTPHeaderField: "Content-Type"))

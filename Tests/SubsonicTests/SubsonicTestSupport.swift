@@ -172,16 +172,9 @@ actor SubsonicWorld {
         _ server: TestServer, _ method: String, _ path: String, _ body: [String: Any]? = nil,
         token: String? = nil
     ) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: URL(string: server.baseURL.absoluteString + path.dropFirst())!)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        if let token { request.setValue(token, forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await server.exchange(method, path, json: body, token: token)
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return ((response as! HTTPURLResponse).statusCode, object)
+        return (response.statusCode, object)
     }
 }
 
