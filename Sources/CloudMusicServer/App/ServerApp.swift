@@ -76,7 +76,7 @@ public final class ServerApp: Sendable {
         let clicks = ViewerClicks(
             database: database,
             writers: [
-                .video: { db, counts in try VideoStore().addClicks(db, counts) },
+                .video: { db, counts in try VideoService.addClicks(db, counts) },
                 .song: { db, counts in try CatalogStore().addClicks(db, counts) },
             ])
         self.clicks = clicks

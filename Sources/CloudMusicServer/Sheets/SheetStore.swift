@@ -119,13 +119,6 @@ struct SheetStore: Sendable {
         return id
     }
 
-    struct SheetChanges {
-        var title: String?
-        var detail: String??
-        var tags: [String]?
-        var isPrivate: Bool?
-    }
-
     func updateSheet(_ db: Connection, id: Int64, changes: SheetChanges, now: Int64) throws {
         if let title = changes.title {
             try db.execute("UPDATE sheets SET title = ? WHERE id = ?", title, id)

@@ -73,7 +73,7 @@ struct SubsonicStore: Sendable {
             conditions.append(
                 "s.id IN (SELECT sg.song_id FROM song_genres sg JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)"
             )
-            arguments.append(LibraryStore.key(genre))
+            arguments.append(CatalogName.key(genre))
         }
         if let fromYear {
             conditions.append("s.year >= ?")
@@ -99,7 +99,7 @@ struct SubsonicStore: Sendable {
             WHERE s.id IN (SELECT sg.song_id FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
                 WHERE g.name_key = ?)
             ORDER BY s.title COLLATE NOCASE, s.id LIMIT ? OFFSET ?
-            """, [LibraryStore.key(genre), count, offset])
+            """, [CatalogName.key(genre), count, offset])
     }
 
     /// An artist's songs (any artist of the song), most played first.
@@ -143,7 +143,7 @@ struct SubsonicStore: Sendable {
             conditions.append(
                 "s.id IN (SELECT sa.song_id FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id WHERE ar.name_key = ?)"
             )
-            arguments.append(LibraryStore.key(artist))
+            arguments.append(CatalogName.key(artist))
         }
         guard !conditions.isEmpty else { return [] }
         return try db.query(
@@ -419,7 +419,7 @@ struct SubsonicStore: Sendable {
                 WHERE al.id IN (SELECT s.album_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
                     JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)
                 ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?
-                """, [LibraryStore.key(genre)] + page, kept: kept)
+                """, [CatalogName.key(genre)] + page, kept: kept)
         }
     }
 
@@ -461,7 +461,7 @@ struct SubsonicStore: Sendable {
     }
 
     func artistID(_ db: Connection, named name: String) throws -> Int64? {
-        try db.queryOne("SELECT id FROM artists WHERE name_key = ?", LibraryStore.key(name)) {
+        try db.queryOne("SELECT id FROM artists WHERE name_key = ?", CatalogName.key(name)) {
             try $0.int64("id")
         }
     }
