@@ -77,7 +77,7 @@ public final class ServerApp: Sendable {
             database: database,
             writers: [
                 .video: { db, counts in try VideoService.addClicks(db, counts) },
-                .song: { db, counts in try CatalogStore().addClicks(db, counts) },
+                .song: { db, counts in try LibraryService.addClicks(db, counts) },
             ])
         self.clicks = clicks
         var library = LibraryService(database: database, files: files)

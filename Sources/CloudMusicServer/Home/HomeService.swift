@@ -14,7 +14,7 @@ import Storage
 final class HomeService: Sendable {
     let database: Database
     let store = HomeStore()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let sheets = SheetReads()
     let ads = AdReads()
     let categories: CategoryService

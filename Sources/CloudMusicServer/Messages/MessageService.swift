@@ -9,7 +9,7 @@ struct MessageService: Sendable {
     let database: Database
     let store = MessageStore()
     let follows = FollowReads()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let sheets = SheetReads()
     let files = FileReads()
     let accounts: AccountService

@@ -10,7 +10,7 @@ struct RecommendationService: Sendable {
     let database: Database
     let store = RecommendationStore()
     let engine = RecommendationEngine()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let sheets = SheetReads()
     let radioMemory = RadioMemory()
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }

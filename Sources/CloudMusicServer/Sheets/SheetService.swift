@@ -7,7 +7,7 @@ import Storage
 struct SheetService: Sendable {
     let database: Database
     let store = SheetStore()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let coverFolder: String
     let clicks: ClickCounter
     /// Where a saved queue and a change to "I like" are told to one's other devices.
@@ -498,7 +498,7 @@ struct SheetService: Sendable {
     /// caller's transaction; false when there is no such song. Static so the recommendations' lab can replay
     /// plays without a server's event log.
     static func countPlay(_ db: Connection, userID: Int64, songID: Int64, at time: Int64) throws -> Bool {
-        guard try CatalogStore().countPlay(db, songID: songID, at: time) else { return false }
+        guard try LibraryService.countPlay(db, songID: songID, at: time) else { return false }
         try SheetStore().recordPlay(db, userID: userID, songID: songID, at: time)
         try RecommendationService.songPlayed(db, userID: userID, songID: songID)
         return true

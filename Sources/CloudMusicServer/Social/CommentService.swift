@@ -11,7 +11,7 @@ struct CommentService: Sendable {
     let topics = TopicStore()
     let notifications: NotificationStore
     let links = RichTextLinks()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let podcasts = EpisodeLinks()
     let sheets: SheetService
     let feeds: FeedService

@@ -10,7 +10,7 @@ struct SubsonicService: Sendable {
     let database: Database
     let store = SubsonicStore()
     let sheetReads = SheetReads()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let sheets: SheetService
     let library: LibraryService
     let scans: ScanService

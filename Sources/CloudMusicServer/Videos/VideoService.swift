@@ -9,7 +9,7 @@ import Storage
 struct VideoService: Sendable {
     let database: Database
     let store = VideoStore()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let matcher = VideoMatcher()
     let clicks: ViewerClicks
     let transcodes: TranscodeLimiter
