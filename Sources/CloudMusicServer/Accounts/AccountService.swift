@@ -46,7 +46,7 @@ final class AccountService: Sendable {
 
     let database: Database
     let store = AccountStore()
-    let sheets = SheetStore()
+    let sheets = SheetReads()
     let sender: any CodeSender
     let settings: Settings
     let avatarFolder: String

@@ -76,8 +76,8 @@ public final class ServerApp: Sendable {
         let clicks = ViewerClicks(
             database: database,
             writers: [
-                .video: { db, counts in try VideoStore().addClicks(db, counts) },
-                .song: { db, counts in try CatalogStore().addClicks(db, counts) },
+                .video: { db, counts in try VideoService.addClicks(db, counts) },
+                .song: { db, counts in try LibraryService.addClicks(db, counts) },
             ])
         self.clicks = clicks
         var library = LibraryService(database: database, files: files)

@@ -39,7 +39,7 @@ struct AudiobookScanner {
 
     /// A book as read.
     struct Book: Sendable {
-        var fields: PodcastStore.Fields
+        var fields: PodcastFields
         var book: AudiobookStore.BookFields
         var parts: [AudiobookStore.Part]
     }
@@ -201,7 +201,7 @@ struct AudiobookScanner {
             parts.append(
                 AudiobookStore.Part(
                     path: path,
-                    fields: PodcastStore.EpisodeFields(
+                    fields: PodcastEpisodeFields(
                         title: partTitle, descriptionText: "", publishedAt: nil,
                         duration: (file.durationMilliseconds + 500) / 1_000, enclosureURL: "",
                         enclosureType: Self.mediaType(ext), enclosureLength: size, season: nil,
@@ -211,7 +211,7 @@ struct AudiobookScanner {
         }
         let cover = found.cover ?? found.parts.first
         return Book(
-            fields: PodcastStore.Fields(
+            fields: PodcastFields(
                 title: title, author: author, descriptionText: description, descriptionHTML: nil, link: nil,
                 imageURL: nil, categories: [], explicit: false, language: nil,
                 searchText: PodcastFeeds.searchText(search)),

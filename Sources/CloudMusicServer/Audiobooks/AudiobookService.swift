@@ -19,6 +19,12 @@ struct AudiobookService: Sendable {
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     private let running = ScanLock()
 
+    /// Remembers a book as deleted, on the caller's connection (the podcast's deletion, one transaction), so
+    /// scans do not add it again while its files are unchanged; nothing for a feed's podcast.
+    static func rememberDeletion(_ db: Connection, id: Int64, now: Int64) throws {
+        try AudiobookStore().rememberDeletion(db, id: id, now: now)
+    }
+
     init(database: Database, folder: String?, logger: Logger?) {
         self.database = database
         self.folder = folder
@@ -71,9 +77,11 @@ struct AudiobookService: Sendable {
             let now = clock()
             _ = try database.write { db in
                 if deletions[book.key] != nil { try store.forgetDeletion(db, key: book.key) }
-                return try store.write(
+                let id = try store.write(
                     db, key: book.key, existing: existing?.id, fields: read.fields, book: read.book,
                     stamp: book.stamp, parts: read.parts, now: now)
+                try PodcastService.reindexEpisodes(db, podcastID: id)
+                return id
             }
             if existing == nil { report.added += 1 } else { report.updated += 1 }
         }

@@ -4,21 +4,13 @@ import Storage
 
 /// The audiobooks' SQL (`AudiobooksSchema`): books as podcasts of the kind `audiobook`, parts as their episodes.
 struct AudiobookStore: Sendable {
-    /// What only a book has, as `PodcastStore` reads it back.
-    struct BookFields: Sendable, Equatable {
-        var narrator: String?
-        var series: String?
-        var seriesPart: Double?
-        var year: Int?
-        /// The path, inside the audiobooks folder, of its cover picture or of the part whose picture it is.
-        var cover: String?
-    }
+    typealias BookFields = AudiobookFields
 
     /// One part to write.
     struct Part: Sendable {
         /// Its path inside the audiobooks folder: its guid and its file.
         var path: String
-        var fields: PodcastStore.EpisodeFields
+        var fields: PodcastEpisodeFields
         /// Its chapters as JSON, when the file has chapter atoms.
         var chapters: String?
     }
@@ -27,13 +19,7 @@ struct AudiobookStore: Sendable {
     static let neverDue: Int64 = 253_402_300_799
     static let keyPrefix = "audiobook:"
 
-    static func decodeBook(_ row: Row) throws -> BookFields? {
-        guard try row.string("kind") == PodcastKind.audiobook.rawValue else { return nil }
-        return BookFields(
-            narrator: try row.optionalString("narrator"), series: try row.optionalString("series"),
-            seriesPart: try row.isNull("series_part") ? nil : try row.double("series_part"),
-            year: try row.optionalInt("year"), cover: try row.optionalString("book_cover"))
-    }
+    static func decodeBook(_ row: Row) throws -> BookFields? { try AudiobookFields.decode(row) }
 
     /// Every book by its key (its path inside the folder), with the stamp of its files when last read.
     func books(_ db: Connection) throws -> [String: (id: Int64, stamp: String?)] {
@@ -50,7 +36,7 @@ struct AudiobookStore: Sendable {
     /// Writes a book and its parts (new ones added, changed ones updated, those gone deleted with their
     /// progress); answers its id.
     func write(
-        _ db: Connection, key: String, existing: Int64?, fields: PodcastStore.Fields, book: BookFields,
+        _ db: Connection, key: String, existing: Int64?, fields: PodcastFields, book: BookFields,
         stamp: String, parts: [Part], now: Int64
     ) throws -> Int64 {
         let id: Int64
@@ -108,7 +94,6 @@ struct AudiobookStore: Sendable {
         for partID in known.values {
             try db.execute("DELETE FROM podcast_episodes WHERE id = ?", partID)
         }
-        try PodcastStore().reindexEpisodes(db, podcastID: id)
         return id
     }
 

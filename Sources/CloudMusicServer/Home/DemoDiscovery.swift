@@ -33,16 +33,3 @@ extension ServerApp {
         logger.info("event=demo_discovery_added ads=4 versions=3")
     }
 }
-
-/// The SQL of `server_meta`: facts about the install, by key.
-struct ServerMetaStore: Sendable {
-    func value(_ db: Connection, key: String) throws -> String? {
-        try db.queryOne("SELECT value FROM server_meta WHERE key = ?", key) { try $0.string("value") }
-    }
-
-    func set(_ db: Connection, key: String, value: String) throws {
-        try db.execute(
-            "INSERT INTO server_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            key, value)
-    }
-}

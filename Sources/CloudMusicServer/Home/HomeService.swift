@@ -14,9 +14,9 @@ import Storage
 final class HomeService: Sendable {
     let database: Database
     let store = HomeStore()
-    let catalog = CatalogStore()
-    let sheets = SheetStore()
-    let ads = AdStore()
+    let catalog = Catalog()
+    let sheets = SheetReads()
+    let ads = AdReads()
     let categories: CategoryService
     let recommendations: RecommendationService
     let videos: VideoService
@@ -119,18 +119,17 @@ final class HomeService: Sendable {
         case .banner:
             return try modules.value(.shared(.banner), serveStale: false) { [self] in
                 let now = Int64(clock())
-                let (records, next) = try database.read { db in
+                let (banner, next) = try database.read { db in
                     (
                         try ads.ads(
                             db, position: AdPosition.banner.rawValue, showingAt: now,
-                            paging: Paging(page: 1, size: size)
-                        ).records,
+                            paging: Paging(page: 1, size: size)),
                         try ads.nextChange(db, position: AdPosition.banner.rawValue, after: now)
                     )
                 }
                 // Until the next ad starts or stops, and at most a minute.
                 let until = min(next ?? now + 60, now + 60)
-                return (try Self.render(title, .banner(records.map { $0.model() }), more: nil), Double(until))
+                return (try Self.render(title, .banner(banner), more: nil), Double(until))
             }
         case .hotSheets:
             return try shared(.hotSheets) { [self] in

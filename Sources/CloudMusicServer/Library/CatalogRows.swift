@@ -241,7 +241,7 @@ extension CatalogStore {
 
 extension CatalogStore {
     /// An album as the catalog stores it; `starredAt` and `rating` are the annotated person's, and the plays
-    /// and genres are filled by whoever reads them (SubsonicStore keeps genres per library generation).
+    /// and genres are filled by whoever reads them (the Subsonic feature keeps genres per library generation).
     struct AlbumRow: Sendable {
         var id: Int64
         var title: String
@@ -272,7 +272,7 @@ extension CatalogStore {
     }
 
     /// The album columns; with annotations, two `?`: the user twice. `musicBrainzID` looks the album's up in
-    /// its songs (a subquery per album; SubsonicStore keeps it per library generation instead).
+    /// its songs (a subquery per album; the Subsonic feature keeps it per library generation instead).
     private static func albumSelect(annotated: Bool, musicBrainzID: Bool) -> String {
         let mbid =
             musicBrainzID

@@ -68,6 +68,17 @@ struct LibraryService: Sendable {
         return TextEncoding.decodeGB18030(data) ?? String(decoding: data, as: UTF8.self)
     }
 
+    /// Counts a play of the song (its and its album's plays), on the caller's connection (the play's
+    /// transaction); false when there is no such song.
+    static func countPlay(_ db: Connection, songID: Int64, at time: Int64) throws -> Bool {
+        try CatalogStore().countPlay(db, songID: songID, at: time)
+    }
+
+    /// Adds counted clicks (`ViewerClicks` writes them in batches).
+    static func addClicks(_ db: Connection, _ counts: [Int64: Int]) throws {
+        try CatalogStore().addClicks(db, counts)
+    }
+
     func songFile(id: Int64) throws -> CatalogStore.SongFile {
         guard let file = try database.read({ db in try catalog.songFile(db, id: id) }) else {
             throw Self.noSong

@@ -9,21 +9,7 @@ import Storage
 /// One value lives for one scan: artist, album and genre ids are cached so a batch costs no lookups.
 /// SQLite-only: the FTS5 tables `search_songs`, `search_albums`, `search_artists` and their `optimize`.
 final class LibraryStore {
-    /// One full-text table per kind, keyed by the song, album or artist id: a search for albums
-    /// never walks past song matches, and the artist index stays tiny.
-    enum SearchIndex: String, CaseIterable {
-        case song = "search_songs"
-        case album = "search_albums"
-        case artist = "search_artists"
-        var table: String { rawValue }
-        var typeName: String {
-            switch self {
-            case .song: "song"
-            case .album: "album"
-            case .artist: "artist"
-            }
-        }
-    }
+    typealias SearchIndex = CatalogSearchIndex
 
     struct ExistingSong {
         var id: Int64
@@ -62,9 +48,7 @@ final class LibraryStore {
         }
     }
 
-    static func key(_ name: String) -> String {
-        AudioFileReader.trimmed(name).lowercased()
-    }
+    static func key(_ name: String) -> String { CatalogName.key(name) }
 
     static func folderID(_ db: Connection, path: String) throws -> Int64 {
         try db.execute("INSERT INTO music_folders(path) VALUES (?) ON CONFLICT(path) DO NOTHING", path)

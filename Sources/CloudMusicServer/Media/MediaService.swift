@@ -54,7 +54,7 @@ final class MediaService: Sendable {
     /// The original file, or a live transcode when a format, bit rate or offset is asked.
     /// `clients` names who asks (the address, and the account when signed in): each may run only a few
     /// transcodes at once.
-    func stream(file: CatalogStore.SongFile, query: StreamQuery, clients: [String]) throws -> AudioReply {
+    func stream(file: Catalog.SongFile, query: StreamQuery, clients: [String]) throws -> AudioReply {
         try stream(path: file.path, query: query, clients: clients)
     }
 

@@ -8,10 +8,10 @@ import Storage
 struct MessageService: Sendable {
     let database: Database
     let store = MessageStore()
-    let follows = FollowStore()
-    let catalog = CatalogStore()
-    let sheets = SheetStore()
-    let files = FileStore()
+    let follows = FollowReads()
+    let catalog = Catalog()
+    let sheets = SheetReads()
+    let files = FileReads()
     let accounts: AccountService
     let videos: VideoService
     let events: EventLog
@@ -139,7 +139,7 @@ struct MessageService: Sendable {
             shared.sheetID = sheetID
         case .video:
             let videoID = try id(draft.videoId, "videoId")
-            guard try videos.store.video(db, id: videoID, viewerID: nil) != nil else {
+            guard try VideoService.exists(db, id: videoID) else {
                 throw VideoService.noVideo
             }
             shared.videoID = videoID
@@ -230,14 +230,10 @@ struct MessageService: Sendable {
         where !record.isPrivate || record.userID == viewerID {
             sheetsByID[record.id] = record.model(signedIn: true)
         }
-        let videoRecords = try videos.store.videos(
-            db, ids: Array(Set(records.compactMap(\.videoID))), viewerID: viewerID)
         let videosByID = Dictionary(
-            try videos.models(db, videoRecords).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var pictures: [String: StoredFile] = [:]
-        for file in try files.files(db, sha256s: Array(Set(records.compactMap(\.fileID)))) {
-            pictures[file.sha256] = try UploadService.model(file)
-        }
+            try videos.videos(db, ids: Array(Set(records.compactMap(\.videoID))), viewerID: viewerID)
+                .map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let pictures = try files.files(db, sha256s: Array(Set(records.compactMap(\.fileID))))
         return records.map { r in
             Message(
                 id: String(r.id), conversationId: String(r.conversationID), sender: r.sender, kind: r.kind,

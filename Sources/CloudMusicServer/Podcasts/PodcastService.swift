@@ -325,7 +325,7 @@ struct PodcastService: Sendable {
     func delete(id: Int64) throws {
         let now = clock()
         let deleted = try database.write { db in
-            try AudiobookStore().rememberDeletion(db, id: id, now: now)
+            try AudiobookService.rememberDeletion(db, id: id, now: now)
             return try store.delete(db, id: id)
         }
         guard deleted else { throw Self.noPodcast }
@@ -555,6 +555,12 @@ struct PodcastService: Sendable {
     }
 
     // MARK: Models
+
+    /// Indexes every episode of a podcast or book again, on the caller's connection (a book's parts, written
+    /// by the audiobook scan in its transaction).
+    static func reindexEpisodes(_ db: Connection, podcastID: Int64) throws {
+        try PodcastStore().reindexEpisodes(db, podcastID: podcastID)
+    }
 
     static func model(_ record: PodcastStore.Record) -> Podcast {
         let fields = record.fields

@@ -5,82 +5,11 @@ import Storage
 /// The podcasts' SQL: feeds with their refresh state, episodes kept by guid, subscriptions and progress. Every
 /// function reads and writes through the connection of its caller's transaction.
 struct PodcastStore: Sendable {
-    /// A podcast row as the service needs it.
-    struct Record: Sendable {
-        var id: Int64
-        var feedURL: String
-        /// What the feed last said.
-        var fields: Fields
-        var etag: String?
-        var lastModified: String?
-        var refreshedAt: Int64?
-        var failures: Int
-        var lastError: String?
-        var keep: PodcastKeep
-        var retention: Int
-        var episodesCount: Int
-        var subscribersCount: Int
-        var subscribed: Bool?
-        var createdAt: Int64
-        var updatedAt: Int64
-        /// What only audiobooks have (`AudiobooksSchema`); nil for a feed's podcast.
-        var book: AudiobookStore.BookFields?
-    }
-
-    /// What a feed says about the podcast, to write (and as read back).
-    struct Fields: Sendable {
-        var title: String
-        var author: String?
-        var descriptionText: String
-        var descriptionHTML: String?
-        var link: String?
-        var imageURL: String?
-        var categories: [String]
-        var explicit: Bool
-        var language: String?
-        var searchText: String
-    }
-
-    /// An episode row as the service needs it.
-    struct EpisodeRecord: Sendable {
-        var id: Int64
-        var podcastID: Int64
-        var podcastTitle: String
-        var guid: String
-        var fields: EpisodeFields
-        var fileName: String?
-        var keep: PodcastKeep
-        var kind: PodcastKind = .podcast
-        var progress: ProgressRecord?
-        var likesCount = 0
-        /// The viewer's like of it.
-        var likeID: Int64?
-        var createdAt: Int64
-        var updatedAt: Int64
-    }
-
-    /// What a feed says about one episode, to write (and compare: an unchanged episode is not written).
-    struct EpisodeFields: Sendable, Equatable {
-        var title: String
-        var descriptionText: String
-        var publishedAt: Int64?
-        var duration: Int?
-        var enclosureURL: String
-        var enclosureType: String?
-        var enclosureLength: Int64?
-        var season: Int?
-        var episode: Int?
-        var chaptersURL: String?
-        var transcriptURL: String?
-        var imageURL: String?
-    }
-
-    struct ProgressRecord: Sendable, Equatable {
-        var position: Double
-        var finished: Bool
-        /// Milliseconds since 1970.
-        var updatedAt: Int64
-    }
+    typealias Record = PodcastRecord
+    typealias Fields = PodcastFields
+    typealias EpisodeRecord = PodcastEpisodeRecord
+    typealias EpisodeFields = PodcastEpisodeFields
+    typealias ProgressRecord = PodcastProgressRecord
 
     // MARK: Podcasts
 
@@ -118,7 +47,7 @@ struct PodcastStore: Sendable {
             episodesCount: try row.int("episodes_count"), subscribersCount: try row.int("subscribers_count"),
             subscribed: try row.isNull("subscribed") ? nil : try row.bool("subscribed"),
             createdAt: try row.int64("created_at"), updatedAt: try row.int64("updated_at"),
-            book: try AudiobookStore.decodeBook(row))
+            book: try AudiobookFields.decode(row))
     }
 
     func podcast(_ db: Connection, id: Int64, viewerID: Int64?) throws -> Record? {

@@ -10,12 +10,23 @@ struct RecommendationService: Sendable {
     let database: Database
     let store = RecommendationStore()
     let engine = RecommendationEngine()
-    let catalog = CatalogStore()
-    let sheets = SheetStore()
+    let catalog = Catalog()
+    let sheets = SheetReads()
     let radioMemory = RadioMemory()
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// Whose midnight starts a new day: the server's.
     var timeZone = TimeZone.current
+
+    /// Songs added to a sheet, on the caller's connection (its transaction): what "I like" and sheets teach
+    /// the recommendations (`RecommendationStore.songsAddedToSheet`).
+    static func songsAddedToSheet(_ db: Connection, sheetID: Int64, songIDs: [Int64]) throws {
+        try RecommendationStore().songsAddedToSheet(db, sheetID: sheetID, songIDs: songIDs)
+    }
+
+    /// A counted play, on the caller's connection (its transaction) (`RecommendationStore.songPlayed`).
+    static func songPlayed(_ db: Connection, userID: Int64, songID: Int64) throws {
+        try RecommendationStore().songPlayed(db, userID: userID, songID: songID)
+    }
 
     static let dailyCount = 30
     static let noSong = ServiceError.notFound("That song does not exist.")

@@ -7,7 +7,7 @@ import Storage
 struct SheetService: Sendable {
     let database: Database
     let store = SheetStore()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let coverFolder: String
     let clicks: ClickCounter
     /// Where a saved queue and a change to "I like" are told to one's other devices.
@@ -97,7 +97,7 @@ struct SheetService: Sendable {
     }
 
     func update(id: Int64, _ draft: SheetDraft, viewer: Viewer) throws -> Sheet {
-        var changes = SheetStore.SheetChanges()
+        var changes = SheetChanges()
         if draft.title != nil {
             guard let title = try Self.title(draft.title) else {
                 throw ServiceError.invalid("A sheet's title cannot be empty.")
@@ -115,7 +115,7 @@ struct SheetService: Sendable {
 
     /// Applies checked changes to a sheet its owner holds, in the caller's transaction; "I like" keeps its name.
     func update(
-        _ db: Connection, id: Int64, changes: SheetStore.SheetChanges, viewer: Viewer, now: Int64
+        _ db: Connection, id: Int64, changes: SheetChanges, viewer: Viewer, now: Int64
     ) throws {
         let access = try ownedSheet(db, id: id, viewer: viewer)
         if changes.title != nil && access.isLikes {
@@ -223,7 +223,7 @@ struct SheetService: Sendable {
                 "These songs are not in the library: \(unknown.prefix(10).map(String.init).joined(separator: ", "))."
             )
         }
-        try RecommendationStore().songsAddedToSheet(db, sheetID: sheetID, songIDs: ids)
+        try RecommendationService.songsAddedToSheet(db, sheetID: sheetID, songIDs: ids)
         switch try store.addSongs(
             db, sheetID: sheetID, songIDs: ids, atTop: atTop, maxSongs: Self.maxSongsPerSheet, now: now,
             keepingRepeats: keepingRepeats)
@@ -498,9 +498,9 @@ struct SheetService: Sendable {
     /// caller's transaction; false when there is no such song. Static so the recommendations' lab can replay
     /// plays without a server's event log.
     static func countPlay(_ db: Connection, userID: Int64, songID: Int64, at time: Int64) throws -> Bool {
-        guard try CatalogStore().countPlay(db, songID: songID, at: time) else { return false }
+        guard try LibraryService.countPlay(db, songID: songID, at: time) else { return false }
         try SheetStore().recordPlay(db, userID: userID, songID: songID, at: time)
-        try RecommendationStore().songPlayed(db, userID: userID, songID: songID)
+        try RecommendationService.songPlayed(db, userID: userID, songID: songID)
         return true
     }
 

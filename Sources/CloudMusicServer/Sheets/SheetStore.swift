@@ -119,13 +119,6 @@ struct SheetStore: Sendable {
         return id
     }
 
-    struct SheetChanges {
-        var title: String?
-        var detail: String??
-        var tags: [String]?
-        var isPrivate: Bool?
-    }
-
     func updateSheet(_ db: Connection, id: Int64, changes: SheetChanges, now: Int64) throws {
         if let title = changes.title {
             try db.execute("UPDATE sheets SET title = ? WHERE id = ?", title, id)
@@ -214,14 +207,14 @@ struct SheetStore: Sendable {
     }
 
     /// Public sheets matching what a person typed, best first (bm25, a title match weighing more than a
-    /// tag). Like song search, only the first `CatalogStore.rankedCandidates` matches are ranked and counted.
+    /// tag). Like song search, only the first `Catalog.rankedCandidates` matches are ranked and counted.
     func search(_ db: Connection, _ typed: String, paging: Paging, viewerID: Int64?) throws -> Page<Sheet> {
         guard let query = SearchText.matchQuery(typed) else {
             return Page(items: [], total: 0, page: paging.page, size: paging.size)
         }
         let candidates = """
             SELECT rowid, bm25(search_sheets, 4.0, 1.0) AS score FROM search_sheets
-            WHERE search_sheets MATCH ? LIMIT \(CatalogStore.rankedCandidates)
+            WHERE search_sheets MATCH ? LIMIT \(Catalog.rankedCandidates)
             """
         let total =
             try db.queryOne("SELECT count(*) AS n FROM (\(candidates))", query) { try $0.int("n") } ?? 0

@@ -11,9 +11,8 @@ struct CommentService: Sendable {
     let topics = TopicStore()
     let notifications: NotificationStore
     let links = RichTextLinks()
-    let catalog = CatalogStore()
-    let videos = VideoStore()
-    let podcasts = PodcastStore()
+    let catalog = Catalog()
+    let podcasts = EpisodeLinks()
     let sheets: SheetService
     let feeds: FeedService
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -46,7 +45,7 @@ struct CommentService: Sendable {
         case .feed(let id):
             return try feeds.visibleAuthor(db, feedID: id, viewer: viewer)
         case .video(let id):
-            guard try videos.video(db, id: id, viewerID: nil) != nil else { throw VideoService.noVideo }
+            guard try VideoService.exists(db, id: id) else { throw VideoService.noVideo }
             return nil
         case .episode(let id):
             guard try store.episodeExists(db, id: id) else { throw PodcastService.noEpisode }
@@ -281,10 +280,10 @@ struct CommentService: Sendable {
         try database.write { db in
             guard try store.episodeExists(db, id: episodeID) else { throw PodcastService.noEpisode }
             _ = try podcasts.like(db, userID: viewer.userID, episodeID: episodeID, now: clock())
-            guard let record = try podcasts.episode(db, id: episodeID, viewerID: viewer.userID) else {
+            guard let episode = try podcasts.episode(db, id: episodeID, viewerID: viewer.userID) else {
                 throw PodcastService.noEpisode
             }
-            return PodcastService.model(record)
+            return episode
         }
     }
 
@@ -306,7 +305,7 @@ struct CommentService: Sendable {
 
     /// Takes back one's own like: of an episode or a moment when the id is in their range, else of a comment.
     func unlike(likeID: Int64, viewer: Viewer) throws {
-        if likeID >= PodcastStore.firstLikeID {
+        if likeID >= EpisodeLinks.firstLikeID {
             return try database.write { db in
                 try Self.requireOwnLike(by: try podcasts.likeOwner(db, likeID: likeID), viewer: viewer)
                 try podcasts.unlike(db, likeID: likeID)

@@ -7,7 +7,7 @@ import Storage
 struct FeedService: Sendable {
     let database: Database
     let store = FeedStore()
-    let podcasts = PodcastStore()
+    let podcasts = EpisodeLinks()
     let notifications: NotificationStore
     let links = RichTextLinks()
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -51,7 +51,7 @@ struct FeedService: Sendable {
         let place = try Self.place(input)
         let rich = RichTextParser.parse(content)
         return try database.write { db in
-            if let episodeID, try podcasts.episode(db, id: episodeID, viewerID: nil) == nil {
+            if let episodeID, try !podcasts.episodeExists(db, id: episodeID) {
                 throw Self.noEpisode
             }
             let now = clock()

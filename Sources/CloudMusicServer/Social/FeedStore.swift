@@ -20,7 +20,7 @@ struct FeedStore: Sendable {
         SELECT f.id, f.content, f.images, f.province, f.city, f.place, f.latitude, f.longitude,
             f.likes_count, f.comments_count, f.mentions, f.topics, f.created_at, f.updated_at, f.episode_id,
             (SELECT l.id FROM feed_likes l WHERE l.feed_id = f.id AND l.user_id = ?) AS like_id,
-            \(PodcastStore.sharedEpisode(id: "f.episode_id")) AS shared_episode,
+            \(EpisodeLinks.sharedEpisode(id: "f.episode_id")) AS shared_episode,
             \(UserColumns.select("u", as: "user"))
         FROM feeds f JOIN users u ON u.id = f.user_id
         """
@@ -38,7 +38,7 @@ struct FeedStore: Sendable {
             mentions: try JSONColumn.decode([Mention].self, row.string("mentions")),
             topics: try JSONColumn.decode([TopicMention].self, row.string("topics")),
             episodeId: try row.optionalInt64("episode_id").map(String.init),
-            episode: try row.optionalString("shared_episode").map(PodcastStore.decodeSharedEpisode),
+            episode: try row.optionalString("shared_episode").map(EpisodeLinks.decodeSharedEpisode),
             createdAt: APIDate.string(try row.int64("created_at")),
             updatedAt: APIDate.string(try row.int64("updated_at")))
     }

@@ -14,7 +14,7 @@ import Synchronization
 /// snapshot is older than what is kept neither uses nor keeps anything.
 final class SubsonicCatalogCache: Sendable {
     struct SearchKey: Hashable, Sendable {
-        var index: LibraryStore.SearchIndex
+        var index: CatalogSearchIndex
         /// The query as the search reads it (trimmed, without the trailing `*`).
         var query: String
         var offset: Int

@@ -67,7 +67,7 @@ struct SubsonicPodcasts: Sendable {
 
     // MARK: Shapes
 
-    static func channel(_ record: PodcastStore.Record) -> SubsonicElement {
+    static func channel(_ record: PodcastRecord) -> SubsonicElement {
         var element = SubsonicElement()
         element.add("id", SubsonicShapes.id(.podcastChannel, record.id))
         element.add("url", record.feedURL)
@@ -83,7 +83,7 @@ struct SubsonicPodcasts: Sendable {
     }
 
     /// An episode as `PodcastEpisode` (a `Child` with the podcast fields).
-    static func episode(_ record: PodcastStore.EpisodeRecord) -> SubsonicElement {
+    static func episode(_ record: PodcastEpisodeRecord) -> SubsonicElement {
         let fields = record.fields
         let id = SubsonicShapes.id(.podcastEpisode, record.id)
         var element = episodeChild(record)
@@ -96,7 +96,7 @@ struct SubsonicPodcasts: Sendable {
     }
 
     /// An episode as the plain `Child` a bookmark's entry is.
-    static func episodeChild(_ record: PodcastStore.EpisodeRecord) -> SubsonicElement {
+    static func episodeChild(_ record: PodcastEpisodeRecord) -> SubsonicElement {
         let fields = record.fields
         let id = SubsonicShapes.id(.podcastEpisode, record.id)
         let channel = SubsonicShapes.id(.podcastChannel, record.podcastID)

@@ -38,7 +38,7 @@ extension SubsonicService {
     {
         _ = try sheets.visibleSheet(db, id: id, viewer: user.viewer)
         guard let playlist = try store.playlist(db, id: id) else { throw SubsonicError.notFound("playlist") }
-        let songIDs = try sheetStore.songIDs(db, sheetID: id, offset: 0, limit: SheetService.maxSongsPerSheet)
+        let songIDs = try sheetReads.songIDs(db, sheetID: id, offset: 0, limit: SheetService.maxSongsPerSheet)
         let entries = try store.songs(db, user.listener, ids: songIDs)
         return SubsonicDocument(
             "playlist", SubsonicShapes.playlist(playlist, viewerID: user.id, entries: entries))
@@ -60,7 +60,7 @@ extension SubsonicService {
                 let access = try sheets.ownedSheet(db, id: existing.value, viewer: user.viewer)
                 // "I like" keeps its name: a name sent with it is ignored.
                 if let name, !access.isLikes {
-                    var changes = SheetStore.SheetChanges()
+                    var changes = SheetChanges()
                     changes.title = try SheetService.title(name)
                     try sheets.update(db, id: existing.value, changes: changes, viewer: user.viewer, now: now)
                 }
@@ -86,7 +86,7 @@ extension SubsonicService {
         try database.write { db in
             let access = try sheets.ownedSheet(db, id: id, viewer: user.viewer)
             let now = clock()
-            var changes = SheetStore.SheetChanges()
+            var changes = SheetChanges()
             if let name = parameters.name {
                 guard !access.isLikes else {
                     throw SubsonicError(.generic, "The \"I like\" playlist keeps its name.")
@@ -101,7 +101,7 @@ extension SubsonicService {
                 try sheets.update(db, id: id, changes: changes, viewer: user.viewer, now: now)
             }
             if !removing.isEmpty {
-                let current = try sheetStore.songIDs(
+                let current = try sheetReads.songIDs(
                     db, sheetID: id, offset: 0, limit: SheetService.maxSongsPerSheet)
                 if let outside = removing.first(where: { $0 >= current.count }) {
                     throw SubsonicError(
@@ -214,7 +214,7 @@ extension SubsonicService {
             var found = 0
             for (index, id) in ids.enumerated() {
                 let at = times.isEmpty ? now : min(times[index] / 1_000, now)
-                if let last = try sheetStore.lastPlayed(db, userID: user.id, songID: id),
+                if let last = try sheetReads.lastPlayed(db, userID: user.id, songID: id),
                     abs(at - last) < SheetService.minimumSecondsBetweenPlays
                 {
                     if try store.songExists(db, id: id) { found += 1 }
@@ -231,7 +231,7 @@ extension SubsonicService {
     // MARK: Bookmarks
 
     /// One's song bookmarks, then `episodes` (the ones one is partway through, the last played first).
-    func bookmarks(_ user: SubsonicUser, episodes: [PodcastStore.EpisodeRecord]) throws -> SubsonicDocument {
+    func bookmarks(_ user: SubsonicUser, episodes: [PodcastEpisodeRecord]) throws -> SubsonicDocument {
         try database.read { db in
             let marks = try store.bookmarks(db, userID: user.id)
             let songs = try store.songs(db, user.listener, ids: marks.map(\.songID))
@@ -288,7 +288,7 @@ extension SubsonicService {
     /// The shared play queue: `current` as an id, or (`byIndex`) `currentIndex`.
     func playQueue(_ user: SubsonicUser, byIndex: Bool) throws -> SubsonicDocument {
         try database.read { db in
-            let queue = try sheetStore.queue(db, userID: user.id)
+            let queue = try sheetReads.queue(db, userID: user.id)
             let ids = (queue?.songIds ?? []).compactMap { Int64($0) }
             let songs = try store.songs(db, user.listener, ids: ids)
             var element = SubsonicElement()

@@ -9,8 +9,8 @@ import Synchronization
 struct SubsonicService: Sendable {
     let database: Database
     let store = SubsonicStore()
-    let sheetStore = SheetStore()
-    let catalog = CatalogStore()
+    let sheetReads = SheetReads()
+    let catalog = Catalog()
     let sheets: SheetService
     let library: LibraryService
     let scans: ScanService
@@ -460,7 +460,7 @@ struct SubsonicService: Sendable {
                 )
             }
             let generation = try SubsonicCatalogCache.generation(db)
-            func ids(_ index: LibraryStore.SearchIndex, _ offset: Int, _ count: Int) throws -> [Int64] {
+            func ids(_ index: CatalogSearchIndex, _ offset: Int, _ count: Int) throws -> [Int64] {
                 guard count > 0 else { return [] }
                 let key = SubsonicCatalogCache.SearchKey(
                     index: index, query: query, offset: offset, count: count)

@@ -9,11 +9,11 @@ import Storage
 /// person's "I like" sheet, written by `SheetService`'s rules; only reads of it are here. SQLite-only:
 /// `json_each` for lists of ids, `random()`.
 struct SubsonicStore: Sendable {
-    /// Whose annotations to read: the catalog's own (see `CatalogStore.songRows`).
-    typealias Listener = CatalogStore.Annotations
+    /// Whose annotations to read: the catalog's own (see `Catalog.songRows`).
+    typealias Listener = Catalog.Annotations
     /// A song with one person's annotations, as the catalog reads it.
-    typealias SongRecord = CatalogStore.SongRow
-    let catalog = CatalogStore()
+    typealias SongRecord = Catalog.SongRow
+    let catalog = Catalog()
 
     /// Ids as the JSON array `json_each(?)` reads: what `JSONColumn.text` makes of them, without an encoder
     /// (a list of ids is bound at almost every request).
@@ -37,12 +37,12 @@ struct SubsonicStore: Sendable {
         try catalog.songRows(db, tail, arguments, annotations: listener)
     }
 
-    /// `CatalogStore.query`: the columns found by name on the first row only.
+    /// `Catalog.query`: the columns found by name on the first row only.
     static func query<Columns, T>(
         _ db: Connection, _ sql: String, _ arguments: [any SQLBindable], columns: (Row) throws -> Columns,
         decode: (Row, Columns) throws -> T
     ) throws -> [T] {
-        try CatalogStore.query(db, sql, arguments, columns: columns, decode: decode)
+        try Catalog.query(db, sql, arguments, columns: columns, decode: decode)
     }
 
     /// The songs with these ids, in this order (repeats kept); ids not in the library are left out.
@@ -73,7 +73,7 @@ struct SubsonicStore: Sendable {
             conditions.append(
                 "s.id IN (SELECT sg.song_id FROM song_genres sg JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)"
             )
-            arguments.append(LibraryStore.key(genre))
+            arguments.append(CatalogName.key(genre))
         }
         if let fromYear {
             conditions.append("s.year >= ?")
@@ -99,7 +99,7 @@ struct SubsonicStore: Sendable {
             WHERE s.id IN (SELECT sg.song_id FROM song_genres sg JOIN genres g ON g.id = sg.genre_id
                 WHERE g.name_key = ?)
             ORDER BY s.title COLLATE NOCASE, s.id LIMIT ? OFFSET ?
-            """, [LibraryStore.key(genre), count, offset])
+            """, [CatalogName.key(genre), count, offset])
     }
 
     /// An artist's songs (any artist of the song), most played first.
@@ -143,7 +143,7 @@ struct SubsonicStore: Sendable {
             conditions.append(
                 "s.id IN (SELECT sa.song_id FROM song_artists sa JOIN artists ar ON ar.id = sa.artist_id WHERE ar.name_key = ?)"
             )
-            arguments.append(LibraryStore.key(artist))
+            arguments.append(CatalogName.key(artist))
         }
         guard !conditions.isEmpty else { return [] }
         return try db.query(
@@ -208,7 +208,7 @@ struct SubsonicStore: Sendable {
     // MARK: Albums
 
     /// An album with one person's favourite and rating, as the catalog reads it.
-    typealias AlbumRecord = CatalogStore.AlbumRow
+    typealias AlbumRecord = Catalog.AlbumRow
 
     /// Albums' genres and MusicBrainz ids kept for a snapshot's library generation (`SubsonicCatalogCache`),
     /// where `albums` takes them instead of reading them.
@@ -419,7 +419,7 @@ struct SubsonicStore: Sendable {
                 WHERE al.id IN (SELECT s.album_id FROM songs s JOIN song_genres sg ON sg.song_id = s.id
                     JOIN genres g ON g.id = sg.genre_id WHERE g.name_key = ?)
                 ORDER BY al.title COLLATE NOCASE, al.id LIMIT ? OFFSET ?
-                """, [LibraryStore.key(genre)] + page, kept: kept)
+                """, [CatalogName.key(genre)] + page, kept: kept)
         }
     }
 
@@ -430,7 +430,7 @@ struct SubsonicStore: Sendable {
     // MARK: Artists
 
     /// An artist with one person's favourite and rating, as the catalog reads it.
-    typealias ArtistRecord = CatalogStore.ArtistRow
+    typealias ArtistRecord = Catalog.ArtistRow
 
     func artists(_ db: Connection, _ listener: Listener, _ tail: String, _ arguments: [any SQLBindable] = [])
         throws -> [ArtistRecord]
@@ -461,7 +461,7 @@ struct SubsonicStore: Sendable {
     }
 
     func artistID(_ db: Connection, named name: String) throws -> Int64? {
-        try db.queryOne("SELECT id FROM artists WHERE name_key = ?", LibraryStore.key(name)) {
+        try db.queryOne("SELECT id FROM artists WHERE name_key = ?", CatalogName.key(name)) {
             try $0.int64("id")
         }
     }

@@ -198,7 +198,7 @@ enum VideoStills {
 /// that name.
 struct VideoMatcher: Sendable {
     let store = VideoStore()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
 
     func match(_ db: Connection, videoID: Int64, title: String, artist: String?) throws {
         let songTitle = VideoNaming.songTitle(title)

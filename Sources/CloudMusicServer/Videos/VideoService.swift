@@ -9,7 +9,7 @@ import Storage
 struct VideoService: Sendable {
     let database: Database
     let store = VideoStore()
-    let catalog = CatalogStore()
+    let catalog = Catalog()
     let matcher = VideoMatcher()
     let clicks: ViewerClicks
     let transcodes: TranscodeLimiter
@@ -22,6 +22,23 @@ struct VideoService: Sendable {
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     static let noVideo = ServiceError.notFound("That video does not exist.")
+
+    // MARK: For other features, on their connection (inside their transaction)
+
+    /// Whether the video exists, whoever asks (a comment's or a message's target).
+    static func exists(_ db: Connection, id: Int64) throws -> Bool {
+        try VideoStore().video(db, id: id, viewerID: nil) != nil
+    }
+
+    /// The videos of these ids as models, as the viewer sees them: one query for the videos, one for their songs.
+    func videos(_ db: Connection, ids: [Int64], viewerID: Int64?) throws -> [Video] {
+        try models(db, store.videos(db, ids: ids, viewerID: viewerID))
+    }
+
+    /// Adds counted clicks (`ViewerClicks` writes them in batches).
+    static func addClicks(_ db: Connection, _ counts: [Int64: Int]) throws {
+        try VideoStore().addClicks(db, counts)
+    }
 
     // MARK: Reading
 

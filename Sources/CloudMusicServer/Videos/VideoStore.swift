@@ -213,7 +213,7 @@ struct VideoStore: Sendable {
 
     /// The catalog's artist with this name (letter case and spacing as the library folds them).
     func artistID(_ db: Connection, named name: String) throws -> Int64? {
-        try db.queryOne("SELECT id FROM artists WHERE name_key = ?", LibraryStore.key(name)) {
+        try db.queryOne("SELECT id FROM artists WHERE name_key = ?", CatalogName.key(name)) {
             try $0.int64("id")
         }
     }
