@@ -173,7 +173,7 @@ public struct RemoveSongsQuery: APIParameters, Equatable {
         songIds = try songIDs.map { try ID<Song>(validating: $0, field: "songIds").rawValue }
     }
     public static let fields: [ParameterField<Self>] = [
-        .ids("songIds", \.songIds, max: 1_000, doc: "The songs to remove.")
+        .ids("songIds", \.songIds, max: SongIDs.maxSongs, doc: "The songs to remove.")
     ]
 }
 

@@ -18,7 +18,7 @@ extension LimitedBody {
 public struct FieldLimit<Root>: Sendable {
     /// The field's name in the JSON.
     public let field: String
-    /// What the field's schema gains (`maxLength`, `maxItems`, `minimum`...).
+    /// What the field's schema gains (`maxLength`, `maxItems`, `minItems`).
     public let keywords: [String: JSONValue]
     private let enforce: @Sendable (Root) throws -> Void
 
@@ -37,7 +37,7 @@ public struct FieldLimit<Root>: Sendable {
     /// within it in code points is always within the policy's count of characters.
     public static func text(_ field: String, _ keyPath: KeyPath<Root, String?>, _ text: WrittenText) -> Self {
         let path = ReadPath(keyPath)
-        return Self(field, keywords: lengthKeywords(0, text.limit)) { root in
+        return Self(field, keywords: ["maxLength": .number(Double(text.limit))]) { root in
             _ = try text.check(root[keyPath: path.path])
         }
     }
@@ -45,7 +45,7 @@ public struct FieldLimit<Root>: Sendable {
     /// Required text people write, as above (text that is empty once trimmed is the handler's to refuse).
     public static func text(_ field: String, _ keyPath: KeyPath<Root, String>, _ text: WrittenText) -> Self {
         let path = ReadPath(keyPath)
-        return Self(field, keywords: lengthKeywords(0, text.limit)) { root in
+        return Self(field, keywords: ["maxLength": .number(Double(text.limit))]) { root in
             _ = try text.check(root[keyPath: path.path])
         }
     }
@@ -54,7 +54,7 @@ public struct FieldLimit<Root>: Sendable {
     public static func text(_ field: String, _ keyPath: KeyPath<Root, String??>, _ text: WrittenText) -> Self
     {
         let path = ReadPath(keyPath)
-        return Self(field, keywords: lengthKeywords(0, text.limit)) { root in
+        return Self(field, keywords: ["maxLength": .number(Double(text.limit))]) { root in
             if case .some(let value) = root[keyPath: path.path] { _ = try text.check(value) }
         }
     }
@@ -83,44 +83,6 @@ public struct FieldLimit<Root>: Sendable {
             }
         }
     }
-
-    /// A whole number within `range`.
-    public static func range(_ field: String, _ keyPath: KeyPath<Root, Int>, _ range: ClosedRange<Int>)
-        -> Self
-    {
-        let path = ReadPath(keyPath)
-        return Self(field, keywords: rangeKeywords(range)) { root in
-            try checkRange(root[keyPath: path.path], field, range)
-        }
-    }
-
-    /// An optional whole number: when present, within `range`.
-    public static func range(_ field: String, _ keyPath: KeyPath<Root, Int?>, _ range: ClosedRange<Int>)
-        -> Self
-    {
-        let path = ReadPath(keyPath)
-        return Self(field, keywords: rangeKeywords(range)) { root in
-            if let value = root[keyPath: path.path] { try checkRange(value, field, range) }
-        }
-    }
-
-    /// Each item of a list, checked by its own limits (the SKUs of a new product).
-    public static func each<Item: LimitedBody>(_ field: String, _ keyPath: KeyPath<Root, [Item]?>, max: Int)
-        -> Self
-    {
-        let path = ReadPath(keyPath)
-        return Self(field, keywords: countKeywords(0, max)) { root in
-            guard let items = root[keyPath: path.path] else { return }
-            try checkCount(items.count, field, 0, max, tooMany: nil, tooFew: nil)
-            for item in items { try item.checkLimits() }
-        }
-    }
-}
-
-private func lengthKeywords(_ min: Int, _ max: Int) -> [String: JSONValue] {
-    var out: [String: JSONValue] = ["maxLength": .number(Double(max))]
-    if min > 0 { out["minLength"] = .number(Double(min)) }
-    return out
 }
 
 private func countKeywords(_ min: Int, _ max: Int) -> [String: JSONValue] {
@@ -129,22 +91,11 @@ private func countKeywords(_ min: Int, _ max: Int) -> [String: JSONValue] {
     return out
 }
 
-private func rangeKeywords(_ range: ClosedRange<Int>) -> [String: JSONValue] {
-    ["minimum": .number(Double(range.lowerBound)), "maximum": .number(Double(range.upperBound))]
-}
-
 private func checkCount(
     _ count: Int, _ field: String, _ min: Int, _ max: Int, tooMany: ServiceError?, tooFew: ServiceError?
 ) throws {
     if count < min { throw tooFew ?? ServiceError.invalid("Give '\(field)'.") }
     if count > max { throw tooMany ?? ServiceError.invalid("Send at most \(max) items in '\(field)'.") }
-}
-
-private func checkRange(_ value: Int, _ field: String, _ range: ClosedRange<Int>) throws {
-    guard range.contains(value) else {
-        throw ServiceError.invalid(
-            "'\(field)' must be a whole number from \(range.lowerBound) to \(range.upperBound).")
-    }
 }
 
 /// A key path held by a limit: read-only key paths of value types are safe to share.
